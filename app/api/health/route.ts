@@ -1,0 +1,20 @@
+// GET /api/health (DECISIONS 15)
+import { sql } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { errorFields, log } from '@/lib/log';
+
+const TIMEOUT_MS = 2000;
+
+export async function GET() {
+  try {
+    const db = await getDb();
+    await Promise.race([
+      db.execute(sql`select 1`),
+      new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref()),
+    ]);
+    return Response.json({ status: 'ok', db: 'ok' }, { headers: { 'Cache-Control': 'no-store' } });
+  } catch (error) {
+    log.error('health check: database unreachable', errorFields(error));
+    return Response.json({ status: 'error', db: 'unreachable' }, { status: 503, headers: { 'Cache-Control': 'no-store' } });
+  }
+}

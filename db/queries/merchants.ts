@@ -1,0 +1,34 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { apiKeys, merchants } from '../schema';
+
+export type MerchantRow = typeof merchants.$inferSelect;
+
+export async function insertMerchantWithKey(
+  db: Db,
+  values: { merchant: typeof merchants.$inferInsert; apiKey: string; secretHash: string },
+): Promise<MerchantRow> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(merchants).values(values.merchant).returning();
+    await tx.insert(apiKeys).values({ key: values.apiKey, merchantId: values.merchant.id, secretHash: values.secretHash });
+    return row!;
+  });
+}
+
+export async function updateMerchant(
+  db: Db,
+  id: string,
+  patch: Partial<Pick<MerchantRow, 'name' | 'status' | 'webhookUrl' | 'webhookSecret' | 'allowedDomains'>>,
+): Promise<MerchantRow | undefined> {
+  const [row] = await db
+    .update(merchants)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(eq(merchants.id, id))
+    .returning();
+  return row;
+}
+
+export async function countMerchants(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(merchants);
+  return row?.n ?? 0;
+}

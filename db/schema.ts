@@ -1,0 +1,190 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+// Money is an integer count of COP cents; the largest amount (99,999,999,999) needs bigint, and
+// stays below 2^53, so it is read as a JS number. Times are timestamptz.
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const cents = (name: string) => bigint(name, { mode: 'number' });
+
+export const MERCHANT_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
+export const PLAN_STATUSES = ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED', 'CANCELLED', 'COMPLETED'] as const;
+export const OPEN_PLAN_STATUSES = ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED'] as const;
+export const MODALITIES = ['RECURRING', 'SINGLE'] as const;
+export const TRANSACTION_STATUSES = ['PENDING', 'APPROVED', 'DECLINED', 'VOIDED', 'ERROR'] as const;
+export const TRANSACTION_KINDS = ['INITIAL', 'RENEWAL'] as const;
+export const ID_TYPES = ['CC', 'CE', 'NIT', 'PP'] as const;
+
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+export type Modality = (typeof MODALITIES)[number];
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+
+const inList = (column: string, values: readonly string[]) =>
+  sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(', ')})`);
+
+export const merchants = pgTable(
+  'merchants',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    status: text('status', { enum: MERCHANT_STATUSES }).notNull().default('ACTIVE'),
+    webhookUrl: text('webhook_url'),
+    // Kept readable: every delivery is signed with it (HMAC needs the key itself).
+    webhookSecret: text('webhook_secret').notNull(),
+    allowedDomains: text('allowed_domains').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('merchants_status_check', inList('status', MERCHANT_STATUSES))],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    // The public api_key (pk_test_...) is the lookup key; only a SHA-256 of the secret is kept.
+    key: text('key').primaryKey(),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    secretHash: text('secret_hash').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('api_keys_merchant_idx').on(t.merchantId)],
+);
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    idType: text('id_type', { enum: ID_TYPES }),
+    idNumber: text('id_number'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // One customer per merchant and e-mail (DECISIONS 4), whatever the e-mail's case.
+  (t) => [uniqueIndex('customers_merchant_email_key').on(t.merchantId, sql`lower(${t.email})`)],
+);
+
+export const subscriptionPlans = pgTable(
+  'subscription_plans',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    externalReference: text('external_reference').notNull(),
+    description: text('description').notNull(),
+    amount: cents('amount').notNull(),
+    currency: text('currency').notNull().default('COP'),
+    modality: text('modality', { enum: MODALITIES }).notNull(),
+    interval: text('interval', { enum: ['MONTHLY'] }),
+    status: text('status', { enum: PLAN_STATUSES }).notNull().default('PENDING_ACTIVATION'),
+    nextChargeDate: timestamp('next_charge_date', { withTimezone: true, mode: 'date' }),
+    // Day of the month renewals fall on (1..31, clamped to short months); set by the first charge.
+    billingAnchorDay: smallint('billing_anchor_day'),
+    // The processor's reusable token from the first payment, for renewals; never a card number.
+    paymentMethodToken: text('payment_method_token'),
+    checkoutToken: text('checkout_token').notNull(),
+    tokenExpiresAt: timestamp('token_expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    // The customer as this link gave it (the checkout pre-fills from it); `customers` holds the latest.
+    customerPhone: text('customer_phone').notNull(),
+    customerEmail: text('customer_email').notNull(),
+    customerFirstName: text('customer_first_name'),
+    customerLastName: text('customer_last_name'),
+    customerIdType: text('customer_id_type', { enum: ID_TYPES }),
+    customerIdNumber: text('customer_id_number'),
+    cancelReason: text('cancel_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('subscription_plans_checkout_token_key').on(t.checkoutToken),
+    // DECISIONS 3: one open plan per merchant and externalReference, enforced here, not by a read.
+    uniqueIndex('subscription_plans_open_reference_key')
+      .on(t.merchantId, t.externalReference)
+      .where(inList('status', OPEN_PLAN_STATUSES)),
+    index('subscription_plans_merchant_idx').on(t.merchantId, t.id),
+    // Renewal sweeps look for ACTIVE plans whose next charge is due.
+    index('subscription_plans_due_idx').on(t.nextChargeDate).where(sql`status = 'ACTIVE'`),
+    check('subscription_plans_amount_check', sql`amount between 100 and 99999999999`),
+    check('subscription_plans_status_check', inList('status', PLAN_STATUSES)),
+    check('subscription_plans_modality_check', inList('modality', MODALITIES)),
+  ],
+);
+
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: text('id').primaryKey(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => subscriptionPlans.id),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    kind: text('kind', { enum: TRANSACTION_KINDS }).notNull(),
+    status: text('status', { enum: TRANSACTION_STATUSES }).notNull().default('PENDING'),
+    amount: cents('amount').notNull(),
+    currency: text('currency').notNull().default('COP'),
+    chargeDate: timestamp('charge_date', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    gatewayTransactionId: text('gateway_transaction_id'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    failureCode: text('failure_code'),
+    failureMessage: text('failure_message'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('transactions_plan_idx').on(t.planId, t.id),
+    // DECISIONS 5: at most one PENDING transaction per plan, and a checkout token (the plan's
+    // INITIAL payment) approves at most once, whatever the concurrency.
+    uniqueIndex('transactions_one_pending_per_plan').on(t.planId).where(sql`status = 'PENDING'`),
+    uniqueIndex('transactions_one_initial_approval')
+      .on(t.planId)
+      .where(sql`kind = 'INITIAL' and status in ('APPROVED', 'VOIDED')`),
+    check('transactions_status_check', inList('status', TRANSACTION_STATUSES)),
+    check('transactions_kind_check', inList('kind', TRANSACTION_KINDS)),
+    check('transactions_last4_check', sql`card_last4 is null or card_last4 ~ '^[0-9]{4}$'`),
+  ],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    responseStatus: integer('response_status').notNull(),
+    responseBody: jsonb('response_body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);

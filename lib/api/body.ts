@@ -1,0 +1,64 @@
+import type { z } from 'zod';
+import { ApiError, validationError } from './errors';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+async function readCapped(req: Request): Promise<string> {
+  const declared = req.headers.get('content-length');
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+function tooLarge() {
+  return new ApiError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024} KiB`);
+}
+
+/**
+ * Reads a JSON object body and validates it: 413 past 64 KiB (before parsing), 415 for a body
+ * that is not JSON, 400 for malformed JSON, a non-object, or a schema failure. Never a 500.
+ * With `optional`, an empty body counts as `{}` (endpoints that take no body).
+ */
+export async function readJson<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  options: { optional?: boolean } = {},
+): Promise<z.infer<S>> {
+  const contentType = req.headers.get('content-type');
+  const text = await readCapped(req);
+  let value: unknown;
+  if (text.trim() === '') {
+    if (!options.optional) throw new ApiError('invalid_request', 'A JSON object body is required');
+    value = {};
+  } else {
+    if (!contentType || !JSON_TYPE.test(contentType)) {
+      throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
+    }
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new ApiError('invalid_request', 'The body is not valid JSON');
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError('invalid_request', 'The body must be a JSON object');
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error);
+  return result.data;
+}

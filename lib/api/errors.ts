@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+
+// One table of error codes and their HTTP statuses (DECISIONS 1).
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  session_expired: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  idempotency_key_reused: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export function issuePath(path: readonly PropertyKey[]): string {
+  return path.map(String).join('.');
+}
+
+/** A zod failure as a 400 `invalid_request` with one detail per bad field. */
+export function validationError(error: z.ZodError): ApiError {
+  const details = error.issues.map((issue) => ({ path: issuePath(issue.path), message: issue.message }));
+  const [first] = details;
+  const message =
+    details.length === 1 && first
+      ? first.path
+        ? `${first.path}: ${first.message}`
+        : first.message
+      : `${details.length} fields are invalid: ${details.map((d) => d.path || '(body)').join(', ')}`;
+  return new ApiError('invalid_request', message, { details });
+}
+
+export function errorBody(error: ApiError, requestId: string) {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.options.details ? { details: error.options.details } : {}),
+      requestId,
+    },
+  };
+}

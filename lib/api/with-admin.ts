@@ -1,0 +1,19 @@
+import { safeEqual } from '@/lib/auth/secrets';
+import { env } from '@/lib/env';
+import { ApiError } from './errors';
+import { type ApiHandler, withApi } from './handler';
+
+/**
+ * The operator API (DECISIONS 12): 404 while ADMIN_API_TOKEN is unset, as if it did not exist;
+ * 401 for a missing or wrong token once it is set.
+ */
+export function withAdmin<P = Record<string, never>>(handler: ApiHandler<P>) {
+  return withApi<P>(async (req, ctx) => {
+    const expected = env().ADMIN_API_TOKEN;
+    if (!expected) throw new ApiError('not_found', 'Not found');
+    const header = req.headers.get('authorization') ?? '';
+    const presented = /^Bearer (.+)$/.exec(header)?.[1] ?? '';
+    if (!safeEqual(presented, expected)) throw new ApiError('unauthorized', 'A valid operator token is required');
+    return handler(req, ctx);
+  });
+}

@@ -1,0 +1,26 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { randomBase62 } from '@/lib/ids';
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/**
+ * Constant-time comparison of two strings. Both are hashed first, so the comparison takes the
+ * same time whatever their lengths (timingSafeEqual throws on unequal lengths).
+ */
+export function safeEqual(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
+/** Compares a presented secret with a stored SHA-256 hex digest, in constant time. */
+export function secretMatchesHash(secret: string, storedHashHex: string): boolean {
+  const presented = createHash('sha256').update(secret, 'utf8').digest();
+  const stored = Buffer.from(storedHashHex, 'hex');
+  return stored.length === presented.length && timingSafeEqual(presented, stored);
+}
+
+// DECISIONS 2: every key is a test key while only the sandbox processor exists.
+export const generateApiKey = () => `pk_test_${randomBase62(24)}`;
+export const generateApiSecret = () => `sk_test_${randomBase62(32)}`;
+export const generateWebhookSecret = () => `whsec_${randomBase62(32)}`;

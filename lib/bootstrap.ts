@@ -1,0 +1,21 @@
+import { getDatabase } from '@/db/client';
+import { assertMigrated } from '@/db/migrations-check';
+import { env } from './env';
+import { ensureDemoMerchant } from './merchants/demo';
+
+/**
+ * Start-up of a server process: validate every setting, open (and for the embedded database,
+ * migrate) the database, create the demo merchant on a first embedded start. Any failure stops
+ * the process with a message that says what to fix.
+ */
+export async function bootstrap(): Promise<void> {
+  try {
+    const settings = env();
+    const database = await getDatabase();
+    if (database.kind === 'postgres') await assertMigrated(database);
+    await ensureDemoMerchant(database, { dataDir: settings.PGLITE_DATA_DIR, appUrl: settings.APP_URL, port: settings.PORT });
+  } catch (error) {
+    console.error(`\nServicePay cannot start.\n${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}

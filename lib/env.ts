@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+// Every setting of DECISIONS 13, read and validated in one place. A bad value stops start-up
+// with a message naming the variable and what it expects.
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''], { error: 'expected 1 or 0' })
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+const positiveInt = (fallback: number) =>
+  z.preprocess(
+    (v) => (v === undefined || v === '' ? fallback : Number(v)),
+    z.number({ error: 'expected a whole number' }).int('expected a whole number').positive('expected a number above 0'),
+  );
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'expected an http(s):// URL' })
+  .transform((u) => u.replace(/\/+$/, ''));
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.preprocess(
+      (v) => (v === undefined || v === '' ? 3000 : Number(v)),
+      z.number({ error: 'expected a port number' }).int().min(1, 'expected 1..65535').max(65535, 'expected 1..65535'),
+    ),
+    APP_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
+    DATABASE_URL: z
+      .string()
+      .optional()
+      .transform((v) => (v?.trim() ? v.trim() : undefined))
+      .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'expected a postgres:// URL'),
+    PGLITE_DATA_DIR: z.string().default('.data/pglite'),
+    UPSTASH_REDIS_REST_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
+    UPSTASH_REDIS_REST_TOKEN: optionalString,
+    INNGEST_EVENT_KEY: optionalString,
+    INNGEST_SIGNING_KEY: optionalString,
+    INNGEST_DEV: optionalString,
+    INNGEST_BASE_URL: optionalString,
+    ADMIN_API_TOKEN: optionalString.refine(
+      (v) => v === undefined || v.length >= 16,
+      'expected at least 16 characters (it guards the operator API)',
+    ),
+    CHECKOUT_TOKEN_TTL_SECONDS: positiveInt(86_400),
+    SANDBOX_PENDING_MS: z.preprocess(
+      (v) => (v === undefined || v === '' ? 3000 : Number(v)),
+      z.number({ error: 'expected milliseconds' }).int('expected whole milliseconds').min(0, 'expected 0 or more'),
+    ),
+    WEBHOOK_ALLOW_PRIVATE_NETWORK: flag,
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.UPSTASH_REDIS_REST_URL ? 'UPSTASH_REDIS_REST_TOKEN' : 'UPSTASH_REDIS_REST_URL'],
+        message: 'UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are set together or not at all',
+      });
+    }
+  })
+  .transform((env) => ({ ...env, APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}` }));
+
+export type Env = z.infer<typeof schema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'EnvError';
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((i) => `${i.path.join('.') || 'settings'}: ${i.message}`));
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+/** The validated settings of this process, parsed on first use. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+
+// Base62 in ASCII order, so strings built from it sort in plain byte order.
+export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `length` characters of base62 from the CSPRNG, without modulo bias. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 4 * 62: bytes at or above it would favour the first characters.
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+const TIME_CHARS = 8; // 62^8 ms reaches past the year 8000
+const RANDOM_CHARS = 16;
+
+export const ID_PREFIXES = ['sub', 'txn', 'evt', 'mch', 'cus'] as const;
+export type IdPrefix = (typeof ID_PREFIXES)[number];
+
+/** A prefixed id (DECISIONS 3): `sub_` + 8 chars of ms time + 16 random chars; later ids sort later. */
+export function createId(prefix: IdPrefix, now: number = Date.now()): string {
+  let time = '';
+  let rest = Math.floor(now);
+  for (let i = 0; i < TIME_CHARS; i++) {
+    time = BASE62[rest % 62] + time;
+    rest = Math.floor(rest / 62);
+  }
+  return `${prefix}_${time}${randomBase62(RANDOM_CHARS)}`;
+}
+
+const ID_BODY = /^[0-9A-Za-z]{24}$/;
+
+export function isId(prefix: IdPrefix, value: string): boolean {
+  return value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
+}

@@ -1,0 +1,54 @@
+import type { Db } from '@/db/client';
+import { insertMerchantWithKey, type MerchantRow, updateMerchant as updateMerchantRow } from '@/db/queries/merchants';
+import { ApiError } from '@/lib/api/errors';
+import { generateApiKey, generateApiSecret, generateWebhookSecret, sha256Hex } from '@/lib/auth/secrets';
+import { createId, isId } from '@/lib/ids';
+import type { CreateMerchantInput, UpdateMerchantInput } from './schemas';
+
+export interface CreatedMerchant {
+  merchantId: string;
+  name: string;
+  apiKey: string;
+  /** Shown once: only its hash is stored. */
+  apiSecret: string;
+  webhookSecret: string;
+}
+
+/** Creates a merchant with its first API key (DECISIONS 12). A webhook secret is generated when none is given. */
+export async function createMerchant(db: Db, input: CreateMerchantInput): Promise<CreatedMerchant> {
+  const apiKey = generateApiKey();
+  const apiSecret = generateApiSecret();
+  const webhookSecret = input.webhookSecret ?? generateWebhookSecret();
+  const row = await insertMerchantWithKey(db, {
+    merchant: {
+      id: createId('mch'),
+      name: input.name,
+      webhookUrl: input.webhookUrl ?? null,
+      webhookSecret,
+      allowedDomains: input.allowedDomains ?? [],
+    },
+    apiKey,
+    secretHash: sha256Hex(apiSecret),
+  });
+  return { merchantId: row.id, name: row.name, apiKey, apiSecret, webhookSecret };
+}
+
+/** The operator's view of a merchant: no secret in it. */
+export function merchantView(row: MerchantRow) {
+  return {
+    merchantId: row.id,
+    name: row.name,
+    status: row.status,
+    webhookUrl: row.webhookUrl,
+    allowedDomains: row.allowedDomains,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function updateMerchant(db: Db, merchantId: string, input: UpdateMerchantInput) {
+  if (!isId('mch', merchantId)) throw new ApiError('not_found', 'No merchant with this id');
+  const row = await updateMerchantRow(db, merchantId, input);
+  if (!row) throw new ApiError('not_found', 'No merchant with this id');
+  return merchantView(row);
+}

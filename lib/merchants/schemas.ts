@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+// Merchant settings as the operator API and the portal accept them (DECISIONS 8, 9, 12).
+
+export const webhookUrlSchema = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .max(2048, 'must be at most 2048 characters')
+  .refine((value) => URL.canParse(value), 'must be an absolute URL')
+  .refine((value) => value.toLowerCase().startsWith('https://'), 'must begin with https:// (HTTP endpoints are rejected)')
+  .refine((value) => {
+    const url = new URL(value);
+    return !url.username && !url.password;
+  }, 'must not contain a user name or password')
+  .refine((value) => !value.includes('#'), 'must not contain a fragment (#)');
+
+export const webhookSecretSchema = z
+  .string({ error: 'must be a string' })
+  .min(32, 'must be at least 32 characters')
+  .max(256, 'must be at most 256 characters')
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+
+const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/**
+ * Why an allowedDomains entry is refused, or null when it is fine. Entries are `host[:port]`
+ * (DECISIONS 9): a DNS name or an IPv4 address, `*.` meaning subdomains only, no scheme or path.
+ */
+export function allowedDomainProblem(entry: string): string | null {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) return 'must not include a scheme such as https://';
+  if (/[/?#\s@\\]/.test(entry)) return 'must be host[:port] only, without a path, query or spaces';
+  const match = /^(.*?)(?::(\d{1,5}))?$/.exec(entry);
+  const host = match?.[1] ?? '';
+  const port = match?.[2];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) return 'has a port outside 1..65535';
+  if (host.includes(':') || host.startsWith('[')) return 'IPv6 addresses cannot be matched by browsers here; use a DNS name';
+  const wildcard = host.startsWith('*.');
+  const name = wildcard ? host.slice(2) : host;
+  if (IPV4.test(name)) return wildcard ? 'a wildcard cannot apply to an IP address' : null;
+  if (name.length === 0 || name.length > 253) return 'must name a host';
+  const labels = name.split('.');
+  if (!labels.every((label) => DNS_LABEL.test(label))) return 'is not a valid host name';
+  if (/^\d+$/.test(labels.at(-1) ?? '')) return 'is not a valid host name or IPv4 address';
+  if (wildcard && labels.length < 2) return 'a wildcard must stand before at least two labels, as in *.example.com';
+  return null;
+}
+
+export const allowedDomainsSchema = z
+  .array(z.string({ error: 'must be a string' }).trim().toLowerCase(), { error: 'must be an array of strings' })
+  .max(50, 'at most 50 entries')
+  .superRefine((entries, ctx) => {
+    entries.forEach((entry, index) => {
+      const problem = allowedDomainProblem(entry);
+      if (problem) ctx.addIssue({ code: 'custom', path: [index], message: `"${entry}" ${problem}` });
+    });
+  })
+  .transform((entries) => [...new Set(entries)]);
+
+const nameSchema = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+
+export const createMerchantBodySchema = z.object({
+  name: nameSchema,
+  webhookUrl: webhookUrlSchema.optional(),
+  webhookSecret: webhookSecretSchema.optional(),
+  allowedDomains: allowedDomainsSchema.optional(),
+});
+
+export const updateMerchantBodySchema = z
+  .object({
+    name: nameSchema.optional(),
+    status: z.enum(['ACTIVE', 'INACTIVE'], { error: 'must be ACTIVE or INACTIVE' }).optional(),
+    webhookUrl: webhookUrlSchema.nullable().optional(),
+    webhookSecret: webhookSecretSchema.optional(),
+    allowedDomains: allowedDomainsSchema.optional(),
+  })
+  .refine((body) => Object.values(body).some((v) => v !== undefined), {
+    message: 'send at least one of name, status, webhookUrl, webhookSecret, allowedDomains',
+  });
+
+export type CreateMerchantInput = z.infer<typeof createMerchantBodySchema>;
+export type UpdateMerchantInput = z.infer<typeof updateMerchantBodySchema>;
