@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -17,6 +18,8 @@ export interface Database {
   db: Db;
   kind: 'postgres' | 'pglite';
   close(): Promise<void>;
+  /** PGlite only: a gzip tarball of the data directory, to clone the database (tests). */
+  dump?: () => Promise<Blob>;
 }
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'db', 'migrations');
@@ -46,6 +49,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     return {
       db,
       kind: 'pglite',
+      dump: () => client.dumpDataDir('gzip'),
       close: async () => {
         await client.close();
         release();
@@ -85,4 +89,10 @@ export async function getDb(): Promise<Db> {
 /** Tests and scripts hand in the database they opened. */
 export function setDatabase(database: Database): void {
   holder.__servicepayDb = Promise.resolve(database);
+}
+
+/** Runs raw SQL and returns its rows, whichever driver answers (postgres.js gives an array, PGlite `{ rows }`). */
+export async function queryRows<T extends Record<string, unknown>>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { type Database, MIGRATIONS_FOLDER } from './client';
+import { type Database, MIGRATIONS_FOLDER, queryRows } from './client';
 
 /** Fails with a clear message when a PostgreSQL database lacks migrations this build ships. */
 export async function assertMigrated(database: Database): Promise<void> {
@@ -10,8 +10,8 @@ export async function assertMigrated(database: Database): Promise<void> {
   };
   let applied = 0;
   try {
-    const rows = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-    applied = Number((rows as unknown as { n: number }[])[0]?.n ?? 0);
+    const [row] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    applied = row?.n ?? 0;
   } catch {
     applied = 0;
   }

@@ -89,3 +89,8 @@ export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
 }
+
+/** Tests that change process.env re-read the settings. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

@@ -2,17 +2,25 @@ import { z } from 'zod';
 
 // Merchant settings as the operator API and the portal accept them (DECISIONS 8, 9, 12).
 
+/** Why a webhook URL is refused, or null (SPEC 5.7: https only). */
+function webhookUrlProblem(value: string): string | null {
+  if (!URL.canParse(value)) return 'must be an absolute URL';
+  const url = new URL(value);
+  if (url.protocol !== 'https:') return 'must begin with https:// (HTTP endpoints are rejected)';
+  if (!url.hostname) return 'must name a host';
+  if (url.username || url.password) return 'must not contain a user name or password';
+  if (value.includes('#')) return 'must not contain a fragment (#)';
+  return null;
+}
+
 export const webhookUrlSchema = z
   .string({ error: 'must be a string' })
   .trim()
   .max(2048, 'must be at most 2048 characters')
-  .refine((value) => URL.canParse(value), 'must be an absolute URL')
-  .refine((value) => value.toLowerCase().startsWith('https://'), 'must begin with https:// (HTTP endpoints are rejected)')
-  .refine((value) => {
-    const url = new URL(value);
-    return !url.username && !url.password;
-  }, 'must not contain a user name or password')
-  .refine((value) => !value.includes('#'), 'must not contain a fragment (#)');
+  .superRefine((value, ctx) => {
+    const problem = webhookUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 export const webhookSecretSchema = z
   .string({ error: 'must be a string' })

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, parseEnv } from './env';
+
+describe('parseEnv', () => {
+  it('gives the DECISIONS 13 defaults with nothing set', () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({
+      PORT: 3000,
+      APP_URL: 'http://localhost:3000',
+      CHECKOUT_TOKEN_TTL_SECONDS: 86_400,
+      SANDBOX_PENDING_MS: 3000,
+      WEBHOOK_ALLOW_PRIVATE_NETWORK: false,
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.ADMIN_API_TOKEN).toBeUndefined();
+  });
+
+  it('derives APP_URL from PORT and trims a trailing slash from a given one', () => {
+    expect(parseEnv({ PORT: '4000' }).APP_URL).toBe('http://localhost:4000');
+    expect(parseEnv({ APP_URL: 'https://pay.example.com/' }).APP_URL).toBe('https://pay.example.com');
+  });
+
+  it.each([
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['APP_URL', { APP_URL: 'ftp://pay.example.com' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://localhost/db' }],
+    ['CHECKOUT_TOKEN_TTL_SECONDS', { CHECKOUT_TOKEN_TTL_SECONDS: '0' }],
+    ['CHECKOUT_TOKEN_TTL_SECONDS', { CHECKOUT_TOKEN_TTL_SECONDS: '1.5' }],
+    ['SANDBOX_PENDING_MS', { SANDBOX_PENDING_MS: '-1' }],
+    ['WEBHOOK_ALLOW_PRIVATE_NETWORK', { WEBHOOK_ALLOW_PRIVATE_NETWORK: 'yes' }],
+    ['ADMIN_API_TOKEN', { ADMIN_API_TOKEN: 'short' }],
+    ['UPSTASH_REDIS_REST_TOKEN', { UPSTASH_REDIS_REST_URL: 'https://redis.example.com' }],
+    ['UPSTASH_REDIS_REST_URL', { UPSTASH_REDIS_REST_TOKEN: 'token' }],
+  ])('refuses a bad %s with a message naming it', (name, source) => {
+    let error: unknown;
+    try {
+      parseEnv(source);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    expect((error as EnvError).message).toContain(`${name}:`);
+  });
+});

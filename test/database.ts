@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
+import { afterAll, inject } from 'vitest';
+import { type Database, type Db, openPglite, openPostgres, queryRows, setDatabase } from '@/db/client';
+
+/**
+ * A database of this test file's own, cloned from the run's migrated template, and made the
+ * app's database (getDb) for the file. PostgreSQL when DATABASE_URL is set, else PGlite.
+ */
+export async function useTestDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  let database: Database;
+  if (url) {
+    const name = `sp_test_${inject('templateDatabase').slice('sp_tpl_'.length)}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = postgres(url, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create database ${name} template ${inject('templateDatabase')}`);
+    const target = new URL(url);
+    target.pathname = `/${name}`;
+    database = await openPostgres(target.toString(), { max: 20 });
+    afterAll(async () => {
+      await database.close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    });
+  } else {
+    database = await openPglite({ loadDataDir: new Blob([fs.readFileSync(inject('pgliteDump'))]) });
+    afterAll(() => database.close());
+  }
+  setDatabase(database);
+  return database;
+}
+
+/** Empties every table of the schema (between tests that need a clean slate). */
+export async function truncateAll(db: Db): Promise<void> {
+  const rows = await queryRows<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`);
+  const names = rows.map((r) => `"${r.tablename}"`);
+  if (names.length) await db.execute(sql.raw(`truncate ${names.join(', ')} restart identity cascade`));
+}
