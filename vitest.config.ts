@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['{lib,db,app,scripts,test,bench}/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup-env.ts'],
+    // Logs of passing tests are noise; a failing test shows its own.
+    silent: 'passed-only',
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },

@@ -4,7 +4,6 @@ import {
   check,
   index,
   integer,
-  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -183,7 +182,8 @@ export const idempotencyKeys = pgTable(
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
     responseStatus: integer('response_status').notNull(),
-    responseBody: jsonb('response_body').notNull(),
+    // The exact bytes of the first reply (jsonb would reorder its keys), replayed as they are.
+    responseBody: text('response_body').notNull(),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],

@@ -25,7 +25,7 @@ CREATE TABLE "idempotency_keys" (
 	"key" text NOT NULL,
 	"request_hash" text NOT NULL,
 	"response_status" integer NOT NULL,
-	"response_body" jsonb NOT NULL,
+	"response_body" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "idempotency_keys_merchant_id_key_pk" PRIMARY KEY("merchant_id","key")
 );

@@ -30,15 +30,10 @@ function tooLarge() {
 }
 
 /**
- * Reads a JSON object body and validates it: 413 past 64 KiB (before parsing), 415 for a body
- * that is not JSON, 400 for malformed JSON, a non-object, or a schema failure. Never a 500.
- * With `optional`, an empty body counts as `{}` (endpoints that take no body).
+ * Reads a JSON object body: 413 past 64 KiB (before parsing), 415 for a body that is not JSON,
+ * 400 for malformed JSON or a non-object. Never a 500. With `optional`, an empty body is `{}`.
  */
-export async function readJson<S extends z.ZodType>(
-  req: Request,
-  schema: S,
-  options: { optional?: boolean } = {},
-): Promise<z.infer<S>> {
+export async function readJsonObject(req: Request, options: { optional?: boolean } = {}): Promise<Record<string, unknown>> {
   const contentType = req.headers.get('content-type');
   const text = await readCapped(req);
   let value: unknown;
@@ -58,7 +53,20 @@ export async function readJson<S extends z.ZodType>(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ApiError('invalid_request', 'The body must be a JSON object');
   }
+  return value as Record<string, unknown>;
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error);
   return result.data;
+}
+
+/** A JSON object body validated by `schema`: 400 with one detail per bad field. */
+export async function readJson<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  options: { optional?: boolean } = {},
+): Promise<z.infer<S>> {
+  return parseWith(schema, await readJsonObject(req, options));
 }

@@ -42,7 +42,13 @@ export function issuePath(path: readonly PropertyKey[]): string {
 
 /** A zod failure as a 400 `invalid_request` with one detail per bad field. */
 export function validationError(error: z.ZodError): ApiError {
-  const details = error.issues.map((issue) => ({ path: issuePath(issue.path), message: issue.message }));
+  // One detail per bad field: the first problem zod found with it.
+  const byPath = new Map<string, ErrorDetail>();
+  for (const issue of error.issues) {
+    const path = issuePath(issue.path);
+    if (!byPath.has(path)) byPath.set(path, { path, message: issue.message });
+  }
+  const details = [...byPath.values()];
   const [first] = details;
   const message =
     details.length === 1 && first

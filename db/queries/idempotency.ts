@@ -1,0 +1,42 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { idempotencyKeys } from '../schema';
+
+export const IDEMPOTENCY_WINDOW = sql`interval '24 hours'`;
+
+/**
+ * Claims (merchant, key) for this request inside the caller's transaction. A concurrent request
+ * with the same key blocks on the unique key until the claimant commits or rolls back. Returns
+ * true when claimed (no live record: new, or older than 24 h); false when a record stands.
+ */
+export async function claimIdempotencyKey(db: Db, values: { merchantId: string; key: string; requestHash: string }) {
+  const rows = await db
+    .insert(idempotencyKeys)
+    .values({ ...values, responseStatus: 0, responseBody: '' })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.merchantId, idempotencyKeys.key],
+      set: { requestHash: values.requestHash, responseStatus: 0, responseBody: '', createdAt: sql`now()` },
+      setWhere: sql`${idempotencyKeys.createdAt} < now() - ${IDEMPOTENCY_WINDOW}`,
+    })
+    .returning({ key: idempotencyKeys.key });
+  return rows.length > 0;
+}
+
+export async function getIdempotencyRecord(db: Db, { merchantId, key }: { merchantId: string; key: string }) {
+  const [row] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key)))
+    .limit(1);
+  return row;
+}
+
+export async function saveIdempotentResponse(
+  db: Db,
+  values: { merchantId: string; key: string; status: number; body: string },
+): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ responseStatus: values.status, responseBody: values.body })
+    .where(and(eq(idempotencyKeys.merchantId, values.merchantId), eq(idempotencyKeys.key, values.key)));
+}

@@ -1,0 +1,65 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { type Db, queryRows } from '../client';
+import { customers, subscriptionPlans, transactions } from '../schema';
+
+export type PlanRow = typeof subscriptionPlans.$inferSelect;
+export type TransactionRow = typeof transactions.$inferSelect;
+type CustomerInput = Omit<typeof customers.$inferInsert, 'createdAt' | 'updatedAt'>;
+
+/** One customer per merchant and e-mail: created, or brought up to date with what this link says. */
+export async function upsertCustomer(db: Db, c: CustomerInput): Promise<string> {
+  // drizzle cannot name the expression index lower(email) as a conflict target, hence plain SQL.
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`insert into customers (id, merchant_id, email, phone, first_name, last_name, id_type, id_number)
+        values (${c.id}, ${c.merchantId}, ${c.email}, ${c.phone}, ${c.firstName ?? null}, ${c.lastName ?? null},
+                ${c.idType ?? null}, ${c.idNumber ?? null})
+        on conflict (merchant_id, lower(email)) do update set
+          phone = excluded.phone,
+          first_name = coalesce(excluded.first_name, customers.first_name),
+          last_name = coalesce(excluded.last_name, customers.last_name),
+          id_type = coalesce(excluded.id_type, customers.id_type),
+          id_number = coalesce(excluded.id_number, customers.id_number),
+          updated_at = now()
+        returning id`,
+  );
+  return row!.id;
+}
+
+export async function insertPlan(db: Db, plan: typeof subscriptionPlans.$inferInsert): Promise<PlanRow> {
+  const [row] = await db.insert(subscriptionPlans).values(plan).returning();
+  return row!;
+}
+
+/** A plan of this merchant, or undefined: the merchant is in the `where`, never checked after. */
+export async function getPlanForMerchant(db: Db, { merchantId, planId }: { merchantId: string; planId: string }) {
+  const [row] = await db
+    .select()
+    .from(subscriptionPlans)
+    .where(and(eq(subscriptionPlans.id, planId), eq(subscriptionPlans.merchantId, merchantId)))
+    .limit(1);
+  return row;
+}
+
+/** A plan of this merchant with its most recent transaction, in one round trip. */
+export async function getPlanWithLastTransaction(db: Db, scope: { merchantId: string; planId: string }) {
+  const latest = db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(eq(transactions.planId, subscriptionPlans.id))
+    .orderBy(desc(transactions.id))
+    .limit(1);
+  const [row] = await db
+    .select({ plan: subscriptionPlans, lastTransaction: transactions })
+    .from(subscriptionPlans)
+    .leftJoin(transactions, eq(transactions.id, sql`(${latest})`))
+    .where(and(eq(subscriptionPlans.id, scope.planId), eq(subscriptionPlans.merchantId, scope.merchantId)))
+    .limit(1);
+  return row;
+}
+
+/** Whether a plan id exists at all, reading nothing else of it (to tell 403 from 404). */
+export async function planExists(db: Db, planId: string): Promise<boolean> {
+  const rows = await db.select({ one: sql`1` }).from(subscriptionPlans).where(eq(subscriptionPlans.id, planId)).limit(1);
+  return rows.length > 0;
+}

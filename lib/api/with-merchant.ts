@@ -1,0 +1,40 @@
+import { type Db, getDb } from '@/db/client';
+import { type AuthenticatedMerchant, authenticateMerchant } from '@/lib/auth/authenticate';
+import { getRateLimiter, type LimitBucket, rateLimitHeaders } from '@/lib/rate-limit';
+import { ApiError } from './errors';
+import { type ApiContext, withApi } from './handler';
+
+export interface MerchantContext<P> extends ApiContext<P> {
+  merchant: AuthenticatedMerchant;
+  db: Db;
+}
+
+/**
+ * Every merchant route (STYLE: one wrapper): Bearer credentials, the route's rate limit per
+ * api_key with RateLimit-* headers on every answer after authentication (a 401 carries none),
+ * then the handler. Errors map to the DECISIONS 1 body in withApi.
+ */
+export function withMerchant<P = Record<string, never>>(
+  handler: (req: Request, ctx: MerchantContext<P>) => Promise<Response>,
+  options: { limit: LimitBucket },
+) {
+  return withApi<P>(async (req, ctx) => {
+    const db = await getDb();
+    const merchant = await authenticateMerchant(db, req.headers.get('authorization'));
+    const result = await getRateLimiter().limit(options.limit, merchant.apiKey);
+    const headers = rateLimitHeaders(result);
+    if (!result.success) {
+      throw new ApiError('rate_limited', `Too many requests: at most ${result.limit} a minute for this api_key`, { headers });
+    }
+    try {
+      const response = await handler(req, { ...ctx, merchant, db });
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+      return response;
+    } catch (error) {
+      if (error instanceof ApiError) {
+        throw new ApiError(error.code, error.message, { ...error.options, headers: { ...error.options.headers, ...headers } });
+      }
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { ID_TYPES, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUSES } from '@/db/schema';
+
+// The merchant API's bodies (SPEC 2.1–2.5, DECISIONS 3–4). Handlers parse with these, replies are
+// built from them, and the OpenAPI document is generated from them.
+
+export const MIN_AMOUNT = 100;
+export const MAX_AMOUNT = 99_999_999_999;
+
+const text = (max: number) =>
+  z
+    .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine((v) => v.trim().length > 0, 'must not be blank');
+
+const customerSchema = z
+  .object(
+    {
+      phone: z
+        .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+        .regex(/^\+[1-9][0-9]{7,14}$/, 'must be an E.164 phone number with country code, such as +573001234567'),
+      email: z
+        .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+        .max(254, 'must be at most 254 characters')
+        .pipe(z.email('must be an e-mail address')),
+      firstName: text(100).optional(),
+      lastName: text(100).optional(),
+      idType: z.enum(ID_TYPES, { error: `must be one of ${ID_TYPES.join(', ')}` }).optional(),
+      idNumber: z
+        .string({ error: 'must be a string' })
+        .regex(/^[A-Za-z0-9-]{3,20}$/, 'must be 3 to 20 letters, digits or hyphens')
+        .optional(),
+    },
+    { error: (i) => (i.input === undefined ? 'is required' : 'must be an object') },
+  )
+  .superRefine((c, ctx) => {
+    // DECISIONS 3: optional as a pair; the error names the missing one.
+    if (c.idType !== undefined && c.idNumber === undefined)
+      ctx.addIssue({ code: 'custom', path: ['idNumber'], message: 'is required when customer.idType is given' });
+    if (c.idNumber !== undefined && c.idType === undefined)
+      ctx.addIssue({ code: 'custom', path: ['idType'], message: 'is required when customer.idNumber is given' });
+  });
+
+const planSchema = z.object(
+  {
+    externalReference: text(255),
+    description: text(255),
+    amount: z
+      .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number of cents (not a string)') })
+      .int('must be a whole number of cents')
+      .min(MIN_AMOUNT, `must be at least ${MIN_AMOUNT} cents`)
+      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`),
+    modality: z.enum(MODALITIES, { error: 'must be RECURRING or SINGLE' }).default('RECURRING'),
+  },
+  { error: (i) => (i.input === undefined ? 'is required' : 'must be an object') },
+);
+
+export const createLinkBodySchema = z
+  .object({ customer: customerSchema, plan: planSchema })
+  .meta({ id: 'CreateLinkRequest', description: 'Body of POST /merchants/subscription-link (SPEC 2.1).' });
+
+export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
+
+export const idempotencyKeySchema = z.string().min(1).max(255);
+
+export const linkSchema = z
+  .object({
+    token: z.string().length(10).describe('Checkout token; the secret of the checkout session'),
+    url: z.url().describe('Checkout address: {APP_URL}/pay/{token}'),
+    expiresAt: z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC with milliseconds'),
+    subscriptionPlanId: z.string().describe('sub_… identifier of the created plan'),
+  })
+  .meta({ id: 'PaymentLink' });
+
+const epochMs = z.number().int().describe('Epoch milliseconds');
+
+export const lastTransactionSchema = z.object({
+  subscriptionTransactionId: z.string(),
+  status: z.enum(TRANSACTION_STATUSES),
+  amount: z.number().int(),
+  chargeDate: epochMs,
+  gatewayTransactionId: z.string().nullable().describe('Processor id: hyphen-separated numeric parts'),
+});
+
+export const planStatusSchema = z
+  .object({
+    subscriptionPlanId: z.string(),
+    externalReference: z.string(),
+    plan: z.object({
+      status: z.enum(PLAN_STATUSES),
+      amount: z.number().int().describe('Cents of COP'),
+      currency: z.literal('COP'),
+      description: z.string(),
+      nextChargeDate: epochMs.nullable().describe('Null while no charge is scheduled (PAUSED, CANCELLED, COMPLETED)'),
+    }),
+    lastTransaction: lastTransactionSchema.optional().describe('Absent before the first payment'),
+  })
+  .meta({ id: 'PlanStatus' });
+
+export const planRecordSchema = z
+  .object({
+    id: z.string(),
+    merchantId: z.string(),
+    userId: z.string().describe('cus_… customer id, one per merchant and e-mail'),
+    externalReference: z.string(),
+    description: z.string(),
+    amount: z.number().int(),
+    currency: z.literal('COP'),
+    modality: z.enum(MODALITIES),
+    interval: z.enum(['MONTHLY']).nullable(),
+    status: z.enum(PLAN_STATUSES),
+    nextChargeDate: epochMs.nullable(),
+    createdAt: z.iso.datetime({ precision: 3 }),
+    updatedAt: z.iso.datetime({ precision: 3 }),
+    customer: z.object({
+      phone: z.string(),
+      email: z.string(),
+      firstName: z.string().nullable(),
+      lastName: z.string().nullable(),
+      idType: z.enum(ID_TYPES).nullable(),
+      idNumber: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'SubscriptionPlan' });
+
+export type PaymentLink = z.infer<typeof linkSchema>;
+export type PlanStatusView = z.infer<typeof planStatusSchema>;
+export type PlanRecordView = z.infer<typeof planRecordSchema>;

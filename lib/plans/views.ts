@@ -1,0 +1,61 @@
+import type { PlanRow, TransactionRow } from '@/db/queries/plans';
+import type { PlanRecordView, PlanStatusView } from './schemas';
+
+/** SPEC 2.3 at top level (DECISIONS 4); built field by field so no column leaks by accident. */
+export function toPlanStatus(plan: PlanRow, last: TransactionRow | null): PlanStatusView {
+  return {
+    subscriptionPlanId: plan.id,
+    externalReference: plan.externalReference,
+    plan: {
+      status: plan.status,
+      amount: plan.amount,
+      currency: 'COP',
+      description: plan.description,
+      nextChargeDate: nextChargeDateOf(plan),
+    },
+    ...(last
+      ? {
+          lastTransaction: {
+            subscriptionTransactionId: last.id,
+            status: last.status,
+            amount: last.amount,
+            chargeDate: last.chargeDate.getTime(),
+            gatewayTransactionId: last.gatewayTransactionId,
+          },
+        }
+      : {}),
+  };
+}
+
+/** DECISIONS 4: the plan record. */
+export function toPlanRecord(plan: PlanRow): PlanRecordView {
+  return {
+    id: plan.id,
+    merchantId: plan.merchantId,
+    userId: plan.customerId,
+    externalReference: plan.externalReference,
+    description: plan.description,
+    amount: plan.amount,
+    currency: 'COP',
+    modality: plan.modality,
+    interval: plan.interval,
+    status: plan.status,
+    nextChargeDate: nextChargeDateOf(plan),
+    createdAt: plan.createdAt.toISOString(),
+    updatedAt: plan.updatedAt.toISOString(),
+    customer: {
+      phone: plan.customerPhone,
+      email: plan.customerEmail,
+      firstName: plan.customerFirstName,
+      lastName: plan.customerLastName,
+      idType: plan.customerIdType,
+      idNumber: plan.customerIdNumber,
+    },
+  };
+}
+
+/** Null when no charge is scheduled (DECISIONS 4: any number there would be a false date). */
+function nextChargeDateOf(plan: PlanRow): number | null {
+  const scheduled = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE';
+  return scheduled && plan.nextChargeDate ? plan.nextChargeDate.getTime() : null;
+}
