@@ -12,7 +12,7 @@ beforeAll(async () => {
   database = await useTestDatabase();
 });
 
-const create = (m: Pick<TestMerchant, 'headers'>, body: unknown, headers: Record<string, string> = {}) =>
+const create = (m: { headers: Record<string, string> }, body: unknown, headers: Record<string, string> = {}) =>
   call(POST, { path: '/merchants/subscription-link', headers: { ...m.headers, ...headers }, body });
 const plansOf = (merchantId: string) =>
   database.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.merchantId, merchantId));

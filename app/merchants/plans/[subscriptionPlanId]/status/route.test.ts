@@ -20,9 +20,9 @@ async function newPlan(m: TestMerchant, overrides: Parameters<typeof linkBody>[0
   expect(res.status).toBe(200);
   return res.json.subscriptionPlanId as string;
 }
-const status = (m: Pick<TestMerchant, 'headers'>, id: string) =>
+const status = (m: { headers: Record<string, string> }, id: string) =>
   call(GET, { headers: m.headers, params: { subscriptionPlanId: id } });
-const record = (m: Pick<TestMerchant, 'headers'>, id: string) => call(getRecord, { headers: m.headers, params: { id } });
+const record = (m: { headers: Record<string, string> }, id: string) => call(getRecord, { headers: m.headers, params: { id } });
 
 describe('GET /merchants/plans/{id}/status', () => {
   it('answers SPEC 2.3 at top level, without lastTransaction before any payment', async () => {

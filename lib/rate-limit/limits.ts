@@ -1,0 +1,36 @@
+// The buckets of DECISIONS 10 and what both limiters share. Separate from index.ts so the two
+// implementations can import it without a cycle.
+
+export type LimitBucket = 'create-link' | 'plan-status' | 'merchant' | 'checkout-session';
+
+/** Requests per sliding minute, per api_key (per client IP for checkout-session). */
+export const LIMITS: Record<LimitBucket, number> = {
+  'create-link': 60,
+  'plan-status': 120,
+  merchant: 60,
+  'checkout-session': 60,
+};
+
+export const WINDOW_MS = 60_000;
+
+export interface LimitResult {
+  success: boolean;
+  limit: number;
+  /** Requests still allowed in the window, the one just served already counted. */
+  remaining: number;
+  /** Epoch ms when the window frees up. */
+  reset: number;
+}
+
+export interface RateLimiter {
+  limit(bucket: LimitBucket, identifier: string): Promise<LimitResult>;
+}
+
+/**
+ * When the fixed minute that `now` falls in ends. Upstash's sliding window reports this as its
+ * reset, and it bounds the wait of a refused client: at the next minute the previous one's count
+ * starts to fade, so a request fits again (given no other traffic).
+ */
+export function windowEnd(now: number): number {
+  return (Math.floor(now / WINDOW_MS) + 1) * WINDOW_MS;
+}

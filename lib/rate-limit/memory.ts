@@ -1,0 +1,64 @@
+import { LIMITS, WINDOW_MS, windowEnd, type LimitBucket, type LimitResult, type RateLimiter } from './limits';
+
+// The in-process limiter for a single instance (no Upstash configured). Same algorithm as
+// Upstash's slidingWindow script, so both backends refuse the same request: the count of the
+// current fixed minute plus the previous minute's count weighted by how much of it still lies
+// inside the last 60 s, floored; a refused request is not counted.
+
+interface Counts {
+  /** Index of the fixed minute `current` belongs to. */
+  window: number;
+  current: number;
+  previous: number;
+}
+
+export interface MemoryRateLimiter extends RateLimiter {
+  /** How many bucket and identifier pairs are held; lets tests see stale ones go. */
+  size(): number;
+}
+
+export function createMemoryRateLimiter(opts: { now?: () => number } = {}): MemoryRateLimiter {
+  const clock = opts.now ?? Date.now;
+  const counts = new Map<string, Counts>();
+  let sweptWindow = -Infinity;
+
+  // Counts older than the previous minute never matter again. Dropping them once per minute
+  // bounds the map by the identifiers seen in the last two minutes.
+  function sweep(window: number) {
+    if (window === sweptWindow) return;
+    sweptWindow = window;
+    for (const [key, entry] of counts) {
+      if (entry.window < window - 1) counts.delete(key);
+    }
+  }
+
+  return {
+    size: () => counts.size,
+    async limit(bucket: LimitBucket, identifier: string): Promise<LimitResult> {
+      const now = clock();
+      const window = Math.floor(now / WINDOW_MS);
+      sweep(window);
+
+      const key = `${bucket}:${identifier}`;
+      let entry = counts.get(key);
+      if (!entry) {
+        entry = { window, current: 0, previous: 0 };
+        counts.set(key, entry);
+      } else if (entry.window !== window) {
+        entry.previous = entry.window === window - 1 ? entry.current : 0;
+        entry.current = 0;
+        entry.window = window;
+      }
+
+      const limit = LIMITS[bucket];
+      const reset = windowEnd(now);
+      const elapsed = (now % WINDOW_MS) / WINDOW_MS;
+      const weightedPrevious = Math.floor((1 - elapsed) * entry.previous);
+      if (weightedPrevious + entry.current >= limit) {
+        return { success: false, limit, remaining: 0, reset };
+      }
+      entry.current += 1;
+      return { success: true, limit, remaining: Math.max(0, limit - (weightedPrevious + entry.current)), reset };
+    },
+  };
+}
