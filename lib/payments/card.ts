@@ -1,0 +1,108 @@
+// Card fields as the checkout form sends them (DECISIONS 14: cardNumber, cardExpiry MM/YY,
+// cardCvc, cardHolder). Checked in the browser before submitting and again on the server; no
+// Node-only code here, the client form imports it. The number never leaves memory: callers keep
+// only `brand` and `last4`.
+
+export type CardField = 'cardNumber' | 'cardExpiry' | 'cardCvc' | 'cardHolder';
+export type CardProblem = 'required' | 'invalid_number' | 'invalid_expiry' | 'expired' | 'invalid_cvc' | 'invalid_holder';
+
+export interface CardInput {
+  cardNumber: string;
+  cardExpiry: string;
+  cardCvc: string;
+  cardHolder: string;
+}
+
+export interface Card {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+  holder: string;
+  brand: CardBrand;
+  last4: string;
+}
+
+export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'diners' | 'unknown';
+
+export function digitsOf(value: string): string {
+  return value.replace(/[\s-]/g, '');
+}
+
+export function luhnValid(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+export function brandOf(digits: string): CardBrand {
+  if (/^4/.test(digits)) return 'visa';
+  if (/^(5[1-5]|2[2-7])/.test(digits)) return 'mastercard';
+  if (/^3[47]/.test(digits)) return 'amex';
+  if (/^3(0[0-5]|[689])/.test(digits)) return 'diners';
+  return 'unknown';
+}
+
+/** MM/YY (also M/YY, MM/YYYY, MMYY) → month and four-digit year, or null. */
+export function parseExpiry(value: string): { month: number; year: number } | null {
+  const match = /^\s*(\d{1,2})\s*\/?\s*(\d{2}|\d{4})\s*$/.exec(value);
+  if (!match) return null;
+  const month = Number(match[1]);
+  const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);
+  return month >= 1 && month <= 12 ? { month, year } : null;
+}
+
+/** A card is good through the last day of its expiry month. */
+export function isExpired(expiry: { month: number; year: number }, now: Date): boolean {
+  const current = now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
+  return expiry.year * 12 + expiry.month < current;
+}
+
+/** Every problem of the form, field by field; an empty object means the card can be sent. */
+export function cardProblems(input: Partial<CardInput>, now: Date = new Date()): Partial<Record<CardField, CardProblem>> {
+  const problems: Partial<Record<CardField, CardProblem>> = {};
+  const digits = digitsOf(input.cardNumber ?? '');
+  if (!digits) problems.cardNumber = 'required';
+  else if (!luhnValid(digits)) problems.cardNumber = 'invalid_number';
+
+  const expiryText = (input.cardExpiry ?? '').trim();
+  const expiry = parseExpiry(expiryText);
+  if (!expiryText) problems.cardExpiry = 'required';
+  else if (!expiry) problems.cardExpiry = 'invalid_expiry';
+  else if (isExpired(expiry, now)) problems.cardExpiry = 'expired';
+  else if (expiry.year > now.getUTCFullYear() + 20) problems.cardExpiry = 'invalid_expiry';
+
+  const cvc = (input.cardCvc ?? '').trim();
+  if (!cvc) problems.cardCvc = 'required';
+  // DECISIONS 7: any 3-digit CVC (American Express uses 4).
+  else if (!(brandOf(digits) === 'amex' ? /^\d{4}$/ : /^\d{3}$/).test(cvc)) problems.cardCvc = 'invalid_cvc';
+
+  const holder = (input.cardHolder ?? '').trim();
+  if (!holder) problems.cardHolder = 'required';
+  else if (holder.length > 100 || /[\d<>]/.test(holder)) problems.cardHolder = 'invalid_holder';
+  return problems;
+}
+
+/** The card, or null when any field has a problem (see cardProblems). */
+export function parseCard(input: CardInput, now: Date = new Date()): Card | null {
+  if (Object.keys(cardProblems(input, now)).length > 0) return null;
+  const number = digitsOf(input.cardNumber);
+  const expiry = parseExpiry(input.cardExpiry)!;
+  return {
+    number,
+    expMonth: expiry.month,
+    expYear: expiry.year,
+    cvc: input.cardCvc.trim(),
+    holder: input.cardHolder.trim().replace(/\s+/g, ' '),
+    brand: brandOf(number),
+    last4: number.slice(-4),
+  };
+}
