@@ -152,6 +152,8 @@ export const transactions = pgTable(
     currency: text('currency').notNull().default('COP'),
     chargeDate: timestamp('charge_date', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     gatewayTransactionId: text('gateway_transaction_id'),
+    // Which saved card was charged (the processor's token); never the card number.
+    paymentMethodToken: text('payment_method_token'),
     cardBrand: text('card_brand'),
     cardLast4: text('card_last4'),
     failureCode: text('failure_code'),

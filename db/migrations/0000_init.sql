@@ -82,6 +82,7 @@ CREATE TABLE "transactions" (
 	"currency" text DEFAULT 'COP' NOT NULL,
 	"charge_date" timestamp with time zone DEFAULT now() NOT NULL,
 	"gateway_transaction_id" text,
+	"payment_method_token" text,
 	"card_brand" text,
 	"card_last4" text,
 	"failure_code" text,

@@ -51,3 +51,17 @@ export function withApi<P = Record<string, never>>(handler: ApiHandler<P>) {
     return response;
   };
 }
+
+/** Runs `work` and sets `headers` on its answer, whether a response or an ApiError it throws. */
+export async function withResponseHeaders(headers: Record<string, string>, work: () => Promise<Response>): Promise<Response> {
+  try {
+    const response = await work();
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    return response;
+  } catch (error) {
+    if (error instanceof ApiError) {
+      throw new ApiError(error.code, error.message, { ...error.options, headers: { ...headers, ...error.options.headers } });
+    }
+    throw error;
+  }
+}

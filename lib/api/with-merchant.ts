@@ -2,7 +2,7 @@ import { type Db, getDb } from '@/db/client';
 import { type AuthenticatedMerchant, authenticateMerchant } from '@/lib/auth/authenticate';
 import { getRateLimiter, type LimitBucket, rateLimitHeaders } from '@/lib/rate-limit';
 import { ApiError } from './errors';
-import { type ApiContext, withApi } from './handler';
+import { type ApiContext, withApi, withResponseHeaders } from './handler';
 
 export interface MerchantContext<P> extends ApiContext<P> {
   merchant: AuthenticatedMerchant;
@@ -26,15 +26,6 @@ export function withMerchant<P = Record<string, never>>(
     if (!result.success) {
       throw new ApiError('rate_limited', `Too many requests: at most ${result.limit} a minute for this api_key`, { headers });
     }
-    try {
-      const response = await handler(req, { ...ctx, merchant, db });
-      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-      return response;
-    } catch (error) {
-      if (error instanceof ApiError) {
-        throw new ApiError(error.code, error.message, { ...error.options, headers: { ...error.options.headers, ...headers } });
-      }
-      throw error;
-    }
+    return withResponseHeaders(headers, () => handler(req, { ...ctx, merchant, db }));
   });
 }

@@ -1,0 +1,9 @@
+// GET /checkout/session/{token}/payments/{subscriptionTransactionId}: a payment as it stands,
+// settled first if it was PENDING and the processor has decided (the page polls it every 2 s).
+import { withCheckout } from '@/lib/api/with-checkout';
+import { getPayment } from '@/lib/checkout/payments';
+import { getPaymentProcessor } from '@/lib/payments';
+
+export const GET = withCheckout<{ token: string; transactionId: string }>(async (_req, { db, params }) =>
+  Response.json(await getPayment(db, getPaymentProcessor(), params)),
+);

@@ -1,0 +1,103 @@
+import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { merchants, subscriptionPlans, transactions } from '../schema';
+import type { PlanRow, TransactionRow } from './plans';
+
+/** The plan behind a checkout token, with its merchant's public face. */
+export async function getPlanByToken(db: Db, token: string) {
+  const [row] = await db
+    .select({ plan: subscriptionPlans, merchantName: merchants.name, allowedDomains: merchants.allowedDomains, merchantStatus: merchants.status })
+    .from(subscriptionPlans)
+    .innerJoin(merchants, eq(merchants.id, subscriptionPlans.merchantId))
+    .where(eq(subscriptionPlans.checkoutToken, token))
+    .limit(1);
+  return row;
+}
+
+/**
+ * The plan, locked for the rest of the caller's transaction. Every change to a plan's payments
+ * takes this lock first, so attempts and their outcomes are serialized per plan, always in the
+ * same lock order (plan, then transaction).
+ */
+export async function lockPlan(db: Db, planId: string): Promise<PlanRow> {
+  const [row] = await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, planId)).for('update');
+  return row!;
+}
+
+export async function insertTransaction(db: Db, values: typeof transactions.$inferInsert): Promise<TransactionRow> {
+  const [row] = await db.insert(transactions).values(values).returning();
+  return row!;
+}
+
+/** Failed first-payment attempts of a plan since `since`, and the oldest of them (card-testing guard). */
+export async function recentFailedAttempts(db: Db, planId: string, since: Date) {
+  const [row] = await db
+    .select({ n: count(), oldest: sql<Date | null>`min(${transactions.createdAt})`.mapWith(transactions.createdAt) })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.planId, planId),
+        eq(transactions.kind, 'INITIAL'),
+        inArray(transactions.status, ['DECLINED', 'ERROR']),
+        gte(transactions.createdAt, since),
+      ),
+    );
+  return { count: row?.n ?? 0, oldest: row?.oldest ?? null };
+}
+
+export async function getTransactionOfPlan(db: Db, { planId, transactionId }: { planId: string; transactionId: string }) {
+  const [row] = await db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.id, transactionId), eq(transactions.planId, planId)))
+    .limit(1);
+  return row;
+}
+
+/**
+ * PENDING → final, only if still PENDING: of two settlers racing, one wins and the other gets
+ * undefined. The database refuses a second approval of a checkout token (partial unique index).
+ */
+export async function settleTransaction(
+  db: Db,
+  transactionId: string,
+  outcome: Pick<TransactionRow, 'status' | 'gatewayTransactionId' | 'paymentMethodToken' | 'failureCode' | 'failureMessage'>,
+): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .update(transactions)
+    .set({ ...outcome, updatedAt: sql`now()` })
+    .where(and(eq(transactions.id, transactionId), eq(transactions.status, 'PENDING')))
+    .returning();
+  return row;
+}
+
+/** Records the processor's charge on a still-PENDING transaction whose outcome is not known yet. */
+export async function recordPendingCharge(
+  db: Db,
+  transactionId: string,
+  charge: Pick<TransactionRow, 'gatewayTransactionId' | 'paymentMethodToken'>,
+): Promise<void> {
+  await db
+    .update(transactions)
+    .set({ ...charge, updatedAt: sql`now()` })
+    .where(and(eq(transactions.id, transactionId), eq(transactions.status, 'PENDING')));
+}
+
+/** PENDING_ACTIVATION → ACTIVE or COMPLETED after the first approved charge; undefined if the plan moved on. */
+export async function activatePlan(
+  db: Db,
+  planId: string,
+  values: Pick<PlanRow, 'status' | 'nextChargeDate' | 'billingAnchorDay' | 'paymentMethodToken'>,
+): Promise<PlanRow | undefined> {
+  const [row] = await db
+    .update(subscriptionPlans)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(and(eq(subscriptionPlans.id, planId), eq(subscriptionPlans.status, 'PENDING_ACTIVATION')))
+    .returning();
+  return row;
+}
+
+export async function latestTransactionOfPlan(db: Db, planId: string) {
+  const [row] = await db.select().from(transactions).where(eq(transactions.planId, planId)).orderBy(desc(transactions.id)).limit(1);
+  return row;
+}

@@ -1,0 +1,28 @@
+import { type Db, getDb } from '@/db/client';
+import { getRateLimiter, rateLimitHeaders } from '@/lib/rate-limit';
+import { ApiError } from './errors';
+import { type ApiContext, withApi, withResponseHeaders } from './handler';
+
+/**
+ * The client's address for the per-IP limit: the last X-Forwarded-For entry, the one the nearest
+ * proxy (or Next.js itself) added; entries to its left are whatever the client chose to send.
+ */
+export function clientIp(req: Request): string {
+  const forwarded = req.headers.get('x-forwarded-for');
+  return forwarded?.split(',').at(-1)?.trim() || req.headers.get('x-real-ip') || 'unknown';
+}
+
+// The token in these URLs is a secret: nobody caches an answer, and nothing is sent as a referrer.
+const CHECKOUT_HEADERS = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
+
+/** Public checkout routes (DECISIONS 6): no credentials, 60 a minute per client IP, never cached. */
+export function withCheckout<P>(handler: (req: Request, ctx: ApiContext<P> & { db: Db }) => Promise<Response>) {
+  return withApi<P>(async (req, ctx) => {
+    const result = await getRateLimiter().limit('checkout-session', clientIp(req));
+    const headers = { ...rateLimitHeaders(result), ...CHECKOUT_HEADERS };
+    return withResponseHeaders(headers, async () => {
+      if (!result.success) throw new ApiError('rate_limited', 'Too many requests from this address; wait a moment');
+      return handler(req, { ...ctx, db: await getDb() });
+    });
+  });
+}

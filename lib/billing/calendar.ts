@@ -1,0 +1,28 @@
+// Monthly renewal dates (DECISIONS 11): one calendar month after the previous charge, on the
+// plan's anchor day, clamped to the month's last day (Jan 31 → Feb 28/29 → Mar 31). Days are
+// Colombian days: Bogotá is UTC−5 all year (no daylight saving since 1993).
+
+const BOGOTA_OFFSET_MS = -5 * 60 * 60 * 1000;
+
+/** The day of the month (1..31) of `date` in Bogotá. */
+export function anchorDayOf(date: Date): number {
+  return new Date(date.getTime() + BOGOTA_OFFSET_MS).getUTCDate();
+}
+
+/** `date` moved `months` calendar months on, landing on `anchorDay` (clamped), same time of day in Bogotá. */
+export function addMonthsOnAnchor(date: Date, months: number, anchorDay: number): Date {
+  const local = new Date(date.getTime() + BOGOTA_OFFSET_MS);
+  const year = local.getUTCFullYear();
+  const month = local.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  const moved = Date.UTC(
+    year,
+    month,
+    Math.min(anchorDay, lastDay),
+    local.getUTCHours(),
+    local.getUTCMinutes(),
+    local.getUTCSeconds(),
+    local.getUTCMilliseconds(),
+  );
+  return new Date(moved - BOGOTA_OFFSET_MS);
+}

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, formCopy, resolveLang } from './i18n';
+
+describe('formatCop', () => {
+  it.each([
+    [150000, '$ 1.500'],
+    [150050, '$ 1.500,50'],
+    [150005, '$ 1.500,05'],
+    [100, '$ 1'],
+    [99, '$ 0,99'],
+    [0, '$ 0'],
+    [100000000, '$ 1.000.000'],
+    [99_999_999_999, '$ 999.999.999,99'],
+    [-250000, '-$ 2.500'],
+  ])('%i cents → %s', (cents, text) => expect(formatCop(cents)).toBe(text));
+});
+
+describe('resolveLang', () => {
+  it('is Spanish with nothing to go on', () => {
+    expect(resolveLang(undefined, undefined)).toBe('es');
+    expect(resolveLang(null, '')).toBe('es');
+  });
+
+  it('follows ?lang= over the browser', () => {
+    expect(resolveLang('en', 'es-CO,es;q=0.9')).toBe('en');
+    expect(resolveLang('EN-us', null)).toBe('en');
+    expect(resolveLang('es', 'en-US,en;q=0.9')).toBe('es');
+    expect(resolveLang(['en', 'es'], null)).toBe('en');
+  });
+
+  it('ignores a ?lang= it does not offer', () => {
+    expect(resolveLang('fr', 'en-GB')).toBe('en');
+    expect(resolveLang('', null)).toBe('es');
+  });
+
+  it('takes the first of Spanish or English the browser prefers', () => {
+    expect(resolveLang(null, 'en-US,en;q=0.9')).toBe('en');
+    expect(resolveLang(null, 'es-CO,es;q=0.9,en;q=0.8')).toBe('es');
+    expect(resolveLang(null, 'fr-FR,fr;q=0.9,en;q=0.8,es;q=0.7')).toBe('en');
+    expect(resolveLang(null, 'de,es;q=0.5')).toBe('es');
+  });
+
+  it('weighs q values, not order, and skips q=0', () => {
+    expect(resolveLang(null, 'en;q=0.4, es;q=0.8')).toBe('es');
+    expect(resolveLang(null, 'en;q=0, es-CO;q=0.1')).toBe('es');
+    expect(resolveLang(null, 'en;q=0')).toBe('es');
+    expect(resolveLang(null, '*, en;q=0.5')).toBe('en');
+  });
+
+  it('survives junk', () => {
+    expect(resolveLang(null, ';;,,q=')).toBe('es');
+    expect(resolveLang(null, 'en;q=abc')).toBe('es');
+  });
+});
+
+describe('formatPhone', () => {
+  it('groups a Colombian mobile number', () => expect(formatPhone('+573001234567')).toBe('+57 300 123 4567'));
+  it('leaves any other number as given', () => {
+    expect(formatPhone('+14155550123')).toBe('+14155550123');
+    expect(formatPhone('+5760123456')).toBe('+5760123456');
+  });
+});
+
+describe('fill', () => {
+  it('replaces known placeholders and keeps unknown ones', () =>
+    expect(fill('Pagar {amount} a {merchant} {x}', { amount: '$ 1.500', merchant: 'Gimnasio' })).toBe(
+      'Pagar $ 1.500 a Gimnasio {x}',
+    ));
+});
+
+describe('copy', () => {
+  const session = { planName: 'Plan Gimnasio', merchantName: 'Gimnasio Norte', amount: 150000 };
+
+  it('names the modality as DECISIONS 14 asks', () => {
+    expect(checkoutCopy('es').modality).toEqual({ SUBSCRIPTION: 'Suscripción mensual', SINGLE: 'Pago único' });
+    expect(checkoutCopy('en').modality.SINGLE).toBe('One-time payment');
+  });
+
+  it('puts the session into the form strings', () => {
+    const copy = formCopy('es', { ...session, modality: 'SUBSCRIPTION' });
+    expect(copy.pay).toBe('Pagar $ 1.500');
+    expect(copy.authorization).toContain('Gimnasio Norte');
+    expect(copy.authorization).toContain('$ 1.500 cada mes');
+    expect(copy.status.approved.text).toContain('Plan Gimnasio');
+    expect(formCopy('en', { ...session, modality: 'SINGLE' }).pay).toBe('Pay $ 1.500');
+  });
+
+  it('leaves no placeholder unfilled in what the form shows', () => {
+    for (const lang of ['es', 'en'] as const) {
+      for (const modality of ['SUBSCRIPTION', 'SINGLE'] as const) {
+        const copy = formCopy(lang, { ...session, modality });
+        const { rateLimited, ...rest } = copy.status;
+        expect(JSON.stringify({ ...copy, status: rest })).not.toMatch(/\{\w+\}/);
+        expect(rateLimited.text).toContain('{minutes}');
+      }
+    }
+  });
+
+  it('has the same keys in both languages', () => {
+    const keys = (value: unknown, prefix = ''): string[] =>
+      value && typeof value === 'object'
+        ? Object.entries(value).flatMap(([k, v]) => keys(v, `${prefix}${k}.`))
+        : [prefix];
+    expect(keys(checkoutCopy('en'))).toEqual(keys(checkoutCopy('es')));
+  });
+
+  it('shows the expiry in Colombian time', () => {
+    // 2026-11-22T20:30:00Z is 3:30 p. m. in Bogotá (UTC-5).
+    expect(formatExpiry(Date.UTC(2026, 10, 22, 20, 30), 'es')).toMatch(/22 de noviembre de 2026.*3:30/);
+    expect(formatExpiry(Date.UTC(2026, 10, 22, 20, 30), 'en')).toMatch(/November 22, 2026.*3:30/);
+  });
+});

@@ -1,0 +1,367 @@
+// The hosted checkout's words (DECISIONS 14): Spanish (es-CO) by default, English with `?lang=en`
+// or an English Accept-Language. The customer is addressed as "usted", as Colombian banks and
+// payment pages do. No Node-only code: proxy.ts resolves the language, the page picks the copy
+// and hands the form only the plain strings it needs.
+
+import type { CardField, CardProblem } from '@/lib/payments/card';
+
+export type Lang = 'es' | 'en';
+
+/** The value of a `lang` attribute for each language. */
+export const LANG_TAG: Record<Lang, string> = { es: 'es-CO', en: 'en' };
+
+/** Request header by which proxy.ts tells the page (and its 404) which language to use. */
+export const LANG_HEADER = 'x-checkout-lang';
+
+function langOfTag(tag: string): Lang | null {
+  const primary = tag.trim().toLowerCase().split('-')[0];
+  return primary === 'es' || primary === 'en' ? primary : null;
+}
+
+/**
+ * `?lang=` wins when it names Spanish or English; otherwise the first of the two in the browser's
+ * Accept-Language (by preference weight); otherwise Spanish.
+ */
+export function resolveLang(query: string | string[] | null | undefined, acceptLanguage: string | null | undefined): Lang {
+  const asked = Array.isArray(query) ? query[0] : query;
+  const fromQuery = asked ? langOfTag(asked) : null;
+  if (fromQuery) return fromQuery;
+
+  const ranges = (acceptLanguage ?? '')
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.split(';');
+      const q = params.map((p) => /^\s*q\s*=\s*(\S*)\s*$/.exec(p)?.[1]).find(Boolean);
+      const weight = q === undefined ? 1 : Number(q);
+      return { lang: langOfTag(tag), weight: Number.isFinite(weight) ? weight : 0, index };
+    })
+    .filter((r) => r.lang !== null && r.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  return ranges[0]?.lang ?? 'es';
+}
+
+/**
+ * COP cents as Colombians write pesos: `$ 1.500` for 150000, `$ 1.500,50` for 150050. Decimals only
+ * when the cents are not zero. The same notation in both languages: the amount is always pesos.
+ */
+export function formatCop(cents: number): string {
+  const whole = Math.round(Math.abs(cents));
+  const pesos = Math.floor(whole / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  const rest = whole % 100;
+  return `${cents < 0 ? '-' : ''}$ ${pesos}${rest ? `,${String(rest).padStart(2, '0')}` : ''}`;
+}
+
+/** A Colombian mobile number in its usual groups (`+57 300 123 4567`); any other number as given. */
+export function formatPhone(e164: string): string {
+  const co = /^\+57(3\d{2})(\d{3})(\d{4})$/.exec(e164);
+  return co ? `+57 ${co[1]} ${co[2]} ${co[3]}` : e164;
+}
+
+/** Replaces `{name}` placeholders. */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/** The strings the client form needs: plain data, so they can cross to the browser as props. */
+export interface FormCopy {
+  heading: string;
+  labels: Record<CardField, string>;
+  placeholders: Record<CardField, string>;
+  holderHint: string;
+  problems: Record<CardField, Partial<Record<CardProblem, string>>>;
+  /** Server-side refusal of a field that passed the form's own checks. */
+  serverProblem: Record<CardField, string>;
+  pay: string;
+  processing: string;
+  authorization: string;
+  ready: string;
+  status: {
+    processing: { title: string; text: string };
+    pending: { title: string; text: string };
+    approved: { title: string; text: string; transactionId: string; close: string };
+    declined: { title: string; insufficient_funds: string; card_not_supported: string; other: string };
+    error: { title: string; text: string };
+    network: { title: string; text: string };
+    rateLimited: { title: string; text: string };
+    inProgress: { title: string; text: string };
+    expired: { title: string; text: string };
+    paid: { title: string; text: string };
+    unavailable: { title: string; text: string };
+  };
+}
+
+export type Modality = 'SUBSCRIPTION' | 'SINGLE';
+
+const es = {
+  htmlTitle: 'Pago seguro',
+  secure: 'Pago seguro',
+  poweredBy: 'Procesado por ServicePay',
+  payTo: 'Pago a',
+  modality: { SUBSCRIPTION: 'Suscripción mensual', SINGLE: 'Pago único' } satisfies Record<Modality, string>,
+  perMonth: 'al mes',
+  currencyNote: 'Pesos colombianos (COP)',
+  customer: 'Sus datos',
+  name: 'Nombre',
+  phone: 'Celular',
+  validUntil: 'Link válido hasta el {date}.',
+  expired: {
+    title: 'Este link de pago venció',
+    text: 'Por seguridad, los links de pago tienen un tiempo límite. Pídale al comercio un link nuevo para completar su pago. Si ya había pagado, no tiene que hacer nada más.',
+  },
+  paid: {
+    title: 'Este link ya fue pagado',
+    SUBSCRIPTION: 'Su suscripción a {plan} con {merchant} está activa. No tiene que pagar de nuevo.',
+    SINGLE: 'Su pago a {merchant} ya quedó registrado. No tiene que pagar de nuevo.',
+  },
+  unavailable: {
+    title: 'Este pago no está disponible',
+    PAUSED: '{merchant} pausó esta suscripción, así que no se puede pagar desde este link. Si tiene dudas, comuníquese con el comercio.',
+    CANCELLED: 'Esta suscripción fue cancelada, así que no se puede pagar desde este link. Si tiene dudas, comuníquese con {merchant}.',
+  },
+  notFound: {
+    title: 'No encontramos este link de pago',
+    text: 'Revise que la dirección esté completa, tal como se la enviaron. Si el problema continúa, pídale al comercio un link nuevo.',
+  },
+  form: {
+    heading: 'Datos de la tarjeta',
+    labels: {
+      cardNumber: 'Número de la tarjeta',
+      cardExpiry: 'Vencimiento (MM/AA)',
+      cardCvc: 'Código de seguridad (CVC)',
+      cardHolder: 'Nombre del titular',
+    },
+    placeholders: { cardNumber: '1234 5678 9012 3456', cardExpiry: 'MM/AA', cardCvc: '123', cardHolder: '' },
+    holderHint: 'Como aparece en la tarjeta.',
+    problems: {
+      cardNumber: {
+        required: 'Ingrese el número de la tarjeta.',
+        invalid_number: 'El número de la tarjeta no es válido. Revíselo.',
+      },
+      cardExpiry: {
+        required: 'Ingrese la fecha de vencimiento.',
+        invalid_expiry: 'Use el formato MM/AA, por ejemplo 08/29.',
+        expired: 'Esta tarjeta está vencida. Use otra tarjeta.',
+      },
+      cardCvc: {
+        required: 'Ingrese el código de seguridad.',
+        invalid_cvc: 'El código tiene 3 dígitos (4 en American Express), al respaldo de la tarjeta.',
+      },
+      cardHolder: {
+        required: 'Ingrese el nombre del titular.',
+        invalid_holder: 'Escriba el nombre como aparece en la tarjeta, sin números.',
+      },
+    },
+    serverProblem: {
+      cardNumber: 'El número de la tarjeta no es válido. Revíselo.',
+      cardExpiry: 'La fecha de vencimiento no es válida.',
+      cardCvc: 'El código de seguridad no es válido.',
+      cardHolder: 'El nombre del titular no es válido.',
+    },
+    pay: 'Pagar {amount}',
+    processing: 'Procesando…',
+    authorization: {
+      SUBSCRIPTION: 'Al pagar, autoriza a {merchant} a cobrar {amount} cada mes a esta tarjeta hasta que cancele la suscripción.',
+      SINGLE: 'Se hará un único cobro de {amount} a esta tarjeta.',
+    },
+    ready: 'Ingrese los datos de su tarjeta. Sus datos viajan cifrados y el comercio no los ve.',
+    status: {
+      processing: { title: 'Procesando su pago…', text: 'No cierre ni recargue esta página.' },
+      pending: { title: 'Su banco está confirmando el pago…', text: 'Esto puede tardar unos segundos. No cierre esta página.' },
+      approved: { title: '¡Pago aprobado!', transactionId: 'Número de transacción', close: 'Ya puede cerrar esta página.' },
+      declined: {
+        title: 'Pago rechazado',
+        insufficient_funds: 'Su banco rechazó el pago por fondos insuficientes. No se hizo ningún cobro. Intente con otra tarjeta.',
+        card_not_supported: 'Esta tarjeta no es aceptada para este pago. No se hizo ningún cobro. Intente con otra tarjeta.',
+        other: 'Su banco rechazó el pago. No se hizo ningún cobro. Intente con otra tarjeta o comuníquese con su banco.',
+      },
+      error: {
+        title: 'No pudimos procesar el pago',
+        text: 'Hubo una falla técnica con el procesador de pagos y no se hizo ningún cobro. Intente de nuevo en unos minutos o con otra tarjeta.',
+      },
+      network: {
+        title: 'Sin conexión con el servidor',
+        text: 'No pudimos enviar su pago. Revise su conexión a internet e intente de nuevo.',
+      },
+      rateLimited: {
+        title: 'Demasiados intentos',
+        text: 'Demasiados intentos de pago. Por su seguridad, espere {minutes} min e intente de nuevo.',
+      },
+      inProgress: {
+        title: 'Ya hay un pago en proceso',
+        text: 'Este link ya tiene un pago en curso. Espere un momento y recargue la página para ver el resultado.',
+      },
+      expired: {
+        title: 'Este link de pago venció',
+        text: 'Pídale al comercio un link nuevo para completar su pago. No se hizo ningún cobro.',
+      },
+      paid: { title: 'Este link ya fue pagado', text: 'El pago ya quedó registrado. No tiene que pagar de nuevo.' },
+      unavailable: {
+        title: 'Este pago no está disponible',
+        text: 'Este link ya no se puede pagar. Si tiene dudas, comuníquese con el comercio.',
+      },
+    },
+    approvedText: {
+      SUBSCRIPTION: 'Su suscripción a {plan} quedó activa. {merchant} le cobrará {amount} cada mes.',
+      SINGLE: 'Su pago de {amount} a {merchant} quedó registrado.',
+    },
+  },
+};
+
+type Copy = typeof es;
+
+const en: Copy = {
+  htmlTitle: 'Secure payment',
+  secure: 'Secure payment',
+  poweredBy: 'Processed by ServicePay',
+  payTo: 'Paying',
+  modality: { SUBSCRIPTION: 'Monthly subscription', SINGLE: 'One-time payment' },
+  perMonth: 'per month',
+  currencyNote: 'Colombian pesos (COP)',
+  customer: 'Your details',
+  name: 'Name',
+  phone: 'Mobile',
+  validUntil: 'This link is valid until {date}.',
+  expired: {
+    title: 'This payment link has expired',
+    text: 'For your security, payment links are only valid for a limited time. Ask the merchant for a new link to complete your payment. If you already paid, there is nothing else to do.',
+  },
+  paid: {
+    title: 'This link has already been paid',
+    SUBSCRIPTION: 'Your {plan} subscription with {merchant} is active. You do not need to pay again.',
+    SINGLE: 'Your payment to {merchant} has been recorded. You do not need to pay again.',
+  },
+  unavailable: {
+    title: 'This payment is not available',
+    PAUSED: '{merchant} has paused this subscription, so it cannot be paid from this link. If you have questions, contact the merchant.',
+    CANCELLED: 'This subscription has been cancelled, so it cannot be paid from this link. If you have questions, contact {merchant}.',
+  },
+  notFound: {
+    title: 'We could not find this payment link',
+    text: 'Check that the address is complete, exactly as you received it. If the problem persists, ask the merchant for a new link.',
+  },
+  form: {
+    heading: 'Card details',
+    labels: {
+      cardNumber: 'Card number',
+      cardExpiry: 'Expiry date (MM/YY)',
+      cardCvc: 'Security code (CVC)',
+      cardHolder: 'Cardholder name',
+    },
+    placeholders: { cardNumber: '1234 5678 9012 3456', cardExpiry: 'MM/YY', cardCvc: '123', cardHolder: '' },
+    holderHint: 'As shown on the card.',
+    problems: {
+      cardNumber: {
+        required: 'Enter the card number.',
+        invalid_number: 'This card number is not valid. Please check it.',
+      },
+      cardExpiry: {
+        required: 'Enter the expiry date.',
+        invalid_expiry: 'Use the MM/YY format, for example 08/29.',
+        expired: 'This card has expired. Please use another card.',
+      },
+      cardCvc: {
+        required: 'Enter the security code.',
+        invalid_cvc: 'The code has 3 digits (4 on American Express), on the back of the card.',
+      },
+      cardHolder: {
+        required: 'Enter the cardholder name.',
+        invalid_holder: 'Write the name as shown on the card, without digits.',
+      },
+    },
+    serverProblem: {
+      cardNumber: 'This card number is not valid. Please check it.',
+      cardExpiry: 'The expiry date is not valid.',
+      cardCvc: 'The security code is not valid.',
+      cardHolder: 'The cardholder name is not valid.',
+    },
+    pay: 'Pay {amount}',
+    processing: 'Processing…',
+    authorization: {
+      SUBSCRIPTION: 'By paying, you authorize {merchant} to charge {amount} to this card every month until you cancel the subscription.',
+      SINGLE: 'This card will be charged {amount} once.',
+    },
+    ready: 'Enter your card details. They are sent encrypted and the merchant never sees them.',
+    status: {
+      processing: { title: 'Processing your payment…', text: 'Please do not close or reload this page.' },
+      pending: { title: 'Your bank is confirming the payment…', text: 'This can take a few seconds. Please do not close this page.' },
+      approved: { title: 'Payment approved!', transactionId: 'Transaction number', close: 'You can close this page now.' },
+      declined: {
+        title: 'Payment declined',
+        insufficient_funds: 'Your bank declined the payment for insufficient funds. You were not charged. Please try another card.',
+        card_not_supported: 'This card is not accepted for this payment. You were not charged. Please try another card.',
+        other: 'Your bank declined the payment. You were not charged. Please try another card or contact your bank.',
+      },
+      error: {
+        title: 'We could not process the payment',
+        text: 'The payment processor had a technical problem and you were not charged. Please try again in a few minutes or use another card.',
+      },
+      network: {
+        title: 'No connection to the server',
+        text: 'We could not send your payment. Check your internet connection and try again.',
+      },
+      rateLimited: {
+        title: 'Too many attempts',
+        text: 'Too many payment attempts. For your security, wait {minutes} min and try again.',
+      },
+      inProgress: {
+        title: 'A payment is already in progress',
+        text: 'This link already has a payment in progress. Wait a moment and reload the page to see the result.',
+      },
+      expired: {
+        title: 'This payment link has expired',
+        text: 'Ask the merchant for a new link to complete your payment. You were not charged.',
+      },
+      paid: { title: 'This link has already been paid', text: 'The payment has been recorded. You do not need to pay again.' },
+      unavailable: {
+        title: 'This payment is not available',
+        text: 'This link can no longer be paid. If you have questions, contact the merchant.',
+      },
+    },
+    approvedText: {
+      SUBSCRIPTION: 'Your {plan} subscription is active. {merchant} will charge you {amount} every month.',
+      SINGLE: 'Your payment of {amount} to {merchant} has been recorded.',
+    },
+  },
+};
+
+const copies: Record<Lang, Copy> = { es, en };
+
+export function checkoutCopy(lang: Lang): Copy {
+  return copies[lang];
+}
+
+/** Date and time of the link's expiry as a customer in Colombia reads it. */
+export function formatExpiry(epochMs: number, lang: Lang): string {
+  return new Intl.DateTimeFormat(LANG_TAG[lang], {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'America/Bogota',
+  }).format(new Date(epochMs));
+}
+
+/** What the form shows for one session: the language's strings with this session's values in. */
+export function formCopy(
+  lang: Lang,
+  session: { planName: string; merchantName: string; amount: number; modality: Modality },
+): FormCopy {
+  const { form } = copies[lang];
+  const values = { plan: session.planName, merchant: session.merchantName, amount: formatCop(session.amount) };
+  return {
+    heading: form.heading,
+    labels: form.labels,
+    placeholders: form.placeholders,
+    holderHint: form.holderHint,
+    problems: form.problems,
+    serverProblem: form.serverProblem,
+    pay: fill(form.pay, values),
+    processing: form.processing,
+    authorization: fill(form.authorization[session.modality], values),
+    ready: form.ready,
+    status: {
+      ...form.status,
+      approved: { ...form.status.approved, text: fill(form.approvedText[session.modality], values) },
+    },
+  };
+}

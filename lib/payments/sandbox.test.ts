@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { parseCard } from './card';
+import { createSandboxProcessor } from './sandbox';
+
+let clock = 1_763_740_800_123;
+const sandbox = createSandboxProcessor({ pendingMs: 3000, now: () => clock });
+const card = (number: string) =>
+  parseCard({ cardNumber: number, cardExpiry: '12/30', cardCvc: '123', cardHolder: 'Ana' }, new Date(clock))!;
+
+async function pay(number: string, initiator: 'customer' | 'recurring' = 'customer') {
+  const method = await sandbox.tokenize(card(number));
+  return sandbox.charge({ amount: 150000, currency: 'COP', reference: 'txn_x', paymentMethod: method.token, initiator });
+}
+
+describe('sandbox processor (DECISIONS 7)', () => {
+  it.each([
+    ['4242 4242 4242 4242', 'APPROVED', undefined],
+    ['4111 1111 1111 1111', 'DECLINED', 'insufficient_funds'],
+    ['4000 0000 0000 0119', 'ERROR', 'processor_error'],
+    ['4000 0000 0000 0051', 'PENDING', undefined],
+    ['4000 0000 0000 0069', 'PENDING', undefined],
+    ['4000 0000 0000 0341', 'APPROVED', undefined],
+    ['5555 5555 5555 4444', 'DECLINED', 'card_not_supported'],
+  ])('%s → %s', async (number, status, reason) => {
+    const result = await pay(number.replace(/ /g, ''));
+    expect(result.status).toBe(status);
+    expect(result.declineReason).toBe(reason);
+    expect(result.gatewayTransactionId).toMatch(/^\d+(-\d+)+$/);
+  });
+
+  it('settles PENDING charges after SANDBOX_PENDING_MS, approved or declined by the card', async () => {
+    const approving = await pay('4000000000000051');
+    const declining = await pay('4000000000000069');
+    clock += 2999;
+    expect((await sandbox.retrieve(approving.gatewayTransactionId)).status).toBe('PENDING');
+    clock += 1;
+    expect(await sandbox.retrieve(approving.gatewayTransactionId)).toMatchObject({ status: 'APPROVED' });
+    expect(await sandbox.retrieve(declining.gatewayTransactionId)).toMatchObject({ status: 'DECLINED', declineReason: 'insufficient_funds' });
+  });
+
+  it('approves the first charge of 4000 0000 0000 0341 and declines every renewal', async () => {
+    const method = await sandbox.tokenize(card('4000000000000341'));
+    const charge = (initiator: 'customer' | 'recurring') =>
+      sandbox.charge({ amount: 1, currency: 'COP', reference: 'r', paymentMethod: method.token, initiator });
+    expect((await charge('customer')).status).toBe('APPROVED');
+    expect((await charge('recurring')).status).toBe('DECLINED');
+    expect((await charge('recurring')).status).toBe('DECLINED');
+  });
+
+  it('keeps only brand and last four of the card in the payment method', async () => {
+    const method = await sandbox.tokenize(card('4242424242424242'));
+    expect(method).toMatchObject({ brand: 'visa', last4: '4242' });
+    expect(method.token).not.toContain('4242424242424242');
+  });
+
+  it('voids an approved charge only', async () => {
+    expect(await sandbox.void((await pay('4242424242424242')).gatewayTransactionId)).toEqual({ status: 'VOIDED' });
+    expect(await sandbox.void((await pay('4111111111111111')).gatewayTransactionId)).toEqual({ status: 'ERROR' });
+  });
+
+  it('refuses payment methods and ids it did not issue', async () => {
+    await expect(sandbox.charge({ amount: 1, currency: 'COP', reference: 'r', paymentMethod: 'pm_other', initiator: 'customer' })).rejects.toThrow();
+    await expect(sandbox.retrieve('1-2-3')).rejects.toThrow();
+  });
+});

@@ -1,0 +1,37 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { subscriptionPlans } from '@/db/schema';
+import { createPaymentLink } from '@/lib/plans/create-link';
+import { createLinkBodySchema } from '@/lib/plans/schemas';
+import { createTestMerchant, linkBody } from './merchants';
+
+/** A fresh merchant and one payment link of it. */
+export async function createTestLink(db: Db, plan: Record<string, unknown> = {}) {
+  const merchant = await createTestMerchant(db);
+  const body = createLinkBodySchema.parse(linkBody({ plan }));
+  const link = await db.transaction((tx) => createPaymentLink(tx, merchant.merchantId, body));
+  return {
+    merchant,
+    ...link,
+    expire: () => db.update(subscriptionPlans).set({ tokenExpiresAt: new Date(Date.now() - 1000) }).where(eq(subscriptionPlans.id, link.subscriptionPlanId)),
+    plan: async () => (await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, link.subscriptionPlanId)))[0]!,
+  };
+}
+
+export const CARDS = {
+  approved: '4242 4242 4242 4242',
+  declined: '4111 1111 1111 1111',
+  error: '4000 0000 0000 0119',
+  pendingApproved: '4000 0000 0000 0051',
+  pendingDeclined: '4000 0000 0000 0069',
+  renewalsDecline: '4000 0000 0000 0341',
+  unsupported: '5555 5555 5555 4444',
+};
+
+export const cardForm = (cardNumber: string, overrides: Record<string, string> = {}) => ({
+  cardNumber,
+  cardExpiry: '12/30',
+  cardCvc: '123',
+  cardHolder: 'Ana Gómez',
+  ...overrides,
+});
