@@ -47,7 +47,7 @@ export const merchants = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [check('merchants_status_check', inList('status', MERCHANT_STATUSES))],
+  () => [check('merchants_status_check', inList('status', MERCHANT_STATUSES))],
 );
 
 export const apiKeys = pgTable(

@@ -1,0 +1,22 @@
+import { type APIRequestContext, test as base } from '@playwright/test';
+
+// What every journey shares with playwright.config.ts: where the test server listens and the
+// operator token it runs with (DECISIONS 12).
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
+export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+export const ADMIN_API_TOKEN = 'e2e-admin-token-0123456789abcdef';
+
+export const test = base.extend<{ admin: APIRequestContext }>({
+  /** An API client that presents the operator token, as an operator's script would. */
+  admin: async ({ playwright }, use) => {
+    const admin = await playwright.request.newContext({
+      baseURL: BASE_URL,
+      extraHTTPHeaders: { Authorization: `Bearer ${ADMIN_API_TOKEN}` },
+    });
+    await use(admin);
+    await admin.dispose();
+  },
+});
+
+export { expect } from '@playwright/test';

@@ -1,0 +1,50 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from './fixtures';
+
+test('the home page introduces ServicePay in Spanish (es-CO)', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'ServicePay' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es-CO');
+});
+
+test('the home page has no serious or critical accessibility violations', async ({ page }) => {
+  await page.goto('/');
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const blocking = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  expect(blocking).toEqual([]);
+});
+
+test('health answers 200 with the database up (DECISIONS 15)', async ({ request }) => {
+  const res = await request.get('/api/health');
+  expect(res.status()).toBe(200);
+  expect(await res.json()).toEqual({ status: 'ok', db: 'ok' });
+});
+
+test.describe('operator API (DECISIONS 12)', () => {
+  test('creates a merchant with test credentials', async ({ admin }) => {
+    const res = await admin.post('/admin/merchants', { data: { name: 'Tienda E2E' } });
+    expect(res.status()).toBe(201);
+    const merchant = await res.json();
+    expect(merchant).toMatchObject({
+      merchantId: expect.stringMatching(/^mch_[0-9A-Za-z]{24}$/),
+      name: 'Tienda E2E',
+      apiKey: expect.stringMatching(/^pk_test_[0-9A-Za-z]{24}$/),
+      apiSecret: expect.stringMatching(/^sk_test_[0-9A-Za-z]{32}$/),
+      webhookSecret: expect.stringMatching(/^whsec_/),
+    });
+  });
+
+  test('refuses a missing or wrong token with 401', async ({ request }) => {
+    const missing = await request.post('/admin/merchants', { data: { name: 'Sin token' } });
+    expect(missing.status()).toBe(401);
+    expect((await missing.json()).error.code).toBe('unauthorized');
+
+    const wrong = await request.post('/admin/merchants', {
+      data: { name: 'Token errado' },
+      headers: { Authorization: 'Bearer not-the-operator-token' },
+    });
+    expect(wrong.status()).toBe(401);
+  });
+});

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+import { ADMIN_API_TOKEN, BASE_URL, E2E_PORT } from './e2e/fixtures';
+
+const CI = Boolean(process.env.CI);
+const DATABASE_URL = process.env.DATABASE_URL?.trim();
+
+/**
+ * A fresh embedded database for this run, so the journeys never touch a developer's `.data/`
+ * (nor its lock, held by a running `npm run dev`). The runner picks the directory and removes it
+ * when it exits, after the server has stopped; test workers inherit the variable instead of
+ * picking their own.
+ */
+function embeddedDataDir(): string {
+  if (!process.env.SERVICEPAY_E2E_DIR) {
+    const dir = path.join(os.tmpdir(), `servicepay-e2e-${process.pid}-${Date.now().toString(36)}`);
+    process.env.SERVICEPAY_E2E_DIR = dir;
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  }
+  return path.join(process.env.SERVICEPAY_E2E_DIR, 'pglite');
+}
+
+// The server under test is the production build (`next build` + `next start`), not `next dev`:
+// Next 16 builds into `.next/` and keeps dev output apart in `.next/dev/`, so it runs beside a
+// developer's `npm run dev` (whose `.next/dev/lock` refuses a second dev server in the same
+// folder), edits made during a run cannot hot-reload pages under a test, and the journeys check
+// what ships.
+const serverCommand = [
+  ...(DATABASE_URL ? ['npm run db:migrate'] : []),
+  'npm run build',
+  `npm run start -- --port ${E2E_PORT} --hostname 127.0.0.1`,
+].join(' && ');
+
+// Chromium from the system (Playwright downloads no browser), kept off the network: only the
+// test server on 127.0.0.1 is ever contacted.
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+];
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: true,
+  forbidOnly: CI,
+  retries: 0,
+  reporter: CI ? 'line' : 'list',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+          args: chromiumArgs,
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: serverCommand,
+    url: `${BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    // The build runs first: give it room on a small CI machine.
+    timeout: 240_000,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    stdout: CI ? 'pipe' : 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(E2E_PORT),
+      APP_URL: BASE_URL,
+      ADMIN_API_TOKEN,
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...(DATABASE_URL ? {} : { PGLITE_DATA_DIR: embeddedDataDir() }),
+    },
+  },
+});
