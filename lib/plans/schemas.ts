@@ -19,17 +19,23 @@ const customerSchema = z
     {
       phone: z
         .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
-        .regex(/^\+[1-9][0-9]{7,14}$/, 'must be an E.164 phone number with country code, such as +573001234567'),
+        .regex(/^\+[1-9][0-9]{7,14}$/, 'must be an E.164 phone number with country code, such as +573001234567')
+        .meta({ description: 'Phone in E.164 form, with country code', examples: ['+573001234567'] }),
       email: z
         .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
         .max(254, 'must be at most 254 characters')
-        .pipe(z.email('must be an e-mail address')),
-      firstName: text(100).optional(),
-      lastName: text(100).optional(),
-      idType: z.enum(ID_TYPES, { error: `must be one of ${ID_TYPES.join(', ')}` }).optional(),
+        .pipe(z.email('must be an e-mail address'))
+        .meta({ description: 'Customer e-mail address', format: 'email', examples: ['ana.gomez@example.com'] }),
+      firstName: text(100).describe('Pre-fills the checkout form').optional(),
+      lastName: text(100).describe('Pre-fills the checkout form').optional(),
+      idType: z
+        .enum(ID_TYPES, { error: `must be one of ${ID_TYPES.join(', ')}` })
+        .describe('Identity document type; send it together with idNumber')
+        .optional(),
       idNumber: z
         .string({ error: 'must be a string' })
         .regex(/^[A-Za-z0-9-]{3,20}$/, 'must be 3 to 20 letters, digits or hyphens')
+        .describe('Identity document number; send it together with idType')
         .optional(),
     },
     { error: (i) => (i.input === undefined ? 'is required' : 'must be an object') },
@@ -44,14 +50,20 @@ const customerSchema = z
 
 const planSchema = z.object(
   {
-    externalReference: text(255),
-    description: text(255),
+    externalReference: text(255).describe(
+      'Your own reference (an order id or similar). Only one open plan (PENDING_ACTIVATION, ACTIVE or PAUSED) may carry it',
+    ),
+    description: text(255).describe('Plan name shown in the checkout'),
     amount: z
       .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number of cents (not a string)') })
       .int('must be a whole number of cents')
       .min(MIN_AMOUNT, `must be at least ${MIN_AMOUNT} cents`)
-      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`),
-    modality: z.enum(MODALITIES, { error: 'must be RECURRING or SINGLE' }).default('RECURRING'),
+      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`)
+      .meta({ description: 'Amount in cents of COP, a whole number: 150000 is $1.500 COP', examples: [150000] }),
+    modality: z
+      .enum(MODALITIES, { error: 'must be RECURRING or SINGLE' })
+      .default('RECURRING')
+      .describe('RECURRING is charged every month; SINGLE is charged once'),
   },
   { error: (i) => (i.input === undefined ? 'is required' : 'must be an object') },
 );

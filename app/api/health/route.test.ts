@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Database, setDatabase } from '@/db/client';
 import { useTestDatabase } from '@/test/database';
+import { call } from '@/test/http';
 import { GET } from './route';
 
 let database: Database;
@@ -10,19 +11,20 @@ beforeAll(async () => {
 
 describe('GET /api/health', () => {
   it('answers 200 while the database answers', async () => {
-    const res = await GET();
+    const res = await call(GET);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok', db: 'ok' });
+    expect(res.json).toEqual({ status: 'ok', db: 'ok' });
     expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
   });
 
   it('answers 503 once the database has gone away', async () => {
     const gone: Database = { ...database, db: { execute: () => Promise.reject(new Error('connection terminated')) } as never };
     setDatabase(gone);
     try {
-      const res = await GET();
+      const res = await call(GET);
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ status: 'error', db: 'unreachable' });
+      expect(res.json).toEqual({ status: 'error', db: 'unreachable' });
     } finally {
       setDatabase(database);
     }

@@ -1,11 +1,12 @@
 // GET /api/health (DECISIONS 15)
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
+import { withApi } from '@/lib/api/handler';
 import { errorFields, log } from '@/lib/log';
 
 const TIMEOUT_MS = 2000;
 
-export async function GET() {
+export const GET = withApi(async () => {
   try {
     const db = await getDb();
     await Promise.race([
@@ -17,4 +18,4 @@ export async function GET() {
     log.error('health check: database unreachable', errorFields(error));
     return Response.json({ status: 'error', db: 'unreachable' }, { status: 503, headers: { 'Cache-Control': 'no-store' } });
   }
-}
+});

@@ -1,0 +1,43 @@
+import { expect, test } from './fixtures';
+
+// The API reference at /docs (Scalar, served from our own origin): it renders the OpenAPI
+// document, and nothing it loads comes from anywhere but the test server.
+
+test('the API reference renders the document without a request leaving the origin', async ({ page, baseURL }) => {
+  const origin = new URL(baseURL!).origin;
+  const requested: string[] = [];
+  const cspViolations: string[] = [];
+  page.context().on('request', (request) => requested.push(request.url()));
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  // Anything bound elsewhere is refused here too, so a slip cannot reach the network.
+  await page.route(
+    (url) => url.origin !== origin,
+    (route) => route.abort('blockedbyclient'),
+  );
+
+  const response = await page.goto('/docs');
+  expect(response?.status()).toBe(200);
+  expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+
+  await expect(page.getByRole('heading', { level: 1, name: 'ServicePay' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Create a payment link' })).toBeVisible();
+  await expect(page.getByText('/merchants/subscription-link').first()).toBeVisible();
+  await expect(page.getByText('Bearer $API_KEY:$API_SECRET').first()).toBeVisible();
+
+  expect(requested).toContain(`${origin}/api/openapi.json`);
+  expect(requested.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin)).toEqual([]);
+  expect(cspViolations).toEqual([]);
+});
+
+test('the OpenAPI document is served as cacheable JSON naming this server', async ({ request, baseURL }) => {
+  const res = await request.get('/api/openapi.json');
+  expect(res.status()).toBe(200);
+  expect(res.headers()['content-type']).toMatch(/^application\/json/);
+  expect(res.headers()['cache-control']).toBe('public, max-age=300');
+  const document = await res.json();
+  expect(document.openapi).toBe('3.1.0');
+  expect(document.servers).toEqual([{ url: baseURL, description: 'This deployment' }]);
+  expect(Object.keys(document.paths)).toContain('/merchants/subscription-link');
+});

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { PLAN_STATUSES } from '@/db/schema';
+import { LIMITS } from '@/lib/rate-limit/limits';
+import { errorReplies, replyHeaders } from './components';
+import { curlSample } from './curl';
+import { checkoutSessionExample, IDS } from './examples';
+import type { PathItems, SchemaComponents } from './json-schema';
+
+// The checkout session (SPEC 2.4, 4.4; DECISIONS 6). lib/checkout/session.ts builds the reply
+// field by field; this schema describes it, and the test holds it equal to that type.
+
+export const checkoutSessionSchema = z
+  .object({
+    customer: z.object({ phone: z.string(), firstName: z.string().nullable() }),
+    planName: z.string(),
+    amount: z.number().int().describe('Cents of COP'),
+    currency: z.literal('COP'),
+    merchantName: z.string(),
+    merchantId: z.string(),
+    modality: z.enum(['SUBSCRIPTION', 'SINGLE']).describe('SUBSCRIPTION for a RECURRING plan, SINGLE for a SINGLE one'),
+    expiresAt: z.number().int().describe('When the token expires, epoch milliseconds'),
+    allowedDomains: z.array(z.string()).describe("The merchant's sites allowed to embed the checkout, as host[:port]"),
+    status: z
+      .enum(PLAN_STATUSES)
+      .describe('The plan status: anything but PENDING_ACTIVATION means there is nothing left to pay (already paid, paused or cancelled)'),
+  })
+  .meta({ id: 'CheckoutSession', description: 'What the checkout shows for a token' });
+
+export function checkoutPaths(components: SchemaComponents, appUrl: string): PathItems {
+  return {
+    '/checkout/session/{token}': {
+      get: {
+        operationId: 'getCheckoutSession',
+        summary: 'Resolve a checkout token',
+        tags: ['Checkout'],
+        security: [],
+        description:
+          'What the checkout shows for a token: plan, amount, merchant and the customer data it pre-fills. No credentials: the token is the secret, so replies are never cached. ' +
+          'A token whose plan was already paid (or paused, or cancelled) still resolves, with its `status`; only an unpaid link expires.\n\n' +
+          `Rate limit: ${LIMITS['checkout-session']} requests a minute per client IP address.`,
+        parameters: [
+          {
+            name: 'token',
+            in: 'path',
+            required: true,
+            description: 'The 10-character token returned by link creation. Any other string is answered 404.',
+            schema: { type: 'string', pattern: '^[A-Za-z0-9]{10}$' },
+            example: IDS.token,
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'The checkout session',
+            headers: replyHeaders(true),
+            content: { 'application/json': { schema: components.schema(checkoutSessionSchema, 'output'), example: checkoutSessionExample } },
+          },
+          ...errorReplies(['session_expired', 'not_found', 'rate_limited', 'internal_error'], {
+            rateLimited: true,
+            examples: {
+              not_found: { message: 'No checkout session with this token' },
+              rate_limited: { message: 'Too many requests from this address; wait a moment' },
+            },
+          }),
+        },
+        'x-codeSamples': [curlSample(appUrl, { method: 'GET', path: `/checkout/session/${IDS.token}`, auth: 'none' })],
+      },
+    },
+  };
+}

@@ -1,0 +1,215 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import { GET } from '@/app/api/openapi.json/route';
+import { ERROR_STATUS, errorBody } from '@/lib/api/errors';
+import { type IdPrefix, isId } from '@/lib/ids';
+import type { CheckoutSessionView } from '@/lib/checkout/session';
+import type { CreatedMerchant, merchantView } from '@/lib/merchants/merchants';
+import { createMerchantBodySchema, updateMerchantBodySchema } from '@/lib/merchants/schemas';
+import { createLinkBodySchema, linkSchema, planRecordSchema, planStatusSchema } from '@/lib/plans/schemas';
+import { call } from '@/test/http';
+import { errorBodySchema } from './components';
+import { buildOpenApiDocument, openApiDocument, type OpenApiDocument } from './document';
+import { checkoutSessionSchema } from './checkout-paths';
+import * as examples from './examples';
+import { createdMerchantSchema, merchantSchema } from './operator-paths';
+import { webhookEventSchema } from './webhooks';
+
+const APP_URL = 'https://pay.example.co';
+const doc = buildOpenApiDocument({ appUrl: APP_URL, checkoutTokenTtlSeconds: 86_400 });
+const ROOT = process.cwd();
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Routes left out of the merchants' reference on purpose, each with its reason. */
+const UNDOCUMENTED: Record<string, string> = {
+  'POST /checkout/session/{token}/payments': "the hosted checkout's own card form; merchants never send card data",
+  'GET /checkout/session/{token}/payments/{transactionId}': 'polled by the hosted checkout page while a payment is PENDING',
+};
+
+/** Every route file of the public and operator APIs, as "METHOD /path" (Next's [param] as {param}). */
+function routesOnDisk(): string[] {
+  const routes: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (/^route\.(ts|tsx|js)$/.test(entry.name)) {
+        const urlPath = `/${path.relative(path.join(ROOT, 'app'), dir)}`.split(path.sep).join('/').replace(/\[([^\]]+)\]/g, '{$1}');
+        const source = readFileSync(file, 'utf8');
+        for (const method of HTTP_METHODS) {
+          if (new RegExp(`export\\s+(const|async\\s+function|function)\\s+${method}\\b`).test(source)) routes.push(`${method} ${urlPath}`);
+        }
+      }
+    }
+  };
+  for (const dir of ['app/merchants', 'app/admin', 'app/checkout', 'app/api/health']) {
+    try {
+      walk(path.join(ROOT, dir));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  return routes.filter((route) => !(route in UNDOCUMENTED)).sort();
+}
+
+const documented = (d: OpenApiDocument) =>
+  Object.entries(d.paths)
+    .flatMap(([urlPath, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${urlPath}`))
+    .sort();
+
+/** Every value in a JSON tree, with its pointer. */
+function* walkJson(value: unknown, pointer = ''): Generator<[string, unknown]> {
+  yield [pointer, value];
+  if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) yield* walkJson(child, `${pointer}/${key}`);
+  }
+}
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    // validate() dereferences in place: give it a copy.
+    const result = await validate(structuredClone(doc) as never);
+    expect(result.valid ? '' : compileErrors(result)).toBe('');
+    expect(result.warnings).toEqual([]);
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('documents every route under app/merchants, app/admin, app/checkout and the health check, and nothing else', () => {
+    const onDisk = routesOnDisk();
+    expect(onDisk).toContain('POST /merchants/subscription-link');
+    expect(onDisk).toContain('GET /checkout/session/{token}');
+    expect(documented(doc)).toEqual(onDisk);
+  });
+
+  it('names this deployment as its server, and uses it in the curl samples', () => {
+    expect(doc.servers).toEqual([{ url: APP_URL, description: 'This deployment' }]);
+    const samples = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item).flatMap((op) => op['x-codeSamples'] as { lang: string; source: string }[]),
+    );
+    expect(samples).toHaveLength(documented(doc).length);
+    for (const sample of samples) expect(sample.source).toMatch(new RegExp(`^curl -X [A-Z]+ "${APP_URL}/`));
+    const create = doc.paths['/merchants/subscription-link']!.post!['x-codeSamples'] as { source: string }[];
+    expect(create[0]!.source).toContain('-H "Authorization: Bearer $API_KEY:$API_SECRET"');
+    expect(create[0]!.source).toContain('"amount": 150000');
+  });
+
+  it('describes plan.amount as the handler validates it: an integer from 100 to 99999999999 cents', () => {
+    const request = doc.components.schemas.CreateLinkRequest as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking generated JSON
+    expect(request.properties.plan.properties.amount).toMatchObject({ type: 'integer', minimum: 100, maximum: 99_999_999_999 });
+    expect(request.required).toEqual(['customer', 'plan']);
+    expect(request.properties.plan.required).toEqual(['externalReference', 'description', 'amount']);
+    // The zod schema refuses what the document says is refused.
+    const body = examples.createLinkExamples.recurring.value;
+    for (const amount of [99.5, '1000', 99, 100_000_000_000]) {
+      expect(createLinkBodySchema.safeParse({ ...body, plan: { ...body.plan, amount } }).success).toBe(false);
+    }
+  });
+
+  it('references each named schema from components, with no $defs left behind', () => {
+    const link = doc.paths['/merchants/subscription-link']!.post as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking generated JSON
+    expect(link.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateLinkRequest' });
+    expect(link.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentLink' });
+    for (const [pointer, value] of walkJson(doc)) {
+      expect(pointer).not.toMatch(/\/\$defs(\/|$)|\/\$schema$/);
+      if (pointer.endsWith('/$ref')) expect(value).toMatch(/^#\/components\/(schemas|headers)\/[A-Za-z-]+$/);
+    }
+  });
+
+  it('documents each error status with the codes of lib/api/errors.ts and the Error body', () => {
+    const link = doc.paths['/merchants/subscription-link']!.post as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking generated JSON
+    expect(Object.keys(link.responses).sort()).toEqual(['200', '400', '401', '409', '413', '415', '429', '500']);
+    expect(Object.keys(link.responses['409'].content['application/json'].examples).sort()).toEqual(['conflict', 'idempotency_key_reused']);
+    expect(Object.keys(link.responses['429'].headers)).toEqual(
+      expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id']),
+    );
+    expect(Object.keys(link.responses['401'].headers)).toEqual(['X-Request-Id']);
+    expect((doc.components.schemas.Error as any).properties.error.properties.code.enum).toEqual(Object.keys(ERROR_STATUS)); // eslint-disable-line @typescript-eslint/no-explicit-any -- walking generated JSON
+    for (const [pointer, value] of walkJson(doc.paths)) {
+      const status = /\/responses\/(\d{3})\/content\/application\/json\/examples\/[a-z_]+\/value$/.exec(pointer)?.[1];
+      if (!status || Number(status) < 400) continue;
+      const body = errorBodySchema.parse(value);
+      expect(ERROR_STATUS[body.error.code], pointer).toBe(Number(status));
+    }
+    for (const [urlPath, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        expect(Object.keys(op.responses as object), `${method} ${urlPath}`).toContain(urlPath === '/api/health' ? '503' : '500');
+      }
+    }
+  });
+
+  it('documents the plan endpoints with 200, 401, 403, 404 and 429, and the operator API with its own token', () => {
+    for (const urlPath of ['/merchants/plans/{subscriptionPlanId}/status', '/merchants/subscription-plans/{id}']) {
+      expect(Object.keys(doc.paths[urlPath]!.get!.responses as object).sort()).toEqual(['200', '401', '403', '404', '429', '500']);
+      expect(doc.paths[urlPath]!.get!.security).toEqual([{ merchantKey: [] }]);
+    }
+    expect(doc.paths['/admin/merchants']!.post!.security).toEqual([{ operatorToken: [] }]);
+    expect(doc.paths['/admin/merchants/{id}']!.patch!.security).toEqual([{ operatorToken: [] }]);
+    expect(doc.paths['/api/health']!.get!.security).toEqual([]);
+    expect(doc.paths['/checkout/session/{token}']!.get!.security).toEqual([]);
+    expect(Object.keys(doc.paths['/checkout/session/{token}']!.get!.responses as object).sort()).toEqual(['200', '400', '404', '429', '500']);
+  });
+
+  it('describes the webhooks of SPEC 6 with their signature header', () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([
+      'subscription.charge.approved',
+      'subscription.charge.declined',
+      'subscription.charge.error',
+      'subscription.charge.voided',
+    ]);
+    const approved = doc.webhooks['subscription.charge.approved']!.post as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking generated JSON
+    expect(approved.parameters.map((p: { name: string }) => p.name)).toContain('X-Webhook-Signature');
+    expect(approved.requestBody.content['application/json'].example).toMatchObject({ event: 'subscription.charge.approved', data: { status: 'APPROVED' } });
+  });
+});
+
+describe('the examples', () => {
+  it('parse with the schemas the handlers use', () => {
+    for (const { value } of Object.values(examples.createLinkExamples)) expect(createLinkBodySchema.parse(value)).toBeTruthy();
+    expect(linkSchema.parse(examples.paymentLinkExample(APP_URL))).toBeTruthy();
+    for (const { value } of Object.values(examples.planStatusExamples)) expect(planStatusSchema.parse(value)).toEqual(value);
+    expect(planRecordSchema.parse(examples.planRecordExample)).toEqual(examples.planRecordExample);
+    expect(createMerchantBodySchema.parse(examples.createMerchantExample)).toBeTruthy();
+    expect(updateMerchantBodySchema.parse(examples.updateMerchantExample)).toBeTruthy();
+    expect(createdMerchantSchema.parse(examples.createdMerchantExample)).toEqual(examples.createdMerchantExample);
+    expect(merchantSchema.parse(examples.merchantExample)).toEqual(examples.merchantExample);
+    expect(checkoutSessionSchema.parse(examples.checkoutSessionExample)).toEqual(examples.checkoutSessionExample);
+    expect(webhookEventSchema.parse(examples.webhookExample('subscription.charge.declined', 'DECLINED'))).toBeTruthy();
+  });
+
+  it('use well-formed prefixed ids and credentials', () => {
+    const prefixes = new Set<string>();
+    for (const [pointer, value] of walkJson(doc)) {
+      if (typeof value !== 'string' || !/\/examples?\//.test(`${pointer}/`)) continue;
+      const id = /^(sub|txn|evt|mch|cus)_\S*$/.exec(value);
+      if (!id) continue;
+      expect(isId(id[1] as IdPrefix, value), `${pointer}: ${value}`).toBe(true);
+      prefixes.add(id[1]!);
+    }
+    expect([...prefixes].sort()).toEqual(['cus', 'evt', 'mch', 'sub', 'txn']);
+    expect(examples.createdMerchantExample.apiKey).toMatch(/^pk_test_[0-9A-Za-z]{24}$/);
+    expect(examples.createdMerchantExample.apiSecret).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
+    expect(examples.createdMerchantExample.webhookSecret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+  });
+
+  it('match, as types, the replies the code builds', () => {
+    expectTypeOf<z.infer<typeof errorBodySchema>>().toEqualTypeOf<ReturnType<typeof errorBody>>();
+    expectTypeOf<z.infer<typeof createdMerchantSchema>>().toEqualTypeOf<CreatedMerchant>();
+    expectTypeOf<z.infer<typeof merchantSchema>>().toEqualTypeOf<ReturnType<typeof merchantView>>();
+    expectTypeOf<z.infer<typeof checkoutSessionSchema>>().toEqualTypeOf<CheckoutSessionView>();
+  });
+});
+
+describe('GET /api/openapi.json', () => {
+  it("answers 200 with this deployment's document, cacheable for 5 minutes", async () => {
+    const res = await call(GET, { path: '/api/openapi.json' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(res.json).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+    expect(res.json.servers).toEqual([{ url: process.env.APP_URL, description: 'This deployment' }]);
+  });
+});

@@ -1,0 +1,149 @@
+import type { z } from 'zod';
+import type { CheckoutSessionView } from '@/lib/checkout/session';
+import type { CreatedMerchant, merchantView } from '@/lib/merchants/merchants';
+import type { createLinkBodySchema, PaymentLink, PlanRecordView, PlanStatusView } from '@/lib/plans/schemas';
+import type { WebhookEvent } from './webhooks';
+
+// One Colombian customer's story, told in every example of the document: a monthly plan of
+// $1.500 COP (150000 cents) created at 15:04 UTC, paid two minutes later. The test parses each
+// example with the schema the handlers use, so an example cannot drift from the API.
+
+export const IDS = {
+  plan: 'sub_0Sq1mZ7kQx9eVb2LrT4nWy8c',
+  merchant: 'mch_0Sq1a2B3c4D5e6F7g8H9i0Jk',
+  customer: 'cus_0Sq1mZ6pR2sT4uV6wX8yZ0aB',
+  transaction: 'txn_0Sq1nA1bC3dE5fG7hJ9kL2mN',
+  event: 'evt_0Sq1nB4cD6eF8gH0iJ2kL4mN',
+  gatewayTransaction: '48213-1795273601512-00917',
+  token: 'aB3dE5fG7h',
+} as const;
+
+const CREATED_AT = '2026-11-21T15:04:05.123Z';
+const PAID_AT = Date.parse('2026-11-21T15:06:41.512Z');
+const NEXT_CHARGE = Date.parse('2026-12-21T15:06:41.512Z');
+
+type CreateLinkInput = z.input<typeof createLinkBodySchema>;
+
+export const createLinkExamples = {
+  recurring: {
+    summary: 'Monthly plan of $1.500 COP',
+    value: {
+      customer: { phone: '+573001234567', email: 'ana.gomez@example.com', firstName: 'Ana', lastName: 'Gómez' },
+      plan: { externalReference: 'order-1042', description: 'Plan Premium mensual', amount: 150000, modality: 'RECURRING' },
+    },
+  },
+  single: {
+    summary: 'One payment, customer identified by document',
+    value: {
+      customer: { phone: '+573104567890', email: 'carlos.rojas@example.com', idType: 'CC', idNumber: '1020304050' },
+      plan: { externalReference: 'invoice-2026-0087', description: 'Matrícula anual', amount: 35000000, modality: 'SINGLE' },
+    },
+  },
+} satisfies Record<string, { summary: string; value: CreateLinkInput }>;
+
+export const paymentLinkExample = (appUrl: string) =>
+  ({
+    token: IDS.token,
+    url: `${appUrl}/pay/${IDS.token}`,
+    expiresAt: '2026-11-22T15:04:05.123Z',
+    subscriptionPlanId: IDS.plan,
+  }) satisfies PaymentLink;
+
+const planPart = { amount: 150000, currency: 'COP', description: 'Plan Premium mensual' } as const;
+
+export const planStatusExamples = {
+  pending: {
+    summary: 'Link created, customer has not paid yet',
+    value: {
+      subscriptionPlanId: IDS.plan,
+      externalReference: 'order-1042',
+      plan: { status: 'PENDING_ACTIVATION', ...planPart, nextChargeDate: Date.parse(CREATED_AT) },
+    },
+  },
+  approved: {
+    summary: 'First charge approved, plan active',
+    value: {
+      subscriptionPlanId: IDS.plan,
+      externalReference: 'order-1042',
+      plan: { status: 'ACTIVE', ...planPart, nextChargeDate: NEXT_CHARGE },
+      lastTransaction: {
+        subscriptionTransactionId: IDS.transaction,
+        status: 'APPROVED',
+        amount: 150000,
+        chargeDate: PAID_AT,
+        gatewayTransactionId: IDS.gatewayTransaction,
+      },
+    },
+  },
+} satisfies Record<string, { summary: string; value: PlanStatusView }>;
+
+export const planRecordExample = {
+  id: IDS.plan,
+  merchantId: IDS.merchant,
+  userId: IDS.customer,
+  externalReference: 'order-1042',
+  description: 'Plan Premium mensual',
+  amount: 150000,
+  currency: 'COP',
+  modality: 'RECURRING',
+  interval: 'MONTHLY',
+  status: 'ACTIVE',
+  nextChargeDate: NEXT_CHARGE,
+  createdAt: CREATED_AT,
+  updatedAt: '2026-11-21T15:06:41.512Z',
+  customer: { phone: '+573001234567', email: 'ana.gomez@example.com', firstName: 'Ana', lastName: 'Gómez', idType: null, idNumber: null },
+} satisfies PlanRecordView;
+
+export const checkoutSessionExample = {
+  customer: { phone: '+573001234567', firstName: 'Ana' },
+  planName: 'Plan Premium mensual',
+  amount: 150000,
+  currency: 'COP',
+  merchantName: 'Tienda La Esquina',
+  merchantId: IDS.merchant,
+  modality: 'SUBSCRIPTION',
+  expiresAt: Date.parse('2026-11-22T15:04:05.123Z'),
+  allowedDomains: ['tienda.example.com', '*.tienda.example.com'],
+  status: 'PENDING_ACTIVATION',
+} satisfies CheckoutSessionView;
+
+export const createMerchantExample = {
+  name: 'Tienda La Esquina',
+  webhookUrl: 'https://tienda.example.com/webhooks/servicepay',
+  allowedDomains: ['tienda.example.com', '*.tienda.example.com'],
+};
+
+export const createdMerchantExample = {
+  merchantId: IDS.merchant,
+  name: 'Tienda La Esquina',
+  apiKey: 'pk_test_Xa9Kd2Lm4Np6Qr8St0Uv2Wx4',
+  apiSecret: 'sk_test_Hn3Jk5Lm7Np9Qr1St3Uv5Wx7Yz9Ab1Cd',
+  webhookSecret: 'whsec_Gf4Hj6Kl8Mn0Pq2Rs4Tu6Vw8Xy0Za2Bc',
+} satisfies CreatedMerchant;
+
+export const updateMerchantExample = { status: 'INACTIVE' };
+
+export const merchantExample = {
+  merchantId: IDS.merchant,
+  name: 'Tienda La Esquina',
+  status: 'INACTIVE',
+  webhookUrl: 'https://tienda.example.com/webhooks/servicepay',
+  allowedDomains: ['tienda.example.com', '*.tienda.example.com'],
+  createdAt: CREATED_AT,
+  updatedAt: '2026-11-23T09:30:00.000Z',
+} satisfies ReturnType<typeof merchantView>;
+
+export const webhookExample = (event: WebhookEvent['event'], status: WebhookEvent['data']['status']) =>
+  ({
+    event,
+    data: {
+      subscriptionTransactionId: IDS.transaction,
+      subscriptionPlanId: IDS.plan,
+      externalReference: 'order-1042',
+      transactionId: IDS.gatewayTransaction,
+      amount: 150000,
+      status,
+      chargeDate: PAID_AT,
+    },
+    timestamp: Date.parse('2026-11-21T15:06:43.020Z'),
+  }) satisfies WebhookEvent;

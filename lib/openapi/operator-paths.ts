@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { MERCHANT_STATUSES } from '@/db/schema';
+import { createMerchantBodySchema, updateMerchantBodySchema } from '@/lib/merchants/schemas';
+import { errorReplies, replyHeaders } from './components';
+import { curlSample } from './curl';
+import { createdMerchantExample, createMerchantExample, IDS, merchantExample, updateMerchantExample } from './examples';
+import type { PathItems, SchemaComponents } from './json-schema';
+
+// The operator API (DECISIONS 12) and the health check (DECISIONS 15). Their replies are built
+// field by field in lib/merchants and app/api/health; these schemas describe them, and the test
+// holds each equal to the type the code returns.
+
+export const createdMerchantSchema = z
+  .object({
+    merchantId: z.string().describe('mch_…'),
+    name: z.string(),
+    apiKey: z.string().describe('pk_test_… : the public half of the credentials'),
+    apiSecret: z.string().describe('sk_test_… : shown this once; only its hash is stored'),
+    webhookSecret: z.string().describe('The one given, or a generated whsec_…'),
+  })
+  .meta({ id: 'CreatedMerchant' });
+
+const isoMs = z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC with milliseconds');
+
+export const merchantSchema = z
+  .object({
+    merchantId: z.string(),
+    name: z.string(),
+    status: z.enum(MERCHANT_STATUSES).describe('An INACTIVE merchant\'s keys are refused with 401'),
+    webhookUrl: z.string().nullable(),
+    allowedDomains: z.array(z.string()),
+    createdAt: isoMs,
+    updatedAt: isoMs,
+  })
+  .meta({ id: 'Merchant', description: 'A merchant as the operator sees it; no secret in it' });
+
+export const healthSchema = z
+  .object({ status: z.enum(['ok', 'error']), db: z.enum(['ok', 'unreachable']) })
+  .meta({ id: 'Health' });
+
+const OPERATOR = [{ operatorToken: [] }];
+const operatorErrors = (codes: Parameters<typeof errorReplies>[0]) =>
+  errorReplies(codes, {
+    rateLimited: false,
+    examples: {
+      invalid_request: { message: 'webhookUrl: must begin with https:// (HTTP endpoints are rejected)', details: [{ path: 'webhookUrl', message: 'must begin with https:// (HTTP endpoints are rejected)' }] },
+      unauthorized: { message: 'A valid operator token is required' },
+      not_found: { message: 'No merchant with this id' },
+    },
+  });
+
+const MERCHANT_FIELDS =
+  '`webhookUrl` must be `https://`. `webhookSecret` is at least 32 printable characters. `allowedDomains` lists the sites that may embed the checkout, as `host[:port]` ' +
+  '(`shop.example.com`, `*.example.com` for subdomains only, `localhost:3000`), without scheme or path.';
+
+export function operatorPaths(components: SchemaComponents, appUrl: string): PathItems {
+  return {
+    '/admin/merchants': {
+      post: {
+        operationId: 'createMerchant',
+        summary: 'Create a merchant',
+        tags: ['Operators'],
+        security: OPERATOR,
+        description: `Creates a merchant with its first API key. When no \`webhookSecret\` is given one is generated. The reply is the only time \`apiSecret\` is shown.\n\n${MERCHANT_FIELDS}\n\nAnswers 404 while the deployment has no ADMIN_API_TOKEN.`,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: components.schema(createMerchantBodySchema, 'input', 'CreateMerchantRequest'),
+              example: createMerchantExample,
+            },
+          },
+        },
+        responses: {
+          '201': {
+            description: 'The merchant and its credentials',
+            headers: replyHeaders(false),
+            content: { 'application/json': { schema: components.schema(createdMerchantSchema, 'output'), example: createdMerchantExample } },
+          },
+          ...operatorErrors(['invalid_request', 'unauthorized', 'not_found', 'payload_too_large', 'unsupported_media_type', 'internal_error']),
+        },
+        'x-codeSamples': [curlSample(appUrl, { method: 'POST', path: '/admin/merchants', auth: 'operator', body: createMerchantExample })],
+      },
+    },
+    '/admin/merchants/{id}': {
+      patch: {
+        operationId: 'updateMerchant',
+        summary: 'Change a merchant',
+        tags: ['Operators'],
+        security: OPERATOR,
+        description: `Changes the fields sent, at least one. \`webhookUrl: null\` removes the URL (events are then recorded but not sent). An \`INACTIVE\` merchant's API calls are refused with 401.\n\n${MERCHANT_FIELDS}`,
+        parameters: [
+          {
+            name: 'id',
+            in: 'path',
+            required: true,
+            description: 'The merchantId. A malformed id is answered 404.',
+            schema: { type: 'string', pattern: '^mch_[0-9A-Za-z]{24}$' },
+            example: IDS.merchant,
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: components.schema(updateMerchantBodySchema, 'input', 'UpdateMerchantRequest'),
+              example: updateMerchantExample,
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'The merchant after the change',
+            headers: replyHeaders(false),
+            content: { 'application/json': { schema: components.schema(merchantSchema, 'output'), example: merchantExample } },
+          },
+          ...operatorErrors(['invalid_request', 'unauthorized', 'not_found', 'payload_too_large', 'unsupported_media_type', 'internal_error']),
+        },
+        'x-codeSamples': [
+          curlSample(appUrl, { method: 'PATCH', path: `/admin/merchants/${IDS.merchant}`, auth: 'operator', body: updateMerchantExample }),
+        ],
+      },
+    },
+    '/api/health': {
+      get: {
+        operationId: 'getHealth',
+        summary: 'Health check',
+        tags: ['Service'],
+        security: [],
+        description: 'Whether the service and its database answer. Never cached.',
+        responses: {
+          '200': {
+            description: 'The service and its database answer',
+            content: { 'application/json': { schema: components.schema(healthSchema, 'output'), example: { status: 'ok', db: 'ok' } } },
+          },
+          '503': {
+            description: 'The database does not answer',
+            content: {
+              'application/json': { schema: { $ref: '#/components/schemas/Health' }, example: { status: 'error', db: 'unreachable' } },
+            },
+          },
+        },
+        'x-codeSamples': [curlSample(appUrl, { method: 'GET', path: '/api/health', auth: 'none' })],
+      },
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { webhookExample, IDS } from './examples';
+import type { JsonObject, SchemaComponents } from './json-schema';
+
+// The merchant's webhook receiver (SPEC 2.6, 4.5, 5.7–5.9, 6; DECISIONS 8), described as OpenAPI
+// 3.1 `webhooks`: requests this service sends, which the merchant's server answers.
+
+export const WEBHOOK_EVENTS = {
+  'subscription.charge.approved': { status: 'APPROVED', when: 'A charge was processed and approved' },
+  'subscription.charge.declined': { status: 'DECLINED', when: 'A charge was rejected (insufficient funds, blocked card…)' },
+  'subscription.charge.error': { status: 'ERROR', when: 'A technical error stopped the charge' },
+  'subscription.charge.voided': { status: 'VOIDED', when: 'An approved charge was annulled' },
+} as const;
+
+type EventName = keyof typeof WEBHOOK_EVENTS;
+const EVENT_NAMES = Object.keys(WEBHOOK_EVENTS) as [EventName, ...EventName[]];
+const epochMs = z.number().int().describe('Epoch milliseconds');
+
+export const webhookEventSchema = z
+  .object({
+    event: z.enum(EVENT_NAMES),
+    data: z.object({
+      subscriptionTransactionId: z.string().describe('Our transaction id (txn_…)'),
+      subscriptionPlanId: z.string().describe('The plan id returned at link creation (sub_…)'),
+      externalReference: z.string().describe('Your reference, as given at link creation'),
+      transactionId: z
+        .string()
+        .describe("The payment processor's transaction id; the same value the widget's onSuccess receives"),
+      amount: z.number().int().describe('Cents of COP'),
+      status: z.enum(['APPROVED', 'DECLINED', 'ERROR', 'VOIDED']).describe('The transaction status the event reports'),
+      chargeDate: epochMs.describe('When the charge was made, epoch milliseconds'),
+    }),
+    timestamp: epochMs.describe('When this event was sent, epoch milliseconds'),
+  })
+  .meta({ id: 'WebhookEvent', description: 'The body of every webhook, sent as one JSON string (SPEC 2.6)' });
+
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+const VERIFY_SAMPLE = `import { createHmac, timingSafeEqual } from 'node:crypto';
+
+// rawBody: the request body exactly as received (a Buffer or string), before JSON.parse.
+export function isFromServicePay(rawBody, signatureHeader, webhookSecret) {
+  const expected = Buffer.from(createHmac('sha256', webhookSecret).update(rawBody).digest('hex'));
+  const received = Buffer.from(String(signatureHeader ?? ''));
+  return expected.length === received.length && timingSafeEqual(expected, received);
+}`;
+
+export const WEBHOOKS_DESCRIPTION = [
+  'For each final outcome of a charge, ServicePay sends one `POST` to the Webhook URL set in the merchant portal (Settings, API; it must be `https://`).',
+  '',
+  '**Verify every request.** `X-Webhook-Signature` is the lowercase hexadecimal HMAC-SHA256 of the raw request body, keyed with your Webhook Secret. ' +
+    'Compute it over the body exactly as received (a re-serialized parsed object gives another signature), compare in constant time, and answer `401` when it differs:',
+  '',
+  '```js',
+  VERIFY_SAMPLE,
+  '```',
+  '',
+  '**Answer `200` within 10 seconds**, then do the work. A slower answer, a redirect or any non-2xx status is a failed delivery, and deliveries are **not retried**: ' +
+    'poll the plan status when in doubt. `X-Webhook-Id` stays the same for one event, including a manual redelivery, so use it to ignore duplicates.',
+].join('\n');
+
+function webhookOperation(components: SchemaComponents, event: EventName): JsonObject {
+  const { status, when } = WEBHOOK_EVENTS[event];
+  return {
+    post: {
+      operationId: `webhook.${event}`,
+      summary: event,
+      description: `${when}. \`data.status\` is \`${status}\`. Sent to your Webhook URL; your server implements this endpoint.`,
+      tags: ['Webhooks'],
+      security: [],
+      parameters: [
+        {
+          name: 'X-Webhook-Signature',
+          in: 'header',
+          required: true,
+          description: 'Lowercase hex HMAC-SHA256 of the raw body, keyed with your Webhook Secret',
+          schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          example: '5d7c1b2f0e4a9c3d8b6f1a2e7c9d0b4f3e6a8c1d2b5f7e9a0c3d6b8f1e4a7c2d',
+        },
+        {
+          name: 'X-Webhook-Id',
+          in: 'header',
+          required: true,
+          description: 'The event id (evt_…), stable across redeliveries: de-duplicate on it',
+          schema: { type: 'string' },
+          example: IDS.event,
+        },
+        {
+          name: 'User-Agent',
+          in: 'header',
+          required: true,
+          schema: { type: 'string', const: 'ServicePay-Webhooks/1' },
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: components.schema(webhookEventSchema, 'output'),
+            example: webhookExample(event, status),
+          },
+        },
+      },
+      responses: {
+        '200': { description: 'Received. Any 2xx within 10 seconds counts as delivered.' },
+        '401': { description: 'The signature does not match: the receiver refuses the body.' },
+      },
+    },
+  };
+}
+
+export function webhooks(components: SchemaComponents): Record<string, JsonObject> {
+  return Object.fromEntries(EVENT_NAMES.map((event) => [event, webhookOperation(components, event)]));
+}
