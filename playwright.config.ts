@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { ADMIN_API_TOKEN, BASE_URL, E2E_PORT } from './e2e/fixtures';
+import { ADMIN_API_TOKEN, BASE_URL, E2E_PORT, SHORT_LIVED_PORT, SHORT_LIVED_TTL_SECONDS, SHORT_LIVED_URL } from './e2e/fixtures';
 
 const CI = Boolean(process.env.CI);
 const DATABASE_URL = process.env.DATABASE_URL?.trim();
@@ -13,14 +13,22 @@ const DATABASE_URL = process.env.DATABASE_URL?.trim();
  * when it exits, after the server has stopped; test workers inherit the variable instead of
  * picking their own.
  */
-function embeddedDataDir(): string {
+function embeddedDataDir(name: string): string {
   if (!process.env.SERVICEPAY_E2E_DIR) {
     const dir = path.join(os.tmpdir(), `servicepay-e2e-${process.pid}-${Date.now().toString(36)}`);
     process.env.SERVICEPAY_E2E_DIR = dir;
     process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   }
-  return path.join(process.env.SERVICEPAY_E2E_DIR, 'pglite');
+  return path.join(process.env.SERVICEPAY_E2E_DIR, name, 'pglite');
 }
+
+const serverEnv = (port: number, url: string, name: string) => ({
+  PORT: String(port),
+  APP_URL: url,
+  ADMIN_API_TOKEN,
+  NEXT_TELEMETRY_DISABLED: '1',
+  ...(DATABASE_URL ? {} : { PGLITE_DATA_DIR: embeddedDataDir(name) }),
+});
 
 // The server under test is the production build (`next build` + `next start`), not `next dev`:
 // Next 16 builds into `.next/` and keeps dev output apart in `.next/dev/`, so it runs beside a
@@ -69,21 +77,28 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: serverCommand,
-    url: `${BASE_URL}/api/health`,
-    reuseExistingServer: false,
-    // The build runs first: give it room on a small CI machine.
-    timeout: 240_000,
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-    stdout: CI ? 'pipe' : 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(E2E_PORT),
-      APP_URL: BASE_URL,
-      ADMIN_API_TOKEN,
-      NEXT_TELEMETRY_DISABLED: '1',
-      ...(DATABASE_URL ? {} : { PGLITE_DATA_DIR: embeddedDataDir() }),
+  // Started one after the other: the second serves the build the first one made.
+  webServer: [
+    {
+      command: serverCommand,
+      url: `${BASE_URL}/api/health`,
+      reuseExistingServer: false,
+      // The build runs first: give it room on a small CI machine.
+      timeout: 240_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+      stdout: CI ? 'pipe' : 'ignore',
+      stderr: 'pipe',
+      env: serverEnv(E2E_PORT, BASE_URL, 'main'),
     },
-  },
+    {
+      command: `npm run start -- --port ${SHORT_LIVED_PORT} --hostname 127.0.0.1`,
+      url: `${SHORT_LIVED_URL}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { ...serverEnv(SHORT_LIVED_PORT, SHORT_LIVED_URL, 'short-lived'), CHECKOUT_TOKEN_TTL_SECONDS: String(SHORT_LIVED_TTL_SECONDS) },
+    },
+  ],
 });

@@ -7,6 +7,14 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const ADMIN_API_TOKEN = 'e2e-admin-token-0123456789abcdef';
 
+/**
+ * A second server of the same build whose checkout links live a few seconds, so journeys can see
+ * a link expire without reaching into a database (the embedded one lives inside the server).
+ */
+export const SHORT_LIVED_PORT = E2E_PORT + 1;
+export const SHORT_LIVED_URL = `http://127.0.0.1:${SHORT_LIVED_PORT}`;
+export const SHORT_LIVED_TTL_SECONDS = 6;
+
 export const test = base.extend<{ admin: APIRequestContext }>({
   /** An API client that presents the operator token, as an operator's script would. */
   admin: async ({ playwright }, use) => {

@@ -76,7 +76,7 @@ export interface FormCopy {
   pay: string;
   processing: string;
   authorization: string;
-  ready: string;
+  ready: { title: string; text: string };
   status: {
     processing: { title: string; text: string };
     pending: { title: string; text: string };
@@ -105,7 +105,7 @@ const es = {
   customer: 'Sus datos',
   name: 'Nombre',
   phone: 'Celular',
-  validUntil: 'Link válido hasta el {date}.',
+  validUntil: 'Link válido hasta el {date}',
   expired: {
     title: 'Este link de pago venció',
     text: 'Por seguridad, los links de pago tienen un tiempo límite. Pídale al comercio un link nuevo para completar su pago. Si ya había pagado, no tiene que hacer nada más.',
@@ -165,7 +165,10 @@ const es = {
       SUBSCRIPTION: 'Al pagar, autoriza a {merchant} a cobrar {amount} cada mes a esta tarjeta hasta que cancele la suscripción.',
       SINGLE: 'Se hará un único cobro de {amount} a esta tarjeta.',
     },
-    ready: 'Ingrese los datos de su tarjeta. Sus datos viajan cifrados y el comercio no los ve.',
+    ready: {
+      title: 'Pague con tarjeta de crédito o débito',
+      text: 'Sus datos viajan cifrados: {merchant} nunca ve el número de su tarjeta.',
+    },
     status: {
       processing: { title: 'Procesando su pago…', text: 'No cierre ni recargue esta página.' },
       pending: { title: 'Su banco está confirmando el pago…', text: 'Esto puede tardar unos segundos. No cierre esta página.' },
@@ -178,7 +181,7 @@ const es = {
       },
       error: {
         title: 'No pudimos procesar el pago',
-        text: 'Hubo una falla técnica con el procesador de pagos y no se hizo ningún cobro. Intente de nuevo en unos minutos o con otra tarjeta.',
+        text: 'Hubo una falla técnica y no se hizo ningún cobro. Intente de nuevo en unos minutos o con otra tarjeta.',
       },
       network: {
         title: 'Sin conexión con el servidor',
@@ -222,7 +225,7 @@ const en: Copy = {
   customer: 'Your details',
   name: 'Name',
   phone: 'Mobile',
-  validUntil: 'This link is valid until {date}.',
+  validUntil: 'Link valid until {date}',
   expired: {
     title: 'This payment link has expired',
     text: 'For your security, payment links are only valid for a limited time. Ask the merchant for a new link to complete your payment. If you already paid, there is nothing else to do.',
@@ -282,7 +285,10 @@ const en: Copy = {
       SUBSCRIPTION: 'By paying, you authorize {merchant} to charge {amount} to this card every month until you cancel the subscription.',
       SINGLE: 'This card will be charged {amount} once.',
     },
-    ready: 'Enter your card details. They are sent encrypted and the merchant never sees them.',
+    ready: {
+      title: 'Pay by credit or debit card',
+      text: 'Your details are sent encrypted: {merchant} never sees your card number.',
+    },
     status: {
       processing: { title: 'Processing your payment…', text: 'Please do not close or reload this page.' },
       pending: { title: 'Your bank is confirming the payment…', text: 'This can take a few seconds. Please do not close this page.' },
@@ -295,7 +301,7 @@ const en: Copy = {
       },
       error: {
         title: 'We could not process the payment',
-        text: 'The payment processor had a technical problem and you were not charged. Please try again in a few minutes or use another card.',
+        text: 'A technical problem stopped the payment and you were not charged. Try again in a few minutes or use another card.',
       },
       network: {
         title: 'No connection to the server',
@@ -332,13 +338,13 @@ export function checkoutCopy(lang: Lang): Copy {
   return copies[lang];
 }
 
-/** Date and time of the link's expiry as a customer in Colombia reads it. */
+/** Date and time of the link's expiry as a customer in Colombia reads it; the time never splits across lines. */
 export function formatExpiry(epochMs: number, lang: Lang): string {
-  return new Intl.DateTimeFormat(LANG_TAG[lang], {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'America/Bogota',
-  }).format(new Date(epochMs));
+  const at = new Date(epochMs);
+  const options = { timeZone: 'America/Bogota' } as const;
+  const date = new Intl.DateTimeFormat(LANG_TAG[lang], { ...options, dateStyle: 'long' }).format(at);
+  const time = new Intl.DateTimeFormat(LANG_TAG[lang], { ...options, timeStyle: 'short' }).format(at);
+  return `${date}, ${time.replace(/\s/g, '\u00a0')}`;
 }
 
 /** What the form shows for one session: the language's strings with this session's values in. */
@@ -358,7 +364,7 @@ export function formCopy(
     pay: fill(form.pay, values),
     processing: form.processing,
     authorization: fill(form.authorization[session.modality], values),
-    ready: form.ready,
+    ready: { title: form.ready.title, text: fill(form.ready.text, values) },
     status: {
       ...form.status,
       approved: { ...form.status.approved, text: fill(form.approvedText[session.modality], values) },

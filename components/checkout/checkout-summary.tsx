@@ -1,0 +1,45 @@
+import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, type Lang } from '@/lib/checkout/i18n';
+import type { CheckoutSessionView } from '@/lib/checkout/session';
+import styles from './checkout.module.css';
+
+// What is being paid, to whom, and for whom: everything the merchant's link already says, shown
+// so the customer never retypes it (DECISIONS 14). Rendered on the server only.
+
+export function CheckoutSummary(props: { session: CheckoutSessionView; lang: Lang; showExpiry: boolean }) {
+  const { session, lang } = props;
+  const copy = checkoutCopy(lang);
+  return (
+    <section className={styles.summary} aria-labelledby="checkout-plan">
+      <p className={styles.merchant}>
+        {copy.payTo} <strong>{session.merchantName}</strong>
+      </p>
+      <h1 id="checkout-plan" className={styles.plan}>
+        {session.planName}
+      </h1>
+      <p className={styles.price}>
+        <span className={styles.amount}>{formatCop(session.amount)}</span>
+        <abbr className={styles.currency} title={copy.currencyNote}>
+          COP
+        </abbr>
+        {session.modality === 'SUBSCRIPTION' ? <span className={styles.period}>{copy.perMonth}</span> : null}
+      </p>
+      <p className={styles.badge}>{copy.modality[session.modality]}</p>
+      <h2 className={styles.customerTitle}>{copy.customer}</h2>
+      <dl className={styles.customer}>
+        {session.customer.firstName ? (
+          <div>
+            <dt>{copy.name}</dt>
+            <dd>{session.customer.firstName}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>{copy.phone}</dt>
+          <dd>{formatPhone(session.customer.phone)}</dd>
+        </div>
+      </dl>
+      {props.showExpiry ? (
+        <p className={styles.fine}>{fill(copy.validUntil, { date: formatExpiry(session.expiresAt, lang) })}</p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+// Headers of the hosted checkout (/pay/<token>, every state including its 404): a strict
+// Content-Security-Policy with a fresh nonce per request, which Next reads from the request's own
+// CSP header and puts on its scripts (the page is rendered per request, so it can). Also resolves
+// the page's language once, for the page and its not-found alike (DECISIONS 14).
+import { type NextRequest, NextResponse } from 'next/server';
+import { LANG_HEADER, resolveLang } from '@/lib/checkout/i18n';
+
+function nonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/**
+ * `frame-ancestors 'self'`: only our own origin may frame the page until the widget widens it per
+ * merchant (DECISIONS 9). Development only: React's debugging needs `eval`, and the dev server
+ * injects styles inline (a nonce in style-src would make browsers ignore 'unsafe-inline').
+ */
+function checkoutCsp(nonceValue: string, dev: boolean): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonceValue}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    `style-src 'self' ${dev ? "'unsafe-inline'" : `'nonce-${nonceValue}'`}`,
+    "img-src 'self'",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
+export function proxy(request: NextRequest) {
+  const value = nonce();
+  const csp = checkoutCsp(value, process.env.NODE_ENV === 'development');
+
+  const forwarded = new Headers(request.headers);
+  forwarded.set('content-security-policy', csp);
+  forwarded.set('x-nonce', value);
+  forwarded.set(LANG_HEADER, resolveLang(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')));
+
+  const response = NextResponse.next({ request: { headers: forwarded } });
+  response.headers.set('Content-Security-Policy', csp);
+  response.headers.set('Referrer-Policy', 'no-referrer');
+  response.headers.set('Cache-Control', 'no-store');
+  response.headers.set('X-Content-Type-Options', 'nosniff');
+  return response;
+}
+
+export const config = { matcher: ['/pay', '/pay/:path*'] };
