@@ -13,7 +13,12 @@ export function clientIp(req: Request): string {
 }
 
 // The token in these URLs is a secret: nobody caches an answer, and nothing is sent as a referrer.
-const CHECKOUT_HEADERS = { 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' };
+// The answers are data, never a document: they may load nothing and be framed by nobody.
+const CHECKOUT_HEADERS = {
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+};
 
 /** Public checkout routes (DECISIONS 6): no credentials, 60 a minute per client IP, never cached. */
 export function withCheckout<P>(handler: (req: Request, ctx: ApiContext<P> & { db: Db }) => Promise<Response>) {

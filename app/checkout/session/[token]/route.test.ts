@@ -37,6 +37,7 @@ describe('GET /checkout/session/{token}', () => {
     });
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(res.headers.get('ratelimit-limit')).toBe('60');
   });
 
@@ -56,6 +57,7 @@ describe('GET /checkout/session/{token}', () => {
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe('not_found');
     expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
   });
 
   it('answers 400 session_expired for an unpaid link past its expiry', async () => {
