@@ -1,0 +1,270 @@
+// npm run bench:api: the merchant API under `next start` against a bare node:http server doing the
+// same database work (bench/bare-server.ts), side by side in one run, on a scratch PostgreSQL
+// database. Rounds alternate next/bare so drift on a noisy machine hits both; medians are reported
+// and the "Merchant API" section of docs/benchmarks.md is rewritten. Traffic goes to 127.0.0.1 only.
+//
+//   npx tsx bench/api.ts [--rounds 3] [--seconds 20] [--merchants 4000] [--profile | --no-profile]
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { LIMITS } from '@/lib/rate-limit';
+import { foreignShare, processCpuMs, sampleCpu } from './cpu';
+import { CONNECTIONS, expectedStatus, type Measured, Rotation, type RunResult, runLoad, type Scenario } from './load';
+import { runPaced } from './paced';
+import { summarizeProfile } from './profile';
+import * as report from './report';
+import { type BenchRun, sectionBody } from './section';
+import { createScratchDatabase, ensureBuild, type RunningServer, seedMerchants, type ServerKind, startServer } from './setup';
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '20' },
+    'warmup-seconds': { type: 'string', default: '5' },
+    'paced-seconds': { type: 'string', default: '8' },
+    'floor-seconds': { type: 'string', default: '5' },
+    'profile-seconds': { type: 'string', default: '8' },
+    // Round-robin over this many keys keeps each key far under its limit: a key comes back every
+    // `merchants ÷ req/s` seconds.
+    merchants: { type: 'string', default: '4000' },
+    // The profile runs when an aim is missed; --profile forces it, --no-profile skips it.
+    profile: { type: 'boolean' },
+    'no-profile': { type: 'boolean' },
+  },
+});
+const settings = {
+  rounds: Number(args.rounds),
+  seconds: Number(args.seconds),
+  warmupSeconds: Number(args['warmup-seconds']),
+  pacedSeconds: Number(args['paced-seconds']),
+  floorSeconds: Number(args['floor-seconds']),
+  profileSeconds: Number(args['profile-seconds']),
+  merchants: Number(args.merchants),
+};
+/** Paced runs go at this share of next's flat-out throughput, the same rate for both servers. */
+const PACE = 0.5;
+const MEASURED: Measured[] = ['create', 'status'];
+const KINDS: ServerKind[] = ['next', 'bare'];
+
+type Servers = Record<ServerKind, RunningServer>;
+type Rotations = Record<ServerKind, Record<Scenario, Rotation>>;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+const line = (label: string, r: RunResult) =>
+  `${label.padEnd(22)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms` +
+  `  server CPU ${r.serverCpuMs?.toFixed(2) ?? '?'} ms/req  other CPU ${r.otherCpu === undefined ? '?' : Math.round(r.otherCpu * 100)} %` +
+  (r.unexpected + r.errors ? `  !! unexpected ${r.unexpected} errors ${r.errors} ${JSON.stringify(r.statusCodes)}` : '');
+
+const failures: string[] = [];
+
+/** A run counts only if every answer had the expected status and no key came near its limit. */
+function check(label: string, scenario: Scenario, r: RunResult): RunResult {
+  if (r.unexpected || r.errors || r.timeouts || r.ok === 0) {
+    failures.push(`${label}: ${r.ok} ok, ${r.unexpected} unexpected ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`);
+  }
+  if (scenario !== 'floor') {
+    const perKeyPerMinute = (r.rps * 60) / settings.merchants;
+    const limit = LIMITS[scenario === 'create' ? 'create-link' : 'plan-status'];
+    if (perKeyPerMinute > limit / 2) {
+      failures.push(`${label}: ${perKeyPerMinute.toFixed(0)} requests a minute per key, near the limit of ${limit}: raise --merchants`);
+    }
+  }
+  return r;
+}
+
+/** One checked run, flat out (autocannon) or paced, with the server's CPU per request and what other processes took. */
+async function measure(label: string, server: RunningServer, scenario: Scenario, rotation: Rotation, seconds: number, rate?: number) {
+  const pids = [process.pid, server.pid];
+  const before = sampleCpu(pids);
+  const serverBefore = processCpuMs(server.pid);
+  const options = { url: server.url, scenario, rotation, seconds };
+  const result = rate ? await runPaced({ ...options, rate }) : await runLoad(options);
+  const serverAfter = processCpuMs(server.pid);
+  const r: RunResult = {
+    ...result,
+    otherCpu: foreignShare(before, sampleCpu(pids)),
+    serverCpuMs:
+      serverBefore === undefined || serverAfter === undefined || !result.requests ? undefined : (serverAfter - serverBefore) / result.requests,
+  };
+  return check(`${label} ${server.kind}`, scenario, r);
+}
+
+/** One request per server and scenario: the expected status, and RateLimit-Limit on the 200s (the limiter is on). */
+async function smoke(server: RunningServer, rotations: Record<Scenario, Rotation>) {
+  for (const scenario of [...MEASURED, 'floor'] as const) {
+    const { method, path: target, headers, body } = rotations[scenario].request(scenario);
+    const res = await fetch(`${server.url}${target}`, { method, headers, body });
+    const text = await res.text();
+    if (!expectedStatus(scenario, res.status) || (scenario !== 'floor' && !res.headers.get('ratelimit-limit'))) {
+      throw new Error(`${server.kind} ${scenario}: ${res.status} ${text}`);
+    }
+  }
+}
+
+async function startBoth(env: Record<string, string>, ports: Record<ServerKind, number>, profileDir?: (k: ServerKind) => string): Promise<Servers> {
+  const next = await startServer('next', { port: ports.next, env, cpuProfileDir: profileDir?.('next') });
+  try {
+    return { next, bare: await startServer('bare', { port: ports.bare, env, cpuProfileDir: profileDir?.('bare') }) };
+  } catch (error) {
+    await next.stop();
+    throw error;
+  }
+}
+
+async function stopBoth(servers: Servers) {
+  await servers.next.stop();
+  await servers.bare.stop();
+}
+
+/** Warm-up, alternating rounds and a paced run per endpoint, then the plumbing floor. */
+async function measureAll(servers: Servers, rotations: Rotations) {
+  const rounds: report.Round[] = [];
+  const paced: report.Paced[] = [];
+  for (const scenario of MEASURED) {
+    console.log(`${report.SCENARIO_LABEL[scenario]}: warm-up ${settings.warmupSeconds} s each`);
+    for (const kind of KINDS) await measure(`${scenario} warm-up`, servers[kind], scenario, rotations[kind][scenario], settings.warmupSeconds);
+    for (let round = 1; round <= settings.rounds; round++) {
+      const order: ServerKind[] = round % 2 ? ['next', 'bare'] : ['bare', 'next'];
+      const results = {} as Record<ServerKind, RunResult>;
+      for (const kind of order) {
+        results[kind] = await measure(`${scenario} round ${round}`, servers[kind], scenario, rotations[kind][scenario], settings.seconds);
+        console.log(line(`  round ${round} ${kind}`, results[kind]));
+      }
+      rounds.push({ scenario, round, ...results });
+    }
+    const rate = Math.max(1, Math.round(PACE * report.figuresOf(rounds, scenario).next.rps));
+    const results = {} as Record<ServerKind, RunResult>;
+    for (const kind of KINDS) {
+      results[kind] = await measure(`${scenario} paced`, servers[kind], scenario, rotations[kind][scenario], settings.pacedSeconds, rate);
+      console.log(line(`  paced ${rate}/s ${kind}`, results[kind]));
+    }
+    paced.push({ scenario, rate, ...results });
+  }
+  const floor = {} as Record<ServerKind, RunResult>;
+  for (const kind of KINDS) {
+    floor[kind] = await measure('floor', servers[kind], 'floor', rotations[kind].floor, settings.floorSeconds);
+    console.log(line(`  401 floor ${kind}`, floor[kind]));
+  }
+  return { rounds, paced, floor };
+}
+
+/** The same flat-out load on fresh servers under --cpu-prof (slower, so not measured), summarized. */
+async function profileBoth(env: Record<string, string>, ports: Record<ServerKind, number>, rotations: Rotations) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'servicepay-bench-prof-'));
+  const dirOf = (kind: ServerKind) => path.join(dir, kind);
+  const servers = await startBoth(env, ports, dirOf);
+  const requests = { next: 0, bare: 0 };
+  try {
+    for (const scenario of MEASURED) {
+      for (const kind of KINDS) {
+        const r = await measure(`${scenario} profiled`, servers[kind], scenario, rotations[kind][scenario], settings.profileSeconds);
+        requests[kind] += r.requests;
+        console.log(line(`  profiled ${scenario} ${kind}`, r));
+      }
+    }
+  } finally {
+    await stopBoth(servers);
+  }
+  return KINDS.map((kind) => {
+    // The main thread's profile is the big one (tsx adds a small one for its loader thread).
+    const [file] = fs
+      .readdirSync(dirOf(kind))
+      .filter((f) => f.endsWith('.cpuprofile'))
+      .map((f) => path.join(dirOf(kind), f))
+      .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size);
+    if (!file) throw new Error(`no CPU profile written by the ${kind} server in ${dirOf(kind)}`);
+    console.log(`${kind} profile: ${file}`);
+    return { kind, summary: summarizeProfile(file), requests: requests[kind] };
+  });
+}
+
+async function main() {
+  const started = Date.now();
+  const loadStart = os.loadavg()[0]!;
+  const { built } = ensureBuild();
+  const db = await createScratchDatabase();
+  console.log(`scratch database ${db.name} (PostgreSQL ${db.serverVersion}), migrated`);
+  let servers: Servers | undefined;
+  // Ctrl-C: stop the servers and drop the scratch database before leaving.
+  process.once('SIGINT', () => {
+    console.error('\ninterrupted: cleaning up');
+    void (servers ? stopBoth(servers) : Promise.resolve()).finally(() => db.drop().finally(() => process.exit(130)));
+  });
+  try {
+    const seedStart = Date.now();
+    const merchants = await seedMerchants(db.url, settings.merchants);
+    console.log(`${settings.merchants} merchants with a key and a plan each, in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+
+    const ports = { next: await freePort(), bare: await freePort() };
+    const env = {
+      DATABASE_URL: db.url,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      ADMIN_API_TOKEN: randomBytes(24).toString('hex'),
+      // Same link URL from both servers, so the replies are the same size.
+      APP_URL: `http://127.0.0.1:${ports.next}`,
+      // The in-process rate limiter in both (DECISIONS 10: Upstash unset).
+      UPSTASH_REDIS_REST_URL: '',
+      UPSTASH_REDIS_REST_TOKEN: '',
+    };
+    // One rotation per server and scenario: each server's limiter counts only its own traffic.
+    const rotations = Object.fromEntries(
+      KINDS.map((kind) => [kind, { create: new Rotation(merchants, kind), status: new Rotation(merchants, kind), floor: new Rotation(merchants, kind) }]),
+    ) as Rotations;
+
+    servers = await startBoth(env, ports);
+    for (const kind of KINDS) await smoke(servers[kind], rotations[kind]);
+    console.log(`next start on ${servers.next.url}, bare server on ${servers.bare.url}; ${CONNECTIONS} connections\n`);
+    const { rounds, paced, floor } = await measureAll(servers, rotations);
+    await stopBoth(servers);
+    servers = undefined;
+
+    const figures = MEASURED.map((s) => report.figuresOf(rounds, s, paced));
+    console.log(`\n${report.figuresTable(figures)}\n\n${report.aimsList(figures)}\n\n${report.floorTable(floor)}\n`);
+    const missed = figures.some((f) => !f.aims.ratio || !f.aims.p99);
+    const profiles = (missed || args.profile) && !args['no-profile'] ? await profileBoth(env, ports, rotations) : [];
+
+    const totalSeconds = Math.round((Date.now() - started) / 1000);
+    console.log(`\ntotal ${totalSeconds} s`);
+    if (failures.length) {
+      console.error(`\nNot every request got the expected answer, so these figures measure the wrong thing; ${report.DOC} left as it was:\n  ${failures.join('\n  ')}`);
+      process.exitCode = 1;
+      return;
+    }
+    const run: BenchRun = {
+      date: new Date(started).toISOString(),
+      totalSeconds,
+      built,
+      args: process.argv.slice(2),
+      loadAverage: { start: loadStart, end: os.loadavg()[0]! },
+      postgresVersion: db.serverVersion,
+      settings,
+      rounds,
+      figures,
+      floor,
+      profiles,
+    };
+    report.writeSection(sectionBody(run));
+    console.log(`wrote the "Merchant API" section of ${report.DOC}`);
+  } finally {
+    if (servers) await stopBoth(servers);
+    await db.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

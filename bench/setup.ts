@@ -1,0 +1,168 @@
+// What `npm run bench:api` needs around the load: a current production build, a scratch
+// PostgreSQL database migrated by `npm run db:migrate`, merchants with keys and plans made by the
+// app's own code, and the two servers as child processes on 127.0.0.1.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { openPostgres } from '@/db/client';
+import { createMerchant } from '@/lib/merchants/merchants';
+import { createPaymentLink } from '@/lib/plans/create-link';
+
+// The local server only: the bench sends nothing anywhere but 127.0.0.1.
+const PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+// What goes into the build (tests aside); a missing entry is skipped.
+const SOURCES = ['app', 'lib', 'db', 'components', 'public', 'instrumentation.ts', 'proxy.ts', 'middleware.ts', 'next.config.ts', 'tsconfig.json', 'package-lock.json'];
+
+function newestSourceMtime(entry: string): number {
+  const stat = fs.statSync(entry, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(entry) ? 0 : stat.mtimeMs;
+  let newest = 0;
+  for (const child of fs.readdirSync(entry)) newest = Math.max(newest, newestSourceMtime(path.join(entry, child)));
+  return newest;
+}
+
+/** `npm run build` when .next/BUILD_ID is missing or older than any source file (tests aside). */
+export function ensureBuild(): { built: boolean } {
+  const buildId = fs.statSync('.next/BUILD_ID', { throwIfNoEntry: false });
+  const newest = Math.max(...SOURCES.map(newestSourceMtime));
+  if (buildId && buildId.mtimeMs >= newest) return { built: false };
+  console.log(buildId ? 'sources changed since the last build: npm run build' : 'no production build: npm run build');
+  const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (result.status !== 0) throw new Error('npm run build failed: fix the build, then run the bench again');
+  return { built: true };
+}
+
+export interface ScratchDatabase {
+  name: string;
+  url: string;
+  serverVersion: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh database on the local server, migrated the way a deployment is. */
+export async function createScratchDatabase(): Promise<ScratchDatabase> {
+  const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
+  const name = `servicepay_bench_${Date.now()}`;
+  const [version] = await admin<{ server_version: string }[]>`show server_version`;
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  };
+  const migrated = spawnSync('npm', ['run', '--silent', 'db:migrate'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DATABASE_URL: url.href },
+  });
+  if (migrated.status !== 0) {
+    await drop();
+    throw new Error('npm run db:migrate failed on the scratch database');
+  }
+  return { name, url: url.href, serverVersion: version?.server_version ?? 'unknown', drop };
+}
+
+export interface BenchMerchant {
+  authorization: string;
+  /** A plan of this merchant, for the status endpoint. */
+  planId: string;
+}
+
+/** `count` merchants through createMerchant, each with one pending plan made by createPaymentLink. */
+export async function seedMerchants(url: string, count: number): Promise<BenchMerchant[]> {
+  const database = await openPostgres(url, { max: 20 });
+  const merchants: BenchMerchant[] = [];
+  try {
+    let next = 0;
+    const worker = async () => {
+      while (next < count) {
+        const i = next++;
+        const m = await createMerchant(database.db, { name: `Bench ${i}` });
+        const link = await database.db.transaction((tx) =>
+          createPaymentLink(tx, m.merchantId, {
+            customer: { phone: '+573001234567', email: 'ana@example.com' },
+            plan: { externalReference: `seed-${i}`, description: 'Plan mensual', amount: 150000, modality: 'RECURRING' },
+          }),
+        );
+        merchants[i] = { authorization: `Bearer ${m.apiKey}:${m.apiSecret}`, planId: link.subscriptionPlanId };
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, worker));
+  } finally {
+    await database.close();
+  }
+  return merchants;
+}
+
+export type ServerKind = 'next' | 'bare';
+
+export interface RunningServer {
+  kind: ServerKind;
+  url: string;
+  pid: number;
+  stderrFile: string;
+  stop(): Promise<void>;
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, stderrFile: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}); see ${stderrFile}`);
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server at ${url} did not come up in 60 s; see ${stderrFile}`);
+}
+
+/**
+ * Starts `next start` or the bare server on 127.0.0.1. Its stdout (the app's one JSON log line per
+ * request) goes to /dev/null: the logging cost stays, no pipe can back up. stderr goes to a file.
+ */
+export async function startServer(
+  kind: ServerKind,
+  options: { port: number; env: Record<string, string>; cpuProfileDir?: string },
+): Promise<RunningServer> {
+  const nodeArgs = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
+  const args =
+    kind === 'next'
+      ? [...nodeArgs, 'node_modules/next/dist/bin/next', 'start', '-p', String(options.port), '-H', '127.0.0.1']
+      : [...nodeArgs, '--import', 'tsx', 'bench/bare-server.ts'];
+  const stderrFile = path.join(os.tmpdir(), `servicepay-bench-${kind}-${process.pid}.stderr.log`);
+  const stdout = fs.openSync('/dev/null', 'w');
+  const stderr = fs.openSync(stderrFile, 'w');
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...options.env, PORT: String(options.port) },
+    stdio: ['ignore', stdout, stderr],
+  });
+  fs.closeSync(stdout);
+  fs.closeSync(stderr);
+  const url = `http://127.0.0.1:${options.port}`;
+  // SIGTERM lets both servers exit cleanly (and write a CPU profile); SIGKILL if one hangs.
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.once('exit', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  try {
+    await waitUntilUp(kind === 'next' ? `${url}/api/health` : url, child, stderrFile);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { kind, url, pid: child.pid!, stderrFile, stop };
+}
