@@ -8,7 +8,7 @@
 import http from 'node:http';
 import { type Db, openPostgres } from '@/db/client';
 import { getPlanWithLastTransaction } from '@/db/queries/plans';
-import { parseWith } from '@/lib/api/body';
+import { MAX_BODY_BYTES, parseJsonObject, parseWith } from '@/lib/api/body';
 import { ApiError, errorBody } from '@/lib/api/errors';
 import { authenticateMerchant } from '@/lib/auth/authenticate';
 import { env } from '@/lib/env';
@@ -18,8 +18,6 @@ import { createLinkBodySchema } from '@/lib/plans/schemas';
 import { toPlanStatus } from '@/lib/plans/views';
 import { getRateLimiter, type LimitBucket, rateLimitHeaders } from '@/lib/rate-limit';
 
-const MAX_BODY_BYTES = 64 * 1024;
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const STATUS_PATH = /^\/merchants\/plans\/([^/?]+)\/status(?:\?|$)/;
 
 interface Reply {
@@ -45,18 +43,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 }
 
 async function readJsonObject(req: http.IncomingMessage): Promise<Record<string, unknown>> {
-  const text = await readBody(req);
-  if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) throw new ApiError('unsupported_media_type', 'Send JSON');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ApiError('invalid_request', 'The body is not valid JSON');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiError('invalid_request', 'The body must be a JSON object');
-  }
-  return value as Record<string, unknown>;
+  return parseJsonObject(await readBody(req), req.headers['content-type'] ?? null);
 }
 
 /** Authentication and the route's rate limit, in withMerchant's order. */

@@ -96,3 +96,19 @@ export async function queryRows<T extends Record<string, unknown>>(db: Db, query
   const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
   return Array.isArray(result) ? result : result.rows;
 }
+
+/**
+ * A query built once per database and reused (a drizzle prepared query): the hot paths pay the
+ * query builder's cost once instead of on every request.
+ */
+export function preparedFor<Q>(build: (db: Db) => Q): (db: Db) => Q {
+  const cache = new WeakMap<Db, Q>();
+  return (db) => {
+    let query = cache.get(db);
+    if (!query) {
+      query = build(db);
+      cache.set(db, query);
+    }
+    return query;
+  };
+}

@@ -1,10 +1,9 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../client';
+import { type Db, preparedFor } from '../client';
 import { apiKeys, merchants } from '../schema';
 
-/** The key with what authentication needs of its merchant. */
-export async function findApiKey(db: Db, key: string) {
-  const [row] = await db
+const findApiKeyQuery = preparedFor((db) =>
+  db
     .select({
       key: apiKeys.key,
       merchantId: apiKeys.merchantId,
@@ -14,8 +13,14 @@ export async function findApiKey(db: Db, key: string) {
     })
     .from(apiKeys)
     .innerJoin(merchants, eq(merchants.id, apiKeys.merchantId))
-    .where(eq(apiKeys.key, key))
-    .limit(1);
+    .where(eq(apiKeys.key, sql.placeholder('key')))
+    .limit(1)
+    .prepare('find_api_key'),
+);
+
+/** The key with what authentication needs of its merchant (every merchant request: prepared). */
+export async function findApiKey(db: Db, key: string) {
+  const [row] = await findApiKeyQuery(db).execute({ key });
   return row;
 }
 

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { type Db, queryRows } from '../client';
+import { type Db, preparedFor, queryRows } from '../client';
 import { customers, subscriptionPlans, transactions } from '../schema';
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
@@ -41,20 +41,25 @@ export async function getPlanForMerchant(db: Db, { merchantId, planId }: { merch
   return row;
 }
 
-/** A plan of this merchant with its most recent transaction, in one round trip. */
-export async function getPlanWithLastTransaction(db: Db, scope: { merchantId: string; planId: string }) {
+const planWithLastTransactionQuery = preparedFor((db) => {
   const latest = db
     .select({ id: transactions.id })
     .from(transactions)
     .where(eq(transactions.planId, subscriptionPlans.id))
     .orderBy(desc(transactions.id))
     .limit(1);
-  const [row] = await db
+  return db
     .select({ plan: subscriptionPlans, lastTransaction: transactions })
     .from(subscriptionPlans)
     .leftJoin(transactions, eq(transactions.id, sql`(${latest})`))
-    .where(and(eq(subscriptionPlans.id, scope.planId), eq(subscriptionPlans.merchantId, scope.merchantId)))
-    .limit(1);
+    .where(and(eq(subscriptionPlans.id, sql.placeholder('planId')), eq(subscriptionPlans.merchantId, sql.placeholder('merchantId'))))
+    .limit(1)
+    .prepare('plan_with_last_transaction');
+});
+
+/** A plan of this merchant with its most recent transaction, in one round trip (plan status: prepared). */
+export async function getPlanWithLastTransaction(db: Db, scope: { merchantId: string; planId: string }) {
+  const [row] = await planWithLastTransactionQuery(db).execute(scope);
   return row;
 }
 

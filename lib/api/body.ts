@@ -13,7 +13,10 @@ async function readCapped(req: Request): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    // A client that hangs up mid-body is a bad request, not a fault of ours to log as one.
+    const { done, value } = await reader.read().catch(() => {
+      throw new ApiError('invalid_request', 'The request body ended before it was complete');
+    });
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
@@ -30,12 +33,14 @@ function tooLarge() {
 }
 
 /**
- * Reads a JSON object body: 413 past 64 KiB (before parsing), 415 for a body that is not JSON,
- * 400 for malformed JSON or a non-object. Never a 500. With `optional`, an empty body is `{}`.
+ * A body's text as a JSON object: 415 for a body that is not JSON, 400 for malformed JSON or a
+ * non-object. Never a 500. With `optional`, an empty body is `{}`.
  */
-export async function readJsonObject(req: Request, options: { optional?: boolean } = {}): Promise<Record<string, unknown>> {
-  const contentType = req.headers.get('content-type');
-  const text = await readCapped(req);
+export function parseJsonObject(
+  text: string,
+  contentType: string | null,
+  options: { optional?: boolean } = {},
+): Record<string, unknown> {
   let value: unknown;
   if (text.trim() === '') {
     if (!options.optional) throw new ApiError('invalid_request', 'A JSON object body is required');
@@ -54,6 +59,11 @@ export async function readJsonObject(req: Request, options: { optional?: boolean
     throw new ApiError('invalid_request', 'The body must be a JSON object');
   }
   return value as Record<string, unknown>;
+}
+
+/** A request's JSON object body, refused with 413 past 64 KiB before any parsing. */
+export async function readJsonObject(req: Request, options: { optional?: boolean } = {}): Promise<Record<string, unknown>> {
+  return parseJsonObject(await readCapped(req), req.headers.get('content-type'), options);
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
