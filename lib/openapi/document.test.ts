@@ -18,6 +18,10 @@ import * as examples from './examples';
 import { createdMerchantSchema, merchantSchema } from './operator-paths';
 import { webhookEventSchema } from './webhooks';
 
+// The generated document is walked as plain JSON; its shape is what these tests check.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
 const APP_URL = 'https://pay.example.co';
 const doc = buildOpenApiDocument({ appUrl: APP_URL, checkoutTokenTtlSeconds: 86_400 });
 const ROOT = process.cwd();
@@ -97,7 +101,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes plan.amount as the handler validates it: an integer from 100 to 99999999999 cents', () => {
-    const request = doc.components.schemas.CreateLinkRequest as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking generated JSON
+    const request = doc.components.schemas.CreateLinkRequest as Json;
     expect(request.properties.plan.properties.amount).toMatchObject({ type: 'integer', minimum: 100, maximum: 99_999_999_999 });
     expect(request.required).toEqual(['customer', 'plan']);
     expect(request.properties.plan.required).toEqual(['externalReference', 'description', 'amount']);
@@ -109,7 +113,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('references each named schema from components, with no $defs left behind', () => {
-    const link = doc.paths['/merchants/subscription-link']!.post as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking generated JSON
+    const link = doc.paths['/merchants/subscription-link']!.post as Json;
     expect(link.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateLinkRequest' });
     expect(link.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/PaymentLink' });
     for (const [pointer, value] of walkJson(doc)) {
@@ -119,14 +123,14 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents each error status with the codes of lib/api/errors.ts and the Error body', () => {
-    const link = doc.paths['/merchants/subscription-link']!.post as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking generated JSON
+    const link = doc.paths['/merchants/subscription-link']!.post as Json;
     expect(Object.keys(link.responses).sort()).toEqual(['200', '400', '401', '409', '413', '415', '429', '500']);
     expect(Object.keys(link.responses['409'].content['application/json'].examples).sort()).toEqual(['conflict', 'idempotency_key_reused']);
     expect(Object.keys(link.responses['429'].headers)).toEqual(
       expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id']),
     );
     expect(Object.keys(link.responses['401'].headers)).toEqual(['X-Request-Id']);
-    expect((doc.components.schemas.Error as any).properties.error.properties.code.enum).toEqual(Object.keys(ERROR_STATUS)); // eslint-disable-line @typescript-eslint/no-explicit-any -- walking generated JSON
+    expect((doc.components.schemas.Error as Json).properties.error.properties.code.enum).toEqual(Object.keys(ERROR_STATUS));
     for (const [pointer, value] of walkJson(doc.paths)) {
       const status = /\/responses\/(\d{3})\/content\/application\/json\/examples\/[a-z_]+\/value$/.exec(pointer)?.[1];
       if (!status || Number(status) < 400) continue;
@@ -159,7 +163,7 @@ describe('the OpenAPI document', () => {
       'subscription.charge.error',
       'subscription.charge.voided',
     ]);
-    const approved = doc.webhooks['subscription.charge.approved']!.post as any; // eslint-disable-line @typescript-eslint/no-explicit-any -- walking generated JSON
+    const approved = doc.webhooks['subscription.charge.approved']!.post as Json;
     expect(approved.parameters.map((p: { name: string }) => p.name)).toContain('X-Webhook-Signature');
     expect(approved.requestBody.content['application/json'].example).toMatchObject({ event: 'subscription.charge.approved', data: { status: 'APPROVED' } });
   });
