@@ -3,7 +3,7 @@
 // database. Rounds alternate next/bare so drift on a noisy machine hits both; medians are reported
 // and the "Merchant API" section of docs/benchmarks.md is rewritten. Traffic goes to 127.0.0.1 only.
 //
-//   npx tsx bench/api.ts [--rounds 3] [--seconds 20] [--merchants 4000] [--profile | --no-profile]
+//   npx tsx bench/api.ts [--rounds 3] [--seconds 20] [--merchants 12000] [--profile | --no-profile]
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -29,7 +29,7 @@ const { values: args } = parseArgs({
     'profile-seconds': { type: 'string', default: '8' },
     // Round-robin over this many keys keeps each key far under its limit: a key comes back every
     // `merchants ÷ req/s` seconds.
-    merchants: { type: 'string', default: '4000' },
+    merchants: { type: 'string', default: '12000' },
     // The profile runs when an aim is missed; --profile forces it, --no-profile skips it.
     profile: { type: 'boolean' },
     'no-profile': { type: 'boolean' },

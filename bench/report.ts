@@ -171,18 +171,18 @@ export function profileTable(title: string, summary: ProfileSummary, requests: n
   ].join('\n');
 }
 
-/** Replaces this bench's section of docs/benchmarks.md, keeping every other section. */
-export function writeSection(body: string): void {
-  const section = `${SECTION_HEADING}\n\n${body.trim()}\n`;
+/** Replaces one bench's section of docs/benchmarks.md (by its heading), keeping every other section. */
+export function writeSection(body: string, heading: string = SECTION_HEADING): void {
+  const section = `${heading}\n\n${body.trim()}\n`;
   const existing = fs.existsSync(DOC)
     ? fs.readFileSync(DOC, 'utf8')
     : '# Benchmarks\n\nEach section is written by the script named in its heading; rerun it to refresh the figures.\n';
-  const start = existing.indexOf(`${SECTION_HEADING}\n`);
+  const start = existing.indexOf(`${heading}\n`);
   let text: string;
   if (start < 0) {
     text = `${existing.trimEnd()}\n\n${section}`;
   } else {
-    const after = existing.slice(start + SECTION_HEADING.length);
+    const after = existing.slice(start + heading.length);
     const nextHeading = after.search(/\n## /);
     text = existing.slice(0, start) + section + (nextHeading < 0 ? '' : `\n${after.slice(nextHeading + 1)}`);
   }
