@@ -1,5 +1,4 @@
 import { type Database, openConfiguredDatabase } from '@/db/client';
-import { EnvError } from '@/lib/env';
 
 /** Runs a command-line task against the configured database, with errors as plain messages. */
 export async function runCli(task: (database: Database) => Promise<void>): Promise<void> {
@@ -8,8 +7,7 @@ export async function runCli(task: (database: Database) => Promise<void>): Promi
     database = await openConfiguredDatabase();
     await task(database);
   } catch (error) {
-    const message = error instanceof EnvError || error instanceof Error ? error.message : String(error);
-    console.error(`error: ${message}`);
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   } finally {
     await database?.close();

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { idempotencyKeys } from '../schema';
 
-export const IDEMPOTENCY_WINDOW = sql`interval '24 hours'`;
+const IDEMPOTENCY_WINDOW = sql`interval '24 hours'`;
 
 /**
  * Claims (merchant, key) for this request inside the caller's transaction. A concurrent request

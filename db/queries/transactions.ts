@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { merchants, subscriptionPlans, transactions } from '../schema';
 import type { PlanRow, TransactionRow } from './plans';
@@ -94,10 +94,5 @@ export async function activatePlan(
     .set({ ...values, updatedAt: sql`now()` })
     .where(and(eq(subscriptionPlans.id, planId), eq(subscriptionPlans.status, 'PENDING_ACTIVATION')))
     .returning();
-  return row;
-}
-
-export async function latestTransactionOfPlan(db: Db, planId: string) {
-  const [row] = await db.select().from(transactions).where(eq(transactions.planId, planId)).orderBy(desc(transactions.id)).limit(1);
   return row;
 }

@@ -16,7 +16,7 @@ import { createId, isId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 import type { Card } from '@/lib/payments/card';
 import type { ChargeResult, DeclineReason, PaymentProcessor } from '@/lib/payments';
-import { findCheckoutPlan } from './session';
+import { findCheckoutPlan, findPlanByToken } from './session';
 
 // The first payment of a plan through its checkout token (DECISIONS 5). The database decides
 // every race: one PENDING transaction per plan and one approval per token are unique indexes,
@@ -150,11 +150,8 @@ export async function getPayment(
 ): Promise<PaymentView> {
   const notFound = new ApiError('not_found', 'No payment with this id for this checkout session');
   if (!isId('txn', transactionId)) throw notFound;
-  const { plan } = await findCheckoutPlan(db, token).catch((error: ApiError) => {
-    // A PENDING payment keeps settling after the link expires.
-    if (error.code === 'session_expired') return findCheckoutPlan(db, token, new Date(0));
-    throw error;
-  });
+  // Whatever the link's expiry: a PENDING payment keeps settling after the link expires.
+  const { plan } = await findPlanByToken(db, token);
   const txn = await getTransactionOfPlan(db, { planId: plan.id, transactionId });
   if (!txn) throw notFound;
   if (txn.status !== 'PENDING' || !txn.gatewayTransactionId) return toPaymentView(txn);

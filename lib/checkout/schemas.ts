@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PLAN_STATUSES } from '@/db/schema';
 import { type CardField, type CardProblem, cardProblems, parseCard } from '@/lib/payments/card';
 
 const PROBLEM_MESSAGES: Record<CardProblem, string> = {
@@ -21,3 +22,21 @@ export const cardPaymentBodySchema = z
     }
   })
   .transform((input) => parseCard(input)!);
+
+/** The checkout session (SPEC 2.4, DECISIONS 6): what the checkout shows for a token. */
+export const checkoutSessionSchema = z
+  .object({
+    customer: z.object({ phone: z.string(), firstName: z.string().nullable() }),
+    planName: z.string(),
+    amount: z.number().int().describe('Cents of COP'),
+    currency: z.literal('COP'),
+    merchantName: z.string(),
+    merchantId: z.string(),
+    modality: z.enum(['SUBSCRIPTION', 'SINGLE']).describe('SUBSCRIPTION for a RECURRING plan, SINGLE for a SINGLE one'),
+    expiresAt: z.number().int().describe('When the token expires, epoch milliseconds'),
+    allowedDomains: z.array(z.string()).describe("The merchant's sites allowed to embed the checkout, as host[:port]"),
+    status: z
+      .enum(PLAN_STATUSES)
+      .describe('The plan status: anything but PENDING_ACTIVATION means there is nothing left to pay (already paid, paused or cancelled)'),
+  })
+  .meta({ id: 'CheckoutSession', description: 'What the checkout shows for a token' });

@@ -1,32 +1,28 @@
+import type { z } from 'zod';
 import type { Db } from '@/db/client';
 import { getPlanByToken } from '@/db/queries/transactions';
-import type { PlanStatus } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
+import type { checkoutSessionSchema } from './schemas';
 
 // SPEC 2.4 / 4.4 and DECISIONS 6: what the checkout shows, found by the token alone.
 
 export const TOKEN_PATTERN = /^[A-Za-z0-9]{10}$/;
 
-export interface CheckoutSessionView {
-  customer: { phone: string; firstName: string | null };
-  planName: string;
-  amount: number;
-  currency: 'COP';
-  merchantName: string;
-  merchantId: string;
-  modality: 'SUBSCRIPTION' | 'SINGLE';
-  expiresAt: number;
-  allowedDomains: string[];
-  status: PlanStatus;
-}
+export type CheckoutSessionView = z.infer<typeof checkoutSessionSchema>;
 
 const notFound = () => new ApiError('not_found', 'No checkout session with this token');
 
-/** The plan behind a token, or 404 (unknown or malformed) / 400 session_expired (an unpaid link past its expiry). */
-export async function findCheckoutPlan(db: Db, token: string, now: Date = new Date()) {
+/** The plan behind a token, whatever its expiry, or 404 for an unknown or malformed token. */
+export async function findPlanByToken(db: Db, token: string) {
   if (!TOKEN_PATTERN.test(token)) throw notFound();
   const found = await getPlanByToken(db, token);
   if (!found) throw notFound();
+  return found;
+}
+
+/** The plan behind a token, or 404 (unknown or malformed) / 400 session_expired (an unpaid link past its expiry). */
+export async function findCheckoutPlan(db: Db, token: string, now: Date = new Date()) {
+  const found = await findPlanByToken(db, token);
   // A link that was paid, paused or cancelled still resolves after its expiry, so the page can
   // say what happened; only an unpaid link expires.
   if (found.plan.status === 'PENDING_ACTIVATION' && found.plan.tokenExpiresAt <= now) {

@@ -1,30 +1,9 @@
-import { z } from 'zod';
-import { PLAN_STATUSES } from '@/db/schema';
+import { checkoutSessionSchema } from '@/lib/checkout/schemas';
 import { LIMITS } from '@/lib/rate-limit/limits';
 import { errorReplies, replyHeaders } from './components';
 import { curlSample } from './curl';
 import { checkoutSessionExample, IDS } from './examples';
 import type { PathItems, SchemaComponents } from './json-schema';
-
-// The checkout session (SPEC 2.4, 4.4; DECISIONS 6). lib/checkout/session.ts builds the reply
-// field by field; this schema describes it, and the test holds it equal to that type.
-
-export const checkoutSessionSchema = z
-  .object({
-    customer: z.object({ phone: z.string(), firstName: z.string().nullable() }),
-    planName: z.string(),
-    amount: z.number().int().describe('Cents of COP'),
-    currency: z.literal('COP'),
-    merchantName: z.string(),
-    merchantId: z.string(),
-    modality: z.enum(['SUBSCRIPTION', 'SINGLE']).describe('SUBSCRIPTION for a RECURRING plan, SINGLE for a SINGLE one'),
-    expiresAt: z.number().int().describe('When the token expires, epoch milliseconds'),
-    allowedDomains: z.array(z.string()).describe("The merchant's sites allowed to embed the checkout, as host[:port]"),
-    status: z
-      .enum(PLAN_STATUSES)
-      .describe('The plan status: anything but PENDING_ACTIVATION means there is nothing left to pay (already paid, paused or cancelled)'),
-  })
-  .meta({ id: 'CheckoutSession', description: 'What the checkout shows for a token' });
 
 export function checkoutPaths(components: SchemaComponents, appUrl: string): PathItems {
   return {

@@ -13,7 +13,7 @@ import { createLinkBodySchema, linkSchema, planRecordSchema, planStatusSchema } 
 import { call } from '@/test/http';
 import { errorBodySchema } from './components';
 import { buildOpenApiDocument, openApiDocument, type OpenApiDocument } from './document';
-import { checkoutSessionSchema } from './checkout-paths';
+import { checkoutSessionSchema } from '@/lib/checkout/schemas';
 import * as examples from './examples';
 import { createdMerchantSchema, merchantSchema } from './operator-paths';
 import { webhookEventSchema } from './webhooks';
