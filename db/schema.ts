@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   index,
   integer,
@@ -189,4 +190,74 @@ export const idempotencyKeys = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+export const WEBHOOK_EVENT_TYPES = [
+  'subscription.charge.approved',
+  'subscription.charge.declined',
+  'subscription.charge.error',
+  'subscription.charge.voided',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const WEBHOOK_ATTEMPT_TRIGGERS = ['automatic', 'manual'] as const;
+
+/**
+ * The outbox (DECISIONS 8): one row per final transaction outcome, written in the database
+ * transaction that records the outcome. `body` holds the exact bytes that are signed and sent,
+ * every time. `dispatchedAt` is set once the automatic delivery has been made (or skipped for
+ * want of a URL); until then a sweeper finds the event. `claimedUntil` is the lease of the
+ * delivery in progress, so two dispatchers never both send it, and a crashed one's lease lapses.
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => subscriptionPlans.id),
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    type: text('type', { enum: WEBHOOK_EVENT_TYPES }).notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    // One event per outcome of a transaction, however many settlers race.
+    uniqueIndex('webhook_events_one_per_outcome').on(t.transactionId, t.type),
+    index('webhook_events_plan_idx').on(t.merchantId, t.planId, t.id),
+    index('webhook_events_merchant_idx').on(t.merchantId, t.id),
+    index('webhook_events_undispatched_idx').on(t.createdAt).where(sql`dispatched_at is null`),
+    check('webhook_events_type_check', inList('type', WEBHOOK_EVENT_TYPES)),
+  ],
+);
+
+/** Every delivery attempt of an event, automatic or a merchant's resend. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => webhookEvents.id),
+    trigger: text('trigger', { enum: WEBHOOK_ATTEMPT_TRIGGERS }).notNull(),
+    url: text('url').notNull(),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true, mode: 'date' }).notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    /** The receiver's HTTP status; null when no reply came (refused, timeout, TLS, network). */
+    statusCode: smallint('status_code'),
+    ok: boolean('ok').notNull(),
+    error: text('error'),
+    /** The first 2 KiB of the reply body. */
+    responseExcerpt: text('response_excerpt'),
+  },
+  (t) => [
+    index('webhook_attempts_event_idx').on(t.eventId, t.id),
+    check('webhook_attempts_trigger_check', inList('trigger', WEBHOOK_ATTEMPT_TRIGGERS)),
+  ],
 );

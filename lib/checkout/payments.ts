@@ -16,6 +16,8 @@ import { createId, isId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 import type { Card } from '@/lib/payments/card';
 import type { ChargeResult, DeclineReason, PaymentProcessor } from '@/lib/payments';
+import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
+import { recordChargeEvent } from '@/lib/webhooks/events';
 import { findCheckoutPlan, findPlanByToken } from './session';
 
 // The first payment of a plan through its checkout token (DECISIONS 5). The database decides
@@ -89,16 +91,17 @@ async function openAttempt(db: Db, token: string, card: Card, now: Date): Promis
 
 /**
  * Records a processor result on a PENDING transaction and, for an approval, moves the plan on
- * (RECURRING → ACTIVE with its next charge a month on; SINGLE → COMPLETED), in one transaction.
- * Whoever settles first wins; a later caller gets the transaction as it stands.
+ * (RECURRING → ACTIVE with its next charge a month on; SINGLE → COMPLETED), in one transaction
+ * with the outcome's webhook event. Whoever settles first wins; a later caller gets the
+ * transaction as it stands. The event is handed to delivery once committed.
  */
 async function recordResult(db: Db, plan: PlanRow, txn: TransactionRow, result: ChargeResult, paymentMethod: string | null) {
-  return db.transaction(async (tx) => {
+  const { settled, eventId } = await db.transaction(async (tx) => {
     await lockPlan(tx, plan.id);
     if (result.status === 'PENDING') {
       const charged = { gatewayTransactionId: result.gatewayTransactionId, paymentMethodToken: paymentMethod };
       await recordPendingCharge(tx, txn.id, charged);
-      return { ...txn, ...charged };
+      return { settled: { ...txn, ...charged }, eventId: null };
     }
     const settled = await settleTransaction(tx, txn.id, {
       status: result.status,
@@ -107,7 +110,7 @@ async function recordResult(db: Db, plan: PlanRow, txn: TransactionRow, result: 
       failureCode: result.declineReason ?? null,
       failureMessage: result.declineReason ? DECLINE_MESSAGES[result.declineReason] : null,
     });
-    if (!settled) return (await getTransactionOfPlan(tx, { planId: plan.id, transactionId: txn.id }))!;
+    if (!settled) return { settled: (await getTransactionOfPlan(tx, { planId: plan.id, transactionId: txn.id }))!, eventId: null };
     if (settled.status === 'APPROVED') {
       const recurring = plan.modality === 'RECURRING';
       const anchor = anchorDayOf(settled.chargeDate);
@@ -119,8 +122,10 @@ async function recordResult(db: Db, plan: PlanRow, txn: TransactionRow, result: 
       });
       if (!activated) log.error('approved a charge for a plan that was no longer pending', { planId: plan.id, transactionId: txn.id });
     }
-    return settled;
+    return { settled, eventId: await recordChargeEvent(tx, plan, settled) };
   });
+  if (eventId) dispatchWebhookEvents([eventId]);
+  return settled;
 }
 
 /** The customer pays the link with a card: one attempt, its outcome or PENDING. */

@@ -1,0 +1,72 @@
+import type { Db } from '@/db/client';
+import type { PlanRow, TransactionRow } from '@/db/queries/plans';
+import { webhookEvents, type WebhookEventType } from '@/db/schema';
+import { createId } from '@/lib/ids';
+
+// The outbox side of webhooks (DECISIONS 8): the event is written by the database transaction
+// that records the outcome it reports, its body serialized here once. Those bytes are what is
+// signed, stored and sent, on every delivery and resend.
+
+export const EVENT_TYPE_FOR_STATUS = {
+  APPROVED: 'subscription.charge.approved',
+  DECLINED: 'subscription.charge.declined',
+  ERROR: 'subscription.charge.error',
+  VOIDED: 'subscription.charge.voided',
+} as const satisfies Record<string, WebhookEventType>;
+
+export type FinalStatus = keyof typeof EVENT_TYPE_FOR_STATUS;
+
+export function isFinalStatus(status: TransactionRow['status']): status is FinalStatus {
+  return status in EVENT_TYPE_FOR_STATUS;
+}
+
+/** The SPEC 2.6 body, in the SPEC's field order. `timestamp` is when the body was made. */
+export function serializeEventBody(
+  plan: Pick<PlanRow, 'id' | 'externalReference'>,
+  txn: Pick<TransactionRow, 'id' | 'gatewayTransactionId' | 'amount' | 'chargeDate'> & { status: FinalStatus },
+  now: Date,
+): string {
+  return JSON.stringify({
+    event: EVENT_TYPE_FOR_STATUS[txn.status],
+    data: {
+      subscriptionTransactionId: txn.id,
+      subscriptionPlanId: plan.id,
+      externalReference: plan.externalReference,
+      transactionId: txn.gatewayTransactionId,
+      amount: txn.amount,
+      status: txn.status,
+      chargeDate: txn.chargeDate.getTime(),
+    },
+    timestamp: now.getTime(),
+  });
+}
+
+/**
+ * Writes the event for a transaction's final outcome, inside the caller's database transaction.
+ * Returns its id, or null when that outcome already has its event (one per transaction and type).
+ * After the caller commits, it hands the id to `dispatchWebhookEvents`.
+ */
+export async function recordChargeEvent(
+  tx: Db,
+  plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference'>,
+  txn: TransactionRow,
+  now: Date = new Date(),
+): Promise<string | null> {
+  const status = txn.status;
+  if (!isFinalStatus(status)) throw new Error(`no webhook event for a ${status} transaction`);
+  const [row] = await tx
+    .insert(webhookEvents)
+    .values({
+      id: createId('evt', now.getTime()),
+      merchantId: plan.merchantId,
+      planId: plan.id,
+      transactionId: txn.id,
+      type: EVENT_TYPE_FOR_STATUS[status],
+      body: serializeEventBody(plan, { ...txn, status }, now),
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: [webhookEvents.transactionId, webhookEvents.type] })
+    .returning({ id: webhookEvents.id });
+  return row?.id ?? null;
+}
+
