@@ -1,0 +1,27 @@
+import { eventType, Inngest } from 'inngest';
+import { z } from 'zod';
+import { env } from '@/lib/env';
+
+// One Inngest client and the events ServicePay sends itself. The client reads INNGEST_* from the
+// environment as usual; `inngestConfigured()` says whether work goes to Inngest at all
+// (DECISIONS 13: unset, the same function code runs in this process).
+
+export const inngest = new Inngest({ id: 'servicepay' });
+
+/** Whether Inngest is set up (an event key, or the dev server); otherwise work runs in process. */
+export function inngestConfigured(): boolean {
+  const settings = env();
+  return Boolean(settings.INNGEST_EVENT_KEY || settings.INNGEST_DEV);
+}
+
+const id = z.string().min(1);
+
+/** An outbox event was committed: deliver it once. The Inngest event id is the outbox id. */
+export const webhookEventCreated = eventType('servicepay/webhook.created', {
+  schema: z.object({ eventId: id, merchantId: id }),
+});
+
+/** A merchant asked to send an event again (same bytes, same id). */
+export const webhookEventResent = eventType('servicepay/webhook.resent', {
+  schema: z.object({ eventId: id, merchantId: id }),
+});
