@@ -4,6 +4,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 import { migratePostgresDatabase, openPglite, openPostgres } from '../db/client';
+import { createTestCertificates } from './tls';
 
 // One migrated database per run, cloned by each test file (test/database.ts): on PostgreSQL a
 // template database, on PGlite a dump of its data directory. Cloning costs far less than migrating.
@@ -17,7 +18,24 @@ declare module 'vitest' {
 
 const RUN = `${process.pid}_${Date.now().toString(36)}`;
 
+/** The test CA for HTTPS webhook receivers, trusted by the test workers (forked after this runs). */
+function trustTestCertificates(): () => void {
+  const certificates = createTestCertificates();
+  process.env.SERVICEPAY_TEST_TLS_DIR = certificates.dir;
+  process.env.NODE_EXTRA_CA_CERTS = certificates.caFile;
+  return () => fs.rmSync(certificates.dir, { recursive: true, force: true });
+}
+
 export default async function setup(project: TestProject) {
+  const removeCertificates = trustTestCertificates();
+  const teardown = await setupDatabase(project);
+  return async () => {
+    await teardown();
+    removeCertificates();
+  };
+}
+
+async function setupDatabase(project: TestProject): Promise<() => void | Promise<void>> {
   const url = process.env.DATABASE_URL;
   if (url) {
     const admin = postgres(url, { max: 1, onnotice: () => {} });

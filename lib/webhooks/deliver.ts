@@ -1,0 +1,54 @@
+import type { Db } from '@/db/client';
+import { claimEvent, getEventForDelivery, insertAttempt, markDispatched, type WebhookAttemptRow } from '@/db/queries/webhooks';
+import type { WEBHOOK_ATTEMPT_TRIGGERS } from '@/db/schema';
+import { env } from '@/lib/env';
+import type { LookupFunction } from './address-guard';
+import { DELIVERY_TIMEOUT_MS, postWebhook } from './http';
+import { webhookHeaders } from './signature';
+
+// One delivery of an outbox event: the stored bytes, signed with the merchant's current secret,
+// POSTed once to its current URL, the attempt recorded. An automatic delivery first takes the
+// event's lease, so however many dispatchers (request, sweeper, Inngest replays) reach the same
+// event, one POST goes out; a merchant's resend always sends.
+
+export type DeliveryTrigger = (typeof WEBHOOK_ATTEMPT_TRIGGERS)[number];
+
+/** Longer than any delivery can take, so a live one is never taken over. */
+export const LEASE_MS = DELIVERY_TIMEOUT_MS * 6;
+
+export type DeliveryResult =
+  | { status: 'sent'; attempt: WebhookAttemptRow }
+  | { status: 'no_url' | 'already_handled' | 'not_found' };
+
+export interface DeliveryOptions {
+  trigger: DeliveryTrigger;
+  /** Overrides WEBHOOK_ALLOW_PRIVATE_NETWORK (tests of the address guard). */
+  allowPrivateNetwork?: boolean;
+  resolve?: LookupFunction;
+}
+
+export async function deliverEvent(db: Db, eventId: string, options: DeliveryOptions): Promise<DeliveryResult> {
+  const automatic = options.trigger === 'automatic';
+  if (automatic && !(await claimEvent(db, eventId, new Date(), LEASE_MS))) return { status: 'already_handled' };
+  const row = await getEventForDelivery(db, eventId);
+  if (!row) return { status: 'not_found' };
+  const { event, webhookUrl, webhookSecret } = row;
+  if (!webhookUrl) {
+    // DECISIONS 8: recorded, never attempted; a URL configured later does not send it.
+    if (automatic) await markDispatched(db, event.id, new Date());
+    return { status: 'no_url' };
+  }
+  const attemptedAt = new Date();
+  const outcome = await postWebhook({
+    url: webhookUrl,
+    body: event.body,
+    headers: webhookHeaders(event, webhookSecret),
+    allowPrivateNetwork: options.allowPrivateNetwork ?? env().WEBHOOK_ALLOW_PRIVATE_NETWORK,
+    resolve: options.resolve,
+  });
+  const attempt = await db.transaction(async (tx) => {
+    if (automatic) await markDispatched(tx, event.id, new Date());
+    return insertAttempt(tx, { eventId: event.id, trigger: options.trigger, url: webhookUrl, attemptedAt, ...outcome });
+  });
+  return { status: 'sent', attempt };
+}

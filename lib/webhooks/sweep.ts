@@ -1,0 +1,13 @@
+import type { Db } from '@/db/client';
+import { findUndispatchedEvents } from '@/db/queries/webhooks';
+
+// The safety net of the outbox (DECISIONS 8): events committed but never handed to delivery
+// (the process died after the commit, or the hand-off to Inngest failed). An event gets a grace
+// period first, so the sweeper does not race the normal path; the lease decides any race anyway.
+
+export const SWEEP_GRACE_MS = 30_000;
+export const SWEEP_BATCH = 500;
+
+export function findEventsToSweep(db: Db, now: Date = new Date()) {
+  return findUndispatchedEvents(db, { createdBefore: new Date(now.getTime() - SWEEP_GRACE_MS), now, limit: SWEEP_BATCH });
+}
