@@ -5,6 +5,7 @@ import { checkoutPaths } from './checkout-paths';
 import { ERROR_MEANING, errorBodySchema, HEADERS, SECURITY_SCHEMES } from './components';
 import { type JsonObject, type PathItems, SchemaComponents } from './json-schema';
 import { merchantPaths } from './merchant-paths';
+import { webhookEventPaths } from './webhook-event-paths';
 import { operatorPaths } from './operator-paths';
 import { webhooks, WEBHOOKS_DESCRIPTION } from './webhooks';
 
@@ -78,6 +79,7 @@ export function buildOpenApiDocument(settings: DocumentSettings): OpenApiDocumen
   components.schema(errorBodySchema, 'output');
   const paths = {
     ...merchantPaths(components, settings),
+    ...webhookEventPaths(components, settings.appUrl),
     ...checkoutPaths(components, settings.appUrl),
     ...operatorPaths(components, settings.appUrl),
   };

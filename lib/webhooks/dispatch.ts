@@ -1,5 +1,6 @@
 import { after } from 'next/server';
 import { errorFields, log } from '@/lib/log';
+import { defaultDispatcher } from './runtime';
 
 // How committed events reach delivery. With Inngest configured, one `servicepay/webhook.created`
 // event per outbox row (its id is the outbox id, so a repeated send is one delivery); without it,
@@ -9,6 +10,7 @@ import { errorFields, log } from '@/lib/log';
 export type Dispatcher = (eventIds: string[]) => Promise<void>;
 
 let dispatcher: Dispatcher | undefined;
+const inFlight = new Set<Promise<void>>();
 
 /** Replaces how events are handed to delivery (the in-process or Inngest path; tests). */
 export function setWebhookDispatcher(next: Dispatcher | undefined): void {
@@ -23,14 +25,24 @@ export function dispatchWebhookEvents(eventIds: string[]): void {
   if (eventIds.length === 0) return;
   const run = async () => {
     try {
-      await (dispatcher ?? (await import('./runtime')).defaultDispatcher())(eventIds);
+      await (dispatcher ?? defaultDispatcher())(eventIds);
     } catch (error) {
       log.error('webhook dispatch failed; the sweeper will send it', { eventIds, ...errorFields(error) });
     }
   };
+  const track = () => {
+    const running = run().finally(() => inFlight.delete(running));
+    inFlight.add(running);
+    return running;
+  };
   try {
-    after(run);
+    after(track);
   } catch {
-    void run();
+    void track();
   }
+}
+
+/** Resolves once every hand-off started so far has finished (tests, shutdown). */
+export async function dispatchesSettled(): Promise<void> {
+  while (inFlight.size > 0) await Promise.all(inFlight);
 }

@@ -1,5 +1,6 @@
 import { errorFields, log } from '@/lib/log';
 import { sendWebhook, WEBHOOK_CONCURRENCY_PER_MERCHANT } from '@/lib/inngest/functions/send-webhook';
+import { dispatchesSettled } from './dispatch';
 
 // DECISIONS 13: without Inngest, the send-webhook function's own code runs in this process, with
 // the same per-merchant concurrency limit, its steps run inline.
@@ -41,9 +42,10 @@ export function runInProcess(events: QueuedEvent[]): void {
   }
 }
 
-/** Resolves once every queued in-process delivery has finished (tests, shutdown). */
-export function inProcessIdle(): Promise<void> {
-  if (lanes.size === 0) return Promise.resolve();
+/** Resolves once every hand-off and every queued in-process delivery has finished (tests, shutdown). */
+export async function inProcessIdle(): Promise<void> {
+  await dispatchesSettled();
+  if (lanes.size === 0) return;
   return new Promise((resolve) => {
     const done = () => {
       idle.delete(done);

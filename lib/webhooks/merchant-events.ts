@@ -1,0 +1,62 @@
+import type { Db } from '@/db/client';
+import { getPlanForMerchant } from '@/db/queries/plans';
+import { getEvent, getEventForDelivery, listAttempts, listEvents, type WebhookAttemptRow, type WebhookEventRow } from '@/db/queries/webhooks';
+import { ApiError } from '@/lib/api/errors';
+import { isId } from '@/lib/ids';
+import { findMerchantPlan } from '@/lib/plans/find-plan';
+import { resendEvent } from './runtime';
+import type { listEventsQuerySchema, WebhookEventRecord } from './schemas';
+import type { z } from 'zod';
+
+// A merchant's webhook events: listed with their attempts, and sent again on request.
+
+function toAttemptView(a: WebhookAttemptRow) {
+  return {
+    attemptedAt: a.attemptedAt.toISOString(),
+    trigger: a.trigger,
+    url: a.url,
+    ok: a.ok,
+    statusCode: a.statusCode,
+    latencyMs: a.latencyMs,
+    error: a.error,
+    responseExcerpt: a.responseExcerpt,
+  };
+}
+
+function toEventView(e: WebhookEventRow, attempts: WebhookAttemptRow[]): WebhookEventRecord {
+  return {
+    id: e.id,
+    event: e.type,
+    subscriptionPlanId: e.planId,
+    subscriptionTransactionId: e.transactionId,
+    createdAt: e.createdAt.toISOString(),
+    body: e.body,
+    attempts: attempts.filter((a) => a.eventId === e.id).map(toAttemptView),
+  };
+}
+
+export async function listMerchantEvents(db: Db, merchantId: string, query: z.infer<typeof listEventsQuerySchema>) {
+  const planId = query.subscriptionPlanId;
+  if (planId !== undefined) await findMerchantPlan(db, planId, () => getPlanForMerchant(db, { merchantId, planId }));
+  // One row more than the page tells whether another page follows.
+  const rows = await listEvents(db, { merchantId, planId, before: query.cursor, limit: query.limit + 1 });
+  const page = rows.slice(0, query.limit);
+  const attempts = await listAttempts(db, page.map((e) => e.id));
+  return {
+    data: page.map((e) => toEventView(e, attempts)),
+    nextCursor: rows.length > query.limit ? page.at(-1)!.id : null,
+  };
+}
+
+/** Queues the event's delivery again (same bytes, same id); 404/403 as for plans, 409 with no URL. */
+export async function resendMerchantEvent(db: Db, merchantId: string, eventId: string) {
+  const notFound = new ApiError('not_found', 'No webhook event with this id');
+  if (!isId('evt', eventId)) throw notFound;
+  const event = await getEvent(db, eventId);
+  if (!event) throw notFound;
+  if (event.merchantId !== merchantId) throw new ApiError('forbidden', 'This webhook event belongs to another account');
+  const target = await getEventForDelivery(db, eventId);
+  if (!target?.webhookUrl) throw new ApiError('conflict', 'No webhook URL is configured; set one, then resend');
+  await resendEvent({ eventId, merchantId });
+  return { id: eventId, status: 'queued' as const };
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { WEBHOOK_ATTEMPT_TRIGGERS, WEBHOOK_EVENT_TYPES } from '@/db/schema';
+import { isId } from '@/lib/ids';
+
+// The merchant's view of its webhook events (extension, issue "webhooks"): what was sent, and
+// what became of each attempt.
+
+export const MAX_EVENTS_PAGE = 100;
+
+export const listEventsQuerySchema = z.object({
+  subscriptionPlanId: z.string().optional().describe('Only the events of this plan (sub_…)'),
+  cursor: z
+    .string()
+    .refine((value) => isId('evt', value), 'cursor must be a nextCursor value from a previous page')
+    .optional()
+    .describe('The nextCursor of the previous page'),
+  limit: z.coerce.number().int().min(1).max(MAX_EVENTS_PAGE).default(20).describe(`Events per page, 1 to ${MAX_EVENTS_PAGE}`),
+});
+
+const isoTime = z.iso.datetime({ precision: 3 });
+
+export const webhookAttemptSchema = z
+  .object({
+    attemptedAt: isoTime,
+    trigger: z.enum(WEBHOOK_ATTEMPT_TRIGGERS).describe('`automatic` (the one delivery of SPEC 6) or `manual` (a resend)'),
+    url: z.string().describe('Where it was sent'),
+    ok: z.boolean().describe('Whether the receiver answered 2xx'),
+    statusCode: z.number().int().nullable().describe('The receiver’s HTTP status; null when no reply came'),
+    latencyMs: z.number().int(),
+    error: z
+      .string()
+      .nullable()
+      .describe('Why no usable reply came, as `<kind>: <detail>`: timeout, connection_refused, tls_error, dns_error, private_address, redirect_not_followed, network_error'),
+    responseExcerpt: z.string().nullable().describe('The first 2 KiB of the reply body'),
+  })
+  .meta({ id: 'WebhookAttempt' });
+
+export const webhookEventRecordSchema = z
+  .object({
+    id: z.string().describe('evt_…, also sent as X-Webhook-Id'),
+    event: z.enum(WEBHOOK_EVENT_TYPES),
+    subscriptionPlanId: z.string(),
+    subscriptionTransactionId: z.string(),
+    createdAt: isoTime,
+    body: z.string().describe('The exact bytes sent (and signed) on every delivery of this event'),
+    attempts: z.array(webhookAttemptSchema).describe('Oldest first; empty when no webhook URL was configured'),
+  })
+  .meta({ id: 'WebhookEventRecord' });
+
+export const webhookEventPageSchema = z
+  .object({
+    data: z.array(webhookEventRecordSchema).describe('Newest first'),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+  })
+  .meta({ id: 'WebhookEventPage' });
+
+export const resendReplySchema = z
+  .object({ id: z.string(), status: z.literal('queued') })
+  .meta({ id: 'WebhookResend' });
+
+export type WebhookEventRecord = z.infer<typeof webhookEventRecordSchema>;
