@@ -70,7 +70,9 @@ describe('with Inngest configured', () => {
   });
 
   it('serves the functions at /api/inngest: PUT registers them, unsigned GET and POST are refused', async () => {
-    const route = await import('@/app/api/inngest/route');
+    // Next hands these a NextRequest; a plain Request carries everything they read.
+    const { GET, POST, PUT } = (await import('@/app/api/inngest/route')) as unknown as Record<string, Parameters<typeof call>[0]>;
+    const route = { GET: GET!, POST: POST!, PUT: PUT! };
     const put = await call(route.PUT, { method: 'PUT', path: '/api/inngest' });
     expect(put.status).toBe(200);
     const registration = recorded.find((r) => r.path.startsWith('/fn/register'));
