@@ -26,6 +26,7 @@ const serverEnv = (port: number, url: string, name: string) => ({
   PORT: String(port),
   APP_URL: url,
   ADMIN_API_TOKEN,
+  BETTER_AUTH_SECRET: 'e2e-only-portal-auth-secret-0123456789abcdef',
   NEXT_TELEMETRY_DISABLED: '1',
   ...(DATABASE_URL ? {} : { PGLITE_DATA_DIR: embeddedDataDir(name) }),
 });

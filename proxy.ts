@@ -1,7 +1,8 @@
 // Headers of the hosted checkout (/pay/<token>, every state including its 404): a strict
 // Content-Security-Policy with a fresh nonce per request, which Next reads from the request's own
 // CSP header and puts on its scripts (the page is rendered per request, so it can). Also resolves
-// the page's language once, for the page and its not-found alike (DECISIONS 14).
+// the page's language once, for the page and its not-found alike (DECISIONS 14). The merchant
+// portal's pages get their language and headers here too.
 import { type NextRequest, NextResponse } from 'next/server';
 import { LANG_HEADER, resolveLang } from '@/lib/checkout/i18n';
 
@@ -30,7 +31,25 @@ function checkoutCsp(nonceValue: string, dev: boolean): string {
   ].join('; ');
 }
 
+/** The portal's language: `?lang=` (then remembered in a cookie), the cookie, or the browser's. */
+const PORTAL_LANG_COOKIE = 'servicepay_lang';
+
+function portalProxy(request: NextRequest) {
+  const asked = request.nextUrl.searchParams.get('lang');
+  const lang = resolveLang(asked ?? request.cookies.get(PORTAL_LANG_COOKIE)?.value, request.headers.get('accept-language'));
+  const forwarded = new Headers(request.headers);
+  forwarded.set(LANG_HEADER, lang);
+  const response = NextResponse.next({ request: { headers: forwarded } });
+  if (asked) response.cookies.set(PORTAL_LANG_COOKIE, lang, { path: '/portal', sameSite: 'lax', maxAge: 365 * 24 * 3600 });
+  // Signed-in pages: never cached, never framed (clickjacking), no URL sent elsewhere.
+  response.headers.set('Cache-Control', 'no-store');
+  response.headers.set('Content-Security-Policy', "frame-ancestors 'none'");
+  response.headers.set('Referrer-Policy', 'same-origin');
+  return response;
+}
+
 export function proxy(request: NextRequest) {
+  if (request.nextUrl.pathname.startsWith('/portal')) return portalProxy(request);
   const value = nonce();
   const csp = checkoutCsp(value, process.env.NODE_ENV === 'development');
 
@@ -47,4 +66,4 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-export const config = { matcher: ['/pay', '/pay/:path*'] };
+export const config = { matcher: ['/pay', '/pay/:path*', '/portal', '/portal/:path*'] };

@@ -213,6 +213,7 @@ async function main() {
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
       ADMIN_API_TOKEN: randomBytes(24).toString('hex'),
+      BETTER_AUTH_SECRET: randomBytes(24).toString('hex'),
       // Same link URL from both servers, so the replies are the same size.
       APP_URL: `http://127.0.0.1:${ports.next}`,
       // The in-process rate limiter in both (DECISIONS 10: Upstash unset).

@@ -32,6 +32,8 @@ describe('parseEnv', () => {
     ['ADMIN_API_TOKEN', { ADMIN_API_TOKEN: 'short' }],
     ['UPSTASH_REDIS_REST_TOKEN', { UPSTASH_REDIS_REST_URL: 'https://redis.example.com' }],
     ['UPSTASH_REDIS_REST_URL', { UPSTASH_REDIS_REST_TOKEN: 'token' }],
+    ['BETTER_AUTH_SECRET', { BETTER_AUTH_SECRET: 'too-short' }],
+    ['BETTER_AUTH_SECRET', { NODE_ENV: 'production' }],
   ])('refuses a bad %s with a message naming it', (name, source) => {
     let error: unknown;
     try {
@@ -41,5 +43,14 @@ describe('parseEnv', () => {
     }
     expect(error).toBeInstanceOf(EnvError);
     expect((error as EnvError).message).toContain(`${name}:`);
+  });
+
+  it('derives a stable BETTER_AUTH_SECRET outside production, one per database, and keeps a given one', () => {
+    const first = parseEnv({}).BETTER_AUTH_SECRET;
+    expect(first).toHaveLength(64);
+    expect(parseEnv({}).BETTER_AUTH_SECRET).toBe(first);
+    expect(parseEnv({ PGLITE_DATA_DIR: '/elsewhere' }).BETTER_AUTH_SECRET).not.toBe(first);
+    const given = 'a'.repeat(32);
+    expect(parseEnv({ NODE_ENV: 'production', BETTER_AUTH_SECRET: given }).BETTER_AUTH_SECRET).toBe(given);
   });
 });

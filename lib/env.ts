@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 // Every setting of DECISIONS 13, read and validated in one place. A bad value stops start-up
@@ -22,6 +23,14 @@ const positiveInt = (fallback: number) =>
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'expected an http(s):// URL' })
   .transform((u) => u.replace(/\/+$/, ''));
+
+/**
+ * Outside production a missing BETTER_AUTH_SECRET is derived from the database's name: stable
+ * across restarts (sessions survive `npm run dev` reloads) and never a secret worth stealing.
+ */
+function developmentAuthSecret(database: string): string {
+  return createHash('sha256').update(`servicepay-development-auth:${database}`).digest('hex');
+}
 
 const schema = z
   .object({
@@ -53,6 +62,10 @@ const schema = z
       z.number({ error: 'expected milliseconds' }).int('expected whole milliseconds').min(0, 'expected 0 or more'),
     ),
     WEBHOOK_ALLOW_PRIVATE_NETWORK: flag,
+    BETTER_AUTH_SECRET: optionalString.refine(
+      (v) => v === undefined || v.length >= 32,
+      'expected at least 32 characters (it signs portal session cookies)',
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {
@@ -62,8 +75,19 @@ const schema = z
         message: 'UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are set together or not at all',
       });
     }
+    if (env.NODE_ENV === 'production' && !env.BETTER_AUTH_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BETTER_AUTH_SECRET'],
+        message: 'required in production (at least 32 random characters; it signs portal session cookies)',
+      });
+    }
   })
-  .transform((env) => ({ ...env, APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}` }));
+  .transform((env) => ({
+    ...env,
+    APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
+    BETTER_AUTH_SECRET: env.BETTER_AUTH_SECRET ?? developmentAuthSecret(env.DATABASE_URL ?? env.PGLITE_DATA_DIR),
+  }));
 
 export type Env = z.infer<typeof schema>;
 

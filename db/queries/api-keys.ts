@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { type Db, preparedFor } from '../client';
 import { apiKeys, merchants } from '../schema';
 
@@ -30,4 +30,27 @@ export async function touchApiKey(db: Db, key: string): Promise<void> {
     .update(apiKeys)
     .set({ lastUsedAt: sql`now()` })
     .where(and(eq(apiKeys.key, key), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
+}
+
+/** A merchant's keys, newest first: public parts and dates only, never the secret's hash. */
+export async function listApiKeys(db: Db, merchantId: string) {
+  return db
+    .select({ key: apiKeys.key, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.merchantId, merchantId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.key));
+}
+
+export async function insertApiKey(db: Db, values: { key: string; merchantId: string; secretHash: string }): Promise<void> {
+  await db.insert(apiKeys).values(values);
+}
+
+/** Revokes one of this merchant's active keys; false when it is not one (another merchant's, unknown, already revoked). */
+export async function revokeApiKey(db: Db, { merchantId, key }: { merchantId: string; key: string }): Promise<boolean> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(apiKeys.key, key), eq(apiKeys.merchantId, merchantId), isNull(apiKeys.revokedAt)))
+    .returning({ key: apiKeys.key });
+  return rows.length > 0;
 }

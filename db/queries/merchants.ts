@@ -32,3 +32,19 @@ export async function countMerchants(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(merchants);
   return row?.n ?? 0;
 }
+
+/** A merchant without any API key yet (portal sign-up: its first key is made, and shown, in the portal). */
+export async function insertMerchant(db: Db, merchant: typeof merchants.$inferInsert): Promise<MerchantRow> {
+  const [row] = await db.insert(merchants).values(merchant).returning();
+  return row!;
+}
+
+/** Removes a merchant that nothing refers to yet (a sign-up whose user could not be created). */
+export async function deleteUnusedMerchant(db: Db, id: string): Promise<void> {
+  await db.delete(merchants).where(eq(merchants.id, id));
+}
+
+export async function getMerchant(db: Db, id: string): Promise<MerchantRow | undefined> {
+  const [row] = await db.select().from(merchants).where(eq(merchants.id, id)).limit(1);
+  return row;
+}

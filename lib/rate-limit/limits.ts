@@ -1,14 +1,20 @@
 // The buckets of DECISIONS 10 and what both limiters share. Separate from index.ts so the two
 // implementations can import it without a cycle.
 
-export type LimitBucket = 'create-link' | 'plan-status' | 'merchant' | 'checkout-session';
+export type LimitBucket = 'create-link' | 'plan-status' | 'merchant' | 'checkout-session' | 'sign-in-email' | 'sign-in-ip';
 
-/** Requests per sliding minute, per api_key (per client IP for checkout-session). */
+/**
+ * Requests per sliding minute, per api_key (per client IP for checkout-session). Portal sign-in
+ * attempts are limited per e-mail (guessing one account's password) and per client IP (trying
+ * many accounts).
+ */
 export const LIMITS: Record<LimitBucket, number> = {
   'create-link': 60,
   'plan-status': 120,
   merchant: 60,
   'checkout-session': 60,
+  'sign-in-email': 5,
+  'sign-in-ip': 30,
 };
 
 export const WINDOW_MS = 60_000;

@@ -1,0 +1,84 @@
+// /portal/activity/plans/<id>: one plan with its transactions and webhook events (403 for another merchant's).
+import Link from 'next/link';
+import { WebhookEvent } from '@/components/portal/webhook-event';
+import { getDb } from '@/db/client';
+import { listPlanEvents, listPlanTransactions } from '@/db/queries/activity';
+import { getPlanForMerchant } from '@/db/queries/plans';
+import { formatCop } from '@/lib/checkout/i18n';
+import { findMerchantPlan } from '@/lib/plans/find-plan';
+import { formatDateTime } from '@/lib/portal/i18n';
+import { ownedOrInterrupt, portalLang, requireUser } from '@/lib/portal/request';
+
+export default async function PlanPage({ params }: { params: Promise<{ planId: string }> }) {
+  const { merchantId } = await requireUser();
+  const { lang, t } = await portalLang();
+  const { planId } = await params;
+  const db = await getDb();
+  const plan = await ownedOrInterrupt(findMerchantPlan(db, planId, () => getPlanForMerchant(db, { merchantId, planId })));
+  const [transactions, events] = await Promise.all([
+    listPlanTransactions(db, { merchantId, planId }),
+    listPlanEvents(db, merchantId, planId),
+  ]);
+  const a = t.activity;
+  return (
+    <>
+      <p>
+        <Link href="/portal/activity">{a.back}</Link>
+      </p>
+      <h1>{plan.description}</h1>
+      <dl className="facts">
+        <dt>{a.plan}</dt>
+        <dd>
+          <code>{plan.id}</code>
+        </dd>
+        <dt>{a.reference}</dt>
+        <dd>
+          <code>{plan.externalReference}</code>
+        </dd>
+        <dt>{a.amount}</dt>
+        <dd>{formatCop(plan.amount)}</dd>
+        <dt>{a.status}</dt>
+        <dd>{plan.status}</dd>
+        <dt>{a.customer}</dt>
+        <dd>{plan.customerEmail}</dd>
+      </dl>
+      <section className="card" aria-labelledby="transactions">
+        <h2 id="transactions">{a.transactions}</h2>
+        {transactions.length === 0 ? (
+          <p>{a.noTransactions}</p>
+        ) : (
+          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="transactions">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{a.transaction}</th>
+                  <th scope="col">{a.status}</th>
+                  <th scope="col">{a.amount}</th>
+                  <th scope="col">{a.card}</th>
+                  <th scope="col">{a.created}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {transactions.map((txn) => (
+                  <tr key={txn.id}>
+                    <td>
+                      <code>{txn.id}</code>
+                    </td>
+                    <td>{txn.status}</td>
+                    <td>{formatCop(txn.amount)}</td>
+                    <td>{txn.cardLast4 ? `${txn.cardBrand ?? ''} •••• ${txn.cardLast4}` : t.dash}</td>
+                    <td>{formatDateTime(txn.chargeDate, lang)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section className="card" aria-labelledby="events">
+        <h2 id="events">{a.events}</h2>
+        {events.length === 0 ? <p>{a.noEvents}</p> : events.map((e) => <WebhookEvent key={e.id} event={e} lang={lang} t={t} link />)}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+// /portal/settings/webhooks (SPEC 5.7, DECISIONS 8 and 9): URL, signing secret, test event, allowed domains.
+import { ActionForm } from '@/components/portal/action-form';
+import { CopyButton } from '@/components/portal/copy-button';
+import { getDb } from '@/db/client';
+import { portalLang, requireUser } from '@/lib/portal/request';
+import { getWebhookSettings } from '@/lib/portal/webhook-settings';
+import { generateSecretAction, saveDomainsAction, saveSecretAction, saveWebhookUrlAction, sendTestEventAction } from '../../../actions';
+
+export default async function WebhookSettingsPage() {
+  const { merchantId } = await requireUser();
+  const { t } = await portalLang();
+  const settings = await getWebhookSettings(await getDb(), merchantId);
+  const w = t.webhooks;
+  const copy = { label: t.api.copy, copied: t.api.copied };
+  return (
+    <>
+      <h1>{w.title}</h1>
+      <section className="card" aria-labelledby="url">
+        <h2 id="url">{w.urlLabel}</h2>
+        <ActionForm action={saveWebhookUrlAction} submit={w.save} pending={t.auth.pending} copy={copy}>
+          <label>
+            {w.urlLabel}
+            <input name="webhookUrl" type="url" inputMode="url" defaultValue={settings.webhookUrl ?? ''} aria-describedby="url-hint" />
+          </label>
+          <p id="url-hint" className="hint">
+            {w.urlHint}
+          </p>
+        </ActionForm>
+      </section>
+      <section className="card" aria-labelledby="secret">
+        <h2 id="secret">{w.secretTitle}</h2>
+        <p>{w.secretIntro}</p>
+        <details>
+          <summary>{w.reveal}</summary>
+          <pre tabIndex={0}>
+            <code data-testid="webhook-secret">{settings.webhookSecret}</code>
+          </pre>
+          <CopyButton value={settings.webhookSecret} label={copy.label} copiedLabel={copy.copied} />
+        </details>
+        <ActionForm action={generateSecretAction} submit={w.generate} pending={t.auth.pending} copy={copy} />
+        <h3>{w.ownSecret}</h3>
+        <ActionForm action={saveSecretAction} submit={w.saveSecret} pending={t.auth.pending} copy={copy}>
+          <label>
+            {w.ownSecret}
+            <input name="webhookSecret" autoComplete="off" spellCheck={false} aria-describedby="secret-hint" />
+          </label>
+          <p id="secret-hint" className="hint">
+            {w.ownSecretHint}
+          </p>
+        </ActionForm>
+      </section>
+      <section className="card" aria-labelledby="test">
+        <h2 id="test">{w.testTitle}</h2>
+        <p>{w.testIntro}</p>
+        <ActionForm action={sendTestEventAction} submit={w.test} pending={t.auth.pending} copy={copy} />
+      </section>
+      <section className="card" aria-labelledby="domains">
+        <h2 id="domains">{w.domainsTitle}</h2>
+        <ul id="domains-rules" className="hint">
+          {w.domainsRules.map((rule) => (
+            <li key={rule}>{rule}</li>
+          ))}
+        </ul>
+        <ActionForm action={saveDomainsAction} submit={w.save} pending={t.auth.pending} copy={copy}>
+          <label>
+            {w.domainsLabel}
+            <textarea name="allowedDomains" rows={4} defaultValue={settings.allowedDomains.join('\n')} aria-describedby="domains-rules" spellCheck={false} />
+          </label>
+        </ActionForm>
+      </section>
+    </>
+  );
+}

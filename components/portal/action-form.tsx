@@ -1,0 +1,58 @@
+'use client';
+
+import { type ReactNode, useActionState, useId } from 'react';
+import { type FormState, IDLE } from '@/lib/portal/form-state';
+import { CopyButton } from './copy-button';
+
+export interface ActionFormProps {
+  action: (state: FormState, form: FormData) => Promise<FormState>;
+  submit: string;
+  pending: string;
+  copy: { label: string; copied: string };
+  children?: ReactNode;
+  /** A warning shown beside the button before submitting (e.g. revoking the last key). */
+  warning?: string;
+  danger?: boolean;
+}
+
+/**
+ * A portal form posted to a server action: it works before hydration too (progressive
+ * enhancement), and Next refuses the action when posted from another origin (CSRF).
+ */
+export function ActionForm({ action, submit, pending, copy, children, warning, danger }: ActionFormProps) {
+  const [state, formAction, isPending] = useActionState(action, IDLE);
+  const resultId = useId();
+  const warningId = useId();
+  return (
+    <form action={formAction} className="portal-form" aria-describedby={state.status === 'idle' ? undefined : resultId}>
+      {children}
+      {warning && (
+        <p id={warningId} className="warning">
+          {warning}
+        </p>
+      )}
+      <button type="submit" className={danger ? 'danger' : undefined} disabled={isPending} aria-describedby={warning ? warningId : undefined}>
+        {isPending ? pending : submit}
+      </button>
+      <div id={resultId} role={state.status === 'error' ? 'alert' : 'status'} className={`result ${state.status}`}>
+        {state.message && <p>{state.message}</p>}
+        {state.details && (
+          <ul>
+            {state.details.map((d) => (
+              <li key={d}>{d}</li>
+            ))}
+          </ul>
+        )}
+        {state.values?.map((v) => (
+          <div key={v.label} className="reveal">
+            <p>{v.label}</p>
+            <pre tabIndex={0}>
+              <code>{v.value}</code>
+            </pre>
+            {v.copy !== false && <CopyButton value={v.value} label={copy.label} copiedLabel={copy.copied} />}
+          </div>
+        ))}
+      </div>
+    </form>
+  );
+}

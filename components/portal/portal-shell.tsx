@@ -1,0 +1,25 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { LANG_TAG, type Lang } from '@/lib/checkout/i18n';
+import type { PortalCopy } from '@/lib/portal/i18n';
+
+/** The portal's frame: skip link, title, language switch and the page in its language. */
+export function PortalShell({ lang, t, nav, children }: { lang: Lang; t: PortalCopy; nav?: ReactNode; children: ReactNode }) {
+  return (
+    <div lang={LANG_TAG[lang]} className="portal">
+      <a className="skip" href="#main">
+        {t.skip}
+      </a>
+      <header className="portal-header">
+        <p className="portal-title">ServicePay · {t.title}</p>
+        <Link href={`?lang=${lang === 'es' ? 'en' : 'es'}`} lang={lang === 'es' ? 'en' : 'es-CO'} hrefLang={lang === 'es' ? 'en' : 'es-CO'}>
+          {t.language}
+        </Link>
+        {nav}
+      </header>
+      <main id="main" className="page">
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { and, asc, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
+import type { Db } from '../client';
+import { type PlanStatus, subscriptionPlans, transactions, webhookAttempts, webhookEvents } from '../schema';
+
+// What the portal's Activity pages read. Every query names the merchant in its `where`, so a
+// page cannot show another merchant's rows by forgetting a check.
+
+export interface PlanFilter {
+  status?: PlanStatus;
+  externalReference?: string;
+  /** Keyset pagination: plans older than this id (ids sort by creation time). */
+  before?: string;
+}
+
+/** A page of the merchant's plans, newest first, and whether older ones remain. */
+export async function listPlans(db: Db, merchantId: string, filter: PlanFilter, pageSize: number) {
+  const conditions: SQL[] = [eq(subscriptionPlans.merchantId, merchantId)];
+  if (filter.status) conditions.push(eq(subscriptionPlans.status, filter.status));
+  if (filter.externalReference) conditions.push(eq(subscriptionPlans.externalReference, filter.externalReference));
+  if (filter.before) conditions.push(lt(subscriptionPlans.id, filter.before));
+  const rows = await db
+    .select({
+      id: subscriptionPlans.id,
+      externalReference: subscriptionPlans.externalReference,
+      description: subscriptionPlans.description,
+      amount: subscriptionPlans.amount,
+      modality: subscriptionPlans.modality,
+      status: subscriptionPlans.status,
+      customerEmail: subscriptionPlans.customerEmail,
+      createdAt: subscriptionPlans.createdAt,
+    })
+    .from(subscriptionPlans)
+    .where(and(...conditions))
+    .orderBy(desc(subscriptionPlans.id))
+    .limit(pageSize + 1);
+  return { plans: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
+}
+
+export async function listPlanTransactions(db: Db, { merchantId, planId }: { merchantId: string; planId: string }) {
+  return db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.planId, planId), eq(transactions.merchantId, merchantId)))
+    .orderBy(desc(transactions.id));
+}
+
+export type EventRow = typeof webhookEvents.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;
+export type EventWithAttempts = EventRow & { attempts: AttemptRow[] };
+
+async function withAttempts(db: Db, events: EventRow[]): Promise<EventWithAttempts[]> {
+  if (events.length === 0) return [];
+  const attempts = await db
+    .select()
+    .from(webhookAttempts)
+    .where(
+      inArray(
+        webhookAttempts.eventId,
+        events.map((e) => e.id),
+      ),
+    )
+    .orderBy(asc(webhookAttempts.id));
+  return events.map((event) => ({ ...event, attempts: attempts.filter((a) => a.eventId === event.id) }));
+}
+
+/** A plan's webhook events, newest first, each with its attempts in the order they were made. */
+export async function listPlanEvents(db: Db, merchantId: string, planId: string): Promise<EventWithAttempts[]> {
+  const events = await db
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.merchantId, merchantId), eq(webhookEvents.planId, planId)))
+    .orderBy(desc(webhookEvents.id));
+  return withAttempts(db, events);
+}
+
+export async function getEventForMerchant(db: Db, { merchantId, eventId }: { merchantId: string; eventId: string }) {
+  const events = await db
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.id, eventId), eq(webhookEvents.merchantId, merchantId)))
+    .limit(1);
+  const [event] = await withAttempts(db, events);
+  return event;
+}
+
+/** Whether an event id exists at all, reading nothing else of it (to tell 403 from 404). */
+export async function eventExists(db: Db, eventId: string): Promise<boolean> {
+  const rows = await db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.id, eventId)).limit(1);
+  return rows.length > 0;
+}

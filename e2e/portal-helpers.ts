@@ -1,0 +1,51 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+// What the portal journeys share: a fresh merchant account per test, signed in.
+
+export const PASSWORD = 'clave segura 2024';
+let sequence = 0;
+
+export function freshEmail(): string {
+  sequence += 1;
+  return `owner-${process.pid}-${Date.now()}-${sequence}@example.com`;
+}
+
+/** Signs up a new merchant through the form; the browser ends on Settings → API, signed in. */
+export async function signUp(page: Page, merchantName = 'Gimnasio Norte') {
+  const email = freshEmail();
+  await page.goto('/portal/sign-up');
+  await page.getByLabel('Nombre del comercio').fill(merchantName);
+  await page.getByLabel('Su nombre').fill('Ana');
+  await page.getByLabel('Correo electrónico').fill(email);
+  await page.getByLabel('Contraseña').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Crear cuenta' }).click();
+  await expect(page).toHaveURL(/\/portal\/settings\/api$/);
+  return { email };
+}
+
+/** Creates an API key in Settings → API and reads the secret shown once. */
+export async function createKey(page: Page) {
+  await page.goto('/portal/settings/api');
+  await page.getByRole('button', { name: 'Crear clave' }).click();
+  const result = page.getByRole('status').filter({ hasText: 'Clave creada' });
+  await expect(result).toBeVisible();
+  const codes = result.locator('pre code');
+  const apiKey = (await codes.nth(0).textContent())!;
+  const apiSecret = (await codes.nth(1).textContent())!;
+  return { apiKey, apiSecret, authorization: `Bearer ${apiKey}:${apiSecret}` };
+}
+
+/** No serious or critical violation from axe in the page as it stands. */
+export async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const blocking = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ rule: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  expect(blocking).toEqual([]);
+}
+
+export const linkBody = (externalReference: string) => ({
+  customer: { phone: '+573001234567', email: 'ana@example.com', firstName: 'Ana' },
+  plan: { externalReference, description: 'Plan mensual', amount: 150000 },
+});

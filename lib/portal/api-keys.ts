@@ -1,0 +1,30 @@
+import type { Db } from '@/db/client';
+import { insertApiKey, listApiKeys, revokeApiKey } from '@/db/queries/api-keys';
+import { generateApiKey, generateApiSecret, sha256Hex } from '@/lib/auth/secrets';
+
+// Settings → API (SPEC 5.2, DECISIONS 2): a merchant may hold several active keys, so a new key
+// can replace an old one without downtime. The secret exists in clear only in `createKey`'s answer.
+
+export type ApiKeyView = Awaited<ReturnType<typeof listApiKeys>>[number];
+
+export function listKeys(db: Db, merchantId: string): Promise<ApiKeyView[]> {
+  return listApiKeys(db, merchantId);
+}
+
+export async function createKey(db: Db, merchantId: string): Promise<{ apiKey: string; apiSecret: string }> {
+  const apiKey = generateApiKey();
+  const apiSecret = generateApiSecret();
+  await insertApiKey(db, { key: apiKey, merchantId, secretHash: sha256Hex(apiSecret) });
+  return { apiKey, apiSecret };
+}
+
+/**
+ * Revokes one of the merchant's keys; revoking the last active one is allowed (the page warns
+ * first). Answers how many active keys remain, or null when the key is not an active key of this
+ * merchant.
+ */
+export async function revokeKey(db: Db, merchantId: string, key: string): Promise<{ activeLeft: number } | null> {
+  if (!(await revokeApiKey(db, { merchantId, key }))) return null;
+  const keys = await listApiKeys(db, merchantId);
+  return { activeLeft: keys.filter((k) => !k.revokedAt).length };
+}

@@ -1,0 +1,31 @@
+import { headers } from 'next/headers';
+import { forbidden, notFound, redirect } from 'next/navigation';
+import { ApiError } from '@/lib/api/errors';
+import { LANG_HEADER, type Lang } from '@/lib/checkout/i18n';
+import { currentUser, type PortalUser } from './accounts';
+import { PORTAL_COPY, type PortalCopy } from './i18n';
+
+// What every portal page and action starts from: the request's language and its signed-in user.
+
+export async function portalLang(): Promise<{ lang: Lang; t: PortalCopy }> {
+  const lang = (await headers()).get(LANG_HEADER) === 'en' ? 'en' : 'es';
+  return { lang, t: PORTAL_COPY[lang] };
+}
+
+/** The signed-in user; anyone else is sent to sign in. */
+export async function requireUser(): Promise<PortalUser> {
+  const user = await currentUser(await headers());
+  if (!user) redirect('/portal/sign-in');
+  return user;
+}
+
+/** Loads a resource of the merchant; another merchant's becomes the 403 page, a missing one the 404. */
+export async function ownedOrInterrupt<T>(load: Promise<T>): Promise<T> {
+  try {
+    return await load;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'forbidden') forbidden();
+    if (error instanceof ApiError && error.code === 'not_found') notFound();
+    throw error;
+  }
+}
