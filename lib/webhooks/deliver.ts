@@ -22,6 +22,8 @@ export type DeliveryResult =
 
 export interface DeliveryOptions {
   trigger: DeliveryTrigger;
+  /** When given, an event of another merchant is `not_found` (a merchant's own resend). */
+  merchantId?: string;
   /** Overrides WEBHOOK_ALLOW_PRIVATE_NETWORK (tests of the address guard). */
   allowPrivateNetwork?: boolean;
   resolve?: LookupFunction;
@@ -31,7 +33,7 @@ export async function deliverEvent(db: Db, eventId: string, options: DeliveryOpt
   const automatic = options.trigger === 'automatic';
   if (automatic && !(await claimEvent(db, eventId, new Date(), LEASE_MS))) return { status: 'already_handled' };
   const row = await getEventForDelivery(db, eventId);
-  if (!row) return { status: 'not_found' };
+  if (!row || (options.merchantId && row.event.merchantId !== options.merchantId)) return { status: 'not_found' };
   const { event, webhookUrl, webhookSecret } = row;
   if (!webhookUrl) {
     // DECISIONS 8: recorded, never attempted; a URL configured later does not send it.
