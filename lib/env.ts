@@ -53,6 +53,9 @@ const schema = z
       z.number({ error: 'expected milliseconds' }).int('expected whole milliseconds').min(0, 'expected 0 or more'),
     ),
     WEBHOOK_ALLOW_PRIVATE_NETWORK: flag,
+    // A deployment that only ever talks to the sandbox processor, for merchants' integration
+    // tests: the test clock (POST /admin/billing/run) is allowed there even in production.
+    SANDBOX_DEPLOYMENT: flag,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {

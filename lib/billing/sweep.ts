@@ -2,26 +2,11 @@ import type { Db } from '@/db/client';
 import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
 import type { PaymentProcessor } from '@/lib/payments';
 import { chargeRenewal, findDueRenewals, type RenewalOutcome } from './renewals';
+import type { SweepSummary } from './schemas';
 
 // The renewal sweep run in this process: by the timer of the embedded setup (DECISIONS 13), the
 // test clock (POST /admin/billing/run) and the benchmark. With Inngest the cron function finds the
 // same attempts and a per-plan function charges each with the same chargeRenewal.
-
-export interface SweepSummary {
-  now: number;
-  due: number;
-  approved: number;
-  declined: number;
-  error: number;
-  pending: number;
-  /** Attempts another worker holds, or that moved on (paused, cancelled, already charged). */
-  skipped: number;
-  /** Renewal transactions written by this sweep. */
-  transactionIds: string[];
-  /** Plans this sweep cancelled after their last retry failed. */
-  cancelledPlanIds: string[];
-  idempotencyKeysDeleted: number;
-}
 
 /** Charges every attempt due at `now`, `concurrency` at a time, then clears expired idempotency records. */
 export async function runRenewalSweep(

@@ -9,7 +9,7 @@ import { type IdPrefix, isId } from '@/lib/ids';
 import type { CheckoutSessionView } from '@/lib/checkout/session';
 import type { CreatedMerchant, merchantView } from '@/lib/merchants/merchants';
 import { createMerchantBodySchema, updateMerchantBodySchema } from '@/lib/merchants/schemas';
-import { voidedTransactionSchema } from '@/lib/billing/schemas';
+import { billingRunBodySchema, sweepSummarySchema, voidedTransactionSchema } from '@/lib/billing/schemas';
 import { cancelPlanBodySchema, createLinkBodySchema, linkSchema, planRecordSchema, planStatusSchema } from '@/lib/plans/schemas';
 import { call } from '@/test/http';
 import { errorBodySchema } from './components';
@@ -190,6 +190,8 @@ describe('the examples', () => {
     expect(planRecordSchema.parse(examples.pausedPlanExample)).toEqual(examples.pausedPlanExample);
     expect(cancelPlanBodySchema.parse(examples.cancelPlanExample)).toEqual(examples.cancelPlanExample);
     expect(voidedTransactionSchema.parse(examples.voidedTransactionExample)).toEqual(examples.voidedTransactionExample);
+    expect(billingRunBodySchema.parse(examples.billingRunExample)).toEqual(examples.billingRunExample);
+    expect(sweepSummarySchema.parse(examples.sweepSummaryExample)).toEqual(examples.sweepSummaryExample);
   });
 
   it('use well-formed prefixed ids and credentials', () => {

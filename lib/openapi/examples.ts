@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { CheckoutSessionView } from '@/lib/checkout/session';
 import type { CreatedMerchant, merchantView } from '@/lib/merchants/merchants';
 import type { createLinkBodySchema, PaymentLink, PlanRecordView, PlanStatusView } from '@/lib/plans/schemas';
-import type { VoidedView } from '@/lib/billing/schemas';
+import type { SweepSummary, VoidedView } from '@/lib/billing/schemas';
 import type { WebhookEvent } from './webhooks';
 
 // One Colombian customer's story, told in every example of the document: a monthly plan of
@@ -162,3 +162,19 @@ export const voidedTransactionExample = {
   chargeDate: PAID_AT,
   gatewayTransactionId: IDS.gatewayTransaction,
 } satisfies VoidedView;
+
+/** The test clock run a month after the example's first payment. */
+export const billingRunExample = { now: NEXT_CHARGE + 60_000 };
+
+export const sweepSummaryExample = {
+  now: NEXT_CHARGE + 60_000,
+  due: 1,
+  approved: 1,
+  declined: 0,
+  error: 0,
+  pending: 0,
+  skipped: 0,
+  transactionIds: ['txn_0Sq5kD2eF4gH6iJ8kL0mN2pQ'],
+  cancelledPlanIds: [],
+  idempotencyKeysDeleted: 0,
+} satisfies SweepSummary;
