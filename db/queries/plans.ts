@@ -87,20 +87,15 @@ export async function transitionPlan(
   return row;
 }
 
-export interface DuePlan {
-  id: string;
-  nextChargeDate: Date;
-  renewalFailures: number;
-}
-
 /**
  * ACTIVE plans whose next charge is due at `now`, oldest first, `limit` at a time after the
- * `after` cursor. Served by the partial index subscription_plans_due_idx.
+ * `after` cursor. Served by the partial index subscription_plans_due_idx. Returns the query
+ * itself (awaited as usual), so the benchmark can EXPLAIN the very statement.
  */
-export async function findDuePlans(
+export function findDuePlans(
   db: Db,
   { now, limit, after }: { now: Date; limit: number; after?: { nextChargeDate: Date; id: string } },
-): Promise<DuePlan[]> {
+) {
   return db
     .select({ id: subscriptionPlans.id, nextChargeDate: sql<Date>`${subscriptionPlans.nextChargeDate}`.mapWith(subscriptionPlans.nextChargeDate), renewalFailures: subscriptionPlans.renewalFailures })
     .from(subscriptionPlans)
