@@ -31,9 +31,3 @@ export function startRenewalTimer(intervalMs: number = RENEWAL_SWEEP_INTERVAL_MS
   // The timer alone does not keep the process alive.
   holder.__servicepayRenewalTimer.unref();
 }
-
-/** Stops the timer (tests of the timer itself). */
-export function stopRenewalTimer(): void {
-  clearInterval(holder.__servicepayRenewalTimer);
-  holder.__servicepayRenewalTimer = undefined;
-}
