@@ -119,6 +119,10 @@ export const subscriptionPlans = pgTable(
     customerIdType: text('customer_id_type', { enum: ID_TYPES }),
     customerIdNumber: text('customer_id_number'),
     cancelReason: text('cancel_reason'),
+    // Failed renewal attempts of the period being collected (0..3). While it is above 0,
+    // nextChargeDate is the retry time; the period's due date is that minus the retry offset
+    // (lib/billing/renewals.ts), so the period needs no column of its own.
+    renewalFailures: smallint('renewal_failures').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -134,6 +138,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_amount_check', sql`amount between 100 and 99999999999`),
     check('subscription_plans_status_check', inList('status', PLAN_STATUSES)),
     check('subscription_plans_modality_check', inList('modality', MODALITIES)),
+    check('subscription_plans_renewal_failures_check', sql`renewal_failures between 0 and 3`),
   ],
 );
 

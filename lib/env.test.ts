@@ -10,6 +10,7 @@ describe('parseEnv', () => {
       CHECKOUT_TOKEN_TTL_SECONDS: 86_400,
       SANDBOX_PENDING_MS: 3000,
       WEBHOOK_ALLOW_PRIVATE_NETWORK: false,
+      SANDBOX_DEPLOYMENT: false,
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.ADMIN_API_TOKEN).toBeUndefined();
@@ -29,6 +30,7 @@ describe('parseEnv', () => {
     ['CHECKOUT_TOKEN_TTL_SECONDS', { CHECKOUT_TOKEN_TTL_SECONDS: '1.5' }],
     ['SANDBOX_PENDING_MS', { SANDBOX_PENDING_MS: '-1' }],
     ['WEBHOOK_ALLOW_PRIVATE_NETWORK', { WEBHOOK_ALLOW_PRIVATE_NETWORK: 'yes' }],
+    ['SANDBOX_DEPLOYMENT', { SANDBOX_DEPLOYMENT: 'yes' }],
     ['ADMIN_API_TOKEN', { ADMIN_API_TOKEN: 'short' }],
     ['UPSTASH_REDIS_REST_TOKEN', { UPSTASH_REDIS_REST_URL: 'https://redis.example.com' }],
     ['UPSTASH_REDIS_REST_URL', { UPSTASH_REDIS_REST_TOKEN: 'token' }],

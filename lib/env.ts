@@ -66,6 +66,9 @@ const schema = z
       (v) => v === undefined || v.length >= 32,
       'expected at least 32 characters (it signs portal session cookies)',
     ),
+    // A deployment that only ever talks to the sandbox processor, for merchants' integration
+    // tests: the test clock (POST /admin/billing/run) is allowed there even in production.
+    SANDBOX_DEPLOYMENT: flag,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {

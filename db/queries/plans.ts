@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import { type Db, preparedFor, queryRows } from '../client';
 import { customers, subscriptionPlans, transactions } from '../schema';
 
@@ -67,4 +67,50 @@ export async function getPlanWithLastTransaction(db: Db, scope: { merchantId: st
 export async function planExists(db: Db, planId: string): Promise<boolean> {
   const rows = await db.select({ one: sql`1` }).from(subscriptionPlans).where(eq(subscriptionPlans.id, planId)).limit(1);
   return rows.length > 0;
+}
+
+/**
+ * Moves a plan from one of `from` to new values, only if it is still in one of them (callers hold
+ * the plan's row lock; the condition keeps the rule in the statement too). Undefined otherwise.
+ */
+export async function transitionPlan(
+  db: Db,
+  planId: string,
+  from: readonly PlanRow['status'][],
+  values: Partial<Pick<PlanRow, 'status' | 'nextChargeDate' | 'renewalFailures' | 'cancelReason'>>,
+): Promise<PlanRow | undefined> {
+  const [row] = await db
+    .update(subscriptionPlans)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(and(eq(subscriptionPlans.id, planId), inArray(subscriptionPlans.status, [...from])))
+    .returning();
+  return row;
+}
+
+/**
+ * ACTIVE plans whose next charge is due at `now`, oldest first, `limit` at a time after the
+ * `after` cursor. Served by the partial index subscription_plans_due_idx. Returns the query
+ * itself (awaited as usual), so the benchmark can EXPLAIN the very statement.
+ */
+export function findDuePlans(
+  db: Db,
+  { now, limit, after }: { now: Date; limit: number; after?: { nextChargeDate: Date; id: string } },
+) {
+  return db
+    .select({ id: subscriptionPlans.id, nextChargeDate: sql<Date>`${subscriptionPlans.nextChargeDate}`.mapWith(subscriptionPlans.nextChargeDate), renewalFailures: subscriptionPlans.renewalFailures })
+    .from(subscriptionPlans)
+    .where(
+      and(
+        eq(subscriptionPlans.status, 'ACTIVE'),
+        lte(subscriptionPlans.nextChargeDate, now),
+        after
+          ? or(
+              gt(subscriptionPlans.nextChargeDate, after.nextChargeDate),
+              and(eq(subscriptionPlans.nextChargeDate, after.nextChargeDate), gt(subscriptionPlans.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(subscriptionPlans.nextChargeDate), asc(subscriptionPlans.id))
+    .limit(limit);
 }

@@ -96,3 +96,39 @@ export async function activatePlan(
     .returning();
   return row;
 }
+
+/** The plan's PENDING transaction, if any (at most one: a partial unique index). */
+export async function getPendingTransaction(db: Db, planId: string): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.planId, planId), eq(transactions.status, 'PENDING')))
+    .limit(1);
+  return row;
+}
+
+/** A transaction of this merchant, or undefined: the merchant is in the `where`. */
+export async function getTransactionForMerchant(db: Db, { merchantId, transactionId }: { merchantId: string; transactionId: string }) {
+  const [row] = await db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.id, transactionId), eq(transactions.merchantId, merchantId)))
+    .limit(1);
+  return row;
+}
+
+/** Whether a transaction id exists at all, reading nothing else of it (to tell 403 from 404). */
+export async function transactionExists(db: Db, transactionId: string): Promise<boolean> {
+  const rows = await db.select({ one: sql`1` }).from(transactions).where(eq(transactions.id, transactionId)).limit(1);
+  return rows.length > 0;
+}
+
+/** APPROVED → VOIDED, only if still APPROVED: of two voids racing, one wins, the other gets undefined. */
+export async function voidTransaction(db: Db, transactionId: string): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .update(transactions)
+    .set({ status: 'VOIDED', updatedAt: sql`now()` })
+    .where(and(eq(transactions.id, transactionId), eq(transactions.status, 'APPROVED')))
+    .returning();
+  return row;
+}

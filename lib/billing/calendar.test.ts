@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMonthsOnAnchor, anchorDayOf } from './calendar';
+import { addMonthsOnAnchor, anchorDayOf, nextOnAnchor } from './calendar';
 
 // 10:00 in Bogotá is 15:00 UTC.
 const bogota = (isoDate: string) => new Date(`${isoDate}T15:00:00.000Z`);
@@ -22,5 +22,18 @@ describe('addMonthsOnAnchor', () => {
     const lateEvening = new Date('2027-02-01T02:00:00.000Z');
     expect(anchorDayOf(lateEvening)).toBe(31);
     expect(addMonthsOnAnchor(lateEvening, 1, 31).toISOString()).toBe('2027-03-01T02:00:00.000Z');
+  });
+});
+
+describe('nextOnAnchor (resume)', () => {
+  it.each([
+    ['2027-03-10', 15, '2027-03-15'],
+    ['2027-03-15', 15, '2027-04-15'],
+    ['2027-03-20', 15, '2027-04-15'],
+    ['2028-02-10', 31, '2028-02-29'],
+    ['2028-02-29', 31, '2028-03-31'],
+    ['2027-12-31', 31, '2028-01-31'],
+  ])('after %s on day %i → %s', (from, anchor, to) => {
+    expect(nextOnAnchor(bogota(from), anchor).toISOString()).toBe(bogota(to).toISOString());
   });
 });

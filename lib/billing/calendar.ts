@@ -26,3 +26,12 @@ export function addMonthsOnAnchor(date: Date, months: number, anchorDay: number)
   );
   return new Date(moved - BOGOTA_OFFSET_MS);
 }
+
+/**
+ * The first anchor day strictly after `after`'s Bogotá day, at `after`'s time of day: where a
+ * resumed plan's next charge falls (DECISIONS 11), so no paused month is charged.
+ */
+export function nextOnAnchor(after: Date, anchorDay: number): Date {
+  const thisMonth = addMonthsOnAnchor(after, 0, anchorDay);
+  return anchorDayOf(thisMonth) > anchorDayOf(after) ? thisMonth : addMonthsOnAnchor(after, 1, anchorDay);
+}

@@ -15,7 +15,7 @@ import { addMonthsOnAnchor, anchorDayOf } from '@/lib/billing/calendar';
 import { createId, isId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 import type { Card } from '@/lib/payments/card';
-import type { ChargeResult, DeclineReason, PaymentProcessor } from '@/lib/payments';
+import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';
 import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 import { findCheckoutPlan, findPlanByToken } from './session';
@@ -44,12 +44,6 @@ export function toPaymentView(txn: TransactionRow): PaymentView {
     ...(txn.failureCode ? { declineReason: txn.failureCode as DeclineReason } : {}),
   };
 }
-
-const DECLINE_MESSAGES: Record<DeclineReason, string> = {
-  insufficient_funds: 'Declined: insufficient funds',
-  card_not_supported: 'Declined: card not supported',
-  processor_error: 'The processor failed to handle the charge',
-};
 
 /** Starts the plan's first payment: refuses what may not be paid, then records a PENDING transaction. */
 async function openAttempt(db: Db, token: string, card: Card, now: Date): Promise<{ plan: PlanRow; txn: TransactionRow }> {

@@ -25,3 +25,11 @@ export const webhookEventCreated = eventType('servicepay/webhook.created', {
 export const webhookEventResent = eventType('servicepay/webhook.resent', {
   schema: z.object({ eventId: id, merchantId: id }),
 });
+
+/**
+ * One renewal attempt of one plan is due (lib/billing/renewals.ts). The Inngest event id is built
+ * from plan, period and attempt, so a second sweep's event for the same attempt is dropped.
+ */
+export const renewalDue = eventType('servicepay/renewal.due', {
+  schema: z.object({ planId: id, period: z.number().int(), attempt: z.number().int().min(0).max(3) }),
+});

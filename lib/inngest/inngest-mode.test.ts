@@ -69,7 +69,7 @@ describe('with Inngest configured', () => {
     }
   });
 
-  it('serves the functions at /api/inngest: PUT registers them, unsigned GET and POST are refused', async () => {
+  it('serves the functions at /api/inngest: PUT registers every function, unsigned GET and POST are refused', async () => {
     // Next hands these a NextRequest; a plain Request carries everything they read.
     const { GET, POST, PUT } = (await import('@/app/api/inngest/route')) as unknown as Record<string, Parameters<typeof call>[0]>;
     const route = { GET: GET!, POST: POST!, PUT: PUT! };
@@ -77,7 +77,9 @@ describe('with Inngest configured', () => {
     expect(put.status).toBe(200);
     const registration = recorded.find((r) => r.path.startsWith('/fn/register'));
     expect(JSON.parse(registration!.body).functions.map((f: { id: string }) => f.id).sort()).toEqual([
+      'servicepay-charge-renewal',
       'servicepay-send-webhook',
+      'servicepay-sweep-renewals',
       'servicepay-sweep-webhooks',
     ]);
 

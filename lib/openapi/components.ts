@@ -34,7 +34,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   unauthorized: 'Missing or wrong credentials, revoked key, or inactive merchant',
   forbidden: 'The resource belongs to another account',
   not_found: 'No such resource (a malformed id is not found either)',
-  conflict: 'An open plan (PENDING_ACTIVATION, ACTIVE or PAUSED) already has this externalReference',
+  conflict: 'An open plan (PENDING_ACTIVATION, ACTIVE or PAUSED) already has this externalReference, or the plan or transaction is not in a status this change applies to',
   idempotency_key_reused: 'This Idempotency-Key was already used with a different body',
   payload_too_large: 'The body is larger than 64 KiB',
   unsupported_media_type: 'The body is not sent as `Content-Type: application/json`',

@@ -9,7 +9,8 @@ import { type IdPrefix, isId } from '@/lib/ids';
 import type { CheckoutSessionView } from '@/lib/checkout/session';
 import type { CreatedMerchant, merchantView } from '@/lib/merchants/merchants';
 import { createMerchantBodySchema, updateMerchantBodySchema } from '@/lib/merchants/schemas';
-import { createLinkBodySchema, linkSchema, planRecordSchema, planStatusSchema } from '@/lib/plans/schemas';
+import { billingRunBodySchema, sweepSummarySchema, voidedTransactionSchema } from '@/lib/billing/schemas';
+import { cancelPlanBodySchema, createLinkBodySchema, linkSchema, planRecordSchema, planStatusSchema } from '@/lib/plans/schemas';
 import { call } from '@/test/http';
 import { errorBodySchema } from './components';
 import { buildOpenApiDocument, openApiDocument, type OpenApiDocument } from './document';
@@ -149,6 +150,11 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(doc.paths[urlPath]!.get!.responses as object).sort()).toEqual(['200', '401', '403', '404', '429', '500']);
       expect(doc.paths[urlPath]!.get!.security).toEqual([{ merchantKey: [] }]);
     }
+    for (const urlPath of ['pause', 'resume', 'cancel'].map((verb) => `/merchants/subscription-plans/{id}/${verb}`).concat('/merchants/transactions/{subscriptionTransactionId}/void')) {
+      const op = doc.paths[urlPath]!.post as Json;
+      expect(Object.keys(op.responses).sort(), urlPath).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '500']);
+      expect(op.requestBody.required, urlPath).toBe(false);
+    }
     expect(doc.paths['/admin/merchants']!.post!.security).toEqual([{ operatorToken: [] }]);
     expect(doc.paths['/admin/merchants/{id}']!.patch!.security).toEqual([{ operatorToken: [] }]);
     expect(doc.paths['/api/health']!.get!.security).toEqual([]);
@@ -181,6 +187,11 @@ describe('the examples', () => {
     expect(merchantSchema.parse(examples.merchantExample)).toEqual(examples.merchantExample);
     expect(checkoutSessionSchema.parse(examples.checkoutSessionExample)).toEqual(examples.checkoutSessionExample);
     expect(webhookEventSchema.parse(examples.webhookExample('subscription.charge.declined', 'DECLINED'))).toBeTruthy();
+    expect(planRecordSchema.parse(examples.pausedPlanExample)).toEqual(examples.pausedPlanExample);
+    expect(cancelPlanBodySchema.parse(examples.cancelPlanExample)).toEqual(examples.cancelPlanExample);
+    expect(voidedTransactionSchema.parse(examples.voidedTransactionExample)).toEqual(examples.voidedTransactionExample);
+    expect(billingRunBodySchema.parse(examples.billingRunExample)).toEqual(examples.billingRunExample);
+    expect(sweepSummarySchema.parse(examples.sweepSummaryExample)).toEqual(examples.sweepSummaryExample);
   });
 
   it('use well-formed prefixed ids and credentials', () => {

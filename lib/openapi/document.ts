@@ -67,7 +67,8 @@ See the Webhooks section: what we send to your server, and how to check its sign
 
 const TAGS = [
   { name: 'Payment links', description: 'Create the link a customer pays with. Creating it also creates the subscription plan.' },
-  { name: 'Subscription plans', description: 'Where a plan stands: status, last transaction, next charge.' },
+  { name: 'Subscription plans', description: 'Where a plan stands (status, last transaction, next charge), and pausing, resuming or cancelling it.' },
+  { name: 'Transactions', description: 'The charges of a plan: its first payment and its monthly renewals.' },
   { name: 'Checkout', description: 'What the hosted checkout and the embedded widget read, by token, with no credentials.' },
   { name: 'Webhooks', description: WEBHOOKS_DESCRIPTION },
   { name: 'Operators', description: "For the service's operators, with the deployment's operator token; not for merchants." },

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { CheckoutSessionView } from '@/lib/checkout/session';
 import type { CreatedMerchant, merchantView } from '@/lib/merchants/merchants';
 import type { createLinkBodySchema, PaymentLink, PlanRecordView, PlanStatusView } from '@/lib/plans/schemas';
+import type { SweepSummary, VoidedView } from '@/lib/billing/schemas';
 import type { WebhookEvent } from './webhooks';
 
 // One Colombian customer's story, told in every example of the document: a monthly plan of
@@ -147,3 +148,33 @@ export const webhookExample = (event: WebhookEvent['event'], status: WebhookEven
     },
     timestamp: Date.parse('2026-11-21T15:06:43.020Z'),
   }) satisfies WebhookEvent;
+
+/** The plan record after `POST …/pause` (DECISIONS 11): no next charge while paused. */
+export const pausedPlanExample = { ...planRecordExample, status: 'PAUSED', nextChargeDate: null, updatedAt: '2027-01-05T14:00:00.000Z' } satisfies PlanRecordView;
+
+export const cancelPlanExample = { reason: 'Customer asked to cancel' };
+
+/** The reply of `POST /merchants/transactions/{id}/void`: the first payment, voided. */
+export const voidedTransactionExample = {
+  subscriptionTransactionId: IDS.transaction,
+  status: 'VOIDED',
+  amount: 150000,
+  chargeDate: PAID_AT,
+  gatewayTransactionId: IDS.gatewayTransaction,
+} satisfies VoidedView;
+
+/** The test clock run a month after the example's first payment. */
+export const billingRunExample = { now: NEXT_CHARGE + 60_000 };
+
+export const sweepSummaryExample = {
+  now: NEXT_CHARGE + 60_000,
+  due: 1,
+  approved: 1,
+  declined: 0,
+  error: 0,
+  pending: 0,
+  skipped: 0,
+  transactionIds: ['txn_0Sq5kD2eF4gH6iJ8kL0mN2pQ'],
+  cancelledPlanIds: [],
+  idempotencyKeysDeleted: 0,
+} satisfies SweepSummary;

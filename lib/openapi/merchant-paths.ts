@@ -1,14 +1,27 @@
+import { voidedTransactionSchema } from '@/lib/billing/schemas';
 import {
+  cancelPlanBodySchema,
   createLinkBodySchema,
+  emptyBodySchema,
   idempotencyKeySchema,
   linkSchema,
   planRecordSchema,
   planStatusSchema,
 } from '@/lib/plans/schemas';
+import type { z } from 'zod';
 import { LIMITS } from '@/lib/rate-limit/limits';
 import { errorReplies, replyHeaders } from './components';
 import { curlSample } from './curl';
-import { createLinkExamples, IDS, paymentLinkExample, planRecordExample, planStatusExamples } from './examples';
+import {
+  cancelPlanExample,
+  createLinkExamples,
+  IDS,
+  pausedPlanExample,
+  paymentLinkExample,
+  planRecordExample,
+  planStatusExamples,
+  voidedTransactionExample,
+} from './examples';
 import type { PathItems, SchemaComponents } from './json-schema';
 
 // The merchant API of SPEC 4.1–4.3, documented from the schemas its handlers parse and reply with.
@@ -37,8 +50,57 @@ const planIdParameter = (name: string) => ({
 
 const planErrors = errorReplies(['unauthorized', 'forbidden', 'not_found', 'rate_limited', 'internal_error'], { rateLimited: true });
 
+const SHARED_LIMIT = `Rate limit: ${LIMITS.merchant} requests a minute per api_key, shared with the other merchant endpoints except link creation and plan status.`;
+
+/** The errors of an extension endpoint that changes a plan or a transaction (DECISIONS 11). */
+const changeErrors = (conflict: string) =>
+  errorReplies(
+    ['invalid_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error'],
+    { rateLimited: true, examples: { conflict: { message: conflict } } },
+  );
+
+interface LifecycleOptions {
+  operationId: string;
+  summary: string;
+  description: string;
+  conflict: string;
+  example: object;
+  body?: { schema: z.ZodType; example: object };
+}
+
 export function merchantPaths(components: SchemaComponents, options: MerchantPathsOptions): PathItems {
   const { appUrl } = options;
+  const optionalBody = (body: LifecycleOptions['body']) => ({
+    required: false,
+    content: {
+      'application/json': {
+        schema: components.schema(body?.schema ?? emptyBodySchema, 'input'),
+        ...(body ? { example: body.example } : {}),
+      },
+    },
+  });
+  const lifecycle = (verb: string, o: LifecycleOptions) => ({
+    post: {
+      operationId: o.operationId,
+      summary: o.summary,
+      tags: ['Subscription plans'],
+      security: MERCHANT,
+      description: `${o.description}\n\nNo body is needed (an empty body or \`{}\`). Extension of SPEC.\n\n${SHARED_LIMIT}`,
+      parameters: [planIdParameter('id')],
+      requestBody: optionalBody(o.body),
+      responses: {
+        '200': {
+          description: 'The plan record after the change',
+          headers: replyHeaders(true),
+          content: { 'application/json': { schema: components.schema(planRecordSchema, 'output'), example: o.example } },
+        },
+        ...changeErrors(o.conflict),
+      },
+      'x-codeSamples': [
+        curlSample(appUrl, { method: 'POST', path: `/merchants/subscription-plans/${IDS.plan}/${verb}`, auth: 'merchant', body: o.body?.example }),
+      ],
+    },
+  });
   return {
     '/merchants/subscription-link': {
       post: {
@@ -152,6 +214,67 @@ export function merchantPaths(components: SchemaComponents, options: MerchantPat
           ...planErrors,
         },
         'x-codeSamples': [curlSample(appUrl, { method: 'GET', path: `/merchants/subscription-plans/${IDS.plan}`, auth: 'merchant' })],
+      },
+    },
+    '/merchants/subscription-plans/{id}/pause': lifecycle('pause', {
+      operationId: 'pauseSubscriptionPlan',
+      summary: 'Pause a plan',
+      description: 'ACTIVE → PAUSED. No renewal is attempted while the plan is paused, and `nextChargeDate` reads `null`. Any other status is a `409 conflict`.',
+      conflict: 'Only an ACTIVE plan can be paused: the plan is CANCELLED',
+      example: pausedPlanExample,
+    }),
+    '/merchants/subscription-plans/{id}/resume': lifecycle('resume', {
+      operationId: 'resumeSubscriptionPlan',
+      summary: 'Resume a plan',
+      description:
+        'PAUSED → ACTIVE. The next charge falls on the plan\'s billing day (the day of the month of its first payment, clamped to short months) after today: the paused months are never charged. Any other status is a `409 conflict`.',
+      conflict: 'Only a PAUSED plan can be resumed: the plan is ACTIVE',
+      example: planRecordExample,
+    }),
+    '/merchants/subscription-plans/{id}/cancel': lifecycle('cancel', {
+      operationId: 'cancelSubscriptionPlan',
+      summary: 'Cancel a plan',
+      description:
+        'PENDING_ACTIVATION, ACTIVE or PAUSED → CANCELLED, for good: the link no longer takes payments and no renewal follows. An optional `reason` is kept for your records. A plan already CANCELLED or COMPLETED is a `409 conflict`. ' +
+        'ServicePay cancels a plan itself when a renewal and its three retries (1, 3 and 5 days after the due date) all fail.',
+      conflict: 'This plan cannot be cancelled: the plan is CANCELLED',
+      example: { ...planRecordExample, status: 'CANCELLED', nextChargeDate: null },
+      body: { schema: cancelPlanBodySchema, example: cancelPlanExample },
+    }),
+    '/merchants/transactions/{subscriptionTransactionId}/void': {
+      post: {
+        operationId: 'voidTransaction',
+        summary: 'Void a charge',
+        tags: ['Transactions'],
+        security: MERCHANT,
+        description: [
+          'APPROVED → VOIDED: the processor voids the charge, then the transaction is recorded as VOIDED and a `subscription.charge.voided` webhook is sent. `chargeDate` stays the original charge\'s time. ' +
+            'Any other status (PENDING, DECLINED, ERROR, already VOIDED) is a `409 conflict`. The plan does not change: cancel it too if it should end. Extension of SPEC.',
+          '',
+          'No body is needed (an empty body or `{}`).',
+          '',
+          SHARED_LIMIT,
+        ].join('\n'),
+        parameters: [
+          {
+            name: 'subscriptionTransactionId',
+            in: 'path',
+            required: true,
+            description: 'Our transaction id (`txn_…`), as in `lastTransaction.subscriptionTransactionId` and webhooks. A malformed id is answered 404.',
+            schema: { type: 'string', pattern: '^txn_[0-9A-Za-z]{24}$' },
+            example: IDS.transaction,
+          },
+        ],
+        requestBody: optionalBody(undefined),
+        responses: {
+          '200': {
+            description: 'The voided transaction',
+            headers: replyHeaders(true),
+            content: { 'application/json': { schema: components.schema(voidedTransactionSchema, 'output'), example: voidedTransactionExample } },
+          },
+          ...changeErrors('Only an APPROVED transaction can be voided; this one is DECLINED'),
+        },
+        'x-codeSamples': [curlSample(appUrl, { method: 'POST', path: `/merchants/transactions/${IDS.transaction}/void`, auth: 'merchant' })],
       },
     },
   };

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { MERCHANT_STATUSES } from '@/db/schema';
+import { billingRunBodySchema, sweepSummarySchema } from '@/lib/billing/schemas';
 import { createMerchantBodySchema, updateMerchantBodySchema } from '@/lib/merchants/schemas';
 import { errorReplies, replyHeaders } from './components';
 import { curlSample } from './curl';
-import { createdMerchantExample, createMerchantExample, IDS, merchantExample, updateMerchantExample } from './examples';
+import { billingRunExample, createdMerchantExample, createMerchantExample, IDS, merchantExample, sweepSummaryExample, updateMerchantExample } from './examples';
 import type { PathItems, SchemaComponents } from './json-schema';
 
 // The operator API (DECISIONS 12) and the health check (DECISIONS 15). Their replies are built
@@ -119,6 +120,31 @@ export function operatorPaths(components: SchemaComponents, appUrl: string): Pat
         'x-codeSamples': [
           curlSample(appUrl, { method: 'PATCH', path: `/admin/merchants/${IDS.merchant}`, auth: 'operator', body: updateMerchantExample }),
         ],
+      },
+    },
+    '/admin/billing/run': {
+      post: {
+        operationId: 'runBillingSweep',
+        summary: 'Run the renewal sweep at a given time (test clock)',
+        tags: ['Operators'],
+        security: OPERATOR,
+        description:
+          'Runs the renewal sweep as if it were `now`: every ACTIVE plan whose next charge (or retry) is due by then is charged once, with its transaction and webhook, exactly as the scheduled sweep does; a plan charged this way moves on from that time. ' +
+          'One attempt per plan per call: to walk through retries (1, 3 and 5 days after the due date), call it once per day. Expired idempotency records are deleted too.\n\n' +
+          'For tests and sandbox deployments: in production it answers 404 unless `SANDBOX_DEPLOYMENT=1`. Answers 404 while the deployment has no ADMIN_API_TOKEN. Extension of SPEC.',
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: components.schema(billingRunBodySchema, 'input'), example: billingRunExample } },
+        },
+        responses: {
+          '200': {
+            description: 'What the sweep did',
+            headers: replyHeaders(false),
+            content: { 'application/json': { schema: components.schema(sweepSummarySchema, 'output'), example: sweepSummaryExample } },
+          },
+          ...operatorErrors(['invalid_request', 'unauthorized', 'not_found', 'payload_too_large', 'unsupported_media_type', 'internal_error']),
+        },
+        'x-codeSamples': [curlSample(appUrl, { method: 'POST', path: '/admin/billing/run', auth: 'operator', body: billingRunExample })],
       },
     },
     '/api/health': {

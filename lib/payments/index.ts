@@ -2,7 +2,7 @@ import { env } from '@/lib/env';
 import type { PaymentProcessor } from './processor';
 import { createSandboxProcessor } from './sandbox';
 
-export type { ChargeResult, DeclineReason, PaymentProcessor } from './processor';
+export { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from './processor';
 
 let processor: PaymentProcessor | undefined;
 

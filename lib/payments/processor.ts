@@ -5,6 +5,13 @@ import type { Card, CardBrand } from './card';
 
 export type DeclineReason = 'insufficient_funds' | 'card_not_supported' | 'processor_error';
 
+/** What a transaction records as its failureMessage for each reason. */
+export const DECLINE_MESSAGES: Record<DeclineReason, string> = {
+  insufficient_funds: 'Declined: insufficient funds',
+  card_not_supported: 'Declined: card not supported',
+  processor_error: 'The processor failed to handle the charge',
+};
+
 export interface PaymentMethod {
   /** The processor's reusable token for the card: what renewals charge; never the card number. */
   token: string;

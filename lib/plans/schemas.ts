@@ -139,3 +139,18 @@ export const planRecordSchema = z
 export type PaymentLink = z.infer<typeof linkSchema>;
 export type PlanStatusView = z.infer<typeof planStatusSchema>;
 export type PlanRecordView = z.infer<typeof planRecordSchema>;
+
+/** Pause and resume take no body: nothing, or `{}` (DECISIONS 11). */
+export const emptyBodySchema = z.object({}).meta({ id: 'EmptyRequest', description: 'No fields; the body may be left out.' });
+
+export const cancelPlanBodySchema = z
+  .object({
+    reason: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .max(500, 'at most 500 characters')
+      .optional()
+      .meta({ description: 'Why the plan ends, for your records', examples: ['Customer asked to cancel'] }),
+  })
+  .meta({ id: 'CancelPlanRequest', description: 'Body of POST /merchants/subscription-plans/{id}/cancel; it may be left out.' });

@@ -1,0 +1,14 @@
+// POST /merchants/subscription-plans/{id}/pause (DECISIONS 11, extension)
+import { readJson } from '@/lib/api/body';
+import { withMerchant } from '@/lib/api/with-merchant';
+import { pausePlan } from '@/lib/plans/lifecycle';
+import { emptyBodySchema } from '@/lib/plans/schemas';
+import { toPlanRecord } from '@/lib/plans/views';
+
+export const POST = withMerchant<{ id: string }>(
+  async (req, { db, merchant, params }) => {
+    await readJson(req, emptyBodySchema, { optional: true });
+    return Response.json(toPlanRecord(await pausePlan(db, { merchantId: merchant.merchantId, planId: params.id })));
+  },
+  { limit: 'merchant' },
+);

@@ -1,0 +1,2 @@
+ALTER TABLE "subscription_plans" ADD COLUMN "renewal_failures" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "subscription_plans" ADD CONSTRAINT "subscription_plans_renewal_failures_check" CHECK (renewal_failures between 0 and 3);

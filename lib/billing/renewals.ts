@@ -1,0 +1,195 @@
+import type { Db } from '@/db/client';
+import { uniqueViolation } from '@/db/errors';
+import { findDuePlans, type PlanRow, transitionPlan, type TransactionRow } from '@/db/queries/plans';
+import {
+  getPendingTransaction,
+  getTransactionOfPlan,
+  insertTransaction,
+  lockPlan,
+  recordPendingCharge,
+  settleTransaction,
+} from '@/db/queries/transactions';
+import { createId } from '@/lib/ids';
+import { errorFields, log } from '@/lib/log';
+import { type ChargeResult, DECLINE_MESSAGES, type PaymentProcessor } from '@/lib/payments';
+import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
+import { recordChargeEvent } from '@/lib/webhooks/events';
+import { addMonthsOnAnchor, anchorDayOf } from './calendar';
+
+// Monthly renewals (DECISIONS 11). A renewal is collected per period, the period named by its due
+// date. The first attempt is on the due date; a declined or failed one is retried 1, 3 and 5 days
+// after it, and a fourth failure cancels the plan. Meanwhile the plan stays ACTIVE and
+// nextChargeDate holds the next attempt's time, so the one partial index finds first attempts and
+// retries alike; `renewalFailures` says which attempt is next, and the due date is
+// nextChargeDate less that attempt's offset.
+//
+// Exactly once: every attempt takes the plan's row lock, checks that the plan is still ACTIVE and
+// still at the period and attempt it was sent for, and inserts a PENDING transaction (one per plan,
+// a unique index) before the processor is called, outside any database transaction. A second
+// sweep, a late event or a retried step finds the period moved on, or the attempt in flight.
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Days after the due date of each attempt: the first, then the retries of DECISIONS 11. */
+export const ATTEMPT_OFFSET_DAYS = [0, 1, 3, 5] as const;
+export const MAX_RENEWAL_FAILURES = ATTEMPT_OFFSET_DAYS.length - 1;
+
+/**
+ * How long an attempt may stay PENDING with no processor id before another worker takes it over
+ * (its worker died between insert and charge). It charges again with the same reference, our
+ * transaction id, which a processor uses to recognise a repeated request.
+ */
+export const ATTEMPT_LEASE_MS = 10 * 60 * 1000;
+
+/** One attempt to collect one period of one plan: what a sweep sends and a worker charges. */
+export interface RenewalDue {
+  planId: string;
+  /** The period's due date, epoch ms. */
+  period: number;
+  /** 0 for the first attempt, 1..3 for the retries. */
+  attempt: number;
+}
+
+export type RenewalOutcome =
+  | { planId: string; result: 'APPROVED' | 'DECLINED' | 'ERROR'; transactionId: string; planStatus: PlanRow['status'] }
+  | { planId: string; result: 'PENDING'; transactionId: string }
+  | { planId: string; result: 'in_progress' | 'skipped' };
+
+/** Deterministic per plan, period and attempt: Inngest drops a second event with the same id. */
+export function renewalEventId(due: RenewalDue): string {
+  return `renewal-${due.planId}-${due.period}-${due.attempt}`;
+}
+
+/** The due date of the period a plan is collecting. */
+export function periodDueOf(plan: Pick<PlanRow, 'nextChargeDate' | 'renewalFailures'>): Date {
+  const offset = ATTEMPT_OFFSET_DAYS[plan.renewalFailures] ?? 0;
+  return new Date(plan.nextChargeDate!.getTime() - offset * DAY_MS);
+}
+
+/** Every attempt due at `now`, in pages of `pageSize` (oldest first). */
+export async function* findDueRenewals(db: Db, now: Date, pageSize = 1000): AsyncGenerator<RenewalDue[]> {
+  let after: { nextChargeDate: Date; id: string } | undefined;
+  for (;;) {
+    const page = await findDuePlans(db, { now, limit: pageSize, after });
+    if (page.length) yield page.map((p) => ({ planId: p.id, period: periodDueOf(p).getTime(), attempt: p.renewalFailures }));
+    if (page.length < pageSize) return;
+    const last = page[page.length - 1]!;
+    after = { nextChargeDate: last.nextChargeDate, id: last.id };
+  }
+}
+
+type Opened =
+  | { kind: 'charge'; plan: PlanRow; txn: TransactionRow }
+  | { kind: 'retrieve'; plan: PlanRow; txn: TransactionRow }
+  | { kind: 'in_progress' }
+  | { kind: 'skipped' };
+
+/** Under the plan's lock: start this attempt, take over an abandoned one, or find nothing to do. */
+async function openAttempt(db: Db, due: RenewalDue, now: Date): Promise<Opened> {
+  return db.transaction(async (tx) => {
+    const plan = await lockPlan(tx, due.planId);
+    if (plan?.status !== 'ACTIVE' || !plan.nextChargeDate) return { kind: 'skipped' };
+    const pending = await getPendingTransaction(tx, plan.id);
+    if (pending) {
+      if (pending.kind !== 'RENEWAL') return { kind: 'skipped' };
+      if (pending.gatewayTransactionId) return { kind: 'retrieve', plan, txn: pending };
+      const abandoned = now.getTime() - pending.chargeDate.getTime() >= ATTEMPT_LEASE_MS;
+      return abandoned ? { kind: 'charge', plan, txn: pending } : { kind: 'in_progress' };
+    }
+    const current = plan.nextChargeDate <= now && periodDueOf(plan).getTime() === due.period && plan.renewalFailures === due.attempt;
+    if (!current) return { kind: 'skipped' };
+    try {
+      const txn = await insertTransaction(tx, {
+        id: createId('txn', now.getTime()),
+        planId: plan.id,
+        merchantId: plan.merchantId,
+        kind: 'RENEWAL',
+        status: 'PENDING',
+        amount: plan.amount,
+        chargeDate: now,
+        paymentMethodToken: plan.paymentMethodToken,
+      });
+      return { kind: 'charge', plan, txn };
+    } catch (error) {
+      if (uniqueViolation(error) === 'transactions_one_pending_per_plan') return { kind: 'in_progress' };
+      throw error;
+    }
+  });
+}
+
+/** The plan after a final renewal outcome: next period, next retry, or cancelled. */
+function afterOutcome(plan: PlanRow, status: 'APPROVED' | 'DECLINED' | 'ERROR', failure: string | null) {
+  const due = periodDueOf(plan);
+  if (status === 'APPROVED') {
+    // From the due date on the anchor, not from a late retry's date, so billing does not drift.
+    const anchor = plan.billingAnchorDay ?? anchorDayOf(due);
+    return { nextChargeDate: addMonthsOnAnchor(due, 1, anchor), renewalFailures: 0 };
+  }
+  const failures = plan.renewalFailures + 1;
+  if (failures > MAX_RENEWAL_FAILURES) {
+    return { status: 'CANCELLED' as const, cancelReason: `Renewal failed ${failures} times in a row (last: ${failure ?? status})` };
+  }
+  return { nextChargeDate: new Date(due.getTime() + ATTEMPT_OFFSET_DAYS[failures]! * DAY_MS), renewalFailures: failures };
+}
+
+/** Records the processor's answer, moves the plan on and writes the event, in one transaction. */
+async function recordAttempt(db: Db, planId: string, txn: TransactionRow, result: ChargeResult, now: Date) {
+  return db.transaction(async (tx): Promise<{ outcome: RenewalOutcome; eventId: string | null }> => {
+    const plan = await lockPlan(tx, planId);
+    if (result.status === 'PENDING') {
+      await recordPendingCharge(tx, txn.id, { gatewayTransactionId: result.gatewayTransactionId, paymentMethodToken: txn.paymentMethodToken });
+      return { outcome: { planId, result: 'PENDING', transactionId: txn.id }, eventId: null };
+    }
+    const settled = await settleTransaction(tx, txn.id, {
+      status: result.status,
+      gatewayTransactionId: result.gatewayTransactionId || txn.gatewayTransactionId,
+      paymentMethodToken: txn.paymentMethodToken,
+      failureCode: result.declineReason ?? null,
+      failureMessage: result.declineReason ? DECLINE_MESSAGES[result.declineReason] : null,
+    });
+    if (!settled) {
+      const current = await getTransactionOfPlan(tx, { planId, transactionId: txn.id });
+      log.warn('renewal already settled by another worker', { planId, transactionId: txn.id, status: current?.status });
+      return { outcome: { planId, result: 'skipped' }, eventId: null };
+    }
+    const status = result.status;
+    // A plan paused or cancelled while the charge was in flight keeps its state; the charge is
+    // still recorded, with its event.
+    const moved = plan.status === 'ACTIVE' ? await transitionPlan(tx, planId, ['ACTIVE'], afterOutcome(plan, status, settled.failureCode)) : undefined;
+    const eventId = await recordChargeEvent(tx, plan, settled, now);
+    return { outcome: { planId, result: status, transactionId: txn.id, planStatus: (moved ?? plan).status }, eventId };
+  });
+}
+
+/**
+ * One renewal attempt of one plan for one period, exactly once however many workers race: the
+ * same code for the Inngest function and the in-process timer. A plan no longer ACTIVE, or
+ * already past this period and attempt, is skipped without a charge.
+ */
+export async function chargeRenewal(db: Db, processor: PaymentProcessor, due: RenewalDue, now: Date = new Date()): Promise<RenewalOutcome> {
+  const opened = await openAttempt(db, due, now);
+  if (opened.kind === 'in_progress' || opened.kind === 'skipped') return { planId: due.planId, result: opened.kind };
+  const { txn } = opened;
+  let result: ChargeResult;
+  if (opened.kind === 'retrieve') {
+    // Charged already: only the processor's answer is awaited. A failure to ask is not a failure
+    // of the charge; the next sweep asks again.
+    try {
+      result = await processor.retrieve(txn.gatewayTransactionId!);
+    } catch (error) {
+      log.error('payment processor did not answer about a renewal', { planId: due.planId, transactionId: txn.id, ...errorFields(error) });
+      return { planId: due.planId, result: 'PENDING', transactionId: txn.id };
+    }
+    if (result.status === 'PENDING') return { planId: due.planId, result: 'PENDING', transactionId: txn.id };
+  } else {
+    try {
+      result = await processor.charge({ amount: txn.amount, currency: 'COP', reference: txn.id, paymentMethod: txn.paymentMethodToken ?? '', initiator: 'recurring' });
+    } catch (error) {
+      log.error('payment processor failed on a renewal', { planId: due.planId, transactionId: txn.id, ...errorFields(error) });
+      result = { status: 'ERROR', gatewayTransactionId: '', declineReason: 'processor_error' };
+    }
+  }
+  const { outcome, eventId } = await recordAttempt(db, due.planId, txn, result, now);
+  if (eventId) dispatchWebhookEvents([eventId]);
+  return outcome;
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+/** The reply of POST /merchants/transactions/{id}/void (DECISIONS 11). */
+export const voidedTransactionSchema = z
+  .object({
+    subscriptionTransactionId: z.string(),
+    status: z.literal('VOIDED'),
+    amount: z.number().int().describe('Cents of COP'),
+    chargeDate: z.number().int().describe("Epoch milliseconds of the original charge (a void does not change it)"),
+    gatewayTransactionId: z.string().nullable().describe('Processor id: hyphen-separated numeric parts'),
+  })
+  .meta({ id: 'VoidedTransaction' });
+
+export type VoidedView = z.infer<typeof voidedTransactionSchema>;
+
+/** Body of POST /admin/billing/run: the time the sweep runs as. */
+export const billingRunBodySchema = z
+  .object({ now: z.number().int('must be whole epoch milliseconds').min(0).describe('Epoch milliseconds: run the renewal sweep as if it were this time') })
+  .meta({ id: 'BillingRunRequest' });
+
+/** What a renewal sweep did (lib/billing/sweep.ts). */
+export const sweepSummarySchema = z
+  .object({
+    now: z.number().int().describe('The time the sweep ran as, epoch ms'),
+    due: z.number().int().describe('Renewal attempts that were due'),
+    approved: z.number().int(),
+    declined: z.number().int(),
+    error: z.number().int(),
+    pending: z.number().int().describe('Left PENDING by the processor; the next sweep asks again'),
+    skipped: z.number().int().describe('Attempts another worker holds, or plans that moved on'),
+    transactionIds: z.array(z.string()).describe('Renewal transactions this sweep wrote (txn_…)'),
+    cancelledPlanIds: z.array(z.string()).describe('Plans cancelled because their last retry failed (sub_…)'),
+    idempotencyKeysDeleted: z.number().int().describe('Idempotency records past their 24 h window, deleted'),
+  })
+  .meta({ id: 'BillingRun' });
+
+export type SweepSummary = z.infer<typeof sweepSummarySchema>;

@@ -1,0 +1,43 @@
+import type { Db } from '@/db/client';
+import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
+import type { PaymentProcessor } from '@/lib/payments';
+import { chargeRenewal, findDueRenewals, type RenewalOutcome } from './renewals';
+import type { SweepSummary } from './schemas';
+
+// The renewal sweep run in this process: by the timer of the embedded setup (DECISIONS 13), the
+// test clock (POST /admin/billing/run) and the benchmark. With Inngest the cron function finds the
+// same attempts and a per-plan function charges each with the same chargeRenewal.
+
+/** Charges every attempt due at `now`, `concurrency` at a time, then clears expired idempotency records. */
+export async function runRenewalSweep(
+  db: Db,
+  processor: PaymentProcessor,
+  { now = new Date(), concurrency = 4 }: { now?: Date; concurrency?: number } = {},
+): Promise<SweepSummary> {
+  const outcomes: RenewalOutcome[] = [];
+  // One attempt per plan per sweep: a failed attempt's retry may already be due at `now` (a test
+  // clock moved days on) and a later page would find it; it waits for the next sweep instead.
+  const attempted = new Set<string>();
+  for await (const found of findDueRenewals(db, now)) {
+    const page = found.filter((due) => !attempted.has(due.planId));
+    for (const due of page) attempted.add(due.planId);
+    let next = 0;
+    const worker = async () => {
+      while (next < page.length) outcomes.push(await chargeRenewal(db, processor, page[next++]!, now));
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, page.length) }, worker));
+  }
+  const count = (result: RenewalOutcome['result']) => outcomes.filter((o) => o.result === result).length;
+  return {
+    now: now.getTime(),
+    due: outcomes.length,
+    approved: count('APPROVED'),
+    declined: count('DECLINED'),
+    error: count('ERROR'),
+    pending: count('PENDING'),
+    skipped: count('skipped') + count('in_progress'),
+    transactionIds: outcomes.flatMap((o) => ('transactionId' in o ? [o.transactionId] : [])),
+    cancelledPlanIds: outcomes.flatMap((o) => ('planStatus' in o && o.planStatus === 'CANCELLED' ? [o.planId] : [])),
+    idempotencyKeysDeleted: await deleteExpiredIdempotencyKeys(db),
+  };
+}

@@ -1,0 +1,47 @@
+import type { Db } from '@/db/client';
+import { getTransactionForMerchant, lockPlan, transactionExists, voidTransaction } from '@/db/queries/transactions';
+import { ApiError } from '@/lib/api/errors';
+import { isId } from '@/lib/ids';
+import type { PaymentProcessor } from '@/lib/payments';
+import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
+import { recordChargeEvent } from '@/lib/webhooks/events';
+import type { VoidedView } from './schemas';
+
+// POST /merchants/transactions/{id}/void (DECISIONS 11): APPROVED → VOIDED. The processor voids
+// first, outside any database transaction; then, under the plan's lock, a conditional update
+// records it with its `subscription.charge.voided` event. The plan itself does not change: a
+// voided first payment still counts as the link's one approval (the database says so), and a
+// voided renewal does not bring its period back; the merchant cancels the plan if it should end.
+
+export async function voidCharge(
+  db: Db,
+  processor: PaymentProcessor,
+  { merchantId, transactionId, now = new Date() }: { merchantId: string; transactionId: string; now?: Date },
+): Promise<VoidedView> {
+  const notFound = new ApiError('not_found', 'No transaction with this id');
+  if (!isId('txn', transactionId)) throw notFound;
+  const txn = await getTransactionForMerchant(db, { merchantId, transactionId });
+  if (!txn) {
+    if (await transactionExists(db, transactionId)) throw new ApiError('forbidden', 'This transaction belongs to another account');
+    throw notFound;
+  }
+  const refused = (status: string) => new ApiError('conflict', `Only an APPROVED transaction can be voided; this one is ${status}`);
+  if (txn.status !== 'APPROVED' || !txn.gatewayTransactionId) throw refused(txn.status);
+  const result = await processor.void(txn.gatewayTransactionId);
+  if (result.status !== 'VOIDED') throw new ApiError('conflict', 'The processor refused to void this charge');
+  const { voided, eventId } = await db.transaction(async (tx) => {
+    const plan = await lockPlan(tx, txn.planId);
+    const voided = await voidTransaction(tx, txn.id);
+    // Another void won the race: it wrote the event; this one is refused like any other repeat.
+    if (!voided) throw refused('VOIDED');
+    return { voided, eventId: await recordChargeEvent(tx, plan, voided, now) };
+  });
+  if (eventId) dispatchWebhookEvents([eventId]);
+  return {
+    subscriptionTransactionId: voided.id,
+    status: 'VOIDED',
+    amount: voided.amount,
+    chargeDate: voided.chargeDate.getTime(),
+    gatewayTransactionId: voided.gatewayTransactionId,
+  };
+}

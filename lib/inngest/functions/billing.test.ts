@@ -1,0 +1,75 @@
+import { InngestTestEngine } from '@inngest/test';
+import { and, eq, lte } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '@/db/client';
+import { subscriptionPlans, transactions } from '@/db/schema';
+import { renewalEventId } from '@/lib/billing/renewals';
+import { payWithCard } from '@/lib/checkout/payments';
+import { parseCard } from '@/lib/payments/card';
+import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { useTestDatabase } from '@/test/database';
+import { chargeRenewalFunction } from './charge-renewal';
+import { sweepRenewals } from './sweep-renewals';
+
+let database: Database;
+beforeAll(async () => {
+  database = await useTestDatabase();
+});
+
+/** An ACTIVE plan whose next charge was due a minute ago (real time: the functions use the clock). */
+async function duePlan() {
+  const link = await createTestLink(database.db);
+  await payWithCard(database.db, createSandboxProcessor({ pendingMs: 0 }), { token: link.token, card: parseCard(cardForm(CARDS.approved))! });
+  const due = new Date(Date.now() - 60_000);
+  await database.db.update(subscriptionPlans).set({ nextChargeDate: due }).where(eq(subscriptionPlans.id, link.subscriptionPlanId));
+  return { ...link, due };
+}
+const renewalsOf = (planId: string) =>
+  database.db.select().from(transactions).where(and(eq(transactions.planId, planId), eq(transactions.kind, 'RENEWAL')));
+// Nothing leaves the test: the events the sweep would send are captured by a mocked step.
+const sentEvents = { id: 'send-renewal-events', handler: () => ({ ids: [] }) };
+
+describe('sweep-renewals (cron)', () => {
+  it('sends one event per due attempt, its id built from plan, period and attempt, and charges nothing itself', async () => {
+    const link = await duePlan();
+    const { result, ctx } = await new InngestTestEngine({ function: sweepRenewals, steps: [sentEvents] }).execute();
+    const [, events] = ctx.step.sendEvent.mock.calls[0] as unknown as [string, { id: string; name: string; data: unknown }[]];
+    const due = { planId: link.subscriptionPlanId, period: link.due.getTime(), attempt: 0 };
+    expect(events).toContainEqual(expect.objectContaining({ name: 'servicepay/renewal.due', id: renewalEventId(due), data: due }));
+    const dueNow = await database.db.select().from(subscriptionPlans).where(and(eq(subscriptionPlans.status, 'ACTIVE'), lte(subscriptionPlans.nextChargeDate, new Date())));
+    expect(events).toHaveLength(dueNow.length);
+    expect(result).toMatchObject({ due: dueNow.length, idempotencyKeysDeleted: expect.any(Number) });
+    expect(await renewalsOf(link.subscriptionPlanId)).toEqual([]);
+  });
+
+  it('sends no event when nothing is due', async () => {
+    await database.db.update(subscriptionPlans).set({ status: 'CANCELLED' }).where(eq(subscriptionPlans.status, 'ACTIVE'));
+    const { result, ctx } = await new InngestTestEngine({ function: sweepRenewals, steps: [sentEvents] }).execute();
+    expect(ctx.step.sendEvent).not.toHaveBeenCalled();
+    expect(result).toMatchObject({ due: 0 });
+  });
+});
+
+describe('charge-renewal', () => {
+  const event = (data: { planId: string; period: number; attempt: number }) => ({ name: 'servicepay/renewal.due', data });
+
+  it('charges the attempt once; the same event again charges nothing', async () => {
+    const link = await duePlan();
+    const data = { planId: link.subscriptionPlanId, period: link.due.getTime(), attempt: 0 };
+    const first = await new InngestTestEngine({ function: chargeRenewalFunction, events: [event(data)] }).execute();
+    expect(first.result).toMatchObject({ planId: link.subscriptionPlanId, result: 'APPROVED', planStatus: 'ACTIVE' });
+    expect(first.ctx.step.run).toHaveBeenCalledWith('charge-renewal', expect.any(Function));
+    const again = await new InngestTestEngine({ function: chargeRenewalFunction, events: [event(data)] }).execute();
+    expect(again.result).toEqual({ planId: link.subscriptionPlanId, result: 'skipped' });
+    expect((await renewalsOf(link.subscriptionPlanId)).map((t) => t.status)).toEqual(['APPROVED']);
+  });
+
+  it('skips an attempt of a period that is not the plan\'s current one', async () => {
+    const link = await duePlan();
+    const stale = { planId: link.subscriptionPlanId, period: link.due.getTime() - 31 * 86_400_000, attempt: 0 };
+    const { result } = await new InngestTestEngine({ function: chargeRenewalFunction, events: [event(stale)] }).execute();
+    expect(result).toEqual({ planId: link.subscriptionPlanId, result: 'skipped' });
+    expect(await renewalsOf(link.subscriptionPlanId)).toEqual([]);
+  });
+});

@@ -1,0 +1,32 @@
+import { getDb } from '@/db/client';
+import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
+import { findDueRenewals, type RenewalDue, renewalEventId } from '@/lib/billing/renewals';
+import { inngest, renewalDue } from '../client';
+
+// The renewal cron (DECISIONS 11): finds the attempts due and sends one event per plan, period and
+// attempt; charge-renewal charges each. A sweep that finds more than MAX_PER_SWEEP leaves the rest
+// to the next one, and an attempt found twice is one event (its id).
+
+export const MAX_PER_SWEEP = 10_000;
+
+export const sweepRenewals = inngest.createFunction(
+  { id: 'sweep-renewals', triggers: [{ cron: '*/10 * * * *' }] },
+  async ({ step }) => {
+    const due = await step.run('find-due-renewals', async () => {
+      const found: RenewalDue[] = [];
+      for await (const page of findDueRenewals(await getDb(), new Date())) {
+        found.push(...page);
+        if (found.length >= MAX_PER_SWEEP) break;
+      }
+      return found.slice(0, MAX_PER_SWEEP);
+    });
+    if (due.length) {
+      await step.sendEvent(
+        'send-renewal-events',
+        due.map((attempt) => renewalDue.create(attempt, { id: renewalEventId(attempt) })),
+      );
+    }
+    const idempotencyKeysDeleted = await step.run('delete-expired-idempotency-keys', async () => deleteExpiredIdempotencyKeys(await getDb()));
+    return { due: due.length, idempotencyKeysDeleted };
+  },
+);
