@@ -36,8 +36,8 @@ describe('rateLimitHeaders', () => {
 });
 
 describe('LIMITS', () => {
-  it('are those of DECISIONS 10', () => {
-    expect(LIMITS).toEqual({ 'create-link': 60, 'plan-status': 120, merchant: 60, 'checkout-session': 60 });
+  it('are those of DECISIONS 10, and the portal sign-in limits', () => {
+    expect(LIMITS).toEqual({ 'create-link': 60, 'plan-status': 120, merchant: 60, 'checkout-session': 60, 'sign-in-email': 5, 'sign-in-ip': 30 });
   });
 });
 

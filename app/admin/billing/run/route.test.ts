@@ -60,6 +60,8 @@ describe('POST /admin/billing/run (test clock)', () => {
 
   it('is refused (404) in production, unless the deployment is a sandbox', async () => {
     vi.stubEnv('NODE_ENV', 'production');
+    // Production requires the portal's session secret; without it every setting read fails.
+    vi.stubEnv('BETTER_AUTH_SECRET', 'test-better-auth-secret-0123456789abcdef');
     resetEnvForTests();
     const refused = await run(Date.now());
     expect(refused.status).toBe(404);
