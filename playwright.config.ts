@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { createTestCertificates } from './test/tls';
 import { ADMIN_API_TOKEN, BASE_URL, E2E_PORT, SHORT_LIVED_PORT, SHORT_LIVED_TTL_SECONDS, SHORT_LIVED_URL } from './e2e/fixtures';
 
 const CI = Boolean(process.env.CI);
@@ -22,7 +23,24 @@ function embeddedDataDir(name: string): string {
   return path.join(process.env.SERVICEPAY_E2E_DIR, name, 'pglite');
 }
 
+/**
+ * The test CA of this run, for HTTPS webhook receivers the journeys start: the servers trust it
+ * through NODE_EXTRA_CA_CERTS, as an operator would (DECISIONS 13). Made once by the runner;
+ * workers inherit the variable.
+ */
+function testCaFile(): string {
+  if (!process.env.SERVICEPAY_TEST_TLS_DIR) {
+    const { dir } = createTestCertificates();
+    process.env.SERVICEPAY_TEST_TLS_DIR = dir;
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  }
+  return path.join(process.env.SERVICEPAY_TEST_TLS_DIR, 'ca.pem');
+}
+
 const serverEnv = (port: number, url: string, name: string) => ({
+  NODE_EXTRA_CA_CERTS: testCaFile(),
+  // Receivers listen on loopback (DECISIONS 8: the switch is for local tests).
+  WEBHOOK_ALLOW_PRIVATE_NETWORK: '1',
   PORT: String(port),
   APP_URL: url,
   ADMIN_API_TOKEN,
