@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { createTestCertificates } from './test/tls';
-import { ADMIN_API_TOKEN, BASE_URL, E2E_PORT, SHORT_LIVED_PORT, SHORT_LIVED_TTL_SECONDS, SHORT_LIVED_URL } from './e2e/fixtures';
+import { ADMIN_API_TOKEN, BASE_URL, E2E_PORT, INNGEST_STUB, SHORT_LIVED_PORT, SHORT_LIVED_TTL_SECONDS, SHORT_LIVED_URL } from './e2e/fixtures';
 
 const CI = Boolean(process.env.CI);
 const DATABASE_URL = process.env.DATABASE_URL?.trim();
@@ -117,7 +117,15 @@ export default defineConfig({
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
       stdout: 'ignore',
       stderr: 'pipe',
-      env: { ...serverEnv(SHORT_LIVED_PORT, SHORT_LIVED_URL, 'short-lived'), CHECKOUT_TOKEN_TTL_SECONDS: String(SHORT_LIVED_TTL_SECONDS) },
+      // Also the server with Inngest configured (DECISIONS 13), its API played by a stub the
+      // Inngest journey starts on loopback.
+      env: {
+        ...serverEnv(SHORT_LIVED_PORT, SHORT_LIVED_URL, 'short-lived'),
+        CHECKOUT_TOKEN_TTL_SECONDS: String(SHORT_LIVED_TTL_SECONDS),
+        INNGEST_EVENT_KEY: 'e2e-event-key',
+        INNGEST_SIGNING_KEY: INNGEST_STUB.signingKey,
+        INNGEST_BASE_URL: INNGEST_STUB.url,
+      },
     },
   ],
 });

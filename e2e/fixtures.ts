@@ -15,6 +15,13 @@ export const SHORT_LIVED_PORT = E2E_PORT + 1;
 export const SHORT_LIVED_URL = `http://127.0.0.1:${SHORT_LIVED_PORT}`;
 export const SHORT_LIVED_TTL_SECONDS = 6;
 
+/** Where the short-lived server finds "Inngest": a stub the Inngest journey runs on loopback. */
+export const INNGEST_STUB = {
+  port: E2E_PORT + 2,
+  url: `http://127.0.0.1:${E2E_PORT + 2}`,
+  signingKey: 'signkey-test-e2e0123456789abcdef0123456789abcdef',
+};
+
 export const test = base.extend<{ admin: APIRequestContext }>({
   /** An API client that presents the operator token, as an operator's script would. */
   admin: async ({ playwright }, use) => {
