@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../client';
-import { apiKeys, merchants } from '../schema';
+import { type Db, preparedFor } from '../client';
+import { apiKeys, merchants, subscriptionPlans } from '../schema';
 
 export type MerchantRow = typeof merchants.$inferSelect;
 
@@ -31,4 +31,25 @@ export async function updateMerchant(
 export async function countMerchants(db: Db): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(merchants);
   return row?.n ?? 0;
+}
+
+const allowedDomainsByTokenQuery = preparedFor((db) =>
+  db
+    .select({ allowedDomains: merchants.allowedDomains })
+    .from(subscriptionPlans)
+    .innerJoin(merchants, eq(merchants.id, subscriptionPlans.merchantId))
+    .where(eq(subscriptionPlans.checkoutToken, sql.placeholder('token')))
+    .limit(1)
+    .prepare('allowed_domains_by_token'),
+);
+
+/** The embed allow-list of the merchant behind a checkout token (every checkout page view: prepared). */
+export async function getAllowedDomainsByToken(db: Db, token: string): Promise<string[] | undefined> {
+  const [row] = await allowedDomainsByTokenQuery(db).execute({ token });
+  return row?.allowedDomains;
+}
+
+export async function getMerchant(db: Db, id: string): Promise<MerchantRow | undefined> {
+  const [row] = await db.select().from(merchants).where(eq(merchants.id, id)).limit(1);
+  return row;
 }
