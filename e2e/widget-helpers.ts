@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { Page } from '@playwright/test';
+import type { FrameLocator, Page } from '@playwright/test';
 import { expect, test as base } from './checkout-helpers';
 import { BASE_URL } from './fixtures';
 
@@ -64,6 +64,13 @@ export function widgetEvents(page: Page): Promise<WidgetEvent[]> {
   return page.evaluate(() => (window as unknown as { events: WidgetEvent[] }).events);
 }
 
+/** The one onSuccess payload the page received (fails when there is none). */
+export async function successOf(page: Page) {
+  const found = (await widgetEvents(page)).filter((e) => e[0] === 'success');
+  expect(found).toHaveLength(1);
+  return (found[0] as Extract<WidgetEvent, ['success', unknown]>)[1];
+}
+
 /** Messages of the widget's namespace that reached the merchant's page itself. */
 export function checkoutMessages(page: Page): Promise<{ origin: string; data: { type?: string } }[]> {
   return page.evaluate(() =>
@@ -73,7 +80,6 @@ export function checkoutMessages(page: Page): Promise<{ origin: string; data: { 
 
 export const test = base.extend<{ allowedDomains: string[] | null }, { site: MerchantSite }>({
   site: [
-    // eslint-disable-next-line no-empty-pattern -- a worker fixture that needs no other fixture
     async ({}, use, workerInfo) => {
       const port = SITE_BASE_PORT + (workerInfo.parallelIndex % 10);
       const server = http.createServer((req, res) => {
@@ -117,4 +123,14 @@ export { expect };
 export function widget(page: Page, name = 'Pago seguro') {
   const dialog = page.getByRole('dialog', { name });
   return { dialog, frame: page.frameLocator('dialog iframe') };
+}
+
+/**
+ * Waits until the checkout in the modal is interactive: its card form hydrated (React has attached
+ * its props to the input), so what a test types is handled by the form and not lost.
+ */
+export async function expectInteractive(frame: FrameLocator) {
+  await expect
+    .poll(() => frame.locator('#cardNumber').evaluate((input) => Object.keys(input).some((key) => key.startsWith('__reactProps'))))
+    .toBe(true);
 }

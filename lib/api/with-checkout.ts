@@ -7,7 +7,7 @@ import { type ApiContext, withApi, withResponseHeaders } from './handler';
  * The client's address for the per-IP limit: the last X-Forwarded-For entry, the one the nearest
  * proxy (or Next.js itself) added; entries to its left are whatever the client chose to send.
  */
-export function clientIp(req: Request): string {
+export function clientIp(req: Pick<Request, 'headers'>): string {
   const forwarded = req.headers.get('x-forwarded-for');
   return forwarded?.split(',').at(-1)?.trim() || req.headers.get('x-real-ip') || 'unknown';
 }
