@@ -24,17 +24,16 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['@electric-sql/pglite'],
   async headers() {
     const version = widgetVersion();
+    // Any merchant page may load the script (and a bundler may fetch the types).
+    const widgetHeaders = [
+      { key: 'Cache-Control', value: WIDGET_CACHE },
+      { key: 'Access-Control-Allow-Origin', value: '*' },
+    ];
     return [
       { source: '/:path*', headers: [{ key: 'X-Content-Type-Options', value: 'nosniff' }] },
-      {
-        source: '/widget.:ext(js|d.ts)',
-        headers: [
-          { key: 'Cache-Control', value: WIDGET_CACHE },
-          // Any merchant page may load it (and a bundler may fetch the types).
-          { key: 'Access-Control-Allow-Origin', value: '*' },
-          ...(version ? [{ key: 'X-Widget-Version', value: version }] : []),
-        ],
-      },
+      { source: '/widget.js', headers: [...widgetHeaders, ...(version ? [{ key: 'X-Widget-Version', value: version }] : [])] },
+      // Text to copy, not a video (the static server reads .ts as MPEG transport stream).
+      { source: '/widget.d.ts', headers: [...widgetHeaders, { key: 'Content-Type', value: 'text/plain; charset=utf-8' }] },
     ];
   },
 };

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { CARDS, createShortLivedLink, expectState, FUTURE_EXPIRY, LABELS, pay, planStatus } from './checkout-helpers';
 import { BASE_URL, SHORT_LIVED_URL } from './fixtures';
 import { checkoutMessages, expect, expectInteractive, successOf, test, widget, widgetEvents } from './widget-helpers';
@@ -264,4 +266,17 @@ test('the script loaded twice and open called twice: one modal, one set of callb
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   expect(await widgetEvents(page)).toEqual([['close']]);
+});
+
+test('the script: under 2 KB gzipped, cached for a day with its content hash; its types served as text', async ({ request }) => {
+  const script = await request.get('/widget.js');
+  expect(script.status()).toBe(200);
+  const body = await script.body();
+  expect(gzipSync(body, { level: 9 }).length).toBeLessThan(2048);
+  expect(script.headers()['cache-control']).toBe('public, max-age=86400, stale-while-revalidate=604800');
+  expect(script.headers()['x-widget-version']).toBe(createHash('sha256').update(body).digest('hex').slice(0, 16));
+
+  const types = await request.get('/widget.d.ts');
+  expect(types.headers()['content-type']).toBe('text/plain; charset=utf-8');
+  expect(await types.text()).toContain('export interface ServicePayWidget');
 });
