@@ -13,6 +13,7 @@ export default defineConfig([
     'db/migrations/**',
     // The embeddable script is built from lib/widget into public/: lint the source, not the bundle.
     'public/**/*.js',
+    'public/**/*.d.ts',
     'test-results/**',
     'playwright-report/**',
     'coverage/**',

@@ -1,4 +1,21 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import type { NextConfig } from 'next';
+
+/**
+ * The content hash of the widget `npm run build:widget` made just before (undefined if it has not
+ * run), sent with it so a merchant or a support ticket can tell which build a page loaded.
+ */
+function widgetVersion(): string | undefined {
+  const file = 'public/widget.js';
+  return fs.existsSync(file) ? createHash('sha256').update(fs.readFileSync(file)).digest('hex').slice(0, 16) : undefined;
+}
+
+// The widget's address has no version in it (merchants paste one script tag), so the cache
+// lifetime is a day, not a year: long enough that a returning customer loads nothing, short
+// enough that a fix reaches every merchant's page within one; stale-while-revalidate keeps it
+// instant meanwhile, and the ETag makes the revalidation a 304.
+const WIDGET_CACHE = 'public, max-age=86400, stale-while-revalidate=604800';
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -8,7 +25,18 @@ const nextConfig: NextConfig = {
   // `forbidden()`: the portal answers another merchant's plan or event with a 403 page.
   experimental: { authInterrupts: true },
   async headers() {
-    return [{ source: '/:path*', headers: [{ key: 'X-Content-Type-Options', value: 'nosniff' }] }];
+    const version = widgetVersion();
+    // Any merchant page may load the script (and a bundler may fetch the types).
+    const widgetHeaders = [
+      { key: 'Cache-Control', value: WIDGET_CACHE },
+      { key: 'Access-Control-Allow-Origin', value: '*' },
+    ];
+    return [
+      { source: '/:path*', headers: [{ key: 'X-Content-Type-Options', value: 'nosniff' }] },
+      { source: '/widget.js', headers: [...widgetHeaders, ...(version ? [{ key: 'X-Widget-Version', value: version }] : [])] },
+      // Text to copy, not a video (the static server reads .ts as MPEG transport stream).
+      { source: '/widget.d.ts', headers: [...widgetHeaders, { key: 'Content-Type', value: 'text/plain; charset=utf-8' }] },
+    ];
   },
 };
 

@@ -3,20 +3,41 @@
 // CSP header and puts on its scripts (the page is rendered per request, so it can). Also resolves
 // the page's language once, for the page and its not-found alike (DECISIONS 14). The merchant
 // portal's pages get their language and headers here too.
+//
+// `frame-ancestors` comes from the merchant's allowedDomains (DECISIONS 9). A page cannot set
+// response headers, so the proxy looks the token up itself: one prepared, indexed query (the
+// proxy runs in the server's Node.js process and shares its database client). Every response of
+// /pay/<token>, embedded or not, gets the same list; an unknown token, or a lookup that fails,
+// gets only our own origin.
 import { type NextRequest, NextResponse } from 'next/server';
+import { getDb } from '@/db/client';
+import { getAllowedDomainsByToken } from '@/db/queries/merchants';
+import { frameAncestors } from '@/lib/checkout/embed';
 import { LANG_HEADER, resolveLang } from '@/lib/checkout/i18n';
+import { TOKEN_PATTERN } from '@/lib/checkout/session';
+import { errorFields, log } from '@/lib/log';
 
 function nonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes));
 }
 
+async function allowedDomainsOf(pathname: string): Promise<string[]> {
+  const token = /^\/pay\/([^/]+)\/?$/.exec(pathname)?.[1];
+  if (!token || !TOKEN_PATTERN.test(token)) return [];
+  try {
+    return (await getAllowedDomainsByToken(await getDb(), token)) ?? [];
+  } catch (error) {
+    log.error('frame-ancestors lookup failed; only our own origin may frame the checkout', errorFields(error));
+    return [];
+  }
+}
+
 /**
- * `frame-ancestors 'self'`: only our own origin may frame the page until the widget widens it per
- * merchant (DECISIONS 9). Development only: React's debugging needs `eval`, and the dev server
- * injects styles inline (a nonce in style-src would make browsers ignore 'unsafe-inline').
+ * Development only: React's debugging needs `eval`, and the dev server injects styles inline (a
+ * nonce in style-src would make browsers ignore 'unsafe-inline').
  */
-function checkoutCsp(nonceValue: string, dev: boolean): string {
+function checkoutCsp(nonceValue: string, dev: boolean, ancestors: string): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonceValue}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
@@ -27,7 +48,7 @@ function checkoutCsp(nonceValue: string, dev: boolean): string {
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'self'",
+    ancestors,
   ].join('; ');
 }
 
@@ -48,10 +69,11 @@ function portalProxy(request: NextRequest) {
   return response;
 }
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   if (request.nextUrl.pathname.startsWith('/portal')) return portalProxy(request);
   const value = nonce();
-  const csp = checkoutCsp(value, process.env.NODE_ENV === 'development');
+  const ancestors = frameAncestors(await allowedDomainsOf(request.nextUrl.pathname));
+  const csp = checkoutCsp(value, process.env.NODE_ENV === 'development', ancestors);
 
   const forwarded = new Headers(request.headers);
   forwarded.set('content-security-policy', csp);

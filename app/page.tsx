@@ -1,3 +1,5 @@
+import Link from 'next/link';
+
 export default function HomePage() {
   return (
     <main className="page">
@@ -19,6 +21,10 @@ export default function HomePage() {
             Consulta el estado con <code>GET /merchants/plans/&lt;id&gt;/status</code> o espera el webhook.
           </li>
         </ol>
+        <p>
+          ¿Quieres que tu cliente pague sin salir de tu sitio? Mira el widget en la <Link href="/demo">demo de una tienda</Link>:
+          crea un link, paga con una tarjeta de prueba y compara el callback, el estado del plan y el webhook.
+        </p>
         <p>
           Estado del servicio: <a href="/api/health">/api/health</a>
         </p>

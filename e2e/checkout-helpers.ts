@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import type { APIRequestContext, Page, Request } from '@playwright/test';
+import type { APIRequestContext, FrameLocator, Page, Request } from '@playwright/test';
 import { ADMIN_API_TOKEN, expect, SHORT_LIVED_URL, test as base } from './fixtures';
 
 // What the hosted checkout journeys share: a merchant per test, links made as a merchant's
@@ -98,12 +98,15 @@ export const test = base.extend<{
 
 export { expect };
 
+/** The checkout as a page, or inside the widget's iframe. */
+export type Checkout = Page | FrameLocator;
+
 /** The checkout's root element and its state (DECISIONS 14). */
-export function checkoutRoot(page: Page) {
+export function checkoutRoot(page: Checkout) {
   return page.locator('[data-checkout-state]');
 }
 
-export async function expectState(page: Page, state: string, timeout?: number) {
+export async function expectState(page: Checkout, state: string, timeout?: number) {
   await expect(checkoutRoot(page)).toHaveAttribute('data-checkout-state', state, { timeout });
 }
 
@@ -122,18 +125,18 @@ export interface CardEntry {
   holder?: string;
 }
 
-export async function fillCard(page: Page, card: CardEntry) {
+export async function fillCard(page: Checkout, card: CardEntry) {
   await page.getByLabel(LABELS.cardNumber).fill(card.number);
   await page.getByLabel(LABELS.cardExpiry).fill(card.expiry ?? FUTURE_EXPIRY);
   await page.getByLabel(LABELS.cardCvc).fill(card.cvc ?? '123');
   if (card.holder !== undefined) await page.getByLabel(LABELS.cardHolder).fill(card.holder);
 }
 
-export function payButton(page: Page) {
+export function payButton(page: Checkout) {
   return page.getByRole('button', { name: /^Pagar/ });
 }
 
-export async function pay(page: Page, card: CardEntry) {
+export async function pay(page: Checkout, card: CardEntry) {
   await fillCard(page, card);
   await payButton(page).click();
 }
@@ -198,9 +201,12 @@ export function expectCheckoutHeaders(headers: Record<string, string>) {
  * A link from the short-lived server (its links expire after SHORT_LIVED_TTL_SECONDS), made by a
  * merchant of that server, and a way to wait until it has expired.
  */
-export async function createShortLivedLink(request: APIRequestContext) {
+export async function createShortLivedLink(request: APIRequestContext, options: { allowedDomains?: string[] } = {}) {
   const admin = { Authorization: `Bearer ${ADMIN_API_TOKEN}` };
-  const created = await request.post(`${SHORT_LIVED_URL}/admin/merchants`, { headers: admin, data: { name: 'Gimnasio Norte' } });
+  const created = await request.post(`${SHORT_LIVED_URL}/admin/merchants`, {
+    headers: admin,
+    data: { name: 'Gimnasio Norte', allowedDomains: options.allowedDomains ?? [] },
+  });
   expect(created.status()).toBe(201);
   const { apiKey, apiSecret } = await created.json();
   const res = await request.post(`${SHORT_LIVED_URL}/merchants/subscription-link`, {

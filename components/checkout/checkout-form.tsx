@@ -32,6 +32,7 @@ interface Outcome {
   tone: Tone;
   title?: string;
   text: string;
+  /** The processor's id of the settled payment this outcome reports; shown to the customer once approved. */
   transactionId?: string;
 }
 
@@ -117,16 +118,16 @@ export function CheckoutForm({ token, lang, shell, copy, initialHolder, children
     const s = copy.status;
     const payment = reply.body;
     if (reply.status === 200) {
+      const transactionId = payment.transactionId ?? undefined;
       if (payment.status === 'APPROVED') {
-        const transactionId = payment.transactionId ?? undefined;
         finish('approved', { tone: 'success', title: s.approved.title, text: s.approved.text, transactionId }, 'status');
       } else if (payment.status === 'DECLINED') {
         const reason = payment.declineReason;
         const text = reason === 'insufficient_funds' || reason === 'card_not_supported' ? s.declined[reason] : s.declined.other;
         setValues((v) => ({ ...v, cardNumber: '', cardCvc: '' }));
-        finish('declined', { tone: 'danger', title: s.declined.title, text }, 'cardNumber');
+        finish('declined', { tone: 'danger', title: s.declined.title, text, transactionId }, 'cardNumber');
       } else {
-        finish('error', { tone: 'danger', ...s.error }, 'submit');
+        finish('error', { tone: 'danger', ...s.error, transactionId }, 'submit');
       }
       return;
     }
@@ -243,11 +244,11 @@ export function CheckoutForm({ token, lang, shell, copy, initialHolder, children
   }
 
   return (
-    <CheckoutShell state={state} lang={lang} copy={shell}>
+    <CheckoutShell state={state} transactionId={outcome.transactionId} lang={lang} copy={shell}>
       {children}
       <StatusMessage ref={status} tone={outcome.tone} title={outcome.title}>
         <p>{outcome.text}</p>
-        {outcome.transactionId ? (
+        {state === 'approved' && outcome.transactionId ? (
           <p>
             {copy.status.approved.transactionId}: <strong className={styles.reference}>{outcome.transactionId}</strong>
           </p>

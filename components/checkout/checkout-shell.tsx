@@ -15,9 +15,13 @@ export interface ShellCopy {
   poweredBy: string;
 }
 
-export function CheckoutShell(props: { state?: CheckoutState; lang: string; copy: ShellCopy; children: ReactNode }) {
+/**
+ * `data-transaction-id` is the processor's id of the payment the state reports (approved, declined
+ * or failed), read by the embedded page's bridge to the widget (DECISIONS 9).
+ */
+export function CheckoutShell(props: { state?: CheckoutState; transactionId?: string; lang: string; copy: ShellCopy; children: ReactNode }) {
   return (
-    <div className={styles.shell} data-checkout-state={props.state} lang={props.lang}>
+    <div className={styles.shell} data-checkout-state={props.state} data-transaction-id={props.transactionId} lang={props.lang}>
       <header className={styles.topbar}>
         <span className={styles.secure}>
           <LockIcon />

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../client';
-import { apiKeys, merchants } from '../schema';
+import { type Db, preparedFor } from '../client';
+import { apiKeys, merchants, subscriptionPlans } from '../schema';
 
 export type MerchantRow = typeof merchants.$inferSelect;
 
@@ -42,6 +42,22 @@ export async function insertMerchant(db: Db, merchant: typeof merchants.$inferIn
 /** Removes a merchant that nothing refers to yet (a sign-up whose user could not be created). */
 export async function deleteUnusedMerchant(db: Db, id: string): Promise<void> {
   await db.delete(merchants).where(eq(merchants.id, id));
+}
+
+const allowedDomainsByTokenQuery = preparedFor((db) =>
+  db
+    .select({ allowedDomains: merchants.allowedDomains })
+    .from(subscriptionPlans)
+    .innerJoin(merchants, eq(merchants.id, subscriptionPlans.merchantId))
+    .where(eq(subscriptionPlans.checkoutToken, sql.placeholder('token')))
+    .limit(1)
+    .prepare('allowed_domains_by_token'),
+);
+
+/** The embed allow-list of the merchant behind a checkout token (every checkout page view: prepared). */
+export async function getAllowedDomainsByToken(db: Db, token: string): Promise<string[] | undefined> {
+  const [row] = await allowedDomainsByTokenQuery(db).execute({ token });
+  return row?.allowedDomains;
 }
 
 export async function getMerchant(db: Db, id: string): Promise<MerchantRow | undefined> {

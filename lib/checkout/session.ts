@@ -20,19 +20,39 @@ export async function findPlanByToken(db: Db, token: string) {
   return found;
 }
 
+type FoundPlan = Awaited<ReturnType<typeof findPlanByToken>>;
+
+/**
+ * A link that was paid, paused or cancelled still resolves after its expiry, so the page can say
+ * what happened; only an unpaid link expires.
+ */
+function linkExpired({ plan }: FoundPlan, now: Date): boolean {
+  return plan.status === 'PENDING_ACTIVATION' && plan.tokenExpiresAt <= now;
+}
+
 /** The plan behind a token, or 404 (unknown or malformed) / 400 session_expired (an unpaid link past its expiry). */
 export async function findCheckoutPlan(db: Db, token: string, now: Date = new Date()) {
   const found = await findPlanByToken(db, token);
-  // A link that was paid, paused or cancelled still resolves after its expiry, so the page can
-  // say what happened; only an unpaid link expires.
-  if (found.plan.status === 'PENDING_ACTIVATION' && found.plan.tokenExpiresAt <= now) {
+  if (linkExpired(found, now)) {
     throw new ApiError('session_expired', 'This checkout link has expired; ask the merchant for a new one');
   }
   return found;
 }
 
 export async function loadCheckoutSession(db: Db, token: string, now: Date = new Date()): Promise<CheckoutSessionView> {
-  const { plan, merchantName, allowedDomains } = await findCheckoutPlan(db, token, now);
+  return sessionView(await findCheckoutPlan(db, token, now));
+}
+
+/**
+ * What the hosted page needs (404 for an unknown token): the session, whether the link expired
+ * (the page then shows only that), and the plan id the embedded page reports to the widget.
+ */
+export async function loadCheckoutPage(db: Db, token: string, now: Date = new Date()) {
+  const found = await findPlanByToken(db, token);
+  return { session: sessionView(found), expired: linkExpired(found, now), subscriptionPlanId: found.plan.id };
+}
+
+function sessionView({ plan, merchantName, allowedDomains }: FoundPlan): CheckoutSessionView {
   return {
     customer: { phone: plan.customerPhone, firstName: plan.customerFirstName },
     planName: plan.description,

@@ -1,8 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Database } from '@/db/client';
-import { countMerchants } from '@/db/queries/merchants';
+import type { Database, Db } from '@/db/client';
+import { uniqueViolation } from '@/db/errors';
+import { countMerchants, getMerchant, type MerchantRow } from '@/db/queries/merchants';
+import { env } from '@/lib/env';
+import { getPaymentProcessor } from '@/lib/payments';
 import { createMerchant } from './merchants';
+
+/**
+ * The demo merchant has a reserved id, so the one `npm run dev` creates on a first start and the
+ * one the /demo page uses are the same, whatever else the database holds.
+ */
+export const DEMO_MERCHANT_ID = 'mch_00000000TiendaDemo000000';
+const DEMO_NAME = 'Tienda Demo';
 
 /**
  * First start of an empty embedded database (DECISIONS 13): create a demo merchant, print its
@@ -10,10 +20,11 @@ import { createMerchant } from './merchants';
  */
 export async function ensureDemoMerchant(database: Database, options: { dataDir: string; appUrl: string; port: number }) {
   if (database.kind !== 'pglite' || (await countMerchants(database.db)) > 0) return;
-  const created = await createMerchant(database.db, {
-    name: 'Tienda Demo',
-    allowedDomains: [`localhost:${options.port}`, `127.0.0.1:${options.port}`],
-  });
+  const created = await createMerchant(
+    database.db,
+    { name: DEMO_NAME, allowedDomains: [`localhost:${options.port}`, `127.0.0.1:${options.port}`] },
+    { id: DEMO_MERCHANT_ID },
+  );
   const file = path.join(path.dirname(path.resolve(options.dataDir)), 'demo-merchant.json');
   fs.writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
   console.log(
@@ -29,7 +40,34 @@ export async function ensureDemoMerchant(database: Database, options: { dataDir:
       `    curl -s ${options.appUrl}/merchants/subscription-link \\`,
       `      -H "Authorization: Bearer ${created.apiKey}:${created.apiSecret}" -H "Content-Type: application/json" \\`,
       `      -d '{"customer":{"phone":"+573001234567","email":"ana@example.com"},"plan":{"externalReference":"order-1","description":"Plan mensual","amount":150000}}'`,
+      `    or open ${options.appUrl}/demo to try the widget.`,
       '',
     ].join('\n'),
   );
+}
+
+/**
+ * Whether /demo may run here: anywhere but a production deployment whose processor moves real
+ * money. It only ever uses the one demo merchant (no merchant is created for a visitor, and no
+ * credential reaches a browser).
+ */
+export function demoAvailable(): boolean {
+  return env().NODE_ENV !== 'production' || getPaymentProcessor().sandbox;
+}
+
+/**
+ * The demo merchant, created on first use where no first start made it (PostgreSQL, an embedded
+ * database that already had merchants). Its API secret is discarded: the demo calls the domain
+ * directly on the server.
+ */
+export async function findOrCreateDemoMerchant(db: Db): Promise<MerchantRow> {
+  const existing = await getMerchant(db, DEMO_MERCHANT_ID);
+  if (existing) return existing;
+  try {
+    await createMerchant(db, { name: DEMO_NAME, allowedDomains: [] }, { id: DEMO_MERCHANT_ID });
+  } catch (error) {
+    // Two first visits at once: the other one created it.
+    if (uniqueViolation(error) !== 'merchants_pkey') throw error;
+  }
+  return (await getMerchant(db, DEMO_MERCHANT_ID))!;
 }

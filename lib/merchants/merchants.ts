@@ -14,14 +14,17 @@ export interface CreatedMerchant {
   webhookSecret: string;
 }
 
-/** Creates a merchant with its first API key (DECISIONS 12). A webhook secret is generated when none is given. */
-export async function createMerchant(db: Db, input: CreateMerchantInput): Promise<CreatedMerchant> {
+/**
+ * Creates a merchant with its first API key (DECISIONS 12). A webhook secret is generated when
+ * none is given. `id` is for the demo merchant's reserved id only.
+ */
+export async function createMerchant(db: Db, input: CreateMerchantInput, options: { id?: string } = {}): Promise<CreatedMerchant> {
   const apiKey = generateApiKey();
   const apiSecret = generateApiSecret();
   const webhookSecret = input.webhookSecret ?? generateWebhookSecret();
   const row = await insertMerchantWithKey(db, {
     merchant: {
-      id: createId('mch'),
+      id: options.id ?? createId('mch'),
       name: input.name,
       webhookUrl: input.webhookUrl ?? null,
       webhookSecret,

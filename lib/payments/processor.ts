@@ -37,6 +37,8 @@ export interface ChargeRequest {
 }
 
 export interface PaymentProcessor {
+  /** True for a processor that moves no real money (the sandbox): what a demo may use freely. */
+  readonly sandbox: boolean;
   tokenize(card: Card): Promise<PaymentMethod>;
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** The current state of a charge; a PENDING one settles here once the processor decides. */

@@ -65,6 +65,7 @@ export function createSandboxProcessor(options: { pendingMs: number; now?: () =>
   }
 
   return {
+    sandbox: true,
     async tokenize(card: Card): Promise<PaymentMethod> {
       const behaviour = CARDS[card.number] ?? 'unsupported';
       const random = Array.from({ length: 16 }, () => randomInt(16).toString(16)).join('');
