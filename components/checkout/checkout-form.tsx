@@ -4,7 +4,7 @@
 // It owns the page's `data-checkout-state` once rendered; the summary above it is server-rendered
 // and passed in as children. Card checks are the same code the server runs (lib/payments/card).
 
-import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { FormCopy } from '@/lib/checkout/i18n';
 import { type CardField, type CardInput, cardProblems } from '@/lib/payments/card';
 import { shapeCardInput } from './card-input';
@@ -70,6 +70,8 @@ export interface CheckoutFormProps {
   children: ReactNode;
 }
 
+const noSubscription = () => () => {};
+
 export function CheckoutForm({ token, lang, shell, copy, initialHolder, children }: CheckoutFormProps) {
   const [state, setState] = useState<CheckoutState>('ready');
   const [outcome, setOutcome] = useState<Outcome>({ tone: 'info', ...copy.ready });
@@ -79,6 +81,10 @@ export function CheckoutForm({ token, lang, shell, copy, initialHolder, children
 
   const inputs = useRef<Partial<Record<CardField, HTMLInputElement | null>>>({});
   const submit = useRef<HTMLButtonElement>(null);
+  // The pay button works only once React handles the submit: before hydration a native submit
+  // would send the card fields to the server as a plain form post (never as a GET, which would
+  // put the card number in the URL and the browser's history).
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
   const status = useRef<HTMLDivElement>(null);
   const lifetime = useRef<AbortController | null>(null);
 
@@ -256,7 +262,7 @@ export function CheckoutForm({ token, lang, shell, copy, initialHolder, children
         {state === 'approved' ? <p>{copy.status.approved.close}</p> : null}
       </StatusMessage>
       {showForm ? (
-        <form className={styles.form} onSubmit={onSubmit} noValidate aria-labelledby="card-heading">
+        <form className={styles.form} onSubmit={onSubmit} method="post" noValidate aria-labelledby="card-heading">
           <h2 id="card-heading" className={styles.formHeading}>
             {copy.heading}
           </h2>
@@ -267,7 +273,7 @@ export function CheckoutForm({ token, lang, shell, copy, initialHolder, children
           </div>
           {field('cardHolder', { autoComplete: 'cc-name', maxLength: 100, hint: copy.holderHint })}
           <p className={styles.fine}>{copy.authorization}</p>
-          <button ref={submit} type="submit" className={styles.pay} disabled={processing} aria-busy={processing}>
+          <button ref={submit} type="submit" className={styles.pay} disabled={!hydrated || processing} aria-busy={processing}>
             {processing ? <span className={styles.spinner} aria-hidden="true" /> : null}
             {processing ? copy.processing : copy.pay}
           </button>
