@@ -61,7 +61,8 @@ function portalProxy(request: NextRequest) {
   const forwarded = new Headers(request.headers);
   forwarded.set(LANG_HEADER, lang);
   const response = NextResponse.next({ request: { headers: forwarded } });
-  if (asked) response.cookies.set(PORTAL_LANG_COOKIE, lang, { path: '/portal', sameSite: 'lax', maxAge: 365 * 24 * 3600 });
+  // Remembered only when a person asked: a router prefetch of a `?lang=` link is not a choice.
+  if (asked && !request.headers.has('next-router-prefetch')) response.cookies.set(PORTAL_LANG_COOKIE, lang, { path: '/portal', sameSite: 'lax', maxAge: 365 * 24 * 3600 });
   // Signed-in pages: never cached, never framed (clickjacking), no URL sent elsewhere.
   response.headers.set('Cache-Control', 'no-store');
   response.headers.set('Content-Security-Policy', "frame-ancestors 'none'");

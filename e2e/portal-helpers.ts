@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 // What the portal journeys share: a fresh merchant account per test, signed in.
 
@@ -49,3 +49,24 @@ export const linkBody = (externalReference: string) => ({
   customer: { phone: '+573001234567', email: 'ana@example.com', firstName: 'Ana' },
   plan: { externalReference, description: 'Plan mensual', amount: 150000 },
 });
+
+/** The portal form holding `field`: its own result (role status, or alert on an error) is inside it. */
+export function formWith(page: Page, field: Locator): Locator {
+  return page.locator('form').filter({ has: field });
+}
+
+/**
+ * The error of the page's form. Next.js adds its own route announcer with role="alert" to every
+ * page, so a bare getByRole('alert') is ambiguous: look inside the page's content only.
+ */
+export function formAlert(page: Page): Locator {
+  return page.getByRole('main').locator('form').getByRole('alert');
+}
+
+/**
+ * The webhook URL field of Settings → Webhooks. Its section is labelled by a heading of the same
+ * words, so getByLabel would find both: this is the text box.
+ */
+export function webhookUrlField(page: Page, name = 'URL del webhook'): Locator {
+  return page.getByRole('textbox', { name });
+}

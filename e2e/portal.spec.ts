@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { createKey, expectAccessible, freshEmail, linkBody, PASSWORD, signUp } from './portal-helpers';
+import { createKey, expectAccessible, formAlert, formWith, freshEmail, linkBody, PASSWORD, signUp, webhookUrlField } from './portal-helpers';
 
 // The merchant portal (issue 8): accounts, API keys, webhook settings, activity, and the abuse
 // the issue names. Webhook delivery journeys live in portal-webhooks.spec.ts.
@@ -25,7 +25,7 @@ test('sign up, create a key, call the API with it, then revoke it and see the AP
   const row = page.getByRole('row').filter({ hasText: key.apiKey });
   await expect(row).toContainText('Activa');
   await expect(page.locator('body')).not.toContainText(key.apiSecret);
-  await expect(page.getByRole('region', { name: 'Ejemplo con curl' }).or(page.locator('pre code').last())).toContainText(key.apiKey);
+  await expect(page.getByRole('region', { name: 'Ejemplo con curl' })).toContainText(key.apiKey);
 
   // The last active key: revoking it is allowed, after a warning.
   await expect(row.getByText('Es su única clave activa')).toBeVisible();
@@ -50,19 +50,22 @@ test('webhook settings: https only, a short secret refused, a malformed domain r
   await signUp(page);
   await page.goto('/portal/settings/webhooks');
   await expectAccessible(page);
-  const url = page.getByLabel('URL del webhook');
+  const url = webhookUrlField(page);
+  const urlForm = formWith(page, url);
 
   await url.fill('http://shop.example.com/hooks');
-  await page.getByRole('button', { name: 'Guardar' }).first().click();
-  await expect(page.getByRole('alert')).toContainText('debe empezar por https://');
+  await urlForm.getByRole('button', { name: 'Guardar', exact: true }).click();
+  await expect(urlForm.getByRole('alert')).toContainText('debe empezar por https://');
 
   await url.fill('https://shop.example.com/hooks');
-  await page.getByRole('button', { name: 'Guardar' }).first().click();
-  await expect(page.getByText('URL guardada.')).toBeVisible();
+  await urlForm.getByRole('button', { name: 'Guardar', exact: true }).click();
+  await expect(urlForm.getByRole('status')).toHaveText('URL guardada.');
 
-  await page.getByLabel('O use su propio secreto').fill('x'.repeat(31));
-  await page.getByRole('button', { name: 'Guardar secreto' }).click();
-  await expect(page.getByRole('alert')).toContainText('al menos 32 caracteres');
+  const ownSecret = page.getByLabel('O use su propio secreto');
+  const secretForm = formWith(page, ownSecret);
+  await ownSecret.fill('x'.repeat(31));
+  await secretForm.getByRole('button', { name: 'Guardar secreto' }).click();
+  await expect(secretForm.getByRole('alert')).toContainText('al menos 32 caracteres');
 
   await page.getByText('Mostrar el secreto').click();
   const before = await page.getByTestId('webhook-secret').textContent();
@@ -72,16 +75,17 @@ test('webhook settings: https only, a short secret refused, a malformed domain r
   await expect(page.getByTestId('webhook-secret')).not.toHaveText(before!);
 
   const domains = page.getByLabel('Dominios (uno por línea)');
+  const domainsForm = formWith(page, domains);
   await expect(page.getByText('*.ejemplo.com permite solo los subdominios')).toBeVisible();
   await domains.fill('shop.example.com\nhttps://bad.example.com');
-  await page.getByRole('button', { name: 'Guardar' }).last().click();
-  await expect(page.getByRole('alert')).toContainText('"https://bad.example.com" must not include a scheme');
+  await domainsForm.getByRole('button', { name: 'Guardar', exact: true }).click();
+  await expect(domainsForm.getByRole('alert')).toContainText('"https://bad.example.com" must not include a scheme');
   await domains.fill('shop.example.com\n*.example.com');
-  await page.getByRole('button', { name: 'Guardar' }).last().click();
-  await expect(page.getByText('Dominios guardados.')).toBeVisible();
+  await domainsForm.getByRole('button', { name: 'Guardar', exact: true }).click();
+  await expect(domainsForm.getByRole('status')).toHaveText('Dominios guardados.');
 
   await page.reload();
-  await expect(page.getByLabel('URL del webhook')).toHaveValue('https://shop.example.com/hooks');
+  await expect(webhookUrlField(page)).toHaveValue('https://shop.example.com/hooks');
   await expect(page.getByLabel('Dominios (uno por línea)')).toHaveValue('shop.example.com\n*.example.com');
 });
 
@@ -107,7 +111,9 @@ test("another merchant's plan or event by URL is a 403 page", async ({ page, adm
 
 test('sign-in: a wrong password and an unknown e-mail get the same message; then the right one works', async ({ page, browser }) => {
   const { email } = await signUp(page);
-  const fresh = await browser.newPage({ locale: 'es-CO' });
+  // A context of its own (axe needs one): nobody is signed in there.
+  const context = await browser.newContext({ locale: 'es-CO' });
+  const fresh = await context.newPage();
   const attempt = async (who: string, password: string) => {
     await fresh.goto('/portal/sign-in');
     await fresh.getByLabel('Correo electrónico').fill(who);
@@ -115,28 +121,28 @@ test('sign-in: a wrong password and an unknown e-mail get the same message; then
     await fresh.getByRole('button', { name: 'Ingresar' }).click();
   };
   await attempt(email, 'wrong password 1');
-  await expect(fresh.getByRole('alert')).toHaveText('Correo o contraseña incorrectos.');
+  await expect(formAlert(fresh)).toHaveText('Correo o contraseña incorrectos.');
   await attempt(freshEmail(), PASSWORD);
-  await expect(fresh.getByRole('alert')).toHaveText('Correo o contraseña incorrectos.');
+  await expect(formAlert(fresh)).toHaveText('Correo o contraseña incorrectos.');
   await expectAccessible(fresh);
   await attempt(email, PASSWORD);
   await expect(fresh).toHaveURL(/\/portal\/activity$/);
-  await fresh.close();
+  await context.close();
 });
 
 test('sign-in is rate limited per e-mail', async ({ page, browser }) => {
   const { email } = await signUp(page);
-  const fresh = await browser.newPage();
+  const fresh = await browser.newPage({ locale: 'es-CO' });
   for (let i = 0; i < 5; i++) {
     await fresh.goto('/portal/sign-in');
     await fresh.getByLabel('Correo electrónico').fill(email);
     await fresh.getByLabel('Contraseña').fill(`wrong password ${i}`);
     await fresh.getByRole('button', { name: 'Ingresar' }).click();
-    await expect(fresh.getByRole('alert')).toHaveText('Correo o contraseña incorrectos.');
+    await expect(formAlert(fresh)).toHaveText('Correo o contraseña incorrectos.');
   }
   await fresh.getByLabel('Contraseña').fill(PASSWORD);
   await fresh.getByRole('button', { name: 'Ingresar' }).click();
-  await expect(fresh.getByRole('alert')).toContainText('Demasiados intentos');
+  await expect(formAlert(fresh)).toContainText('Demasiados intentos');
   await fresh.close();
 });
 
@@ -148,16 +154,16 @@ test('a weak password gets a clear message and no account', async ({ page }) => 
   await page.getByLabel('Correo electrónico').fill(freshEmail());
   await page.getByLabel('Contraseña').fill('corta1');
   await page.getByRole('button', { name: 'Crear cuenta' }).click();
-  await expect(page.getByRole('alert')).toHaveText('La contraseña es muy corta: use al menos 10 caracteres.');
+  await expect(formAlert(page)).toHaveText('La contraseña es muy corta: use al menos 10 caracteres.');
   await expect(page).toHaveURL(/\/portal\/sign-up$/);
 });
 
 test('a form posted from another origin is refused; the same post from the portal is accepted', async ({ page }) => {
   await signUp(page);
   await page.goto('/portal/settings/webhooks');
-  await page.getByLabel('URL del webhook').fill('https://attacker.example/hooks');
+  await webhookUrlField(page).fill('https://attacker.example/hooks');
   // The form exactly as the browser would send it without JavaScript, fields and action id included.
-  const fields = await page.locator('form').filter({ has: page.getByLabel('URL del webhook') }).evaluate((form) =>
+  const fields = await formWith(page, webhookUrlField(page)).evaluate((form) =>
     Object.fromEntries([...new FormData(form as HTMLFormElement).entries()].map(([k, v]) => [k, String(v)])),
   );
   const post = (origin: string) => page.request.post('/portal/settings/webhooks', { headers: { Origin: origin }, multipart: fields });
@@ -165,17 +171,17 @@ test('a form posted from another origin is refused; the same post from the porta
   const forged = await post('http://evil.example');
   expect(forged.ok()).toBe(false);
   await page.reload();
-  await expect(page.getByLabel('URL del webhook')).toHaveValue('');
+  await expect(webhookUrlField(page)).toHaveValue('');
 
   const genuine = await post(new URL(page.url()).origin);
   expect(genuine.ok()).toBe(true);
   await page.reload();
-  await expect(page.getByLabel('URL del webhook')).toHaveValue('https://attacker.example/hooks');
+  await expect(webhookUrlField(page)).toHaveValue('https://attacker.example/hooks');
 });
 
 test('sign out everywhere ends the other sessions too', async ({ page, browser }) => {
   const { email } = await signUp(page);
-  const other = await browser.newPage();
+  const other = await browser.newPage({ locale: 'es-CO' });
   await other.goto('/portal/sign-in');
   await other.getByLabel('Correo electrónico').fill(email);
   await other.getByLabel('Contraseña').fill(PASSWORD);
@@ -199,11 +205,13 @@ test('English with ?lang=en, and usable at 360 px', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'API credentials' })).toBeVisible();
   await page.getByRole('link', { name: 'Settings · Webhooks' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
-  await expect(page.getByLabel('Webhook URL')).toBeVisible();
+  await expect(webhookUrlField(page, 'Webhook URL')).toBeVisible();
   for (const path of ['/portal/settings/api', '/portal/settings/webhooks', '/portal/activity']) {
     await page.goto(path);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow, path).toBeLessThanOrEqual(0);
   }
+  // Remembered without ?lang=.
+  await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
   await expectAccessible(page);
 });

@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { LANG_TAG, type Lang } from '@/lib/checkout/i18n';
 import type { PortalCopy } from '@/lib/portal/i18n';
@@ -12,9 +11,12 @@ export function PortalShell({ lang, t, nav, children }: { lang: Lang; t: PortalC
       </a>
       <header className="portal-header">
         <p className="portal-title">ServicePay · {t.title}</p>
-        <Link href={`?lang=${lang === 'es' ? 'en' : 'es'}`} lang={lang === 'es' ? 'en' : 'es-CO'} hrefLang={lang === 'es' ? 'en' : 'es-CO'}>
+        {/* A plain link, not next/link: the switch sets a cookie, and a prefetch of it would switch
+            the language without a click. A full navigation also leaves no page of the other
+            language in the client router's cache. */}
+        <a href={`?lang=${lang === 'es' ? 'en' : 'es'}`} lang={lang === 'es' ? 'en' : 'es-CO'} hrefLang={lang === 'es' ? 'en' : 'es-CO'}>
           {t.language}
-        </Link>
+        </a>
         {nav}
       </header>
       <main id="main" className="page">

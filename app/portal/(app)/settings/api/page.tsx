@@ -47,19 +47,19 @@ export default async function ApiSettingsPage() {
                     <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt, lang) : t.api.never}</td>
                     <td>{k.revokedAt ? t.api.revoked : t.api.active}</td>
                     <td>
-                      {!k.revokedAt && (
-                        <ActionForm
-                          action={revokeKeyAction}
-                          submit={t.api.revoke}
-                          pending={t.auth.pending}
-                          copy={copy}
-                          danger
-                          warning={active.length === 1 ? t.api.lastKeyWarning : undefined}
-                        >
-                          <input type="hidden" name="key" value={k.key} />
-                          <span className="visually-hidden">{fill(t.api.revokeKey, { key: k.key })}</span>
-                        </ActionForm>
-                      )}
+                      {/* Kept for a revoked key too (without its button): the revocation's answer stays shown. */}
+                      <ActionForm
+                        action={revokeKeyAction}
+                        submit={t.api.revoke}
+                        pending={t.auth.pending}
+                        copy={copy}
+                        danger
+                        done={Boolean(k.revokedAt)}
+                        warning={active.length === 1 ? t.api.lastKeyWarning : undefined}
+                      >
+                        <input type="hidden" name="key" value={k.key} />
+                        <span className="visually-hidden">{fill(t.api.revokeKey, { key: k.key })}</span>
+                      </ActionForm>
                     </td>
                   </tr>
                 ))}
