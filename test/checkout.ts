@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { subscriptionPlans } from '@/db/schema';
+import type { PaymentProcessor } from '@/lib/payments/processor';
+import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { createPaymentLink } from '@/lib/plans/create-link';
 import { createLinkBodySchema } from '@/lib/plans/schemas';
 import { createTestMerchant, linkBody } from './merchants';
@@ -35,3 +37,17 @@ export const cardForm = (cardNumber: string, overrides: Record<string, string> =
   cardHolder: 'Ana Gómez',
   ...overrides,
 });
+
+/** The real sandbox, counting the charges that reach it. */
+export function countingSandbox(pendingMs = 3000) {
+  const sandbox = createSandboxProcessor({ pendingMs });
+  const calls = { charge: 0 };
+  const processor: PaymentProcessor = {
+    ...sandbox,
+    charge: (request) => {
+      calls.charge += 1;
+      return sandbox.charge(request);
+    },
+  };
+  return { processor, calls };
+}

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { resendEventAction } from '@/app/portal/actions';
-import type { EventWithAttempts } from '@/db/queries/activity';
+import type { EventWithAttempts } from '@/db/queries/webhooks';
 import type { Lang } from '@/lib/checkout/i18n';
 import { formatDateTime, type PortalCopy } from '@/lib/portal/i18n';
 import { ActionForm } from './action-form';

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
-import { type PlanStatus, subscriptionPlans, transactions, webhookAttempts, webhookEvents } from '../schema';
+import { type PlanStatus, subscriptionPlans, transactions, webhookEvents } from '../schema';
 
 // What the portal's Activity pages read. Every query names the merchant in its `where`, so a
 // page cannot show another merchant's rows by forgetting a check.
@@ -42,45 +42,6 @@ export async function listPlanTransactions(db: Db, { merchantId, planId }: { mer
     .from(transactions)
     .where(and(eq(transactions.planId, planId), eq(transactions.merchantId, merchantId)))
     .orderBy(desc(transactions.id));
-}
-
-export type EventRow = typeof webhookEvents.$inferSelect;
-export type AttemptRow = typeof webhookAttempts.$inferSelect;
-export type EventWithAttempts = EventRow & { attempts: AttemptRow[] };
-
-async function withAttempts(db: Db, events: EventRow[]): Promise<EventWithAttempts[]> {
-  if (events.length === 0) return [];
-  const attempts = await db
-    .select()
-    .from(webhookAttempts)
-    .where(
-      inArray(
-        webhookAttempts.eventId,
-        events.map((e) => e.id),
-      ),
-    )
-    .orderBy(asc(webhookAttempts.id));
-  return events.map((event) => ({ ...event, attempts: attempts.filter((a) => a.eventId === event.id) }));
-}
-
-/** A plan's webhook events, newest first, each with its attempts in the order they were made. */
-export async function listPlanEvents(db: Db, merchantId: string, planId: string): Promise<EventWithAttempts[]> {
-  const events = await db
-    .select()
-    .from(webhookEvents)
-    .where(and(eq(webhookEvents.merchantId, merchantId), eq(webhookEvents.planId, planId)))
-    .orderBy(desc(webhookEvents.id));
-  return withAttempts(db, events);
-}
-
-export async function getEventForMerchant(db: Db, { merchantId, eventId }: { merchantId: string; eventId: string }) {
-  const events = await db
-    .select()
-    .from(webhookEvents)
-    .where(and(eq(webhookEvents.id, eventId), eq(webhookEvents.merchantId, merchantId)))
-    .limit(1);
-  const [event] = await withAttempts(db, events);
-  return event;
 }
 
 /** Whether an event id exists at all, reading nothing else of it (to tell 403 from 404). */

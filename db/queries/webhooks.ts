@@ -80,10 +80,38 @@ export async function listEvents(
     .limit(limit);
 }
 
-/** The attempts of these events, oldest first. */
-export async function listAttempts(db: Db, eventIds: string[]): Promise<WebhookAttemptRow[]> {
-  if (eventIds.length === 0) return [];
-  return db.select().from(webhookAttempts).where(inArray(webhookAttempts.eventId, eventIds)).orderBy(asc(webhookAttempts.id));
+export type EventWithAttempts = WebhookEventRow & { attempts: WebhookAttemptRow[] };
+
+/** The events, each with its attempts in the order they were made. */
+export async function withAttempts(db: Db, events: WebhookEventRow[]): Promise<EventWithAttempts[]> {
+  if (events.length === 0) return [];
+  const attempts = await db
+    .select()
+    .from(webhookAttempts)
+    .where(inArray(webhookAttempts.eventId, events.map((e) => e.id)))
+    .orderBy(asc(webhookAttempts.id));
+  return events.map((event) => ({ ...event, attempts: attempts.filter((a) => a.eventId === event.id) }));
+}
+
+/** All of a plan's events, newest first, with their attempts; the merchant is in the `where`. */
+export async function listPlanEvents(db: Db, merchantId: string, planId: string): Promise<EventWithAttempts[]> {
+  const events = await db
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.merchantId, merchantId), eq(webhookEvents.planId, planId)))
+    .orderBy(desc(webhookEvents.id));
+  return withAttempts(db, events);
+}
+
+/** One event of this merchant with its attempts, or undefined. */
+export async function getEventForMerchant(db: Db, { merchantId, eventId }: { merchantId: string; eventId: string }) {
+  const events = await db
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.id, eventId), eq(webhookEvents.merchantId, merchantId)))
+    .limit(1);
+  const [event] = await withAttempts(db, events);
+  return event;
 }
 
 export async function getEvent(db: Db, eventId: string): Promise<WebhookEventRow | undefined> {

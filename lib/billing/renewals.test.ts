@@ -7,7 +7,7 @@ import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import type { PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { chargeRenewal, findDueRenewals, renewalEventId } from './renewals';
 import { runRenewalSweep } from './sweep';
@@ -23,18 +23,6 @@ const bogota = (isoDate: string) => new Date(`${isoDate}T15:00:00.000Z`);
 const later = (date: Date, ms: number) => new Date(date.getTime() + ms);
 
 /** The real sandbox, counting the charges that reach it. */
-function countingSandbox(pendingMs = 3000) {
-  const sandbox = createSandboxProcessor({ pendingMs });
-  const calls = { charge: 0 };
-  const processor: PaymentProcessor = {
-    ...sandbox,
-    charge: (request) => {
-      calls.charge += 1;
-      return sandbox.charge(request);
-    },
-  };
-  return { processor, calls };
-}
 
 /** A RECURRING plan paid with `card` at `firstCharge` through the checkout's own code: ACTIVE. */
 async function paidPlan(card: string, firstCharge: Date, processor: PaymentProcessor = createSandboxProcessor({ pendingMs: 0 })) {

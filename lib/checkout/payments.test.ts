@@ -6,9 +6,7 @@ import { transactions } from '@/db/schema';
 import { POST } from '@/app/checkout/session/[token]/payments/route';
 import { GET as getPaymentRoute } from '@/app/checkout/session/[token]/payments/[transactionId]/route';
 import { parseCard } from '@/lib/payments/card';
-import type { PaymentProcessor } from '@/lib/payments/processor';
-import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 import { getPayment, MAX_FAILED_ATTEMPTS_PER_HOUR, payWithCard } from './payments';
@@ -18,19 +16,6 @@ beforeAll(async () => {
   database = await useTestDatabase();
 });
 
-/** The real sandbox, counting what reaches it. */
-function countingSandbox(pendingMs = 3000) {
-  const sandbox = createSandboxProcessor({ pendingMs });
-  const calls = { charge: 0 };
-  const processor: PaymentProcessor = {
-    ...sandbox,
-    charge: (request) => {
-      calls.charge += 1;
-      return sandbox.charge(request);
-    },
-  };
-  return { processor, calls };
-}
 
 const card = (number: string) => parseCard(cardForm(number))!;
 let ip = 0;

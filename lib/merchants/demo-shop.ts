@@ -1,6 +1,6 @@
 import { getDb } from '@/db/client';
 import { getPlanWithLastTransaction } from '@/db/queries/plans';
-import { listPlanWebhookEvents } from '@/db/queries/webhook-events';
+import { listPlanEvents } from '@/db/queries/webhooks';
 import { ApiError } from '@/lib/api/errors';
 import { isId, randomBase62 } from '@/lib/ids';
 import { createPaymentLink } from '@/lib/plans/create-link';
@@ -54,15 +54,15 @@ export async function demoSnapshot(planId: string): Promise<DemoSnapshot> {
   const scope = { merchantId: merchant.id, planId };
   const found = isId('sub', planId) ? await getPlanWithLastTransaction(db, scope) : undefined;
   if (!found) throw new ApiError('not_found', 'No plan of the demo merchant with this id');
-  const events = await listPlanWebhookEvents(db, scope);
+  const events = await listPlanEvents(db, scope.merchantId, scope.planId);
   return {
     status: toPlanStatus(found.plan, found.lastTransaction),
     webhookUrl: merchant.webhookUrl,
-    webhookEvents: events.map(({ event, attempts }) => ({
+    webhookEvents: events.map((event) => ({
       id: event.id,
       type: event.type,
       body: event.body,
-      attempts: attempts.map((a) => ({ attemptedAt: a.attemptedAt.toISOString(), statusCode: a.statusCode, ok: a.ok, error: a.error })),
+      attempts: event.attempts.map((a) => ({ attemptedAt: a.attemptedAt.toISOString(), statusCode: a.statusCode, ok: a.ok, error: a.error })),
     })),
   };
 }

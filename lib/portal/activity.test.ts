@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db/client';
-import { listPlanEvents, listPlans, listPlanTransactions } from '@/db/queries/activity';
+import { listPlans, listPlanTransactions } from '@/db/queries/activity';
+import { listPlanEvents } from '@/db/queries/webhooks';
 import { insertTransaction, lockPlan } from '@/db/queries/transactions';
 import { webhookAttempts } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';

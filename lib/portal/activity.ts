@@ -1,5 +1,6 @@
 import type { Db } from '@/db/client';
-import { eventExists, getEventForMerchant } from '@/db/queries/activity';
+import { eventExists } from '@/db/queries/activity';
+import { getEventForMerchant } from '@/db/queries/webhooks';
 import { ApiError } from '@/lib/api/errors';
 import { isId } from '@/lib/ids';
 

@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { getPlanForMerchant } from '@/db/queries/plans';
-import { getEvent, getEventForDelivery, listAttempts, listEvents, type WebhookAttemptRow, type WebhookEventRow } from '@/db/queries/webhooks';
+import { type EventWithAttempts, getEvent, getEventForDelivery, listEvents, type WebhookAttemptRow, withAttempts } from '@/db/queries/webhooks';
 import { ApiError } from '@/lib/api/errors';
 import { isId } from '@/lib/ids';
 import { findMerchantPlan } from '@/lib/plans/find-plan';
@@ -23,7 +23,7 @@ function toAttemptView(a: WebhookAttemptRow) {
   };
 }
 
-function toEventView(e: WebhookEventRow, attempts: WebhookAttemptRow[]): WebhookEventRecord {
+function toEventView(e: EventWithAttempts): WebhookEventRecord {
   return {
     id: e.id,
     event: e.type,
@@ -31,7 +31,7 @@ function toEventView(e: WebhookEventRow, attempts: WebhookAttemptRow[]): Webhook
     subscriptionTransactionId: e.transactionId,
     createdAt: e.createdAt.toISOString(),
     body: e.body,
-    attempts: attempts.filter((a) => a.eventId === e.id).map(toAttemptView),
+    attempts: e.attempts.map(toAttemptView),
   };
 }
 
@@ -40,10 +40,9 @@ export async function listMerchantEvents(db: Db, merchantId: string, query: z.in
   if (planId !== undefined) await findMerchantPlan(db, planId, () => getPlanForMerchant(db, { merchantId, planId }));
   // One row more than the page tells whether another page follows.
   const rows = await listEvents(db, { merchantId, planId, before: query.cursor, limit: query.limit + 1 });
-  const page = rows.slice(0, query.limit);
-  const attempts = await listAttempts(db, page.map((e) => e.id));
+  const page = await withAttempts(db, rows.slice(0, query.limit));
   return {
-    data: page.map((e) => toEventView(e, attempts)),
+    data: page.map(toEventView),
     nextCursor: rows.length > query.limit ? page.at(-1)!.id : null,
   };
 }

@@ -2,7 +2,8 @@
 import Link from 'next/link';
 import { WebhookEvent } from '@/components/portal/webhook-event';
 import { getDb } from '@/db/client';
-import { listPlanEvents, listPlanTransactions } from '@/db/queries/activity';
+import { listPlanTransactions } from '@/db/queries/activity';
+import { listPlanEvents } from '@/db/queries/webhooks';
 import { getPlanForMerchant } from '@/db/queries/plans';
 import { formatCop } from '@/lib/checkout/i18n';
 import { findMerchantPlan } from '@/lib/plans/find-plan';
