@@ -114,12 +114,6 @@ export async function getEventForMerchant(db: Db, { merchantId, eventId }: { mer
   return event;
 }
 
-export async function getEvent(db: Db, eventId: string): Promise<WebhookEventRow | undefined> {
-  const [row] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, eventId)).limit(1);
-  return row;
-}
-
-
 /** Which merchant each event belongs to (the delivery concurrency key). */
 export async function getEventMerchants(db: Db, eventIds: string[]) {
   if (eventIds.length === 0) return [];

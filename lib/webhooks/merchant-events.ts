@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { getPlanForMerchant } from '@/db/queries/plans';
-import { type EventWithAttempts, getEvent, getEventForDelivery, listEvents, type WebhookAttemptRow, withAttempts } from '@/db/queries/webhooks';
+import { type EventWithAttempts, getEventForDelivery, listEvents, type WebhookAttemptRow, withAttempts } from '@/db/queries/webhooks';
 import { ApiError } from '@/lib/api/errors';
 import { isId } from '@/lib/ids';
 import { findMerchantPlan } from '@/lib/plans/find-plan';
@@ -51,11 +51,11 @@ export async function listMerchantEvents(db: Db, merchantId: string, query: z.in
 export async function resendMerchantEvent(db: Db, merchantId: string, eventId: string) {
   const notFound = new ApiError('not_found', 'No webhook event with this id');
   if (!isId('evt', eventId)) throw notFound;
-  const event = await getEvent(db, eventId);
-  if (!event) throw notFound;
-  if (event.merchantId !== merchantId) throw new ApiError('forbidden', 'This webhook event belongs to another account');
-  const target = await getEventForDelivery(db, eventId);
-  if (!target?.webhookUrl) throw new ApiError('conflict', 'No webhook URL is configured; set one, then resend');
+  // One read: the event with its merchant's current URL.
+  const found = await getEventForDelivery(db, eventId);
+  if (!found) throw notFound;
+  if (found.event.merchantId !== merchantId) throw new ApiError('forbidden', 'This webhook event belongs to another account');
+  if (!found.webhookUrl) throw new ApiError('conflict', 'No webhook URL is configured; set one, then resend');
   await resendEvent({ eventId, merchantId });
   return { id: eventId, status: 'queued' as const };
 }

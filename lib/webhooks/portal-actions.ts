@@ -9,10 +9,8 @@ import { webhookHeaders } from './signature';
 // The portal's two webhook buttons, on the same delivery code as every webhook: signing, the
 // connect-time address guard, 10 s, no redirects. The portal waits for the reply to show it.
 
-export type TestEventReply = PostOutcome;
-
 /** Sends a signed test event to the merchant's webhook URL and answers the reply. Records nothing. */
-export async function sendTestEvent(merchantId: string): Promise<TestEventReply> {
+export async function sendTestEvent(merchantId: string): Promise<PostOutcome> {
   const merchant = await getMerchant(await getDb(), merchantId);
   if (!merchant?.webhookUrl) throw new Error('no webhook URL configured');
   const event = {
