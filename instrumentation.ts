@@ -1,6 +1,9 @@
 export async function register() {
   // Route modules are also loaded while `next build` collects page data: no database then.
   if (process.env.NEXT_RUNTIME !== 'nodejs' || process.env.NEXT_PHASE === 'phase-production-build') return;
+  // Before any request: what Next.js cannot represent is answered or repaired first.
+  const { installRequestGuard } = await import('./lib/http/request-guard');
+  installRequestGuard();
   const { bootstrap } = await import('./lib/bootstrap');
   await bootstrap();
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { createTestCertificates } from './test/tls';
-import { ADMIN_API_TOKEN, BASE_URL, E2E_PORT, INNGEST_STUB, SHORT_LIVED_PORT, SHORT_LIVED_TTL_SECONDS, SHORT_LIVED_URL } from './e2e/fixtures';
+import { ADMIN_API_TOKEN, BASE_URL, E2E_PORT, INNGEST_STUB, SHORT_LIVED_PORT, SHORT_LIVED_TTL_SECONDS, SHORT_LIVED_URL, WOMPI_DOUBLE } from './e2e/fixtures';
 
 const CI = Boolean(process.env.CI);
 const DATABASE_URL = process.env.DATABASE_URL?.trim();
@@ -96,8 +96,17 @@ export default defineConfig({
       },
     },
   ],
-  // Started one after the other: the second serves the build the first one made.
+  // Started one after the other: the last serves the build the one before it made.
   webServer: [
+    {
+      // Wompi's API, played by the local double (docs/processors.md): Wompi merchants' charges go there.
+      command: `npx tsx test/wompi-double.ts --port ${WOMPI_DOUBLE.port}`,
+      url: `${WOMPI_DOUBLE.origin}/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
     {
       command: serverCommand,
       url: `${BASE_URL}/api/health`,
@@ -107,7 +116,7 @@ export default defineConfig({
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
       stdout: CI ? 'pipe' : 'ignore',
       stderr: 'pipe',
-      env: serverEnv(E2E_PORT, BASE_URL, 'main'),
+      env: { ...serverEnv(E2E_PORT, BASE_URL, 'main'), WOMPI_API_URL: WOMPI_DOUBLE.url },
     },
     {
       command: `npm run start -- --port ${SHORT_LIVED_PORT} --hostname 127.0.0.1`,

@@ -13,23 +13,29 @@ import { type NextRequest, NextResponse } from 'next/server';
 import { getDb } from '@/db/client';
 import { getAllowedDomainsByToken } from '@/db/queries/merchants';
 import { frameAncestors } from '@/lib/checkout/embed';
-import { LANG_HEADER, resolveLang } from '@/lib/checkout/i18n';
-import { TOKEN_PATTERN } from '@/lib/checkout/session';
+import { env } from '@/lib/env';
+import { LANG_HEADER, resolveLang } from '@/lib/i18n/locale';
+import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import { errorFields, log } from '@/lib/log';
+import { wompiBaseUrl } from '@/lib/payments/wompi/client';
 
 function nonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes));
 }
 
-async function allowedDomainsOf(pathname: string): Promise<string[]> {
-  const token = /^\/pay\/([^/]+)\/?$/.exec(pathname)?.[1];
-  if (!token || !TOKEN_PATTERN.test(token)) return [];
+async function merchantOf(pathname: string): Promise<{ allowedDomains: string[]; wompiOrigin: string | null }> {
+  // The page and what hangs below it (the outcome page of a form post), embedded alike.
+  const token = /^\/pay\/([^/]+)(?:\/|$)/.exec(pathname)?.[1];
+  if (!token || !CHECKOUT_TOKEN_PATTERN.test(token)) return { allowedDomains: [], wompiOrigin: null };
   try {
-    return (await getAllowedDomainsByToken(await getDb(), token)) ?? [];
+    const found = await getAllowedDomainsByToken(await getDb(), token);
+    const key = found?.wompiPublicKey;
+    // The one Wompi origin this merchant's page tokenizes at (docs/processors.md), and no other.
+    return { allowedDomains: found?.allowedDomains ?? [], wompiOrigin: key ? new URL(wompiBaseUrl(key, env().WOMPI_API_URL)).origin : null };
   } catch (error) {
     log.error('frame-ancestors lookup failed; only our own origin may frame the checkout', errorFields(error));
-    return [];
+    return { allowedDomains: [], wompiOrigin: null };
   }
 }
 
@@ -37,14 +43,14 @@ async function allowedDomainsOf(pathname: string): Promise<string[]> {
  * Development only: React's debugging needs `eval`, and the dev server injects styles inline (a
  * nonce in style-src would make browsers ignore 'unsafe-inline').
  */
-function checkoutCsp(nonceValue: string, dev: boolean, ancestors: string): string {
+function checkoutCsp(nonceValue: string, dev: boolean, ancestors: string, wompiOrigin: string | null): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonceValue}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
     `style-src 'self' ${dev ? "'unsafe-inline'" : `'nonce-${nonceValue}'`}`,
     "img-src 'self'",
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self'${wompiOrigin ? ` ${wompiOrigin}` : ''}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -70,11 +76,36 @@ function portalProxy(request: NextRequest) {
   return response;
 }
 
+const MULTIPART = /^multipart\/form-data/i;
+
+/**
+ * A form post Next.js would take as a Server Action, with a body that is not multipart at all:
+ * Next's own parser throws a TypeError (a 500). Read once here, it is a 400 instead
+ * (docs/settlement.md, no 5xx).
+ */
+async function unreadableForm(request: NextRequest): Promise<boolean> {
+  if (request.method !== 'POST' || !MULTIPART.test(request.headers.get('content-type') ?? '')) return false;
+  try {
+    await request.clone().formData();
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 export async function proxy(request: NextRequest) {
+  if (await unreadableForm(request)) {
+    return new NextResponse('Bad request: the form data could not be read.\n', {
+      status: 400,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+    });
+  }
+  if (!/^\/(?:pay|portal)(?:\/|$)/.test(request.nextUrl.pathname)) return NextResponse.next();
   if (request.nextUrl.pathname.startsWith('/portal')) return portalProxy(request);
   const value = nonce();
-  const ancestors = frameAncestors(await allowedDomainsOf(request.nextUrl.pathname));
-  const csp = checkoutCsp(value, process.env.NODE_ENV === 'development', ancestors);
+  const merchant = await merchantOf(request.nextUrl.pathname);
+  const ancestors = frameAncestors(merchant.allowedDomains);
+  const csp = checkoutCsp(value, process.env.NODE_ENV === 'development', ancestors, merchant.wompiOrigin);
 
   const forwarded = new Headers(request.headers);
   forwarded.set('content-security-policy', csp);
@@ -89,4 +120,16 @@ export async function proxy(request: NextRequest) {
   return response;
 }
 
-export const config = { matcher: ['/pay', '/pay/:path*', '/portal', '/portal/:path*'] };
+export const config = {
+  matcher: [
+    '/pay',
+    '/pay/:path*',
+    '/portal',
+    '/portal/:path*',
+    // Every other page, for a multipart post only (the API routes read their own bodies).
+    {
+      source: '/((?!merchants/|checkout/|admin/|api/|processors/|_next/).*)',
+      has: [{ type: 'header', key: 'content-type', value: '(?:M|m)(?:U|u)(?:L|l)(?:T|t)(?:I|i)(?:P|p)(?:A|a)(?:R|r)(?:T|t).*' }],
+    },
+  ],
+};

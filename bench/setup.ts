@@ -98,7 +98,8 @@ export async function seedMerchants(url: string, count: number): Promise<BenchMe
   return merchants;
 }
 
-export type ServerKind = 'next' | 'bare';
+/** Our app under `next start`, the bare node:http server, and the minimal Next.js app of bench/floor-app.ts. */
+export type ServerKind = 'next' | 'bare' | 'floor';
 
 export interface RunningServer {
   kind: ServerKind;
@@ -130,17 +131,17 @@ async function waitUntilUp(url: string, child: ChildProcess, stderrFile: string)
  */
 export async function startServer(
   kind: ServerKind,
-  options: { port: number; env: Record<string, string>; cpuProfileDir?: string },
+  options: { port: number; env: Record<string, string>; cpuProfileDir?: string; floorDir?: string },
 ): Promise<RunningServer> {
   const nodeArgs = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
-  const args =
-    kind === 'next'
-      ? [...nodeArgs, 'node_modules/next/dist/bin/next', 'start', '-p', String(options.port), '-H', '127.0.0.1']
-      : [...nodeArgs, '--import', 'tsx', 'bench/bare-server.ts'];
+  const nextStart = [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(options.port), '-H', '127.0.0.1'];
+  const args = kind === 'bare' ? [...nodeArgs, '--import', 'tsx', 'bench/bare-server.ts'] : [...nodeArgs, ...nextStart];
+  if (kind === 'floor' && !options.floorDir) throw new Error('the floor server needs the floor app (bench/floor-app.ts)');
   const stderrFile = path.join(os.tmpdir(), `servicepay-bench-${kind}-${process.pid}.stderr.log`);
   const stdout = fs.openSync('/dev/null', 'w');
   const stderr = fs.openSync(stderrFile, 'w');
   const child = spawn(process.execPath, args, {
+    cwd: kind === 'floor' ? options.floorDir : undefined,
     env: { ...process.env, ...options.env, PORT: String(options.port) },
     stdio: ['ignore', stdout, stderr],
   });
@@ -159,7 +160,7 @@ export async function startServer(
       child.kill('SIGTERM');
     });
   try {
-    await waitUntilUp(kind === 'next' ? `${url}/api/health` : url, child, stderrFile);
+    await waitUntilUp(kind === 'next' ? `${url}/api/health` : kind === 'floor' ? `${url}/merchants/plans/x/status` : url, child, stderrFile);
   } catch (error) {
     await stop();
     throw error;

@@ -12,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { WEBHOOK_EVENT_TYPES } from '../lib/webhooks/payload';
 
 // Money is an integer count of COP cents; the largest amount (99,999,999,999) needs bigint, and
 // stays below 2^53, so it is read as a JS number. Times are timestamptz.
@@ -27,6 +28,8 @@ export const MODALITIES = ['RECURRING', 'SINGLE'] as const;
 export const TRANSACTION_STATUSES = ['PENDING', 'APPROVED', 'DECLINED', 'VOIDED', 'ERROR'] as const;
 export const TRANSACTION_KINDS = ['INITIAL', 'RENEWAL'] as const;
 export const ID_TYPES = ['CC', 'CE', 'NIT', 'PP'] as const;
+export const PROCESSOR_TYPES = ['sandbox', 'wompi'] as const;
+export const PAYMENT_METHOD_TYPES = ['CARD', 'NEQUI', 'PSE'] as const;
 
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 export type Modality = (typeof MODALITIES)[number];
@@ -45,10 +48,19 @@ export const merchants = pgTable(
     // Kept readable: every delivery is signed with it (HMAC needs the key itself).
     webhookSecret: text('webhook_secret').notNull(),
     allowedDomains: text('allowed_domains').array().notNull().default(sql`'{}'::text[]`),
+    // Which processor charges this merchant's customers (docs/processors.md): the built-in sandbox
+    // or the merchant's own Wompi account, whose three secrets are kept encrypted (AES-256-GCM).
+    processorType: text('processor_type', { enum: PROCESSOR_TYPES }).notNull().default('sandbox'),
+    wompiPublicKey: text('wompi_public_key'),
+    wompiSecrets: text('wompi_secrets'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  () => [check('merchants_status_check', inList('status', MERCHANT_STATUSES))],
+  () => [
+    check('merchants_status_check', inList('status', MERCHANT_STATUSES)),
+    check('merchants_processor_type_check', inList('processor_type', PROCESSOR_TYPES)),
+    check('merchants_wompi_keys_check', sql`processor_type <> 'wompi' or (wompi_public_key is not null and wompi_secrets is not null)`),
+  ],
 );
 
 export const apiKeys = pgTable(
@@ -160,6 +172,8 @@ export const transactions = pgTable(
     gatewayTransactionId: text('gateway_transaction_id'),
     // Which saved card was charged (the processor's token); never the card number.
     paymentMethodToken: text('payment_method_token'),
+    // CARD, NEQUI or PSE: only a card charge can be voided.
+    paymentMethodType: text('payment_method_type', { enum: PAYMENT_METHOD_TYPES }).notNull().default('CARD'),
     cardBrand: text('card_brand'),
     cardLast4: text('card_last4'),
     failureCode: text('failure_code'),
@@ -177,9 +191,22 @@ export const transactions = pgTable(
       .where(sql`kind = 'INITIAL' and status in ('APPROVED', 'VOIDED')`),
     check('transactions_status_check', inList('status', TRANSACTION_STATUSES)),
     check('transactions_kind_check', inList('kind', TRANSACTION_KINDS)),
+    check('transactions_payment_method_type_check', inList('payment_method_type', PAYMENT_METHOD_TYPES)),
     check('transactions_last4_check', sql`card_last4 is null or card_last4 ~ '^[0-9]{4}$'`),
   ],
 );
+
+/**
+ * The built-in sandbox processor's own records (docs/processors.md): what it charged under each of
+ * our references. A real processor keeps these on its side; the sandbox keeps them here so that,
+ * like a real one, it survives our crashes, answers every instance alike, and never charges one
+ * reference twice (docs/settlement.md).
+ */
+export const sandboxCharges = pgTable('sandbox_charges', {
+  reference: text('reference').primaryKey(),
+  gatewayTransactionId: text('gateway_transaction_id').notNull(),
+  createdAt: createdAt(),
+});
 
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
@@ -197,13 +224,8 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.merchantId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
-export const WEBHOOK_EVENT_TYPES = [
-  'subscription.charge.approved',
-  'subscription.charge.declined',
-  'subscription.charge.error',
-  'subscription.charge.voided',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+// The event names are defined with the webhook payload they name.
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../lib/webhooks/payload';
 export const WEBHOOK_ATTEMPT_TRIGGERS = ['automatic', 'manual'] as const;
 
 /**

@@ -125,7 +125,18 @@ export interface CardEntry {
   holder?: string;
 }
 
+/**
+ * Waits until React has hydrated the card form. The pay button works before that too (a plain
+ * form post, docs/checkout.md), so a journey of the JavaScript form waits for it explicitly.
+ */
+export async function expectHydrated(page: Checkout) {
+  await expect
+    .poll(() => page.locator('#cardNumber').evaluate((input) => Object.keys(input).some((key) => key.startsWith('__reactProps'))))
+    .toBe(true);
+}
+
 export async function fillCard(page: Checkout, card: CardEntry) {
+  await expectHydrated(page);
   await page.getByLabel(LABELS.cardNumber).fill(card.number);
   await page.getByLabel(LABELS.cardExpiry).fill(card.expiry ?? FUTURE_EXPIRY);
   await page.getByLabel(LABELS.cardCvc).fill(card.cvc ?? '123');

@@ -4,6 +4,7 @@ import {
   expect,
   expectAccessible,
   expectCheckoutHeaders,
+  expectHydrated,
   expectState,
   fillCard,
   FUTURE_EXPIRY,
@@ -72,6 +73,7 @@ test.describe('a payable link', () => {
     expect(scripts.length).toBeGreaterThan(0);
     expect(new Set(scripts)).toEqual(new Set([nonce]));
     // Hydrated: the form reacts to typing (the number is grouped as it is typed).
+    await expectHydrated(page);
     await page.getByLabel(LABELS.cardNumber).pressSequentially('42424242');
     await expect(page.getByLabel(LABELS.cardNumber)).toHaveValue('4242 4242');
     // Nothing was loaded from another origin.
@@ -135,6 +137,7 @@ test.describe('the card form checks before sending', () => {
     const { posts } = watchPayments(page);
     await page.goto(`/pay/${link.token}`);
     await expectState(page, 'ready');
+    await expectHydrated(page);
     await payButton(page).click();
     for (const label of Object.values(LABELS)) await expect(page.getByLabel(label)).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByLabel(LABELS.cardNumber)).toHaveAccessibleDescription('Ingrese el número de la tarjeta.');
@@ -153,6 +156,7 @@ test('pays with the keyboard alone', async ({ page, createLink, request, merchan
   await page.goto(`/pay/${link.token}`);
   await expectState(page, 'ready');
 
+  await expectHydrated(page);
   // Tab from the top of the page to the first field, then through the form.
   await page.locator('body').focus();
   for (let i = 0; i < 10 && !(await page.getByLabel(LABELS.cardNumber).evaluate((el) => el === document.activeElement)); i++) {
@@ -194,6 +198,7 @@ test.describe('at 360 px wide', () => {
     const width = () => page.evaluate(() => document.documentElement.scrollWidth);
     expect(await width()).toBeLessThanOrEqual(360);
 
+    await expectHydrated(page);
     await payButton(page).click();
     await expect(page.getByLabel(LABELS.cardNumber)).toHaveAttribute('aria-invalid', 'true');
     expect(await width()).toBeLessThanOrEqual(360);

@@ -22,6 +22,13 @@ export const INNGEST_STUB = {
   signingKey: 'signkey-test-e2e0123456789abcdef0123456789abcdef',
 };
 
+/** The local double of Wompi's API (test/wompi-double.ts) the main server charges Wompi merchants through. */
+export const WOMPI_DOUBLE = {
+  port: E2E_PORT + 3,
+  origin: `http://127.0.0.1:${E2E_PORT + 3}`,
+  url: `http://127.0.0.1:${E2E_PORT + 3}/v1`,
+};
+
 export const test = base.extend<{ admin: APIRequestContext }>({
   /** An API client that presents the operator token, as an operator's script would. */
   admin: async ({ playwright }, use) => {

@@ -31,6 +31,8 @@ test('PUT registers every function; GET and POST answer only signed requests', a
   const { functions, url } = JSON.parse(registration!.body) as { functions: { id: string }[]; url: string };
   expect(functions.map((f) => f.id).sort()).toEqual([
     'servicepay-charge-renewal',
+    'servicepay-delete-expired-idempotency-keys',
+    'servicepay-delete-old-webhook-events',
     'servicepay-send-webhook',
     'servicepay-sweep-renewals',
     'servicepay-sweep-webhooks',

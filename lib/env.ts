@@ -69,6 +69,14 @@ const schema = z
     // A deployment that only ever talks to the sandbox processor, for merchants' integration
     // tests: the test clock (POST /admin/billing/run) is allowed there even in production.
     SANDBOX_DEPLOYMENT: flag,
+    // Encrypts merchants' Wompi secrets at rest (AES-256-GCM): 32 bytes as 64 hex digits or base64.
+    // Required in production once a merchant has Wompi keys (docs/processors.md).
+    SECRETS_ENCRYPTION_KEY: optionalString.refine(
+      (v) => v === undefined || (/^[0-9a-f]{64}$/i.test(v) ? true : Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/]+=*$/.test(v)),
+      'expected 32 random bytes as 64 hex digits or base64 (openssl rand -hex 32)',
+    ),
+    // Wompi's base URL (…/v1) for every merchant, instead of the one its key prefix names: a local double.
+    WOMPI_API_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {

@@ -38,12 +38,16 @@ export const cardForm = (cardNumber: string, overrides: Record<string, string> =
   ...overrides,
 });
 
-/** The real sandbox, counting the charges that reach it. */
+/** The real sandbox, counting the charges that reach it (a customer's payment or a renewal). */
 export function countingSandbox(pendingMs = 3000) {
   const sandbox = createSandboxProcessor({ pendingMs });
   const calls = { charge: 0 };
   const processor: PaymentProcessor = {
     ...sandbox,
+    pay: (request) => {
+      calls.charge += 1;
+      return sandbox.pay(request);
+    },
     charge: (request) => {
       calls.charge += 1;
       return sandbox.charge(request);

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, inject } from 'vitest';
 import { type Database, type Db, openPglite, openPostgres, queryRows, setDatabase } from '@/db/client';
+import { assertStoredWebhookBodiesValid } from './webhook-bodies';
 
 /**
  * A database of this test file's own, cloned from the run's migrated template, and made the
@@ -19,13 +20,23 @@ export async function useTestDatabase(): Promise<Database> {
     target.pathname = `/${name}`;
     database = await openPostgres(target.toString(), { max: 20 });
     afterAll(async () => {
-      await database.close();
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      try {
+        await assertStoredWebhookBodiesValid(database.db);
+      } finally {
+        await database.close();
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
     });
   } else {
     database = await openPglite({ loadDataDir: new Blob([fs.readFileSync(inject('pgliteDump'))]) });
-    afterAll(() => database.close());
+    afterAll(async () => {
+      try {
+        await assertStoredWebhookBodiesValid(database.db);
+      } finally {
+        await database.close();
+      }
+    });
   }
   setDatabase(database);
   return database;
@@ -33,6 +44,7 @@ export async function useTestDatabase(): Promise<Database> {
 
 /** Empties every table of the schema (between tests that need a clean slate). */
 export async function truncateAll(db: Db): Promise<void> {
+  await assertStoredWebhookBodiesValid(db);
   const rows = await queryRows<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`);
   const names = rows.map((r) => `"${r.tablename}"`);
   if (names.length) await db.execute(sql.raw(`truncate ${names.join(', ')} restart identity cascade`));

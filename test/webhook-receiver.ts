@@ -18,6 +18,8 @@ export interface Receiver {
   url: string;
   port: number;
   received: ReceivedWebhook[];
+  /** TLS connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
+  readonly connections: number;
   respondWith(responder: Responder): void;
   /** Resolves once `count` requests have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
@@ -50,6 +52,10 @@ export async function startReceiver(
       responder(req, res, body);
     });
   });
+  let connections = 0;
+  server.on('secureConnection', () => {
+    connections += 1;
+  });
   // A TLS handshake the client refuses is expected in some tests, not an error of the receiver.
   server.on('tlsClientError', () => {});
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
@@ -59,6 +65,9 @@ export async function startReceiver(
     url: `https://${hostPart}:${port}${path}`,
     port,
     received,
+    get connections() {
+      return connections;
+    },
     respondWith: (next) => {
       responder = next;
     },

@@ -7,7 +7,7 @@ import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/db/client';
-import { fill } from '@/lib/checkout/i18n';
+import { fill } from '@/lib/i18n/format';
 import { env } from '@/lib/env';
 import { signIn, signOut, signOutEverywhere, signUp } from '@/lib/portal/accounts';
 import { findMerchantEvent } from '@/lib/portal/activity';

@@ -1,15 +1,22 @@
 'use client';
 
-// The checkout's only client component: the card form and what follows a payment (DECISIONS 14).
-// It owns the page's `data-checkout-state` once rendered; the summary above it is server-rendered
-// and passed in as children. Card checks are the same code the server runs (lib/payments/card).
+// The checkout's client form: the payment methods (card, Nequi, PSE) and what follows a payment
+// (docs/checkout.md). It owns the page's `data-checkout-state` once rendered; the summary above it
+// is server-rendered and passed in as children. Card checks are the same code the server runs
+// (lib/payments/card). With Wompi the card is tokenized in the browser at Wompi and only the token
+// reaches our server; the sandbox takes the card fields.
 
-import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { FormCopy } from '@/lib/checkout/i18n';
-import { type CardField, type CardInput, cardProblems } from '@/lib/payments/card';
+import type { MethodsCopy } from '@/lib/checkout/methods-i18n';
+import { type CardField, type CardInput, cardProblems, parseCard } from '@/lib/payments/card';
 import { shapeCardInput } from './card-input';
 import { type CheckoutState, CheckoutShell, type ShellCopy, StatusMessage, type Tone } from './checkout-shell';
 import styles from './checkout.module.css';
+import { MethodChoice, NequiFields, type PseField, PseFields, type PseValues, WompiConsent } from './method-fields';
+import m from './methods.module.css';
+import type { CheckoutProcessor, PaymentMethodChoice, PseBank } from './processor-types';
+import { approvedNequiToken, tokenizeCard } from './wompi-browser';
 
 const FIELDS: CardField[] = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardHolder'];
 const POLL_MS = 2000;
@@ -23,12 +30,13 @@ interface Reply {
     status?: string;
     transactionId?: string | null;
     declineReason?: string;
+    redirectUrl?: string;
     error?: { code?: string; details?: { path?: string }[] };
   };
   retryAfter: number | null;
 }
 
-interface Outcome {
+export interface Outcome {
   tone: Tone;
   title?: string;
   text: string;
@@ -36,7 +44,10 @@ interface Outcome {
   transactionId?: string;
 }
 
-type Focus = CardField | 'submit' | 'status';
+type Focus = CardField | PseField | 'nequiPhone' | 'consent' | 'submit' | 'status';
+
+const PHONE = /^3\d{9}$/;
+const phoneDigits = (value: string) => value.replace(/[\s()-]/g, '').replace(/^\+?57(?=3\d{9}$)/, '');
 
 async function call(url: string, init: RequestInit): Promise<Reply> {
   const res = await fetch(url, { ...init, cache: 'no-store', headers: { Accept: 'application/json', ...init.headers } });
@@ -66,32 +77,57 @@ export interface CheckoutFormProps {
   shell: ShellCopy;
   copy: FormCopy;
   initialHolder: string;
+  /**
+   * Where the form posts without JavaScript (POST /pay/<token>/card, docs/checkout.md), and what
+   * the server sent it back with (a refused field, a limit): the form works before hydration.
+   */
+  action?: string;
+  initial?: { outcome?: Outcome; errors?: Partial<Record<CardField, string>> };
   /** The server-rendered summary of the link. */
   children: ReactNode;
+  methodsCopy: MethodsCopy;
+  processor: CheckoutProcessor;
+  methods: PaymentMethodChoice[];
+  pseBanks: PseBank[];
+  /** The customer's mobile from the link, for Nequi and PSE (10 digits). */
+  initialPhone: string;
+  /** A RECURRING plan: the method is saved for renewals. */
+  subscription: boolean;
+  /** A payment to show as it stands (the payer back from the bank, or a reload while PENDING). */
+  resumePayment?: string;
 }
 
-const noSubscription = () => () => {};
-
-export function CheckoutForm({ token, lang, shell, copy, initialHolder, children }: CheckoutFormProps) {
-  const [state, setState] = useState<CheckoutState>('ready');
-  const [outcome, setOutcome] = useState<Outcome>({ tone: 'info', ...copy.ready });
+export function CheckoutForm(props: CheckoutFormProps) {
+  const { token, lang, shell, copy, initialHolder, action, initial, children, processor, methodsCopy: mc } = props;
+  const [state, setState] = useState<CheckoutState>(props.resumePayment ? 'processing' : 'ready');
+  const [outcome, setOutcome] = useState<Outcome>(props.resumePayment ? { tone: 'progress', ...copy.status.pending } : (initial?.outcome ?? { tone: 'info', ...copy.ready }));
+  const [method, setMethod] = useState<PaymentMethodChoice>('CARD');
   const [values, setValues] = useState<CardInput>({ cardNumber: '', cardExpiry: '', cardCvc: '', cardHolder: initialHolder });
-  const [errors, setErrors] = useState<Partial<Record<CardField, string>>>({});
+  const [nequiPhone, setNequiPhone] = useState(props.initialPhone);
+  const [pse, setPse] = useState<PseValues>({ institutionCode: '', userType: 'PERSON', legalIdType: 'CC', legalId: '', fullName: initialHolder, phoneNumber: props.initialPhone });
+  const [accepted, setAccepted] = useState({ endUser: false, personalData: false });
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>(initial?.errors ?? {});
   const [focus, setFocus] = useState<{ target: Focus } | null>(null);
 
-  const inputs = useRef<Partial<Record<CardField, HTMLInputElement | null>>>({});
+  const inputs = useRef<Partial<Record<string, HTMLInputElement | HTMLSelectElement | null>>>({});
   const submit = useRef<HTMLButtonElement>(null);
-  // The pay button works only once React handles the submit: before hydration a native submit
-  // would send the card fields to the server as a plain form post (never as a GET, which would
-  // put the card number in the URL and the browser's history).
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  // Before hydration (or without JavaScript) the pay button submits the form as a plain POST to
+  // `action`, which the server handles; once hydrated, onSubmit pays through the JSON endpoint.
+  // Always method="post": a GET would put the card number in the URL and the browser's history.
   const status = useRef<HTMLDivElement>(null);
   const lifetime = useRef<AbortController | null>(null);
 
   useEffect(() => {
     const controller = new AbortController();
     lifetime.current = controller;
+    // Back from the bank (PSE), or reopened while a payment is PENDING: show that payment settle.
+    if (props.resumePayment) {
+      void follow({ status: 200, body: { status: 'PENDING', subscriptionTransactionId: props.resumePayment }, retryAfter: null }, controller.signal).catch(() => {
+        if (!controller.signal.aborted) finish('error', { tone: 'danger', ...copy.status.network }, 'submit');
+      });
+    }
     return () => controller.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on mount
   }, []);
 
   // Focus moves after the render that enables or marks its target.
@@ -114,6 +150,15 @@ export function CheckoutForm({ token, lang, shell, copy, initialHolder, children
     };
   }
 
+  function register(name: string, el: HTMLInputElement | HTMLSelectElement | null) {
+    inputs.current[name] = el;
+  }
+
+  function chooseMethod(next: PaymentMethodChoice) {
+    setMethod(next);
+    setErrors({});
+  }
+
   function finish(next: CheckoutState, result: Outcome, target: Focus) {
     setState(next);
     setOutcome(result);
@@ -129,9 +174,10 @@ export function CheckoutForm({ token, lang, shell, copy, initialHolder, children
         finish('approved', { tone: 'success', title: s.approved.title, text: s.approved.text, transactionId }, 'status');
       } else if (payment.status === 'DECLINED') {
         const reason = payment.declineReason;
-        const text = reason === 'insufficient_funds' || reason === 'card_not_supported' ? s.declined[reason] : s.declined.other;
+        const text =
+          method === 'NEQUI' ? mc.nequi.declined : reason === 'insufficient_funds' || reason === 'card_not_supported' ? s.declined[reason] : s.declined.other;
         setValues((v) => ({ ...v, cardNumber: '', cardCvc: '' }));
-        finish('declined', { tone: 'danger', title: s.declined.title, text, transactionId }, 'cardNumber');
+        finish('declined', { tone: 'danger', title: s.declined.title, text, transactionId }, method === 'CARD' ? 'cardNumber' : 'submit');
       } else {
         finish('error', { tone: 'danger', ...s.error, transactionId }, 'submit');
       }
@@ -141,6 +187,7 @@ export function CheckoutForm({ token, lang, shell, copy, initialHolder, children
     if (code === 'invalid_request') {
       const marked = FIELDS.filter((f) => reply.body.error?.details?.some((d) => d.path === f));
       setErrors(Object.fromEntries(marked.map((f) => [f, copy.serverProblem[f]])));
+      if (marked.length === 0 && method !== 'CARD') return finish('error', { tone: 'danger', ...s.error }, 'submit');
       finish('ready', { tone: 'info', ...copy.ready }, marked[0] ?? 'submit');
     } else if (code === 'session_expired') {
       finish('expired', { tone: 'warning', ...s.expired }, 'status');
@@ -164,20 +211,20 @@ export function CheckoutForm({ token, lang, shell, copy, initialHolder, children
     else finish('error', { tone: 'warning', ...s.inProgress }, 'submit');
   }
 
-  async function pay(card: CardInput, signal: AbortSignal) {
-    const s = copy.status;
-    let reply = await call(`/checkout/session/${token}/payments`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(card),
-      signal,
-    });
-    // A PENDING charge settles on the server; ask again every 2 s until it has. A lost poll is
-    // not an answer: the charge is still under way, so keep asking.
+  /** Asks about a PENDING payment every 2 s until it settles; a PSE payment sends the payer to the bank. */
+  async function follow(first: Reply, signal: AbortSignal) {
+    let reply = first;
+    const waiting = method === 'NEQUI' ? mc.nequi.waiting : copy.status.pending;
     while (reply.status === 200 && reply.body.status === 'PENDING' && reply.body.subscriptionTransactionId) {
-      setOutcome({ tone: 'progress', ...s.pending });
+      if (reply.body.redirectUrl) {
+        setOutcome({ tone: 'progress', ...mc.pse.redirecting });
+        window.location.assign(reply.body.redirectUrl);
+        return;
+      }
+      setOutcome({ tone: 'progress', ...waiting });
       await sleep(POLL_MS, signal);
       const url = `/checkout/session/${token}/payments/${reply.body.subscriptionTransactionId}`;
+      // A lost poll is not an answer: the charge is still under way, so keep asking.
       reply = await call(url, { signal }).catch((error: unknown) => {
         if (signal.aborted) throw error;
         return reply;
@@ -187,14 +234,74 @@ export function CheckoutForm({ token, lang, shell, copy, initialHolder, children
     else settle(reply);
   }
 
+  async function pay(body: Record<string, unknown>, signal: AbortSignal) {
+    const reply = await call(`/checkout/session/${token}/payments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal,
+    });
+    await follow(reply, signal);
+  }
+
+  const consent = () =>
+    processor.type === 'wompi'
+      ? { acceptanceToken: processor.consent.endUserPolicy.token, personalDataToken: processor.consent.personalData.token }
+      : {};
+
+  /** What goes to our server: never a card number or CVC with Wompi (tokenized at Wompi first). */
+  async function bodyOf(signal: AbortSignal): Promise<Record<string, unknown> | null> {
+    if (method === 'CARD') {
+      if (processor.type !== 'wompi') return { ...values };
+      setOutcome({ tone: 'progress', title: copy.status.processing.title, text: mc.tokenizing });
+      const card = parseCard(values)!;
+      const cardToken = await tokenizeCard(processor.apiUrl, processor.publicKey, { number: card.number, expMonth: card.expMonth, expYear: card.expYear, cvc: card.cvc, holder: card.holder }, signal);
+      setValues((v) => ({ ...v, cardNumber: '', cardCvc: '' }));
+      return { method: 'CARD', cardToken: cardToken.id, cardBrand: cardToken.brand, cardLast4: cardToken.last_four, ...consent() };
+    }
+    const phoneNumber = phoneDigits(method === 'NEQUI' ? nequiPhone : pse.phoneNumber);
+    if (method === 'PSE') return { method: 'PSE', ...pse, phoneNumber, ...consent() };
+    if (processor.type === 'wompi' && props.subscription) {
+      // A Nequi subscription: the payer approves the account in the app before we charge it.
+      setOutcome({ tone: 'progress', ...mc.nequi.waiting });
+      const nequi = await approvedNequiToken(processor.apiUrl, processor.publicKey, phoneNumber, { signal, everyMs: POLL_MS, sleep });
+      if (nequi.status !== 'APPROVED') {
+        finish('declined', { tone: 'danger', title: copy.status.declined.title, text: mc.nequi.declined }, 'submit');
+        return null;
+      }
+      return { method: 'NEQUI', phoneNumber, nequiToken: nequi.id, ...consent() };
+    }
+    return { method: 'NEQUI', phoneNumber, ...consent() };
+  }
+
+  /** The current method's problems, by field (none: ready to pay). */
+  function problemsNow(): Partial<Record<string, string>> {
+    const found: Partial<Record<string, string>> = {};
+    if (method === 'CARD') {
+      const problems = cardProblems(values);
+      for (const f of FIELDS) if (problems[f]) found[f] = copy.problems[f][problems[f]!] ?? copy.serverProblem[f];
+    } else if (method === 'NEQUI') {
+      if (!PHONE.test(phoneDigits(nequiPhone))) found.phoneNumber = mc.nequi.phoneProblem;
+    } else {
+      if (!pse.institutionCode) found.institutionCode = mc.pse.problems.institutionCode;
+      if (!/^[0-9A-Za-z-]{3,20}$/.test(pse.legalId.trim())) found.legalId = mc.pse.problems.legalId;
+      if (!pse.fullName.trim()) found.fullName = mc.pse.problems.fullName;
+      if (!PHONE.test(phoneDigits(pse.phoneNumber))) found.phoneNumber = mc.pse.problems.phoneNumber;
+    }
+    if (processor.type === 'wompi' && !(accepted.endUser && accepted.personalData)) found.consent = mc.consent.required;
+    return found;
+  }
+
+  const focusOf = (name: string): Focus => (name === 'phoneNumber' && method === 'NEQUI' ? 'nequiPhone' : (name as Focus));
+
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (processing) return;
-    const problems = cardProblems(values);
-    const invalid = FIELDS.filter((f) => problems[f]);
+    const problems = problemsNow();
+    const invalid = Object.keys(problems);
     if (invalid.length > 0) {
-      setErrors(Object.fromEntries(invalid.map((f) => [f, copy.problems[f][problems[f]!] ?? copy.serverProblem[f]])));
-      setFocus({ target: invalid[0]! });
+      setErrors(problems);
+      setFocus({ target: focusOf(invalid[0]!) });
       return;
     }
     setErrors({});
@@ -202,7 +309,8 @@ export function CheckoutForm({ token, lang, shell, copy, initialHolder, children
     setOutcome({ tone: 'progress', ...copy.status.processing });
     const signal = lifetime.current?.signal ?? new AbortController().signal;
     try {
-      await pay(values, signal);
+      const body = await bodyOf(signal);
+      if (body) await pay(body, signal);
     } catch {
       if (!signal.aborted) finish('error', { tone: 'danger', ...copy.status.network }, 'submit');
     }
@@ -262,22 +370,47 @@ export function CheckoutForm({ token, lang, shell, copy, initialHolder, children
         {state === 'approved' ? <p>{copy.status.approved.close}</p> : null}
       </StatusMessage>
       {showForm ? (
-        <form className={styles.form} onSubmit={onSubmit} method="post" noValidate aria-labelledby="card-heading">
-          <h2 id="card-heading" className={styles.formHeading}>
-            {copy.heading}
-          </h2>
-          {field('cardNumber', { autoComplete: 'cc-number', inputMode: 'numeric', maxLength: 23 })}
-          <div className={styles.row}>
-            {field('cardExpiry', { autoComplete: 'cc-exp', inputMode: 'numeric', maxLength: 7 })}
-            {field('cardCvc', { autoComplete: 'cc-csc', inputMode: 'numeric', maxLength: 4 })}
-          </div>
-          {field('cardHolder', { autoComplete: 'cc-name', maxLength: 100, hint: copy.holderHint })}
-          <p className={styles.fine}>{copy.authorization}</p>
-          <button ref={submit} type="submit" className={styles.pay} disabled={!hydrated || processing} aria-busy={processing}>
-            {processing ? <span className={styles.spinner} aria-hidden="true" /> : null}
-            {processing ? copy.processing : copy.pay}
-          </button>
-        </form>
+        <>
+          <MethodChoice methods={props.methods} value={method} onChange={chooseMethod} copy={mc} disabled={processing} />
+          <form className={styles.form} onSubmit={onSubmit} method="post" action={action} noValidate aria-labelledby="method-heading">
+            <h2 id="method-heading" className={styles.formHeading}>
+              {method === 'CARD' ? copy.heading : method === 'NEQUI' ? mc.nequi.heading : mc.pse.heading}
+            </h2>
+            {processor.type === 'wompi' ? (
+              <noscript>
+                <p className={styles.fieldError}>{mc.noScript}</p>
+              </noscript>
+            ) : null}
+            {method === 'CARD' ? (
+              <>
+                {field('cardNumber', { autoComplete: 'cc-number', inputMode: 'numeric', maxLength: 23 })}
+                <div className={styles.row}>
+                  {field('cardExpiry', { autoComplete: 'cc-exp', inputMode: 'numeric', maxLength: 7 })}
+                  {field('cardCvc', { autoComplete: 'cc-csc', inputMode: 'numeric', maxLength: 4 })}
+                </div>
+                {field('cardHolder', { autoComplete: 'cc-name', maxLength: 100, hint: copy.holderHint })}
+                {processor.type === 'wompi' ? <p className={styles.fine}>{mc.viaWompi}</p> : null}
+                <p className={styles.fine}>{copy.authorization}</p>
+              </>
+            ) : method === 'NEQUI' ? (
+              <>
+                <NequiFields phone={nequiPhone} onChange={setNequiPhone} errors={errors} readOnly={processing} copy={mc} inputRef={(el) => register('nequiPhone', el)} />
+                <p className={styles.fine}>{mc.nequi.authorization}</p>
+              </>
+            ) : (
+              <PseFields values={pse} onChange={(patch) => setPse((v) => ({ ...v, ...patch }))} banks={props.pseBanks} errors={errors} readOnly={processing} copy={mc} register={register} />
+            )}
+            {processor.type === 'wompi' ? (
+              <WompiConsent documents={processor.consent} accepted={accepted} onChange={setAccepted} errors={errors} copy={mc} disabled={processing} inputRef={(el) => register('consent', el)} />
+            ) : method !== 'CARD' ? (
+              <p className={m.sandbox}>{mc.sandboxData}</p>
+            ) : null}
+            <button ref={submit} type="submit" className={styles.pay} disabled={processing || (method === 'PSE' && props.pseBanks.length === 0)} aria-busy={processing}>
+              {processing ? <span className={styles.spinner} aria-hidden="true" /> : null}
+              {processing ? copy.processing : method === 'CARD' ? copy.pay : method === 'NEQUI' ? mc.nequi.pay : mc.pse.pay}
+            </button>
+          </form>
+        </>
       ) : null}
     </CheckoutShell>
   );

@@ -1,4 +1,5 @@
 import type { ReactNode, Ref } from 'react';
+import type { CheckoutState } from '@/lib/widget/protocol';
 import styles from './checkout.module.css';
 
 // The frame of every checkout state. No hooks: the server pages render it, and so does the client
@@ -6,7 +7,7 @@ import styles from './checkout.module.css';
 // card that gets shorter (the form gives way to a receipt) moves nothing else on the page.
 
 /** DECISIONS 14: the page's root element carries one of these as `data-checkout-state`. */
-export type CheckoutState = 'ready' | 'processing' | 'approved' | 'declined' | 'error' | 'expired' | 'paid' | 'unavailable';
+export type { CheckoutState } from '@/lib/widget/protocol';
 
 export type Tone = 'info' | 'progress' | 'success' | 'warning' | 'danger';
 

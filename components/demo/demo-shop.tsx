@@ -5,7 +5,7 @@
 
 import { useState } from 'react';
 import { createDemoLinkAction, demoSnapshotAction } from '@/app/demo/actions';
-import { formatCop } from '@/lib/checkout/i18n';
+import { formatCop } from '@/lib/i18n/format';
 import type { DemoSnapshot } from '@/lib/merchants/demo-shop';
 import type { PaymentLink } from '@/lib/plans/schemas';
 

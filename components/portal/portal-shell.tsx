@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { LANG_TAG, type Lang } from '@/lib/checkout/i18n';
+import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
 import type { PortalCopy } from '@/lib/portal/i18n';
 
 /** The portal's frame: skip link, title, language switch and the page in its language. */

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { resendEventAction } from '@/app/portal/actions';
 import type { EventWithAttempts } from '@/db/queries/webhooks';
-import type { Lang } from '@/lib/checkout/i18n';
+import type { Lang } from '@/lib/i18n/locale';
 import { formatDateTime, type PortalCopy } from '@/lib/portal/i18n';
 import { ActionForm } from './action-form';
 

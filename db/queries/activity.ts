@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
-import { type PlanStatus, subscriptionPlans, transactions, webhookEvents } from '../schema';
+import { type PlanStatus, subscriptionPlans, transactions } from '../schema';
 
 // What the portal's Activity pages read. Every query names the merchant in its `where`, so a
 // page cannot show another merchant's rows by forgetting a check.
@@ -42,10 +42,4 @@ export async function listPlanTransactions(db: Db, { merchantId, planId }: { mer
     .from(transactions)
     .where(and(eq(transactions.planId, planId), eq(transactions.merchantId, merchantId)))
     .orderBy(desc(transactions.id));
-}
-
-/** Whether an event id exists at all, reading nothing else of it (to tell 403 from 404). */
-export async function eventExists(db: Db, eventId: string): Promise<boolean> {
-  const rows = await db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.id, eventId)).limit(1);
-  return rows.length > 0;
 }

@@ -18,7 +18,9 @@ export async function insertMerchantWithKey(
 export async function updateMerchant(
   db: Db,
   id: string,
-  patch: Partial<Pick<MerchantRow, 'name' | 'status' | 'webhookUrl' | 'webhookSecret' | 'allowedDomains'>>,
+  patch: Partial<
+    Pick<MerchantRow, 'name' | 'status' | 'webhookUrl' | 'webhookSecret' | 'allowedDomains' | 'processorType' | 'wompiPublicKey' | 'wompiSecrets'>
+  >,
 ): Promise<MerchantRow | undefined> {
   const [row] = await db
     .update(merchants)
@@ -46,7 +48,7 @@ export async function deleteUnusedMerchant(db: Db, id: string): Promise<void> {
 
 const allowedDomainsByTokenQuery = preparedFor((db) =>
   db
-    .select({ allowedDomains: merchants.allowedDomains })
+    .select({ allowedDomains: merchants.allowedDomains, processorType: merchants.processorType, wompiPublicKey: merchants.wompiPublicKey })
     .from(subscriptionPlans)
     .innerJoin(merchants, eq(merchants.id, subscriptionPlans.merchantId))
     .where(eq(subscriptionPlans.checkoutToken, sql.placeholder('token')))
@@ -54,10 +56,16 @@ const allowedDomainsByTokenQuery = preparedFor((db) =>
     .prepare('allowed_domains_by_token'),
 );
 
-/** The embed allow-list of the merchant behind a checkout token (every checkout page view: prepared). */
-export async function getAllowedDomainsByToken(db: Db, token: string): Promise<string[] | undefined> {
+/**
+ * The embed allow-list of the merchant behind a checkout token, and its Wompi public key when it
+ * charges through Wompi (the page's CSP names that Wompi origin). Every checkout page view: prepared.
+ */
+export async function getAllowedDomainsByToken(
+  db: Db,
+  token: string,
+): Promise<{ allowedDomains: string[]; wompiPublicKey: string | null } | undefined> {
   const [row] = await allowedDomainsByTokenQuery(db).execute({ token });
-  return row?.allowedDomains;
+  return row && { allowedDomains: row.allowedDomains, wompiPublicKey: row.processorType === 'wompi' ? row.wompiPublicKey : null };
 }
 
 export async function getMerchant(db: Db, id: string): Promise<MerchantRow | undefined> {

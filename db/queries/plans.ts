@@ -63,12 +63,6 @@ export async function getPlanWithLastTransaction(db: Db, scope: { merchantId: st
   return row;
 }
 
-/** Whether a plan id exists at all, reading nothing else of it (to tell 403 from 404). */
-export async function planExists(db: Db, planId: string): Promise<boolean> {
-  const rows = await db.select({ one: sql`1` }).from(subscriptionPlans).where(eq(subscriptionPlans.id, planId)).limit(1);
-  return rows.length > 0;
-}
-
 /**
  * Moves a plan from one of `from` to new values, only if it is still in one of them (callers hold
  * the plan's row lock; the condition keeps the rule in the statement too). Undefined otherwise.

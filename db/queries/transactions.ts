@@ -117,12 +117,6 @@ export async function getTransactionForMerchant(db: Db, { merchantId, transactio
   return row;
 }
 
-/** Whether a transaction id exists at all, reading nothing else of it (to tell 403 from 404). */
-export async function transactionExists(db: Db, transactionId: string): Promise<boolean> {
-  const rows = await db.select({ one: sql`1` }).from(transactions).where(eq(transactions.id, transactionId)).limit(1);
-  return rows.length > 0;
-}
-
 /** APPROVED → VOIDED, only if still APPROVED: of two voids racing, one wins, the other gets undefined. */
 export async function voidTransaction(db: Db, transactionId: string): Promise<TransactionRow | undefined> {
   const [row] = await db

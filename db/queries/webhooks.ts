@@ -114,6 +114,17 @@ export async function getEventForMerchant(db: Db, { merchantId, eventId }: { mer
   return event;
 }
 
+/** Where one event of this merchant would be sent now (its merchant's URL, no secret), or undefined. */
+export async function getEventWebhookUrl(db: Db, { merchantId, eventId }: { merchantId: string; eventId: string }) {
+  const [row] = await db
+    .select({ webhookUrl: merchants.webhookUrl })
+    .from(webhookEvents)
+    .innerJoin(merchants, eq(merchants.id, webhookEvents.merchantId))
+    .where(and(eq(webhookEvents.id, eventId), eq(webhookEvents.merchantId, merchantId)))
+    .limit(1);
+  return row;
+}
+
 /** Which merchant each event belongs to (the delivery concurrency key). */
 export async function getEventMerchants(db: Db, eventIds: string[]) {
   if (eventIds.length === 0) return [];
@@ -121,4 +132,25 @@ export async function getEventMerchants(db: Db, eventIds: string[]) {
     .select({ eventId: webhookEvents.id, merchantId: webhookEvents.merchantId })
     .from(webhookEvents)
     .where(inArray(webhookEvents.id, eventIds));
+}
+
+/**
+ * Deletes events written before `before`, with their attempts, at most `batchSize` events per
+ * transaction so no statement holds many row locks or runs long; returns how many events went.
+ */
+export async function deleteEventsCreatedBefore(db: Db, before: Date, { batchSize = 500, maxBatches = 20 } = {}): Promise<number> {
+  let deleted = 0;
+  for (let batch = 0; batch < maxBatches; batch++) {
+    const count = await db.transaction(async (tx) => {
+      const old = await tx.select({ id: webhookEvents.id }).from(webhookEvents).where(lt(webhookEvents.createdAt, before)).limit(batchSize);
+      if (old.length === 0) return 0;
+      const ids = old.map((e) => e.id);
+      await tx.delete(webhookAttempts).where(inArray(webhookAttempts.eventId, ids));
+      await tx.delete(webhookEvents).where(inArray(webhookEvents.id, ids));
+      return ids.length;
+    });
+    deleted += count;
+    if (count < batchSize) break;
+  }
+  return deleted;
 }

@@ -5,7 +5,8 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-async function readCapped(req: Request): Promise<string> {
+/** A body's text, refused with 413 past 64 KiB (declared or as read) before it is all held. */
+export async function readCapped(req: Request): Promise<string> {
   const declared = req.headers.get('content-length');
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
   if (!req.body) return '';
@@ -61,12 +62,35 @@ export function parseJsonObject(
   return value as Record<string, unknown>;
 }
 
+/**
+ * The path of the first string (value or key) holding U+0000, or null. Checked once for every
+ * validated input (JSON bodies, query strings): PostgreSQL cannot store it in text, so it would
+ * fail as a 500 wherever it reached the database (docs/settlement.md).
+ */
+function findNul(value: unknown, path: string[]): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, child] of Object.entries(value)) {
+    if (key.includes('\u0000')) return path.join('.');
+    const found = findNul(child, [...path, key]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 /** A request's JSON object body, refused with 413 past 64 KiB before any parsing. */
 export async function readJsonObject(req: Request, options: { optional?: boolean } = {}): Promise<Record<string, unknown>> {
   return parseJsonObject(await readCapped(req), req.headers.get('content-type'), options);
 }
 
+/** `value` validated by `schema`: 400 with one detail per bad field, or naming a field that holds NUL. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const nul = findNul(value, []);
+  if (nul !== null) {
+    const path = nul || '(body)';
+    const message = 'must not contain the NUL character (\\u0000)';
+    throw new ApiError('invalid_request', `${path}: ${message}`, { details: [{ path, message }] });
+  }
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error);
   return result.data;

@@ -30,7 +30,12 @@ export class ApiError extends Error {
     message: string,
     readonly options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
   ) {
+    // An ApiError is an answer (a 401, a 404), not a fault: it is never logged with a stack, and
+    // capturing one cost more than the rest of an unauthenticated request (docs/benchmarks.md).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'ApiError';
     this.status = ERROR_STATUS[code];
   }

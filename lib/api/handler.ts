@@ -1,5 +1,5 @@
 import { randomBase62 } from '@/lib/ids';
-import { errorFields, log, redactPath } from '@/lib/log';
+import { errorFields, log, redactPath, withRequestLog } from '@/lib/log';
 import { ApiError, errorBody } from './errors';
 
 export interface ApiContext<P> {
@@ -12,43 +12,50 @@ export type ApiHandler<P> = (req: Request, ctx: ApiContext<P>) => Promise<Respon
 
 const VALID_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-function requestIdOf(req: Request): string {
+/** The request's own X-Request-Id when it is a sane one, else a new `req_` id. */
+export function requestIdOf(req: Pick<Request, 'headers'>): string {
   const incoming = req.headers.get('x-request-id');
   return incoming && VALID_REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(24)}`;
 }
 
 export function errorResponse(error: ApiError, requestId: string): Response {
-  return Response.json(errorBody(error, requestId), { status: error.status, headers: error.options.headers });
+  const response = Response.json(errorBody(error, requestId), { status: error.status, headers: error.options.headers });
+  // A 413 is sent before the body is read: the rest of it is still on the socket, and a client
+  // reusing the connection would have its next request read as that body. Close it instead.
+  if (error.code === 'payload_too_large') response.headers.set('Connection', 'close');
+  return response;
 }
 
 /**
  * The outer wrapper of every API route: request id, the DECISIONS 1 error body, one JSON log line
- * per request. Unknown errors are logged with the request id and answered with a bare 500.
+ * per request. Every line logged while the request runs carries its request id (lib/log.ts);
+ * unknown errors are logged and answered with a bare 500.
  */
 export function withApi<P = Record<string, never>>(handler: ApiHandler<P>) {
   return async (req: Request, route: RouteContext<P>): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(req);
-    let response: Response;
-    try {
-      response = await handler(req, { params: await route.params, requestId });
-    } catch (error) {
-      if (error instanceof ApiError) {
-        response = errorResponse(error, requestId);
-      } else {
-        log.error('unhandled error', { requestId, ...errorFields(error) });
-        response = errorResponse(new ApiError('internal_error', 'Something went wrong on our side'), requestId);
+    return withRequestLog(requestId, async () => {
+      let response: Response;
+      try {
+        response = await handler(req, { params: await route.params, requestId });
+      } catch (error) {
+        if (error instanceof ApiError) {
+          response = errorResponse(error, requestId);
+        } else {
+          log.error('unhandled error', errorFields(error));
+          response = errorResponse(new ApiError('internal_error', 'Something went wrong on our side'), requestId);
+        }
       }
-    }
-    response.headers.set('X-Request-Id', requestId);
-    log.info('request', {
-      method: req.method,
-      path: redactPath(new URL(req.url).pathname),
-      status: response.status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      requestId,
+      response.headers.set('X-Request-Id', requestId);
+      log.info('request', {
+        method: req.method,
+        path: redactPath(new URL(req.url).pathname),
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      });
+      return response;
     });
-    return response;
   };
 }
 

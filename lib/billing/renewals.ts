@@ -1,20 +1,13 @@
 import type { Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
-import { findDuePlans, type PlanRow, transitionPlan, type TransactionRow } from '@/db/queries/plans';
-import {
-  getPendingTransaction,
-  getTransactionOfPlan,
-  insertTransaction,
-  lockPlan,
-  recordPendingCharge,
-  settleTransaction,
-} from '@/db/queries/transactions';
+import { findDuePlans, type PlanRow, type TransactionRow } from '@/db/queries/plans';
+import { getPendingTransaction, insertTransaction, lockPlan } from '@/db/queries/transactions';
 import { createId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
-import { type ChargeResult, DECLINE_MESSAGES, type PaymentProcessor } from '@/lib/payments';
-import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
-import { recordChargeEvent } from '@/lib/webhooks/events';
-import { addMonthsOnAnchor, anchorDayOf } from './calendar';
+import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
+import { savedMethodType } from '@/lib/payments/processor';
+import { type ChargeOutcome, NEVER_RECEIVED, outcomeAfterFailedCharge, settleCharge } from '@/lib/settlement/settle';
+import { periodDueOf } from './schedule';
 
 // Monthly renewals (DECISIONS 11). A renewal is collected per period, the period named by its due
 // date. The first attempt is on the due date; a declined or failed one is retried 1, 3 and 5 days
@@ -28,11 +21,7 @@ import { addMonthsOnAnchor, anchorDayOf } from './calendar';
 // a unique index) before the processor is called, outside any database transaction. A second
 // sweep, a late event or a retried step finds the period moved on, or the attempt in flight.
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Days after the due date of each attempt: the first, then the retries of DECISIONS 11. */
-export const ATTEMPT_OFFSET_DAYS = [0, 1, 3, 5] as const;
-export const MAX_RENEWAL_FAILURES = ATTEMPT_OFFSET_DAYS.length - 1;
+export { ATTEMPT_OFFSET_DAYS, MAX_RENEWAL_FAILURES, periodDueOf } from './schedule';
 
 /**
  * How long an attempt may stay PENDING with no processor id before another worker takes it over
@@ -58,12 +47,6 @@ export type RenewalOutcome =
 /** Deterministic per plan, period and attempt: Inngest drops a second event with the same id. */
 export function renewalEventId(due: RenewalDue): string {
   return `renewal-${due.planId}-${due.period}-${due.attempt}`;
-}
-
-/** The due date of the period a plan is collecting. */
-export function periodDueOf(plan: Pick<PlanRow, 'nextChargeDate' | 'renewalFailures'>): Date {
-  const offset = ATTEMPT_OFFSET_DAYS[plan.renewalFailures] ?? 0;
-  return new Date(plan.nextChargeDate!.getTime() - offset * DAY_MS);
 }
 
 /** Every attempt due at `now`, in pages of `pageSize` (oldest first). */
@@ -108,6 +91,7 @@ async function openAttempt(db: Db, due: RenewalDue, now: Date): Promise<Opened> 
         amount: plan.amount,
         chargeDate: now,
         paymentMethodToken: plan.paymentMethodToken,
+        paymentMethodType: savedMethodType(plan.paymentMethodToken),
       });
       return { kind: 'charge', plan, txn };
     } catch (error) {
@@ -117,48 +101,15 @@ async function openAttempt(db: Db, due: RenewalDue, now: Date): Promise<Opened> 
   });
 }
 
-/** The plan after a final renewal outcome: next period, next retry, or cancelled. */
-function afterOutcome(plan: PlanRow, status: 'APPROVED' | 'DECLINED' | 'ERROR', failure: string | null) {
-  const due = periodDueOf(plan);
-  if (status === 'APPROVED') {
-    // From the due date on the anchor, not from a late retry's date, so billing does not drift.
-    const anchor = plan.billingAnchorDay ?? anchorDayOf(due);
-    return { nextChargeDate: addMonthsOnAnchor(due, 1, anchor), renewalFailures: 0 };
+/** Records the processor's answer through the one settlement of docs/settlement.md. */
+async function recordAttempt(db: Db, planId: string, txn: TransactionRow, outcome: ChargeOutcome, now: Date): Promise<RenewalOutcome> {
+  const { transaction, plan, settled } = await settleCharge(db, { planId, transactionId: txn.id }, outcome, { now });
+  if (transaction.status === 'PENDING') return { planId, result: 'PENDING', transactionId: txn.id };
+  if (!settled) {
+    log.warn('renewal already settled by another worker', { planId, transactionId: txn.id, status: transaction.status });
+    return { planId, result: 'skipped' };
   }
-  const failures = plan.renewalFailures + 1;
-  if (failures > MAX_RENEWAL_FAILURES) {
-    return { status: 'CANCELLED' as const, cancelReason: `Renewal failed ${failures} times in a row (last: ${failure ?? status})` };
-  }
-  return { nextChargeDate: new Date(due.getTime() + ATTEMPT_OFFSET_DAYS[failures]! * DAY_MS), renewalFailures: failures };
-}
-
-/** Records the processor's answer, moves the plan on and writes the event, in one transaction. */
-async function recordAttempt(db: Db, planId: string, txn: TransactionRow, result: ChargeResult, now: Date) {
-  return db.transaction(async (tx): Promise<{ outcome: RenewalOutcome; eventId: string | null }> => {
-    const plan = await lockPlan(tx, planId);
-    if (result.status === 'PENDING') {
-      await recordPendingCharge(tx, txn.id, { gatewayTransactionId: result.gatewayTransactionId, paymentMethodToken: txn.paymentMethodToken });
-      return { outcome: { planId, result: 'PENDING', transactionId: txn.id }, eventId: null };
-    }
-    const settled = await settleTransaction(tx, txn.id, {
-      status: result.status,
-      gatewayTransactionId: result.gatewayTransactionId || txn.gatewayTransactionId,
-      paymentMethodToken: txn.paymentMethodToken,
-      failureCode: result.declineReason ?? null,
-      failureMessage: result.declineReason ? DECLINE_MESSAGES[result.declineReason] : null,
-    });
-    if (!settled) {
-      const current = await getTransactionOfPlan(tx, { planId, transactionId: txn.id });
-      log.warn('renewal already settled by another worker', { planId, transactionId: txn.id, status: current?.status });
-      return { outcome: { planId, result: 'skipped' }, eventId: null };
-    }
-    const status = result.status;
-    // A plan paused or cancelled while the charge was in flight keeps its state; the charge is
-    // still recorded, with its event.
-    const moved = plan.status === 'ACTIVE' ? await transitionPlan(tx, planId, ['ACTIVE'], afterOutcome(plan, status, settled.failureCode)) : undefined;
-    const eventId = await recordChargeEvent(tx, plan, settled, now);
-    return { outcome: { planId, result: status, transactionId: txn.id, planStatus: (moved ?? plan).status }, eventId };
-  });
+  return { planId, result: transaction.status as 'APPROVED' | 'DECLINED' | 'ERROR', transactionId: txn.id, planStatus: plan.status };
 }
 
 /**
@@ -166,11 +117,21 @@ async function recordAttempt(db: Db, planId: string, txn: TransactionRow, result
  * same code for the Inngest function and the in-process timer. A plan no longer ACTIVE, or
  * already past this period and attempt, is skipped without a charge.
  */
-export async function chargeRenewal(db: Db, processor: PaymentProcessor, due: RenewalDue, now: Date = new Date()): Promise<RenewalOutcome> {
+export async function chargeRenewal(db: Db, processors: ProcessorSource, due: RenewalDue, now: Date = new Date()): Promise<RenewalOutcome> {
   const opened = await openAttempt(db, due, now);
   if (opened.kind === 'in_progress' || opened.kind === 'skipped') return { planId: due.planId, result: opened.kind };
-  const { txn } = opened;
-  let result: ChargeResult;
+  const { txn, plan } = opened;
+  let result: ChargeOutcome;
+  // The merchant's processor (docs/processors.md); none in production without Wompi keys, which
+  // fails the attempt as a charge the processor never received rather than charging through the sandbox.
+  const processor = await resolveProcessor(processors, plan.merchantId).catch((error: unknown) => {
+    log.error('could not resolve the processor of a renewal', { planId: due.planId, ...errorFields(error) });
+    return null;
+  });
+  if (!processor) {
+    if (opened.kind === 'retrieve') return { planId: due.planId, result: 'PENDING', transactionId: txn.id };
+    return recordAttempt(db, due.planId, txn, NEVER_RECEIVED, now);
+  }
   if (opened.kind === 'retrieve') {
     // Charged already: only the processor's answer is awaited. A failure to ask is not a failure
     // of the charge; the next sweep asks again.
@@ -183,13 +144,20 @@ export async function chargeRenewal(db: Db, processor: PaymentProcessor, due: Re
     if (result.status === 'PENDING') return { planId: due.planId, result: 'PENDING', transactionId: txn.id };
   } else {
     try {
-      result = await processor.charge({ amount: txn.amount, currency: 'COP', reference: txn.id, paymentMethod: txn.paymentMethodToken ?? '', initiator: 'recurring' });
+      result = await processor.charge({
+        amount: txn.amount,
+        currency: 'COP',
+        reference: txn.id,
+        paymentMethod: txn.paymentMethodToken ?? '',
+        initiator: 'recurring',
+        customerEmail: plan.customerEmail,
+      });
     } catch (error) {
       log.error('payment processor failed on a renewal', { planId: due.planId, transactionId: txn.id, ...errorFields(error) });
-      result = { status: 'ERROR', gatewayTransactionId: '', declineReason: 'processor_error' };
+      const known = await outcomeAfterFailedCharge(processor, txn.id);
+      if (!known) return { planId: due.planId, result: 'PENDING', transactionId: txn.id };
+      result = known;
     }
   }
-  const { outcome, eventId } = await recordAttempt(db, due.planId, txn, result, now);
-  if (eventId) dispatchWebhookEvents([eventId]);
-  return outcome;
+  return recordAttempt(db, due.planId, txn, result, now);
 }

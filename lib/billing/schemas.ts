@@ -31,6 +31,16 @@ export const sweepSummarySchema = z
     transactionIds: z.array(z.string()).describe('Renewal transactions this sweep wrote (txn_…)'),
     cancelledPlanIds: z.array(z.string()).describe('Plans cancelled because their last retry failed (sub_…)'),
     idempotencyKeysDeleted: z.number().int().describe('Idempotency records past their 24 h window, deleted'),
+    settlement: z
+      .object({
+        checked: z.number().int().describe('PENDING charges whose check was due and was made'),
+        settled: z.number().int().describe('Made final with the processor’s answer'),
+        orphaned: z.number().int().describe('Never received by the processor: now ERROR, the link payable again'),
+        stillPending: z.number().int().describe('The processor has not decided yet; asked again later'),
+        failed: z.number().int().describe('The processor did not answer; asked again later'),
+      })
+      .optional()
+      .describe('The settler’s pass at the same time (POST /admin/billing/run runs it first): see docs/settlement.md'),
   })
   .meta({ id: 'BillingRun' });
 

@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
-import type { PaymentProcessor } from '@/lib/payments';
+import type { ProcessorSource } from '@/lib/payments';
 import { chargeRenewal, findDueRenewals, type RenewalOutcome } from './renewals';
 import type { SweepSummary } from './schemas';
 
@@ -8,12 +8,12 @@ import type { SweepSummary } from './schemas';
 // test clock (POST /admin/billing/run) and the benchmark. With Inngest the cron function finds the
 // same attempts and a per-plan function charges each with the same chargeRenewal.
 
-/** Charges every attempt due at `now`, `concurrency` at a time, then clears expired idempotency records. */
+/** Charges every attempt due at `now`, `concurrency` at a time. */
 export async function runRenewalSweep(
   db: Db,
-  processor: PaymentProcessor,
+  processor: ProcessorSource,
   { now = new Date(), concurrency = 4 }: { now?: Date; concurrency?: number } = {},
-): Promise<SweepSummary> {
+): Promise<Omit<SweepSummary, 'idempotencyKeysDeleted'>> {
   const outcomes: RenewalOutcome[] = [];
   // One attempt per plan per sweep: a failed attempt's retry may already be due at `now` (a test
   // clock moved days on) and a later page would find it; it waits for the next sweep instead.
@@ -38,6 +38,14 @@ export async function runRenewalSweep(
     skipped: count('skipped') + count('in_progress'),
     transactionIds: outcomes.flatMap((o) => ('transactionId' in o ? [o.transactionId] : [])),
     cancelledPlanIds: outcomes.flatMap((o) => ('planStatus' in o && o.planStatus === 'CANCELLED' ? [o.planId] : [])),
-    idempotencyKeysDeleted: await deleteExpiredIdempotencyKeys(db),
   };
+}
+
+/**
+ * The test clock (POST /admin/billing/run): the renewal sweep as if it were `now`, then the
+ * idempotency retention job, as the scheduled jobs would have run them.
+ */
+export async function runTestClock(db: Db, processor: ProcessorSource, now: Date): Promise<SweepSummary> {
+  const summary = await runRenewalSweep(db, processor, { now });
+  return { ...summary, idempotencyKeysDeleted: await deleteExpiredIdempotencyKeys(db) };
 }

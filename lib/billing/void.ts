@@ -1,8 +1,8 @@
 import type { Db } from '@/db/client';
-import { getTransactionForMerchant, lockPlan, transactionExists, voidTransaction } from '@/db/queries/transactions';
+import { getTransactionForMerchant, lockPlan, voidTransaction } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
-import { isId } from '@/lib/ids';
-import type { PaymentProcessor } from '@/lib/payments';
+import { findOwned } from '@/lib/auth/ownership';
+import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 import type { VoidedView } from './schemas';
@@ -15,18 +15,18 @@ import type { VoidedView } from './schemas';
 
 export async function voidCharge(
   db: Db,
-  processor: PaymentProcessor,
+  processors: ProcessorSource,
   { merchantId, transactionId, now = new Date() }: { merchantId: string; transactionId: string; now?: Date },
 ): Promise<VoidedView> {
-  const notFound = new ApiError('not_found', 'No transaction with this id');
-  if (!isId('txn', transactionId)) throw notFound;
-  const txn = await getTransactionForMerchant(db, { merchantId, transactionId });
-  if (!txn) {
-    if (await transactionExists(db, transactionId)) throw new ApiError('forbidden', 'This transaction belongs to another account');
-    throw notFound;
-  }
+  const txn = await findOwned(db, 'txn', transactionId, () => getTransactionForMerchant(db, { merchantId, transactionId }));
   const refused = (status: string) => new ApiError('conflict', `Only an APPROVED transaction can be voided; this one is ${status}`);
   if (txn.status !== 'APPROVED' || !txn.gatewayTransactionId) throw refused(txn.status);
+  // Wompi voids card charges only (docs/processors.md); a Nequi or PSE payment is refunded by the merchant.
+  if (txn.paymentMethodType !== 'CARD') {
+    throw new ApiError('conflict', `A ${txn.paymentMethodType} payment cannot be voided; only card charges can`);
+  }
+  const processor = await resolveProcessor(processors, merchantId);
+  if (!processor) throw new ApiError('conflict', 'This merchant has no payment processor configured');
   const result = await processor.void(txn.gatewayTransactionId);
   if (result.status !== 'VOIDED') throw new ApiError('conflict', 'The processor refused to void this charge');
   const { voided, eventId } = await db.transaction(async (tx) => {

@@ -3,65 +3,18 @@
 // payment pages do. No Node-only code: proxy.ts resolves the language, the page picks the copy
 // and hands the form only the plain strings it needs.
 
+import { fill, formatCop } from '@/lib/i18n/format';
+import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
 import type { CardField, CardProblem } from '@/lib/payments/card';
 
-export type Lang = 'es' | 'en';
-
-/** The value of a `lang` attribute for each language. */
-export const LANG_TAG: Record<Lang, string> = { es: 'es-CO', en: 'en' };
-
-/** Request header by which proxy.ts tells the page (and its 404) which language to use. */
-export const LANG_HEADER = 'x-checkout-lang';
-
-function langOfTag(tag: string): Lang | null {
-  const primary = tag.trim().toLowerCase().split('-')[0];
-  return primary === 'es' || primary === 'en' ? primary : null;
-}
-
-/**
- * `?lang=` wins when it names Spanish or English; otherwise the first of the two in the browser's
- * Accept-Language (by preference weight); otherwise Spanish.
- */
-export function resolveLang(query: string | string[] | null | undefined, acceptLanguage: string | null | undefined): Lang {
-  const asked = Array.isArray(query) ? query[0] : query;
-  const fromQuery = asked ? langOfTag(asked) : null;
-  if (fromQuery) return fromQuery;
-
-  const ranges = (acceptLanguage ?? '')
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.split(';');
-      const q = params.map((p) => /^\s*q\s*=\s*(\S*)\s*$/.exec(p)?.[1]).find(Boolean);
-      const weight = q === undefined ? 1 : Number(q);
-      return { lang: langOfTag(tag), weight: Number.isFinite(weight) ? weight : 0, index };
-    })
-    .filter((r) => r.lang !== null && r.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.index - b.index);
-  return ranges[0]?.lang ?? 'es';
-}
-
-/**
- * COP cents as Colombians write pesos: `$ 1.500` for 150000, `$ 1.500,50` for 150050. Decimals only
- * when the cents are not zero. The same notation in both languages: the amount is always pesos.
- */
-export function formatCop(cents: number): string {
-  const whole = Math.round(Math.abs(cents));
-  const pesos = Math.floor(whole / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  const rest = whole % 100;
-  return `${cents < 0 ? '-' : ''}$ ${pesos}${rest ? `,${String(rest).padStart(2, '0')}` : ''}`;
-}
+// The language core and money formatting are shared with the portal and proxy.ts (lib/i18n).
+export { fill, formatCop } from '@/lib/i18n/format';
+export { LANG_HEADER, LANG_TAG, type Lang, resolveLang } from '@/lib/i18n/locale';
 
 /** A Colombian mobile number in its usual groups (`+57 300 123 4567`); any other number as given. */
 export function formatPhone(e164: string): string {
   const co = /^\+57(3\d{2})(\d{3})(\d{4})$/.exec(e164);
   return co ? `+57 ${co[1]} ${co[2]} ${co[3]}` : e164;
-}
-
-/** Replaces `{name}` placeholders. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }
 
 /** The strings the client form needs: plain data, so they can cross to the browser as props. */
@@ -76,6 +29,8 @@ export interface FormCopy {
   pay: string;
   processing: string;
   authorization: string;
+  /** The link from a declined or failed outcome page back to the form. */
+  tryAgain: string;
   ready: { title: string; text: string };
   status: {
     processing: { title: string; text: string };
@@ -89,6 +44,8 @@ export interface FormCopy {
     expired: { title: string; text: string };
     paid: { title: string; text: string };
     unavailable: { title: string; text: string };
+    /** The card form posted without JavaScript where the processor needs it (the card is tokenized in the browser). */
+    javascriptRequired: { title: string; text: string };
   };
 }
 
@@ -161,6 +118,7 @@ const es = {
     },
     pay: 'Pagar {amount}',
     processing: 'Procesando…',
+    tryAgain: 'Intentar de nuevo',
     authorization: {
       SUBSCRIPTION: 'Al pagar, autoriza a {merchant} a cobrar {amount} cada mes a esta tarjeta hasta que cancele la suscripción.',
       SINGLE: 'Se hará un único cobro de {amount} a esta tarjeta.',
@@ -203,6 +161,10 @@ const es = {
       unavailable: {
         title: 'Este pago no está disponible',
         text: 'Este link ya no se puede pagar. Si tiene dudas, comuníquese con el comercio.',
+      },
+      javascriptRequired: {
+        title: 'Active JavaScript para pagar',
+        text: 'Este comercio protege los datos de su tarjeta en su navegador, y para eso necesita JavaScript. Actívelo o use otro navegador e intente de nuevo. No se hizo ningún cobro.',
       },
     },
     approvedText: {
@@ -281,6 +243,7 @@ const en: Copy = {
     },
     pay: 'Pay {amount}',
     processing: 'Processing…',
+    tryAgain: 'Try again',
     authorization: {
       SUBSCRIPTION: 'By paying, you authorize {merchant} to charge {amount} to this card every month until you cancel the subscription.',
       SINGLE: 'This card will be charged {amount} once.',
@@ -324,6 +287,10 @@ const en: Copy = {
         title: 'This payment is not available',
         text: 'This link can no longer be paid. If you have questions, contact the merchant.',
       },
+      javascriptRequired: {
+        title: 'Turn on JavaScript to pay',
+        text: 'This merchant protects your card details in your browser, which needs JavaScript. Turn it on or use another browser and try again. You were not charged.',
+      },
     },
     approvedText: {
       SUBSCRIPTION: 'Your {plan} subscription is active. {merchant} will charge you {amount} every month.',
@@ -363,6 +330,7 @@ export function formCopy(
     serverProblem: form.serverProblem,
     pay: fill(form.pay, values),
     processing: form.processing,
+    tryAgain: form.tryAgain,
     authorization: fill(form.authorization[session.modality], values),
     ready: { title: form.ready.title, text: fill(form.ready.text, values) },
     status: {

@@ -1,29 +1,26 @@
 import type { Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import {
-  activatePlan,
-  getTransactionOfPlan,
-  insertTransaction,
-  lockPlan,
-  recentFailedAttempts,
-  recordPendingCharge,
-  settleTransaction,
-} from '@/db/queries/transactions';
+import { getTransactionOfPlan, insertTransaction, lockPlan, recentFailedAttempts } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
-import { addMonthsOnAnchor, anchorDayOf } from '@/lib/billing/calendar';
 import { createId, isId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
+import { env } from '@/lib/env';
 import type { Card } from '@/lib/payments/card';
-import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';
-import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
-import { recordChargeEvent } from '@/lib/webhooks/events';
+import {
+  type DeclineReason,
+  type PaymentResult,
+  type ProcessorSource,
+  resolveProcessor,
+} from '@/lib/payments';
+import type { Consent, PaymentInstrument, PaymentMethodType } from '@/lib/payments/processor';
+import { type ChargeOutcome, outcomeAfterFailedCharge, settleCharge } from '@/lib/settlement/settle';
 import { findCheckoutPlan, findPlanByToken } from './session';
 
 // The first payment of a plan through its checkout token (DECISIONS 5). The database decides
 // every race: one PENDING transaction per plan and one approval per token are unique indexes,
-// and each transition is a conditional UPDATE … WHERE status = 'PENDING'. The processor is
-// called outside any database transaction.
+// and each transition is a conditional UPDATE … WHERE status = 'PENDING' (lib/settlement/settle.ts,
+// shared with renewals and the settler). The processor is called outside any database transaction.
 
 export const MAX_FAILED_ATTEMPTS_PER_HOUR = 5;
 const HOUR_MS = 60 * 60 * 1000;
@@ -31,28 +28,57 @@ const HOUR_MS = 60 * 60 * 1000;
 export interface PaymentView {
   subscriptionTransactionId: string;
   status: TransactionRow['status'];
-  /** The processor's id (DECISIONS 8: the same value webhooks carry as data.transactionId). */
+  /**
+   * The processor's id, the same value webhooks carry as data.transactionId; null only for a
+   * charge the processor never received (docs/settlement.md).
+   */
   transactionId: string | null;
   declineReason?: DeclineReason;
+  /** PSE, while PENDING: the bank's page to send the payer to. */
+  redirectUrl?: string;
 }
 
-export function toPaymentView(txn: TransactionRow): PaymentView {
+export function toPaymentView(txn: TransactionRow, redirectUrl?: string): PaymentView {
   return {
     subscriptionTransactionId: txn.id,
     status: txn.status,
     transactionId: txn.gatewayTransactionId,
     ...(txn.failureCode ? { declineReason: txn.failureCode as DeclineReason } : {}),
+    ...(redirectUrl && txn.status === 'PENDING' ? { redirectUrl } : {}),
   };
 }
 
+/** What the checkout pays with: the instrument, and the payer's consent where the processor needs it. */
+export interface CheckoutPayment {
+  instrument: PaymentInstrument;
+  consent?: Consent;
+}
+
+function methodOf(instrument: PaymentInstrument): { paymentMethodType: PaymentMethodType; cardBrand: string | null; cardLast4: string | null } {
+  switch (instrument.type) {
+    case 'CARD':
+      return { paymentMethodType: 'CARD', cardBrand: instrument.card.brand, cardLast4: instrument.card.last4 };
+    case 'CARD_TOKEN':
+      return { paymentMethodType: 'CARD', cardBrand: instrument.brand, cardLast4: instrument.last4 };
+    case 'NEQUI':
+    case 'NEQUI_TOKEN':
+      return { paymentMethodType: 'NEQUI', cardBrand: null, cardLast4: null };
+    case 'PSE':
+      return { paymentMethodType: 'PSE', cardBrand: null, cardLast4: null };
+  }
+}
+
 /** Starts the plan's first payment: refuses what may not be paid, then records a PENDING transaction. */
-async function openAttempt(db: Db, token: string, card: Card, now: Date): Promise<{ plan: PlanRow; txn: TransactionRow }> {
+async function openAttempt(db: Db, token: string, instrument: PaymentInstrument, now: Date): Promise<{ plan: PlanRow; txn: TransactionRow }> {
   return db.transaction(async (tx) => {
     // The status must be read under the lock: read before it, a concurrent approval could commit
     // between our read and our insert, and the customer would be charged twice.
     const plan = await lockPlan(tx, (await findCheckoutPlan(tx, token, now)).plan.id);
     if (plan.status === 'ACTIVE' || plan.status === 'COMPLETED') throw new ApiError('conflict', 'This link has already been paid');
     if (plan.status !== 'PENDING_ACTIVATION') throw new ApiError('conflict', 'This subscription no longer accepts payments');
+    if (instrument.type === 'PSE' && plan.modality !== 'SINGLE') {
+      throw new ApiError('invalid_request', 'PSE pays single payments only; a subscription is paid by card or Nequi');
+    }
     const failed = await recentFailedAttempts(tx, plan.id, new Date(now.getTime() - HOUR_MS));
     if (failed.count >= MAX_FAILED_ATTEMPTS_PER_HOUR) {
       const retryAfter = Math.max(1, Math.ceil(((failed.oldest?.getTime() ?? now.getTime()) + HOUR_MS - now.getTime()) / 1000));
@@ -70,8 +96,7 @@ async function openAttempt(db: Db, token: string, card: Card, now: Date): Promis
         // Always the plan's amount: nothing the browser sends decides what is charged.
         amount: plan.amount,
         chargeDate: now,
-        cardBrand: card.brand,
-        cardLast4: card.last4,
+        ...methodOf(instrument),
       });
       return { plan, txn };
     } catch (error) {
@@ -83,68 +108,77 @@ async function openAttempt(db: Db, token: string, card: Card, now: Date): Promis
   });
 }
 
-/**
- * Records a processor result on a PENDING transaction and, for an approval, moves the plan on
- * (RECURRING → ACTIVE with its next charge a month on; SINGLE → COMPLETED), in one transaction
- * with the outcome's webhook event. Whoever settles first wins; a later caller gets the
- * transaction as it stands. The event is handed to delivery once committed.
- */
-async function recordResult(db: Db, plan: PlanRow, txn: TransactionRow, result: ChargeResult, paymentMethod: string | null) {
-  const { settled, eventId } = await db.transaction(async (tx) => {
-    await lockPlan(tx, plan.id);
-    if (result.status === 'PENDING') {
-      const charged = { gatewayTransactionId: result.gatewayTransactionId, paymentMethodToken: paymentMethod };
-      await recordPendingCharge(tx, txn.id, charged);
-      return { settled: { ...txn, ...charged }, eventId: null };
-    }
-    const settled = await settleTransaction(tx, txn.id, {
-      status: result.status,
-      gatewayTransactionId: result.gatewayTransactionId || txn.gatewayTransactionId,
-      paymentMethodToken: paymentMethod,
-      failureCode: result.declineReason ?? null,
-      failureMessage: result.declineReason ? DECLINE_MESSAGES[result.declineReason] : null,
-    });
-    if (!settled) return { settled: (await getTransactionOfPlan(tx, { planId: plan.id, transactionId: txn.id }))!, eventId: null };
-    if (settled.status === 'APPROVED') {
-      const recurring = plan.modality === 'RECURRING';
-      const anchor = anchorDayOf(settled.chargeDate);
-      const activated = await activatePlan(tx, plan.id, {
-        status: recurring ? 'ACTIVE' : 'COMPLETED',
-        nextChargeDate: recurring ? addMonthsOnAnchor(settled.chargeDate, 1, anchor) : null,
-        billingAnchorDay: recurring ? anchor : null,
-        paymentMethodToken: recurring ? paymentMethod : null,
-      });
-      if (!activated) log.error('approved a charge for a plan that was no longer pending', { planId: plan.id, transactionId: txn.id });
-    }
-    return { settled, eventId: await recordChargeEvent(tx, plan, settled) };
-  });
-  if (eventId) dispatchWebhookEvents([eventId]);
-  return settled;
-}
-
-/** The customer pays the link with a card: one attempt, its outcome or PENDING. */
+/** The customer pays the link with a card (the sandbox: the card reaches the server). */
 export async function payWithCard(
   db: Db,
-  processor: PaymentProcessor,
+  processors: ProcessorSource,
   { token, card, now = new Date() }: { token: string; card: Card; now?: Date },
 ): Promise<PaymentView> {
-  const { plan, txn } = await openAttempt(db, token, card, now);
-  let result: ChargeResult;
-  let paymentMethod: string | null = null;
-  try {
-    paymentMethod = (await processor.tokenize(card)).token;
-    result = await processor.charge({ amount: txn.amount, currency: 'COP', reference: txn.id, paymentMethod, initiator: 'customer' });
-  } catch (error) {
-    log.error('payment processor failed', { transactionId: txn.id, ...errorFields(error) });
-    result = { status: 'ERROR', gatewayTransactionId: '', declineReason: 'processor_error' };
+  return payCheckout(db, processors, { token, payment: { instrument: { type: 'CARD', card } }, now });
+}
+
+/** Refuses what the merchant's processor cannot take before any transaction is recorded. */
+function checkInstrument(kind: 'sandbox' | 'wompi', payment: CheckoutPayment) {
+  const type = payment.instrument.type;
+  if (kind === 'wompi' && type === 'CARD') {
+    throw new ApiError('invalid_request', 'Card details are tokenized in the browser at Wompi; send only the token (cardToken)');
   }
-  return toPaymentView(await recordResult(db, plan, txn, result, paymentMethod));
+  if (kind === 'sandbox' && (type === 'CARD_TOKEN' || type === 'NEQUI_TOKEN')) {
+    throw new ApiError('invalid_request', 'The sandbox takes the card fields or a Nequi number, not a processor token');
+  }
+  if (kind === 'wompi' && !payment.consent) {
+    throw new ApiError('invalid_request', "Accept Wompi's end-user policy and personal-data authorization (acceptanceToken, personalDataToken)", {
+      details: [{ path: 'acceptanceToken', message: 'is required' }],
+    });
+  }
+}
+
+/** The customer pays the link: one attempt through the merchant's processor, its outcome or PENDING. */
+export async function payCheckout(
+  db: Db,
+  processors: ProcessorSource,
+  { token, payment, now = new Date() }: { token: string; payment: CheckoutPayment; now?: Date },
+): Promise<PaymentView> {
+  const { plan: found } = await findCheckoutPlan(db, token, now);
+  const processor = await resolveProcessor(processors, found.merchantId);
+  if (!processor) throw new ApiError('conflict', 'This merchant cannot take payments yet');
+  checkInstrument(processor.kind, payment);
+  if (payment.instrument.type === 'NEQUI' && processor.kind === 'wompi' && found.modality === 'RECURRING') {
+    throw new ApiError('invalid_request', 'A Nequi subscription is paid with a Nequi token the payer approved (nequiToken)');
+  }
+  const { plan, txn } = await openAttempt(db, token, payment.instrument, now);
+  let result: PaymentResult | null = null;
+  let outcome: ChargeOutcome | null;
+  try {
+    result = await processor.pay({
+      amount: txn.amount,
+      currency: 'COP',
+      reference: txn.id,
+      customerEmail: plan.customerEmail,
+      instrument: payment.instrument,
+      saveForRenewals: plan.modality === 'RECURRING',
+      consent: payment.consent,
+      description: plan.description,
+      redirectUrl: `${env().APP_URL}/pay/${token}?payment=${txn.id}`,
+    });
+    outcome = result;
+  } catch (error) {
+    // It may have received the charge all the same: asked by our reference (docs/settlement.md).
+    log.error('payment processor failed', { transactionId: txn.id, ...errorFields(error) });
+    outcome = await outcomeAfterFailedCharge(processor, txn.id);
+  }
+  if (!outcome) return toPaymentView(txn);
+  const settled = await settleCharge(db, { planId: plan.id, transactionId: txn.id }, outcome, {
+    now,
+    ...(result ? { paymentMethodToken: result.paymentMethodToken } : {}),
+  });
+  return toPaymentView(settled.transaction, result?.redirectUrl);
 }
 
 /** A payment of this link as it stands; a PENDING one is settled first if the processor has decided. */
 export async function getPayment(
   db: Db,
-  processor: PaymentProcessor,
+  processors: ProcessorSource,
   { token, transactionId }: { token: string; transactionId: string },
 ): Promise<PaymentView> {
   const notFound = new ApiError('not_found', 'No payment with this id for this checkout session');
@@ -154,7 +188,9 @@ export async function getPayment(
   const txn = await getTransactionOfPlan(db, { planId: plan.id, transactionId });
   if (!txn) throw notFound;
   if (txn.status !== 'PENDING' || !txn.gatewayTransactionId) return toPaymentView(txn);
+  const processor = await resolveProcessor(processors, plan.merchantId);
+  if (!processor) return toPaymentView(txn);
   const result = await processor.retrieve(txn.gatewayTransactionId);
-  if (result.status === 'PENDING') return toPaymentView(txn);
-  return toPaymentView(await recordResult(db, plan, txn, result, txn.paymentMethodToken));
+  if (result.status === 'PENDING') return toPaymentView(txn, result.redirectUrl);
+  return toPaymentView((await settleCharge(db, { planId: plan.id, transactionId: txn.id }, result)).transaction);
 }

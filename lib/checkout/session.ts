@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { Db } from '@/db/client';
-import { getPlanByToken } from '@/db/queries/transactions';
+import { getPendingTransaction, getPlanByToken } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
+import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import type { checkoutSessionSchema } from './schemas';
 
 // SPEC 2.4 / 4.4 and DECISIONS 6: what the checkout shows, found by the token alone.
 
-export const TOKEN_PATTERN = /^[A-Za-z0-9]{10}$/;
 
 export type CheckoutSessionView = z.infer<typeof checkoutSessionSchema>;
 
@@ -14,7 +14,7 @@ const notFound = () => new ApiError('not_found', 'No checkout session with this 
 
 /** The plan behind a token, whatever its expiry, or 404 for an unknown or malformed token. */
 export async function findPlanByToken(db: Db, token: string) {
-  if (!TOKEN_PATTERN.test(token)) throw notFound();
+  if (!CHECKOUT_TOKEN_PATTERN.test(token)) throw notFound();
   const found = await getPlanByToken(db, token);
   if (!found) throw notFound();
   return found;
@@ -45,11 +45,19 @@ export async function loadCheckoutSession(db: Db, token: string, now: Date = new
 
 /**
  * What the hosted page needs (404 for an unknown token): the session, whether the link expired
- * (the page then shows only that), and the plan id the embedded page reports to the widget.
+ * (the page then shows only that), the plan id the embedded page reports to the widget, and the
+ * first payment still PENDING, if any: a reopened page follows it instead of offering a form that
+ * would answer 409 (docs/settlement.md).
  */
 export async function loadCheckoutPage(db: Db, token: string, now: Date = new Date()) {
   const found = await findPlanByToken(db, token);
-  return { session: sessionView(found), expired: linkExpired(found, now), subscriptionPlanId: found.plan.id };
+  const pending = found.plan.status === 'PENDING_ACTIVATION' ? await getPendingTransaction(db, found.plan.id) : undefined;
+  return {
+    session: sessionView(found),
+    expired: linkExpired(found, now),
+    subscriptionPlanId: found.plan.id,
+    pendingPaymentId: pending?.kind === 'INITIAL' ? pending.id : null,
+  };
 }
 
 function sessionView({ plan, merchantName, allowedDomains }: FoundPlan): CheckoutSessionView {

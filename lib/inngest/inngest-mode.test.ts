@@ -40,8 +40,13 @@ beforeAll(async () => {
   });
   resetEnvForTests();
   database = await useTestDatabase();
+  // What the server's start-up does (lib/bootstrap.ts): with Inngest configured, the webhook
+  // queue is Inngest. Imported after the settings: the Inngest client reads them when created.
+  const { startRunners } = await import('@/lib/runners');
+  startRunners();
 });
 afterAll(async () => {
+  (await import('@/lib/webhooks/queue')).installWebhookQueue(undefined);
   for (const name of ['INNGEST_EVENT_KEY', 'INNGEST_SIGNING_KEY', 'INNGEST_BASE_URL']) delete process.env[name];
   resetEnvForTests();
   await new Promise((resolve) => stub.close(resolve));
@@ -52,7 +57,7 @@ describe('with Inngest configured', () => {
     // Imported after the settings: the Inngest client reads them when it is created.
     const { payWithCard } = await import('@/lib/checkout/payments');
     const { dispatchesSettled } = await import('@/lib/webhooks/dispatch');
-    const { defaultDispatcher } = await import('@/lib/webhooks/runtime');
+    const { defaultDispatcher } = await import('@/lib/webhooks/dispatch');
     const link = await createTestLink(database.db);
     await payWithCard(database.db, createSandboxProcessor({ pendingMs: 0 }), { token: link.token, card: parseCard(cardForm(CARDS.approved))! });
     await dispatchesSettled();
@@ -78,7 +83,10 @@ describe('with Inngest configured', () => {
     const registration = recorded.find((r) => r.path.startsWith('/fn/register'));
     expect(JSON.parse(registration!.body).functions.map((f: { id: string }) => f.id).sort()).toEqual([
       'servicepay-charge-renewal',
+      'servicepay-delete-expired-idempotency-keys',
+      'servicepay-delete-old-webhook-events',
       'servicepay-send-webhook',
+      'servicepay-settle-payments',
       'servicepay-sweep-renewals',
       'servicepay-sweep-webhooks',
     ]);

@@ -3,16 +3,10 @@ import { insertMerchantWithKey, type MerchantRow, updateMerchant as updateMercha
 import { ApiError } from '@/lib/api/errors';
 import { generateApiKey, generateApiSecret, generateWebhookSecret, sha256Hex } from '@/lib/auth/secrets';
 import { createId, isId } from '@/lib/ids';
-import type { CreateMerchantInput, UpdateMerchantInput } from './schemas';
+import { processorColumns, processorView } from './processor-settings';
+import { type CreatedMerchant, createdMerchantSchema, type CreateMerchantInput, merchantSchema, type MerchantView, type UpdateMerchantInput } from './schemas';
 
-export interface CreatedMerchant {
-  merchantId: string;
-  name: string;
-  apiKey: string;
-  /** Shown once: only its hash is stored. */
-  apiSecret: string;
-  webhookSecret: string;
-}
+export type { CreatedMerchant, MerchantView };
 
 /**
  * Creates a merchant with its first API key (DECISIONS 12). A webhook secret is generated when
@@ -33,25 +27,28 @@ export async function createMerchant(db: Db, input: CreateMerchantInput, options
     apiKey,
     secretHash: sha256Hex(apiSecret),
   });
-  return { merchantId: row.id, name: row.name, apiKey, apiSecret, webhookSecret };
+  // apiSecret is shown this once: only its hash is stored.
+  return createdMerchantSchema.parse({ merchantId: row.id, name: row.name, apiKey, apiSecret, webhookSecret });
 }
 
 /** The operator's view of a merchant: no secret in it. */
-export function merchantView(row: MerchantRow) {
-  return {
+export function merchantView(row: MerchantRow): MerchantView {
+  return merchantSchema.parse({
     merchantId: row.id,
     name: row.name,
     status: row.status,
     webhookUrl: row.webhookUrl,
     allowedDomains: row.allowedDomains,
+    processor: processorView(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
-  };
+  });
 }
 
 export async function updateMerchant(db: Db, merchantId: string, input: UpdateMerchantInput) {
   if (!isId('mch', merchantId)) throw new ApiError('not_found', 'No merchant with this id');
-  const row = await updateMerchantRow(db, merchantId, input);
+  const { processor, ...rest } = input;
+  const row = await updateMerchantRow(db, merchantId, { ...rest, ...(processor ? processorColumns(processor) : {}) });
   if (!row) throw new ApiError('not_found', 'No merchant with this id');
   return merchantView(row);
 }

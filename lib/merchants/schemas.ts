@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MERCHANT_STATUSES } from '@/db/schema';
+import { processorSettingsSchema } from './processor-settings';
 
 // Merchant settings as the operator API and the portal accept them (DECISIONS 8, 9, 12).
 
@@ -81,10 +83,49 @@ export const updateMerchantBodySchema = z
     webhookUrl: webhookUrlSchema.nullable().optional(),
     webhookSecret: webhookSecretSchema.optional(),
     allowedDomains: allowedDomainsSchema.optional(),
+    processor: processorSettingsSchema.optional(),
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
-    message: 'send at least one of name, status, webhookUrl, webhookSecret, allowedDomains',
+    message: 'send at least one of name, status, webhookUrl, webhookSecret, allowedDomains, processor',
   });
 
 export type CreateMerchantInput = z.infer<typeof createMerchantBodySchema>;
 export type UpdateMerchantInput = z.infer<typeof updateMerchantBodySchema>;
+
+// The replies: lib/merchants/merchants.ts builds each by parsing through these, and the OpenAPI
+// document publishes them.
+
+export const createdMerchantSchema = z
+  .object({
+    merchantId: z.string().describe('mch_…'),
+    name: z.string(),
+    apiKey: z.string().describe('pk_test_… : the public half of the credentials'),
+    apiSecret: z.string().describe('sk_test_… : shown this once; only its hash is stored'),
+    webhookSecret: z.string().describe('The one given, or a generated whsec_…'),
+  })
+  .meta({ id: 'CreatedMerchant' });
+
+const isoMs = z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC with milliseconds');
+
+export const merchantProcessorSchema = z
+  .object({
+    type: z.enum(['sandbox', 'wompi']).describe("`sandbox` for the built-in one; `wompi` for the merchant's own Wompi account"),
+    publicKey: z.string().nullable().describe("The Wompi public key; null for the sandbox. Secrets are never shown"),
+  })
+  .meta({ id: 'MerchantProcessor', description: "The merchant's processor: its type and public key only" });
+
+export const merchantSchema = z
+  .object({
+    merchantId: z.string(),
+    name: z.string(),
+    status: z.enum(MERCHANT_STATUSES).describe('An INACTIVE merchant\'s keys are refused with 401'),
+    webhookUrl: z.string().nullable(),
+    allowedDomains: z.array(z.string()),
+    processor: merchantProcessorSchema,
+    createdAt: isoMs,
+    updatedAt: isoMs,
+  })
+  .meta({ id: 'Merchant', description: 'A merchant as the operator sees it; no secret in it' });
+
+export type CreatedMerchant = z.infer<typeof createdMerchantSchema>;
+export type MerchantView = z.infer<typeof merchantSchema>;

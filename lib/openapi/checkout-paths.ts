@@ -1,5 +1,6 @@
 import { checkoutSessionSchema } from '@/lib/checkout/schemas';
 import { LIMITS } from '@/lib/rate-limit/limits';
+import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import { errorReplies, replyHeaders } from './components';
 import { curlSample } from './curl';
 import { checkoutSessionExample, IDS } from './examples';
@@ -23,7 +24,7 @@ export function checkoutPaths(components: SchemaComponents, appUrl: string): Pat
             in: 'path',
             required: true,
             description: 'The 10-character token returned by link creation. Any other string is answered 404.',
-            schema: { type: 'string', pattern: '^[A-Za-z0-9]{10}$' },
+            schema: { type: 'string', pattern: CHECKOUT_TOKEN_PATTERN.source },
             example: IDS.token,
           },
         ],

@@ -16,8 +16,8 @@ import { errorBodySchema } from './components';
 import { buildOpenApiDocument, openApiDocument, type OpenApiDocument } from './document';
 import { checkoutSessionSchema } from '@/lib/checkout/schemas';
 import * as examples from './examples';
-import { createdMerchantSchema, merchantSchema } from './operator-paths';
-import { webhookEventSchema } from './webhooks';
+import { createdMerchantSchema, merchantSchema } from '@/lib/merchants/schemas';
+import { webhookPayloadSchema as webhookEventSchema } from '@/lib/webhooks/payload';
 
 // The generated document is walked as plain JSON; its shape is what these tests check.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -50,7 +50,7 @@ function routesOnDisk(): string[] {
       }
     }
   };
-  for (const dir of ['app/merchants', 'app/admin', 'app/checkout', 'app/api/health']) {
+  for (const dir of ['app/merchants', 'app/admin', 'app/checkout', 'app/processors', 'app/api/health']) {
     try {
       walk(path.join(ROOT, dir));
     } catch (error) {

@@ -7,6 +7,7 @@ import { type JsonObject, type PathItems, SchemaComponents } from './json-schema
 import { merchantPaths } from './merchant-paths';
 import { webhookEventPaths } from './webhook-event-paths';
 import { operatorPaths } from './operator-paths';
+import { processorPaths } from './processor-paths';
 import { webhooks, WEBHOOKS_DESCRIPTION } from './webhooks';
 
 // The OpenAPI 3.1 document served at /api/openapi.json and rendered at /docs, generated from the
@@ -83,6 +84,7 @@ export function buildOpenApiDocument(settings: DocumentSettings): OpenApiDocumen
     ...webhookEventPaths(components, settings.appUrl),
     ...checkoutPaths(components, settings.appUrl),
     ...operatorPaths(components, settings.appUrl),
+    ...processorPaths(settings.appUrl),
   };
   return {
     openapi: '3.1.0',

@@ -3,7 +3,7 @@ import type { CheckoutSessionView } from '@/lib/checkout/session';
 import type { CreatedMerchant, merchantView } from '@/lib/merchants/merchants';
 import type { createLinkBodySchema, PaymentLink, PlanRecordView, PlanStatusView } from '@/lib/plans/schemas';
 import type { SweepSummary, VoidedView } from '@/lib/billing/schemas';
-import type { WebhookEvent } from './webhooks';
+import type { WebhookPayload } from '@/lib/webhooks/payload';
 
 // One Colombian customer's story, told in every example of the document: a monthly plan of
 // $1.500 COP (150000 cents) created at 15:04 UTC, paid two minutes later. The test parses each
@@ -130,11 +130,12 @@ export const merchantExample = {
   status: 'INACTIVE',
   webhookUrl: 'https://tienda.example.com/webhooks/servicepay',
   allowedDomains: ['tienda.example.com', '*.tienda.example.com'],
+  processor: { type: 'wompi' as const, publicKey: 'pub_test_Q5yDA9xoKdePzhSGeVe9HAez7HgGORGf' },
   createdAt: CREATED_AT,
   updatedAt: '2026-11-23T09:30:00.000Z',
 } satisfies ReturnType<typeof merchantView>;
 
-export const webhookExample = (event: WebhookEvent['event'], status: WebhookEvent['data']['status']) =>
+export const webhookExample = (event: WebhookPayload['event'], status: WebhookPayload['data']['status']) =>
   ({
     event,
     data: {
@@ -147,7 +148,7 @@ export const webhookExample = (event: WebhookEvent['event'], status: WebhookEven
       chargeDate: PAID_AT,
     },
     timestamp: Date.parse('2026-11-21T15:06:43.020Z'),
-  }) satisfies WebhookEvent;
+  }) satisfies WebhookPayload;
 
 /** The plan record after `POST …/pause` (DECISIONS 11): no next charge while paused. */
 export const pausedPlanExample = { ...planRecordExample, status: 'PAUSED', nextChargeDate: null, updatedAt: '2027-01-05T14:00:00.000Z' } satisfies PlanRecordView;
@@ -177,4 +178,5 @@ export const sweepSummaryExample = {
   transactionIds: ['txn_0Sq5kD2eF4gH6iJ8kL0mN2pQ'],
   cancelledPlanIds: [],
   idempotencyKeysDeleted: 0,
+  settlement: { checked: 0, settled: 0, orphaned: 0, stillPending: 0, failed: 0 },
 } satisfies SweepSummary;

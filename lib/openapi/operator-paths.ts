@@ -1,43 +1,14 @@
-import { z } from 'zod';
-import { MERCHANT_STATUSES } from '@/db/schema';
 import { billingRunBodySchema, sweepSummarySchema } from '@/lib/billing/schemas';
-import { createMerchantBodySchema, updateMerchantBodySchema } from '@/lib/merchants/schemas';
+import { healthSchema } from '@/lib/health';
+import { createdMerchantSchema, createMerchantBodySchema, merchantSchema, updateMerchantBodySchema } from '@/lib/merchants/schemas';
 import { errorReplies, replyHeaders } from './components';
 import { curlSample } from './curl';
 import { billingRunExample, createdMerchantExample, createMerchantExample, IDS, merchantExample, sweepSummaryExample, updateMerchantExample } from './examples';
 import type { PathItems, SchemaComponents } from './json-schema';
 
-// The operator API (DECISIONS 12) and the health check (DECISIONS 15). Their replies are built
-// field by field in lib/merchants and app/api/health; these schemas describe them, and the test
-// holds each equal to the type the code returns.
-
-export const createdMerchantSchema = z
-  .object({
-    merchantId: z.string().describe('mch_…'),
-    name: z.string(),
-    apiKey: z.string().describe('pk_test_… : the public half of the credentials'),
-    apiSecret: z.string().describe('sk_test_… : shown this once; only its hash is stored'),
-    webhookSecret: z.string().describe('The one given, or a generated whsec_…'),
-  })
-  .meta({ id: 'CreatedMerchant' });
-
-const isoMs = z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC with milliseconds');
-
-export const merchantSchema = z
-  .object({
-    merchantId: z.string(),
-    name: z.string(),
-    status: z.enum(MERCHANT_STATUSES).describe('An INACTIVE merchant\'s keys are refused with 401'),
-    webhookUrl: z.string().nullable(),
-    allowedDomains: z.array(z.string()),
-    createdAt: isoMs,
-    updatedAt: isoMs,
-  })
-  .meta({ id: 'Merchant', description: 'A merchant as the operator sees it; no secret in it' });
-
-export const healthSchema = z
-  .object({ status: z.enum(['ok', 'error']), db: z.enum(['ok', 'unreachable']) })
-  .meta({ id: 'Health' });
+// The operator API (DECISIONS 12) and the health check (DECISIONS 15). Their reply schemas live
+// with the code that builds the replies (lib/merchants/schemas.ts, lib/health.ts), which parses
+// each reply through them.
 
 const OPERATOR = [{ operatorToken: [] }];
 const operatorErrors = (codes: Parameters<typeof errorReplies>[0]) =>
@@ -130,7 +101,8 @@ export function operatorPaths(components: SchemaComponents, appUrl: string): Pat
         security: OPERATOR,
         description:
           'Runs the renewal sweep as if it were `now`: every ACTIVE plan whose next charge (or retry) is due by then is charged once, with its transaction and webhook, exactly as the scheduled sweep does; a plan charged this way moves on from that time. ' +
-          'One attempt per plan per call: to walk through retries (1, 3 and 5 days after the due date), call it once per day. Expired idempotency records are deleted too.\n\n' +
+          'One attempt per plan per call: to walk through retries (1, 3 and 5 days after the due date), call it once per day. Expired idempotency records are deleted too. ' +
+          'First, the settler runs as of `now`: every PENDING charge due for a check is asked about, and one the processor never received becomes ERROR.\n\n' +
           'For tests and sandbox deployments: in production it answers 404 unless `SANDBOX_DEPLOYMENT=1`. Answers 404 while the deployment has no ADMIN_API_TOKEN. Extension of SPEC.',
         requestBody: {
           required: true,

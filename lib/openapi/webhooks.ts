@@ -1,40 +1,9 @@
-import { z } from 'zod';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, type WebhookEventType, webhookPayloadSchema } from '@/lib/webhooks/payload';
 import { webhookExample, IDS } from './examples';
 import type { JsonObject, SchemaComponents } from './json-schema';
 
 // The merchant's webhook receiver (SPEC 2.6, 4.5, 5.7–5.9, 6; DECISIONS 8), described as OpenAPI
 // 3.1 `webhooks`: requests this service sends, which the merchant's server answers.
-
-export const WEBHOOK_EVENTS = {
-  'subscription.charge.approved': { status: 'APPROVED', when: 'A charge was processed and approved' },
-  'subscription.charge.declined': { status: 'DECLINED', when: 'A charge was rejected (insufficient funds, blocked card…)' },
-  'subscription.charge.error': { status: 'ERROR', when: 'A technical error stopped the charge' },
-  'subscription.charge.voided': { status: 'VOIDED', when: 'An approved charge was annulled' },
-} as const;
-
-type EventName = keyof typeof WEBHOOK_EVENTS;
-const EVENT_NAMES = Object.keys(WEBHOOK_EVENTS) as [EventName, ...EventName[]];
-const epochMs = z.number().int().describe('Epoch milliseconds');
-
-export const webhookEventSchema = z
-  .object({
-    event: z.enum(EVENT_NAMES),
-    data: z.object({
-      subscriptionTransactionId: z.string().describe('Our transaction id (txn_…)'),
-      subscriptionPlanId: z.string().describe('The plan id returned at link creation (sub_…)'),
-      externalReference: z.string().describe('Your reference, as given at link creation'),
-      transactionId: z
-        .string()
-        .describe("The payment processor's transaction id; the same value the widget's onSuccess receives"),
-      amount: z.number().int().describe('Cents of COP'),
-      status: z.enum(['APPROVED', 'DECLINED', 'ERROR', 'VOIDED']).describe('The transaction status the event reports'),
-      chargeDate: epochMs.describe('When the charge was made, epoch milliseconds'),
-    }),
-    timestamp: epochMs.describe('When this event was sent, epoch milliseconds'),
-  })
-  .meta({ id: 'WebhookEvent', description: 'The body of every webhook, sent as one JSON string (SPEC 2.6)' });
-
-export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 
 const VERIFY_SAMPLE = `import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -59,7 +28,7 @@ export const WEBHOOKS_DESCRIPTION = [
     'poll the plan status when in doubt. `X-Webhook-Id` stays the same for one event, including a manual redelivery, so use it to ignore duplicates.',
 ].join('\n');
 
-function webhookOperation(components: SchemaComponents, event: EventName): JsonObject {
+function webhookOperation(components: SchemaComponents, event: WebhookEventType): JsonObject {
   const { status, when } = WEBHOOK_EVENTS[event];
   return {
     post: {
@@ -96,7 +65,7 @@ function webhookOperation(components: SchemaComponents, event: EventName): JsonO
         required: true,
         content: {
           'application/json': {
-            schema: components.schema(webhookEventSchema, 'output'),
+            schema: components.schema(webhookPayloadSchema, 'output'),
             example: webhookExample(event, status),
           },
         },
@@ -110,5 +79,5 @@ function webhookOperation(components: SchemaComponents, event: EventName): JsonO
 }
 
 export function webhooks(components: SchemaComponents): Record<string, JsonObject> {
-  return Object.fromEntries(EVENT_NAMES.map((event) => [event, webhookOperation(components, event)]));
+  return Object.fromEntries(WEBHOOK_EVENT_TYPES.map((event) => [event, webhookOperation(components, event)]));
 }

@@ -1,13 +1,77 @@
+import { type Db, getDb } from '@/db/client';
+import { getMerchant, type MerchantRow } from '@/db/queries/merchants';
+import { claimSandboxCharge, findSandboxCharge } from '@/db/queries/sandbox-charges';
 import { env } from '@/lib/env';
 import type { PaymentProcessor } from './processor';
-import { createSandboxProcessor } from './sandbox';
+import { createSandboxProcessor, type SandboxLedger } from './sandbox';
+import { isProductionDeployment, openSecret } from './secret-box';
+import { createWompiProcessor, type WompiKeys } from './wompi/processor';
 
-export { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from './processor';
+export {
+  type ChargeResult,
+  DECLINE_MESSAGES,
+  type DeclineReason,
+  type PaymentProcessor,
+  type PaymentResult,
+} from './processor';
+export { isProductionDeployment } from './secret-box';
 
-let processor: PaymentProcessor | undefined;
+let sandbox: PaymentProcessor | undefined;
 
-/** The processor of this deployment: the sandbox until a real one is added (DECISIONS 7). */
+/** The sandbox's ledger in the database: shared by every instance, kept across restarts. */
+function databaseLedger(): SandboxLedger {
+  return {
+    find: async (reference) => findSandboxCharge(await getDb(), reference),
+    claim: async (reference, id) => claimSandboxCharge(await getDb(), reference, id),
+  };
+}
+
+/** The built-in sandbox (docs/processors.md): what a merchant without its own Wompi account uses. */
 export function getPaymentProcessor(): PaymentProcessor {
-  processor ??= createSandboxProcessor({ pendingMs: env().SANDBOX_PENDING_MS });
-  return processor;
+  sandbox ??= createSandboxProcessor({ pendingMs: env().SANDBOX_PENDING_MS, ledger: databaseLedger() });
+  return sandbox;
+}
+
+/** The three Wompi secrets as stored (sealed together). */
+export interface WompiSecrets {
+  privateKey: string;
+  eventsSecret: string;
+  integritySecret: string;
+}
+
+export function wompiKeysOf(merchant: Pick<MerchantRow, 'wompiPublicKey' | 'wompiSecrets'>): WompiKeys | null {
+  if (!merchant.wompiPublicKey || !merchant.wompiSecrets) return null;
+  const secrets = JSON.parse(openSecret(merchant.wompiSecrets)) as WompiSecrets;
+  return { publicKey: merchant.wompiPublicKey, ...secrets };
+}
+
+/**
+ * The processor that charges this merchant's customers: its own Wompi account, or the sandbox.
+ * Null in production for a merchant without Wompi keys: production never approves through the
+ * sandbox, and its checkout is `unavailable`.
+ */
+export function processorOfMerchant(
+  merchant: Pick<MerchantRow, 'processorType' | 'wompiPublicKey' | 'wompiSecrets'>,
+  settings = env(),
+): PaymentProcessor | null {
+  if (merchant.processorType === 'wompi') {
+    const keys = wompiKeysOf(merchant);
+    if (keys) return createWompiProcessor(keys, { apiUrl: settings.WOMPI_API_URL });
+  }
+  return isProductionDeployment(settings) ? null : getPaymentProcessor();
+}
+
+/** Where a merchant's processor comes from: one processor for all (tests), or a lookup per merchant. */
+export type ProcessorSource = PaymentProcessor | ((merchantId: string) => Promise<PaymentProcessor | null>);
+
+/** The per-merchant lookup every route and worker uses. */
+export function merchantProcessors(db: Db): ProcessorSource {
+  return async (merchantId) => {
+    const merchant = await getMerchant(db, merchantId);
+    return merchant ? processorOfMerchant(merchant) : null;
+  };
+}
+
+export async function resolveProcessor(source: ProcessorSource, merchantId: string): Promise<PaymentProcessor | null> {
+  return typeof source === 'function' ? source(merchantId) : source;
 }

@@ -1,7 +1,7 @@
 import type { Card, CardBrand } from './card';
 
-// What the domain needs of a payment processor. The sandbox implements it today; a real
-// processor (Wompi, Mercado Pago) implements the same, so processor details stay out of the domain.
+// What the domain needs of a payment processor. The built-in sandbox and each merchant's Wompi
+// account implement it (docs/processors.md), so processor details stay out of the domain.
 
 export type DeclineReason = 'insufficient_funds' | 'card_not_supported' | 'processor_error';
 
@@ -19,13 +19,19 @@ export interface PaymentMethod {
   last4: string;
 }
 
+/** How a payment is made: what a transaction records as its method. Only a CARD charge can be voided. */
+export type PaymentMethodType = 'CARD' | 'NEQUI' | 'PSE';
+
 export interface ChargeResult {
   status: 'APPROVED' | 'DECLINED' | 'ERROR' | 'PENDING';
   /** The processor's id: hyphen-separated numeric parts. Every charge gets one, ERROR included. */
   gatewayTransactionId: string;
   declineReason?: DeclineReason;
+  /** PSE: the bank's page the payer is sent to, once the processor has it. */
+  redirectUrl?: string;
 }
 
+/** A repeat charge of a saved payment method (renewals). */
 export interface ChargeRequest {
   amount: number;
   currency: 'COP';
@@ -34,14 +40,81 @@ export interface ChargeRequest {
   paymentMethod: string;
   /** `customer` when the customer is paying now, `recurring` for a renewal the customer agreed to. */
   initiator: 'customer' | 'recurring';
+  customerEmail?: string;
+}
+
+/** Both Wompi acceptance tokens the payer accepted on the page (docs/processors.md). */
+export interface Consent {
+  acceptanceToken: string;
+  personalDataToken: string;
+}
+
+/** What the customer pays with on the checkout page. */
+export type PaymentInstrument =
+  /** The sandbox only: the card reaches our server, and the sandbox tokenizes it. */
+  | { type: 'CARD'; card: Card }
+  /** Tokenized in the browser at the processor; only the token reaches us. */
+  | { type: 'CARD_TOKEN'; token: string; brand: CardBrand; last4: string }
+  | { type: 'NEQUI'; phoneNumber: string }
+  /** A Nequi token the payer already approved in the app (tokenized in the browser). */
+  | { type: 'NEQUI_TOKEN'; token: string; phoneNumber: string }
+  | {
+      type: 'PSE';
+      userType: 'PERSON' | 'COMPANY';
+      legalIdType: string;
+      legalId: string;
+      institutionCode: string;
+      fullName: string;
+      phoneNumber: string;
+    };
+
+/** The customer's payment of a link. */
+export interface PaymentRequest {
+  amount: number;
+  currency: 'COP';
+  reference: string;
+  customerEmail: string;
+  instrument: PaymentInstrument;
+  /** A RECURRING plan's first payment: the method is saved for the renewals. */
+  saveForRenewals: boolean;
+  consent?: Consent;
+  description: string;
+  /** Where a payer sent to their bank (PSE) comes back to. */
+  redirectUrl: string;
+}
+
+export interface PaymentResult extends ChargeResult {
+  /** What renewals charge (a saved method), or null when nothing was saved. */
+  paymentMethodToken: string | null;
+}
+
+export interface PseInstitution {
+  code: string;
+  name: string;
 }
 
 export interface PaymentProcessor {
   /** True for a processor that moves no real money (the sandbox): what a demo may use freely. */
   readonly sandbox: boolean;
-  tokenize(card: Card): Promise<PaymentMethod>;
+  readonly kind: 'sandbox' | 'wompi';
+  /** The customer's payment of a link (a first payment, or a SINGLE one). */
+  pay(request: PaymentRequest): Promise<PaymentResult>;
+  /** A repeat charge of a method `pay` saved. */
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** The current state of a charge; a PENDING one settles here once the processor decides. */
   retrieve(gatewayTransactionId: string): Promise<ChargeResult>;
+  /**
+   * The charge the processor made under our reference (the `txn_` id), or null if it never received
+   * one. What settles a transaction whose process died before it learnt the processor's id
+   * (docs/settlement.md). A charge repeated with the same reference is the same charge, never a
+   * second one.
+   */
+  findByReference(reference: string): Promise<ChargeResult | null>;
   void(gatewayTransactionId: string): Promise<{ status: 'VOIDED' | 'ERROR' }>;
+  pseInstitutions(): Promise<PseInstitution[]>;
+}
+
+/** The method of a saved token (sandbox `pm_sandbox_nequi_…`, Wompi `wompi_source_NEQUI_…`): what a renewal charges. */
+export function savedMethodType(token: string | null): PaymentMethodType {
+  return token && /(^pm_sandbox_nequi_|^wompi_source_NEQUI_)/.test(token) ? 'NEQUI' : 'CARD';
 }

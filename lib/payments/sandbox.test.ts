@@ -7,9 +7,12 @@ const sandbox = createSandboxProcessor({ pendingMs: 3000, now: () => clock });
 const card = (number: string) =>
   parseCard({ cardNumber: number, cardExpiry: '12/30', cardCvc: '123', cardHolder: 'Ana' }, new Date(clock))!;
 
-async function pay(number: string, initiator: 'customer' | 'recurring' = 'customer') {
+let references = 0;
+const nextReference = () => `txn_${++references}`;
+
+async function pay(number: string, initiator: 'customer' | 'recurring' = 'customer', reference = nextReference()) {
   const method = await sandbox.tokenize(card(number));
-  return sandbox.charge({ amount: 150000, currency: 'COP', reference: 'txn_x', paymentMethod: method.token, initiator });
+  return sandbox.charge({ amount: 150000, currency: 'COP', reference, paymentMethod: method.token, initiator });
 }
 
 describe('sandbox processor (DECISIONS 7)', () => {
@@ -41,7 +44,7 @@ describe('sandbox processor (DECISIONS 7)', () => {
   it('approves the first charge of 4000 0000 0000 0341 and declines every renewal', async () => {
     const method = await sandbox.tokenize(card('4000000000000341'));
     const charge = (initiator: 'customer' | 'recurring') =>
-      sandbox.charge({ amount: 1, currency: 'COP', reference: 'r', paymentMethod: method.token, initiator });
+      sandbox.charge({ amount: 1, currency: 'COP', reference: nextReference(), paymentMethod: method.token, initiator });
     expect((await charge('customer')).status).toBe('APPROVED');
     expect((await charge('recurring')).status).toBe('DECLINED');
     expect((await charge('recurring')).status).toBe('DECLINED');
@@ -56,6 +59,25 @@ describe('sandbox processor (DECISIONS 7)', () => {
   it('voids an approved charge only', async () => {
     expect(await sandbox.void((await pay('4242424242424242')).gatewayTransactionId)).toEqual({ status: 'VOIDED' });
     expect(await sandbox.void((await pay('4111111111111111')).gatewayTransactionId)).toEqual({ status: 'ERROR' });
+  });
+
+  it('treats the reference as an idempotency key: a repeated charge is the first one, never a second', async () => {
+    const first = await pay('4000000000000051', 'customer', 'txn_repeated');
+    const again = await pay('4242424242424242', 'customer', 'txn_repeated');
+    expect(again.gatewayTransactionId).toBe(first.gatewayTransactionId);
+    expect(again.status).toBe('PENDING');
+  });
+
+  it('finds a charge by our reference, and answers null for a reference it never received', async () => {
+    const charged = await pay('4111111111111111', 'customer', 'txn_known');
+    expect(await sandbox.findByReference('txn_known')).toEqual({
+      status: 'DECLINED',
+      gatewayTransactionId: charged.gatewayTransactionId,
+      declineReason: 'insufficient_funds',
+    });
+    expect(await sandbox.findByReference('txn_never_sent')).toBeNull();
+    // Another sandbox with its own ledger has no record of it: the ledger is what remembers.
+    expect(await createSandboxProcessor({ pendingMs: 0 }).findByReference('txn_known')).toBeNull();
   });
 
   it('refuses payment methods and ids it did not issue', async () => {

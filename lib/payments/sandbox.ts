@@ -1,12 +1,54 @@
 import { randomInt } from 'node:crypto';
 import type { Card } from './card';
-import type { ChargeRequest, ChargeResult, DeclineReason, PaymentMethod, PaymentProcessor } from './processor';
+import type {
+  ChargeRequest,
+  ChargeResult,
+  DeclineReason,
+  PaymentInstrument,
+  PaymentMethod,
+  PaymentProcessor,
+  PaymentRequest,
+  PaymentResult,
+  PseInstitution,
+} from './processor';
 
-// The deterministic sandbox of DECISIONS 7. It keeps no state: the card's behaviour travels in
-// the payment-method token, and a charge's outcome in its processor id, so a PENDING charge
-// settles the same way after a restart or on another instance.
+// The deterministic sandbox of DECISIONS 7. The card's behaviour travels in the payment-method
+// token, and a charge's outcome in its processor id, so a PENDING charge settles the same way
+// after a restart or on another instance. Its one record is a ledger of references, as a real
+// processor keeps: a charge repeated with the same reference returns the first one (never a
+// second charge), and findByReference answers for a charge whose caller died before hearing back.
 
-type Behaviour = 'approve' | 'decline' | 'error' | 'pending_approve' | 'pending_decline' | 'renewals_decline' | 'unsupported';
+/** The sandbox's record of which processor id each reference was charged as. */
+export interface SandboxLedger {
+  find(reference: string): Promise<string | null>;
+  /** Keeps `gatewayTransactionId` for `reference` unless one is kept already; returns the one kept. */
+  claim(reference: string, gatewayTransactionId: string): Promise<string>;
+}
+
+/** A ledger in this process's memory: for tests and scripts (the server keeps it in the database). */
+export function memoryLedger(): SandboxLedger {
+  const charges = new Map<string, string>();
+  return {
+    async find(reference) {
+      return charges.get(reference) ?? null;
+    },
+    async claim(reference, gatewayTransactionId) {
+      if (!charges.has(reference)) charges.set(reference, gatewayTransactionId);
+      return charges.get(reference)!;
+    },
+  };
+}
+
+type Behaviour =
+  | 'approve'
+  | 'decline'
+  | 'error'
+  | 'pending_approve'
+  | 'pending_decline'
+  | 'renewals_decline'
+  | 'unsupported'
+  | 'nequi_approve'
+  | 'nequi_decline';
 
 const CARDS: Record<string, Behaviour> = {
   '4242424242424242': 'approve',
@@ -26,6 +68,17 @@ const OUTCOMES: Record<string, { status: ChargeResult['status']; declineReason?:
   '4': { status: 'APPROVED', pending: true },
   '5': { status: 'DECLINED', declineReason: 'insufficient_funds', pending: true },
 };
+
+// Nequi and PSE with Wompi's sandbox data (docs/processors.md): the payer approves in the app, or
+// at the bank, so the first payment stays PENDING for SANDBOX_PENDING_MS; a saved Nequi account
+// is charged at once on renewals.
+const NEQUI: Record<string, Behaviour> = { '3991111111': 'nequi_approve', '3992222222': 'nequi_decline' };
+const PSE: Record<string, Behaviour> = { '1': 'pending_approve', '2': 'pending_decline' };
+
+export const SANDBOX_PSE_INSTITUTIONS: PseInstitution[] = [
+  { code: '1', name: 'Banco que aprueba (sandbox)' },
+  { code: '2', name: 'Banco que rechaza (sandbox)' },
+];
 
 const BEHAVIOURS = new Set<Behaviour>([...Object.values(CARDS), 'unsupported']);
 
@@ -48,13 +101,36 @@ function outcomeCode(behaviour: Behaviour, initiator: ChargeRequest['initiator']
       return '4';
     case 'pending_decline':
       return '5';
+    case 'nequi_approve':
+      return initiator === 'recurring' ? '0' : '4';
+    case 'nequi_decline':
+      return initiator === 'recurring' ? '1' : '5';
   }
 }
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
-export function createSandboxProcessor(options: { pendingMs: number; now?: () => number }): PaymentProcessor {
+const randomHex = () => Array.from({ length: 16 }, () => randomInt(16).toString(16)).join('');
+
+function behaviourOf(instrument: PaymentInstrument): { behaviour: Behaviour; brand?: PaymentMethod['brand']; last4?: string } {
+  switch (instrument.type) {
+    case 'CARD':
+      return { behaviour: CARDS[instrument.card.number] ?? 'unsupported', brand: instrument.card.brand, last4: instrument.card.last4 };
+    case 'NEQUI':
+    case 'NEQUI_TOKEN':
+      return { behaviour: NEQUI[instrument.phoneNumber.replace(/\D/g, '').slice(-10)] ?? 'error' };
+    case 'PSE':
+      return { behaviour: PSE[instrument.institutionCode] ?? 'error' };
+    case 'CARD_TOKEN':
+      throw new Error('The sandbox tokenizes cards itself; it takes no browser token');
+  }
+}
+
+export type SandboxProcessor = PaymentProcessor & { tokenize(card: Card): Promise<PaymentMethod> };
+
+export function createSandboxProcessor(options: { pendingMs: number; now?: () => number; ledger?: SandboxLedger }): SandboxProcessor {
   const now = options.now ?? Date.now;
+  const ledger = options.ledger ?? memoryLedger();
 
   function resultOf(gatewayTransactionId: string): ChargeResult {
     const match = GATEWAY_ID.exec(gatewayTransactionId);
@@ -64,19 +140,41 @@ export function createSandboxProcessor(options: { pendingMs: number; now?: () =>
     return { status: outcome.status, gatewayTransactionId, ...(outcome.declineReason ? { declineReason: outcome.declineReason } : {}) };
   }
 
+  async function charge(request: ChargeRequest): Promise<ChargeResult> {
+    const behaviour = TOKEN.exec(request.paymentMethod)?.[1] as Behaviour | undefined;
+    if (!behaviour || !BEHAVIOURS.has(behaviour)) throw new Error('Unknown sandbox payment method');
+    const id = `${pad(randomInt(10_000), 4)}${outcomeCode(behaviour, request.initiator)}-${pad(now(), 13)}-${pad(randomInt(100_000), 5)}`;
+    return resultOf(await ledger.claim(request.reference, id));
+  }
+
   return {
     sandbox: true,
+    kind: 'sandbox',
     async tokenize(card: Card): Promise<PaymentMethod> {
       const behaviour = CARDS[card.number] ?? 'unsupported';
-      const random = Array.from({ length: 16 }, () => randomInt(16).toString(16)).join('');
-      return { token: `pm_sandbox_${behaviour}_${random}`, brand: card.brand, last4: card.last4 };
+      return { token: `pm_sandbox_${behaviour}_${randomHex()}`, brand: card.brand, last4: card.last4 };
+    },
+
+    async pay(request: PaymentRequest): Promise<PaymentResult> {
+      const { behaviour } = behaviourOf(request.instrument);
+      const token = `pm_sandbox_${behaviour}_${randomHex()}`;
+      const result = await charge({ amount: request.amount, currency: 'COP', reference: request.reference, paymentMethod: token, initiator: 'customer' });
+      // The sandbox's bank answers at once: the payer comes straight back to the page.
+      const redirect = request.instrument.type === 'PSE' && result.status === 'PENDING' ? { redirectUrl: request.redirectUrl } : {};
+      return { ...result, ...redirect, paymentMethodToken: request.instrument.type !== 'PSE' ? token : null };
     },
 
     async charge(request: ChargeRequest): Promise<ChargeResult> {
-      const behaviour = TOKEN.exec(request.paymentMethod)?.[1] as Behaviour | undefined;
-      if (!behaviour || !BEHAVIOURS.has(behaviour)) throw new Error('Unknown sandbox payment method');
-      const id = `${pad(randomInt(10_000), 4)}${outcomeCode(behaviour, request.initiator)}-${pad(now(), 13)}-${pad(randomInt(100_000), 5)}`;
-      return resultOf(id);
+      return charge(request);
+    },
+
+    async findByReference(reference: string): Promise<ChargeResult | null> {
+      const id = await ledger.find(reference);
+      return id ? resultOf(id) : null;
+    },
+
+    async pseInstitutions() {
+      return SANDBOX_PSE_INSTITUTIONS;
     },
 
     async retrieve(gatewayTransactionId: string): Promise<ChargeResult> {

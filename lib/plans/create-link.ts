@@ -4,9 +4,9 @@ import { insertPlan, upsertCustomer } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import { createId, randomBase62 } from '@/lib/ids';
+import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import type { CreateLinkBody, PaymentLink } from './schemas';
 
-export const TOKEN_LENGTH = 10;
 
 /**
  * SPEC 4.1: the customer (one per merchant and e-mail), the plan and its checkout token, in the
@@ -27,7 +27,7 @@ export async function createPaymentLink(tx: Db, merchantId: string, body: Create
     idType: customer.idType ?? null,
     idNumber: customer.idNumber ?? null,
   });
-  const token = randomBase62(TOKEN_LENGTH);
+  const token = randomBase62(CHECKOUT_TOKEN_LENGTH);
   try {
     const row = await insertPlan(tx, {
       id: createId('sub', now.getTime()),

@@ -2,7 +2,7 @@
 // an English Accept-Language, resolved by proxy.ts as for the hosted checkout. The merchant is
 // addressed as "usted". No Node-only code: client forms receive these plain strings as props.
 
-import type { Lang } from '@/lib/checkout/i18n';
+import type { Lang } from '@/lib/i18n/locale';
 import type { PasswordProblem } from './passwords';
 
 const es = {

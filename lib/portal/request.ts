@@ -1,7 +1,7 @@
 import { headers } from 'next/headers';
 import { forbidden, notFound, redirect } from 'next/navigation';
 import { ApiError } from '@/lib/api/errors';
-import { LANG_HEADER, type Lang } from '@/lib/checkout/i18n';
+import { LANG_HEADER, type Lang } from '@/lib/i18n/locale';
 import { currentUser, type PortalUser } from './accounts';
 import { PORTAL_COPY, type PortalCopy } from './i18n';
 

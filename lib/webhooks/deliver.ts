@@ -29,6 +29,33 @@ export interface DeliveryOptions {
   resolve?: LookupFunction;
 }
 
+/** At most this many deliveries of one merchant at a time, so a hanging receiver holds up only its own. */
+export const WEBHOOK_CONCURRENCY_PER_MERCHANT = 5;
+
+/** One event to deliver, as queued: a first hand-off, the sweeper's, or a merchant's resend. */
+export interface WebhookJob {
+  eventId: string;
+  merchantId: string;
+  kind: 'created' | 'swept' | 'resent';
+}
+
+/** What a runner of deliveries offers the domain (lib/webhooks/queue.ts holds the one in use). */
+export interface WebhookQueue {
+  /** Takes the jobs for delivery; resolves once they are accepted, not delivered. */
+  enqueue(jobs: WebhookJob[]): Promise<void>;
+}
+
+/**
+ * What a queue runner (Inngest's send-webhook function, or the in-process queue) does with a job:
+ * the one delivery, whatever ran it. A resend always sends; the others take the event's lease.
+ */
+export async function deliverJob(db: Db, job: Pick<WebhookJob, 'eventId' | 'kind'>) {
+  const result = await deliverEvent(db, job.eventId, { trigger: job.kind === 'resent' ? 'manual' : 'automatic' });
+  return result.status === 'sent'
+    ? { status: result.status, ok: result.attempt.ok, statusCode: result.attempt.statusCode, error: result.attempt.error }
+    : { status: result.status };
+}
+
 export async function deliverEvent(db: Db, eventId: string, options: DeliveryOptions): Promise<DeliveryResult> {
   const automatic = options.trigger === 'automatic';
   if (automatic && !(await claimEvent(db, eventId, new Date(), LEASE_MS))) return { status: 'already_handled' };

@@ -1,20 +1,29 @@
 import { after } from 'next/server';
+import { getDb } from '@/db/client';
+import { getEventMerchants } from '@/db/queries/webhooks';
 import { errorFields, log } from '@/lib/log';
-import { defaultDispatcher } from './runtime';
+import { handOffsSettled, trackHandOff } from './hand-offs';
+import { webhookQueue } from './queue';
 
-// How committed events reach delivery. With Inngest configured, one `servicepay/webhook.created`
-// event per outbox row (its id is the outbox id, so a repeated send is one delivery); without it,
-// the same function code runs in this process. Either way a lost hand-off is not a lost event:
-// the sweeper sends whatever was never attempted.
+// How committed events reach delivery: each goes to the webhook queue (Inngest, or this process;
+// lib/webhooks/queue.ts). A lost hand-off is not a lost event: the sweeper sends whatever was
+// never attempted.
 
 export type Dispatcher = (eventIds: string[]) => Promise<void>;
 
 let dispatcher: Dispatcher | undefined;
-const inFlight = new Set<Promise<void>>();
 
-/** Replaces how events are handed to delivery (the in-process or Inngest path; tests). */
+/** Replaces how events are handed to delivery (tests). */
 export function setWebhookDispatcher(next: Dispatcher | undefined): void {
   dispatcher = next;
+}
+
+/** Looks up each event's merchant (the queue's concurrency key) and enqueues its first delivery. */
+export function defaultDispatcher(): Dispatcher {
+  return async (eventIds) => {
+    const events = await getEventMerchants(await getDb(), eventIds);
+    if (events.length) await webhookQueue().enqueue(events.map((e) => ({ ...e, kind: 'created' as const })));
+  };
 }
 
 /**
@@ -30,19 +39,12 @@ export function dispatchWebhookEvents(eventIds: string[]): void {
       log.error('webhook dispatch failed; the sweeper will send it', { eventIds, ...errorFields(error) });
     }
   };
-  const track = () => {
-    const running = run().finally(() => inFlight.delete(running));
-    inFlight.add(running);
-    return running;
-  };
   try {
-    after(track);
+    after(() => trackHandOff(run));
   } catch {
-    void track();
+    void trackHandOff(run);
   }
 }
 
 /** Resolves once every hand-off started so far has finished (tests, shutdown). */
-export async function dispatchesSettled(): Promise<void> {
-  while (inFlight.size > 0) await Promise.all(inFlight);
-}
+export const dispatchesSettled = handOffsSettled;

@@ -1,32 +1,24 @@
 import type { Db } from '@/db/client';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import { webhookEvents, type WebhookEventType } from '@/db/schema';
+import { webhookEvents } from '@/db/schema';
 import { createId } from '@/lib/ids';
+import { EVENT_TYPE_FOR_STATUS, type FinalStatus, serializeWebhookPayload } from './payload';
 
 // The outbox side of webhooks (DECISIONS 8): the event is written by the database transaction
 // that records the outcome it reports, its body serialized here once. Those bytes are what is
 // signed, stored and sent, on every delivery and resend.
 
-export const EVENT_TYPE_FOR_STATUS = {
-  APPROVED: 'subscription.charge.approved',
-  DECLINED: 'subscription.charge.declined',
-  ERROR: 'subscription.charge.error',
-  VOIDED: 'subscription.charge.voided',
-} as const satisfies Record<string, WebhookEventType>;
-
-export type FinalStatus = keyof typeof EVENT_TYPE_FOR_STATUS;
-
 export function isFinalStatus(status: TransactionRow['status']): status is FinalStatus {
   return status in EVENT_TYPE_FOR_STATUS;
 }
 
-/** The SPEC 2.6 body, in the SPEC's field order. `timestamp` is when the body was made. */
+/** The webhook body (docs/webhooks.md#payload). `timestamp` is when the body was made. */
 export function serializeEventBody(
   plan: Pick<PlanRow, 'id' | 'externalReference'>,
   txn: Pick<TransactionRow, 'id' | 'gatewayTransactionId' | 'amount' | 'chargeDate'> & { status: FinalStatus },
   now: Date,
 ): string {
-  return JSON.stringify({
+  return serializeWebhookPayload({
     event: EVENT_TYPE_FOR_STATUS[txn.status],
     data: {
       subscriptionTransactionId: txn.id,

@@ -1,11 +1,18 @@
+import type { ClientRequest } from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { isPublicAddress, type LookupFunction, PrivateAddressError, publicOnlyLookup } from './address-guard';
+import { agentFor } from './connections';
 
 // One HTTPS POST of a webhook and what became of it (DECISIONS 8): 10 s for the whole exchange,
 // redirects not followed, only 2xx is success, the first 2 KiB of the reply kept. Nothing here
-// retries. A fresh connection per delivery: a receiver's keep-alive socket must not carry one
-// merchant's traffic past a later address check.
+// retries a delivery the receiver may have seen.
+//
+// Connections are kept alive and reused per receiver origin (docs/webhooks.md): a burst to one
+// endpoint pays the TCP and TLS handshakes once per socket instead of once per POST. The address
+// guard still sees every connection: it runs inside the lookup of each NEW socket, and a reused
+// socket is one the guard passed when it opened (to the same origin, in the same guard mode).
+// See ./connections.ts for the pool's bounds.
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 export const RESPONSE_EXCERPT_BYTES = 2048;
@@ -29,6 +36,9 @@ export interface PostOutcome {
   error: string | null;
   responseExcerpt: string | null;
 }
+
+/** How a kept-alive socket the receiver already closed fails a request written to it. */
+const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
 
@@ -56,52 +66,70 @@ export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
     return failed(`private_address: ${new PrivateAddressError(literal).message}`);
   }
   const lookup = request.allowPrivateNetwork ? request.resolve : publicOnlyLookup(request.resolve);
+  const agent = agentFor(url, { guarded: !request.allowPrivateNetwork, resolve: request.resolve });
 
   return new Promise<PostOutcome>((resolve) => {
     let timedOut = false;
     let settled = false;
+    let current: ClientRequest | undefined;
     const finish = (outcome: PostOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve(outcome);
     };
-    const req = https.request(url, {
-      method: 'POST',
-      agent: false,
-      headers: { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
-      ...(lookup ? { lookup } : {}),
-    });
+    // One timer for the whole exchange, a stale-socket retry included.
     const timer = setTimeout(() => {
       timedOut = true;
-      req.destroy(new Error('timeout'));
+      current?.destroy(new Error('timeout'));
     }, timeoutMs);
-    req.on('error', (error: NodeJS.ErrnoException) => finish(failed(describe(error, timedOut, timeoutMs))));
-    req.on('response', (res) => {
-      const status = res.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = () => {
-        const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
-        const redirect = status >= 300 && status < 400;
-        finish({
-          ok: status >= 200 && status < 300,
-          statusCode: status,
-          latencyMs: elapsed(),
-          error: redirect ? `redirect_not_followed: ${res.headers.location ?? 'no Location'}` : null,
-          responseExcerpt: excerpt,
-        });
-        res.destroy();
-      };
-      res.on('data', (chunk: Buffer) => {
-        if (size < RESPONSE_EXCERPT_BYTES) chunks.push(chunk);
-        size += chunk.length;
-        // The excerpt is all we keep: stop reading a long reply once we have it.
-        if (size >= RESPONSE_EXCERPT_BYTES) done();
+
+    const send = (retry: boolean) => {
+      const req = https.request(url, {
+        method: 'POST',
+        agent: agent ?? false,
+        headers: { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
+        ...(lookup ? { lookup } : {}),
       });
-      res.on('end', done);
-      res.on('error', (error: NodeJS.ErrnoException) => finish(failed(describe(error, timedOut, timeoutMs))));
-    });
-    req.end(request.body);
+      current = req;
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive socket the receiver closed while it sat idle fails before any reply; the
+        // receiver never read the POST, so it goes once more on a new (guarded) connection.
+        // The documented pattern for reused sockets (node:http, request.reusedSocket).
+        if (!retry && !timedOut && req.reusedSocket && STALE_SOCKET.has(error.code ?? '')) return send(true);
+        finish(failed(describe(error, timedOut, timeoutMs)));
+      });
+      req.on('response', (res) => {
+        const status = res.statusCode ?? 0;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+          const redirect = status >= 300 && status < 400;
+          finish({
+            ok: status >= 200 && status < 300,
+            statusCode: status,
+            latencyMs: elapsed(),
+            error: redirect ? `redirect_not_followed: ${res.headers.location ?? 'no Location'}` : null,
+            responseExcerpt: excerpt,
+          });
+        };
+        res.on('data', (chunk: Buffer) => {
+          if (size < RESPONSE_EXCERPT_BYTES) chunks.push(chunk);
+          size += chunk.length;
+          // The excerpt is all we keep: stop reading a long reply once we have it (that socket
+          // is dropped, not reused).
+          if (size >= RESPONSE_EXCERPT_BYTES) {
+            done();
+            res.destroy();
+          }
+        });
+        // A reply read to its end leaves the socket free for the next POST to this origin.
+        res.on('end', done);
+        res.on('error', (error: NodeJS.ErrnoException) => finish(failed(describe(error, timedOut, timeoutMs))));
+      });
+      req.end(request.body);
+    };
+    send(false);
   });
 }

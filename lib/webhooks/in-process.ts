@@ -1,28 +1,22 @@
+import { getDb } from '@/db/client';
 import { errorFields, log } from '@/lib/log';
-import { sendWebhook, WEBHOOK_CONCURRENCY_PER_MERCHANT } from '@/lib/inngest/functions/send-webhook';
-import { dispatchesSettled } from './dispatch';
+import { deliverJob, WEBHOOK_CONCURRENCY_PER_MERCHANT, type WebhookJob, type WebhookQueue } from './deliver';
+import { handOffsSettled } from './hand-offs';
 
-// DECISIONS 13: without Inngest, the send-webhook function's own code runs in this process, with
-// the same per-merchant concurrency limit, its steps run inline.
+// DECISIONS 13: without Inngest, deliveries run in this process with the same per-merchant
+// concurrency limit as the send-webhook function, and the same delivery code (deliverJob).
 
-export interface QueuedEvent {
-  name: string;
-  data: { eventId: string; merchantId: string };
-}
-
-const inlineStep = { run: <T>(_id: string, fn: () => Promise<T>) => fn() };
-
-const lanes = new Map<string, { active: number; waiting: QueuedEvent[] }>();
+const lanes = new Map<string, { active: number; waiting: WebhookJob[] }>();
 const idle = new Set<() => void>();
 
 function pump(merchantId: string) {
   const lane = lanes.get(merchantId);
   if (!lane) return;
   while (lane.active < WEBHOOK_CONCURRENCY_PER_MERCHANT && lane.waiting.length > 0) {
-    const event = lane.waiting.shift()!;
+    const job = lane.waiting.shift()!;
     lane.active += 1;
-    void sendWebhook({ event, step: inlineStep })
-      .catch((error) => log.error('webhook delivery failed', { eventId: event.data.eventId, ...errorFields(error) }))
+    void (async () => deliverJob(await getDb(), job))()
+      .catch((error) => log.error('webhook delivery failed', { eventId: job.eventId, ...errorFields(error) }))
       .finally(() => {
         lane.active -= 1;
         if (lane.active === 0 && lane.waiting.length === 0) lanes.delete(merchantId);
@@ -33,18 +27,20 @@ function pump(merchantId: string) {
 }
 
 /** Queues deliveries in this process; returns at once. */
-export function runInProcess(events: QueuedEvent[]): void {
-  for (const event of events) {
-    const lane = lanes.get(event.data.merchantId) ?? { active: 0, waiting: [] };
-    lanes.set(event.data.merchantId, lane);
-    lane.waiting.push(event);
-    pump(event.data.merchantId);
-  }
-}
+export const inProcessQueue: WebhookQueue = {
+  async enqueue(jobs) {
+    for (const job of jobs) {
+      const lane = lanes.get(job.merchantId) ?? { active: 0, waiting: [] };
+      lanes.set(job.merchantId, lane);
+      lane.waiting.push(job);
+      pump(job.merchantId);
+    }
+  },
+};
 
 /** Resolves once every hand-off and every queued in-process delivery has finished (tests, shutdown). */
 export async function inProcessIdle(): Promise<void> {
-  await dispatchesSettled();
+  await handOffsSettled();
   if (lanes.size === 0) return;
   return new Promise((resolve) => {
     const done = () => {

@@ -1,10 +1,10 @@
 import type { Db } from '@/db/client';
 import { getPlanForMerchant } from '@/db/queries/plans';
-import { type EventWithAttempts, getEventForDelivery, listEvents, type WebhookAttemptRow, withAttempts } from '@/db/queries/webhooks';
+import { type EventWithAttempts, getEventWebhookUrl, listEvents, type WebhookAttemptRow, withAttempts } from '@/db/queries/webhooks';
 import { ApiError } from '@/lib/api/errors';
-import { isId } from '@/lib/ids';
+import { findOwned } from '@/lib/auth/ownership';
 import { findMerchantPlan } from '@/lib/plans/find-plan';
-import { resendEvent } from './runtime';
+import { webhookQueue } from './queue';
 import type { listEventsQuerySchema, WebhookEventRecord } from './schemas';
 import type { z } from 'zod';
 
@@ -49,13 +49,10 @@ export async function listMerchantEvents(db: Db, merchantId: string, query: z.in
 
 /** Queues the event's delivery again (same bytes, same id); 404/403 as for plans, 409 with no URL. */
 export async function resendMerchantEvent(db: Db, merchantId: string, eventId: string) {
-  const notFound = new ApiError('not_found', 'No webhook event with this id');
-  if (!isId('evt', eventId)) throw notFound;
-  // One read: the event with its merchant's current URL.
-  const found = await getEventForDelivery(db, eventId);
-  if (!found) throw notFound;
-  if (found.event.merchantId !== merchantId) throw new ApiError('forbidden', 'This webhook event belongs to another account');
+  // One read for the merchant's own event: its id with the merchant's current URL (no secret).
+  const found = await findOwned(db, 'evt', eventId, () => getEventWebhookUrl(db, { merchantId, eventId }));
   if (!found.webhookUrl) throw new ApiError('conflict', 'No webhook URL is configured; set one, then resend');
-  await resendEvent({ eventId, merchantId });
+  // The same bytes and id, delivered again whatever happened before.
+  await webhookQueue().enqueue([{ eventId, merchantId, kind: 'resent' }]);
   return { id: eventId, status: 'queued' as const };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { WEBHOOK_ATTEMPT_TRIGGERS, WEBHOOK_EVENT_TYPES } from '@/db/schema';
+import { WEBHOOK_ATTEMPT_TRIGGERS } from '@/db/schema';
+import { WEBHOOK_EVENT_TYPES } from './payload';
 import { isId } from '@/lib/ids';
 
 // The merchant's view of its webhook events (extension, issue "webhooks"): what was sent, and

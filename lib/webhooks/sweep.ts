@@ -1,5 +1,6 @@
 import type { Db } from '@/db/client';
 import { findUndispatchedEvents } from '@/db/queries/webhooks';
+import { webhookQueue } from './queue';
 
 // The safety net of the outbox (DECISIONS 8): events committed but never handed to delivery
 // (the process died after the commit, or the hand-off to Inngest failed). An event gets a grace
@@ -10,4 +11,11 @@ export const SWEEP_BATCH = 500;
 
 export function findEventsToSweep(db: Db, now: Date = new Date()) {
   return findUndispatchedEvents(db, { createdBefore: new Date(now.getTime() - SWEEP_GRACE_MS), now, limit: SWEEP_BATCH });
+}
+
+/** Hands every event the sweeper finds to the webhook queue; returns how many. */
+export async function sweepAndDispatch(db: Db, now: Date = new Date()): Promise<number> {
+  const events = await findEventsToSweep(db, now);
+  if (events.length) await webhookQueue().enqueue(events.map((e) => ({ ...e, kind: 'swept' as const })));
+  return events.length;
 }

@@ -16,9 +16,8 @@ import { hang, type Receiver, reply, startReceiver } from '@/test/webhook-receiv
 import { deliverEvent, LEASE_MS } from './deliver';
 import { setWebhookDispatcher } from './dispatch';
 import { inProcessIdle } from './in-process';
-import { sweepAndDispatch } from './runtime';
 import { signWebhookBody } from './signature';
-import { SWEEP_GRACE_MS } from './sweep';
+import { SWEEP_GRACE_MS, sweepAndDispatch } from './sweep';
 
 let database: Database;
 let receiver: Receiver;

@@ -5,7 +5,7 @@
 // Trust: a message counts only when it comes from ServicePay's origin (the origin this script was
 // loaded from) AND from this modal's iframe, with the namespaced type. The checkout reports a
 // state only once its server has it, so `approved` means APPROVED on the server.
-import { EMBED_MESSAGE_TYPE, EMBED_ORIGIN_PARAM, EMBED_PARAM } from './protocol';
+import { CHECKOUT_TOKEN_PATTERN, type CheckoutState, EMBED_MESSAGE_TYPE, EMBED_ORIGIN_PARAM, EMBED_PARAM } from './protocol';
 import type { ServicePayError, ServicePayErrorCode, ServicePayHandle, ServicePayOpenOptions } from './types';
 
 interface Modal {
@@ -34,7 +34,7 @@ const MESSAGES: Record<ServicePayErrorCode, string> = {
 };
 
 /** Checkout states that end in onError; declined and error only with a settled payment. */
-const ERROR_OF_STATE: Record<string, ServicePayErrorCode> = {
+const ERROR_OF_STATE: Partial<Record<CheckoutState, ServicePayErrorCode>> = {
   expired: 'session_expired',
   paid: 'already_paid',
   unavailable: 'unavailable',
@@ -91,7 +91,7 @@ function onMessage(event: MessageEvent) {
     modal.frame.style.visibility = '';
   }
   if (data.action === 'close') return requestClose(modal, true);
-  const { state, transactionId: id, subscriptionPlanId } = data;
+  const { state, transactionId: id, subscriptionPlanId } = data as { state: CheckoutState; transactionId?: string; subscriptionPlanId: string };
   modal.busy = state === 'processing';
   modal.button.setAttribute('aria-disabled', String(modal.busy));
   if (state === 'approved' && id) {
@@ -104,7 +104,7 @@ function onMessage(event: MessageEvent) {
 function open(options: ServicePayOpenOptions): ServicePayHandle {
   if (current) return current.handle;
   const token = options?.token;
-  if (!/^[A-Za-z0-9]{10}$/.test(token)) {
+  if (!CHECKOUT_TOKEN_PATTERN.test(token)) {
     // After open() returns, so a handler may use the handle it got.
     queueMicrotask(() => fail({ options: options || {} }, 'invalid_token'));
     return { close() {} };

@@ -11,3 +11,10 @@ export const EMBED_ORIGIN_PARAM = 'origin';
  * payment changes, `{ type, action: 'close' }` when the customer presses Escape inside it.
  */
 export const EMBED_MESSAGE_TYPE = 'servicepay:checkout';
+
+/** The checkout's states: its root element's `data-checkout-state`, and the `state` it posts. */
+export type CheckoutState = 'ready' | 'processing' | 'approved' | 'declined' | 'error' | 'expired' | 'paid' | 'unavailable';
+
+/** The checkout token: made by link creation, checked by the session, the page's headers and `open()`. */
+export const CHECKOUT_TOKEN_LENGTH = 10;
+export const CHECKOUT_TOKEN_PATTERN = new RegExp(`^[A-Za-z0-9]{${CHECKOUT_TOKEN_LENGTH}}$`);

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { withApi } from '@/lib/api/handler';
+import { DATABASE_UNREACHABLE, HEALTHY } from '@/lib/health';
 import { errorFields, log } from '@/lib/log';
 
 const TIMEOUT_MS = 2000;
@@ -13,9 +14,9 @@ export const GET = withApi(async () => {
       db.execute(sql`select 1`),
       new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref()),
     ]);
-    return Response.json({ status: 'ok', db: 'ok' }, { headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(HEALTHY, { headers: { 'Cache-Control': 'no-store' } });
   } catch (error) {
     log.error('health check: database unreachable', errorFields(error));
-    return Response.json({ status: 'error', db: 'unreachable' }, { status: 503, headers: { 'Cache-Control': 'no-store' } });
+    return Response.json(DATABASE_UNREACHABLE, { status: 503, headers: { 'Cache-Control': 'no-store' } });
   }
 });

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { apiKeys, customers, subscriptionPlans } from '@/db/schema';
+import { pinClockInMinute } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 import { createTestMerchant, linkBody, type TestMerchant } from '@/test/merchants';
@@ -288,6 +289,7 @@ describe('POST /merchants/subscription-link', () => {
 
   describe('rate limit (60 a minute per api_key)', () => {
     it('refuses the 61st creation in a minute with 429 and Retry-After; another merchant is unaffected', async () => {
+      pinClockInMinute();
       const m = await createTestMerchant(database.db);
       const other = await createTestMerchant(database.db);
       for (let i = 0; i < 60; i++) {

@@ -6,14 +6,17 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
-import { CheckoutForm } from '@/components/checkout/checkout-form';
+import { CheckoutForm, type CheckoutFormProps } from '@/components/checkout/checkout-form';
 import { CheckoutNotice } from '@/components/checkout/checkout-notice';
 import { CheckoutSummary } from '@/components/checkout/checkout-summary';
 import { EmbedBridge } from '@/components/checkout/embed-bridge';
 import { getDb } from '@/db/client';
 import { ApiError } from '@/lib/api/errors';
+import { cardFormAction, type FormReturn, formReturnOf } from '@/lib/checkout/card-form';
 import { embedTargetOrigin } from '@/lib/checkout/embed';
-import { checkoutCopy, fill, formCopy, type Lang, LANG_TAG } from '@/lib/checkout/i18n';
+import { checkoutCopy, fill, type FormCopy, formCopy, type Lang, LANG_TAG } from '@/lib/checkout/i18n';
+import { methodsCopy } from '@/lib/checkout/methods-i18n';
+import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { type CheckoutSessionView, loadCheckoutPage } from '@/lib/checkout/session';
 import { env } from '@/lib/env';
 import { EMBED_ORIGIN_PARAM, EMBED_PARAM } from '@/lib/widget/protocol';
@@ -48,11 +51,15 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 export default async function CheckoutPage({ params, searchParams }: PageProps) {
   const [{ token }, query] = await Promise.all([params, searchParams]);
   const lang = await requestLang(query.lang);
-  const { session, expired, subscriptionPlanId } = await pageOf(token);
+  const { session, expired, subscriptionPlanId, pendingPaymentId } = await pageOf(token);
   const target =
     first(query[EMBED_PARAM]) === '1' ? embedTargetOrigin(first(query[EMBED_ORIGIN_PARAM]), session.allowedDomains, env().APP_URL) : null;
   const nonce = (await headers()).get('x-nonce');
-  const content = checkoutContent(token, lang, session, expired);
+  const resume = first(query.payment);
+  // The payer back from the bank names its payment; a reopened page follows the one still PENDING.
+  const resumePayment = (resume && /^txn_[0-9A-Za-z]{1,40}$/.test(resume) ? resume : undefined) ?? pendingPaymentId ?? undefined;
+  const form = { action: cardFormAction(token, query), returned: formReturnOf(query) };
+  const content = await checkoutContent(token, lang, session, expired, form, resumePayment);
   if (!target || !nonce) return content;
   return (
     <>
@@ -62,14 +69,39 @@ export default async function CheckoutPage({ params, searchParams }: PageProps) 
   );
 }
 
-function checkoutContent(token: string, lang: Lang, session: CheckoutSessionView, expired: boolean): ReactNode {
+/** What the form shows when a post without JavaScript came back to it (lib/checkout/card-form.ts). */
+function initialOf(returned: FormReturn | null, copy: FormCopy): CheckoutFormProps['initial'] {
+  if (!returned) return undefined;
+  const s = copy.status;
+  switch (returned.problem) {
+    case 'card':
+      return { errors: Object.fromEntries(returned.fields.map((f) => [f, copy.serverProblem[f]])) };
+    case 'rate_limited':
+      return { outcome: { tone: 'warning', title: s.rateLimited.title, text: fill(s.rateLimited.text, { minutes: 1 }) } };
+    case 'in_progress':
+      return { outcome: { tone: 'warning', ...s.inProgress } };
+    case 'javascript_required':
+      return { outcome: { tone: 'warning', ...s.javascriptRequired } };
+  }
+}
+
+async function checkoutContent(
+  token: string,
+  lang: Lang,
+  session: CheckoutSessionView,
+  expired: boolean,
+  form: { action: string; returned: FormReturn | null },
+  resumePayment?: string,
+): Promise<ReactNode> {
   const copy = checkoutCopy(lang);
-  if (expired) {
+  // A payment under way outlives the link's expiry: the page follows it to its outcome.
+  if (expired && !resumePayment) {
     return <CheckoutNotice state="expired" lang={lang} title={copy.expired.title} text={copy.expired.text} />;
   }
 
   const values = { plan: session.planName, merchant: session.merchantName };
-  if (session.status === 'ACTIVE' || session.status === 'COMPLETED') {
+  // Back from the bank, the payment may have settled already: the form shows its outcome.
+  if ((session.status === 'ACTIVE' || session.status === 'COMPLETED') && !resumePayment) {
     return (
       <CheckoutNotice state="paid" lang={lang} title={copy.paid.title} text={fill(copy.paid[session.modality], values)}>
         <CheckoutSummary session={session} lang={lang} showExpiry={false} />
@@ -84,13 +116,35 @@ function checkoutContent(token: string, lang: Lang, session: CheckoutSessionView
     );
   }
 
+  const methods = methodsCopy(lang, session);
+  const config = await checkoutProcessorConfig(await getDb(), session.merchantId, session.modality);
+  if (config.kind !== 'ready') {
+    const notice = config.kind === 'none' ? methods.noProcessor : methods.processorDown;
+    return (
+      <CheckoutNotice state={config.kind === 'none' ? 'unavailable' : 'error'} lang={lang} title={notice.title} text={notice.text}>
+        <CheckoutSummary session={session} lang={lang} showExpiry={false} />
+      </CheckoutNotice>
+    );
+  }
+  const phone = /^\+57(3\d{9})$/.exec(session.customer.phone)?.[1] ?? '';
+
+  const fields = formCopy(lang, session);
   return (
     <CheckoutForm
       token={token}
+      action={form.action}
+      initial={initialOf(form.returned, fields)}
       lang={LANG_TAG[lang]}
       shell={{ secure: copy.secure, poweredBy: copy.poweredBy }}
-      copy={formCopy(lang, session)}
+      copy={fields}
       initialHolder={session.customer.firstName ?? ''}
+      methodsCopy={methods}
+      processor={config.processor}
+      methods={config.methods}
+      pseBanks={config.pseBanks}
+      initialPhone={phone}
+      subscription={session.modality === 'SUBSCRIPTION'}
+      resumePayment={resumePayment}
     >
       <CheckoutSummary session={session} lang={lang} showExpiry />
     </CheckoutForm>

@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { PortalShell } from '@/components/portal/portal-shell';
+import { processorCopy } from '@/lib/portal/processor-i18n';
 import { portalLang, requireUser } from '@/lib/portal/request';
 import { signOutAction, signOutEverywhereAction } from '../actions';
 
@@ -20,6 +21,9 @@ export default async function SignedInLayout({ children }: { children: ReactNode
           </li>
           <li>
             <Link href="/portal/settings/webhooks">{t.nav.webhooks}</Link>
+          </li>
+          <li>
+            <Link href="/portal/settings/processor">{processorCopy(lang).nav}</Link>
           </li>
         </ul>
       </nav>

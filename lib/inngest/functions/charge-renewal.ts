@@ -1,6 +1,6 @@
 import { getDb } from '@/db/client';
 import { chargeRenewal, type RenewalOutcome } from '@/lib/billing/renewals';
-import { getPaymentProcessor } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/payments';
 import { inngest, renewalDue } from '../client';
 
 // One renewal attempt (DECISIONS 11): the domain's chargeRenewal in a named step. A retried step
@@ -14,7 +14,10 @@ export const PENDING_CHECKS = 5;
 export const chargeRenewalFunction = inngest.createFunction(
   { id: 'charge-renewal', triggers: [renewalDue], concurrency: { key: 'event.data.planId', limit: 1 } },
   async ({ event, step }) => {
-    const attempt = async (): Promise<RenewalOutcome> => chargeRenewal(await getDb(), getPaymentProcessor(), event.data, new Date());
+    const attempt = async (): Promise<RenewalOutcome> => {
+      const db = await getDb();
+      return chargeRenewal(db, merchantProcessors(db), event.data, new Date());
+    };
     let outcome = await step.run('charge-renewal', attempt);
     for (let check = 1; check <= PENDING_CHECKS && outcome.result === 'PENDING'; check++) {
       await step.sleep(`wait-for-processor-${check}`, '1m');

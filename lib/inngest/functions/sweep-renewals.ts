@@ -1,5 +1,4 @@
 import { getDb } from '@/db/client';
-import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
 import { findDueRenewals, type RenewalDue, renewalEventId } from '@/lib/billing/renewals';
 import { inngest, renewalDue } from '../client';
 
@@ -26,7 +25,6 @@ export const sweepRenewals = inngest.createFunction(
         due.map((attempt) => renewalDue.create(attempt, { id: renewalEventId(attempt) })),
       );
     }
-    const idempotencyKeysDeleted = await step.run('delete-expired-idempotency-keys', async () => deleteExpiredIdempotencyKeys(await getDb()));
-    return { due: due.length, idempotencyKeysDeleted };
+    return { due: due.length };
   },
 );

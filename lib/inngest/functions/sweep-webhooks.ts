@@ -1,6 +1,6 @@
 import { cron } from 'inngest';
 import { getDb } from '@/db/client';
-import { sweepAndDispatch } from '@/lib/webhooks/runtime';
+import { sweepAndDispatch } from '@/lib/webhooks/sweep';
 import { inngest } from '../client';
 
 // Every minute: events committed but never delivered (a crash after the commit, a failed

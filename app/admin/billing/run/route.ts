@@ -4,9 +4,10 @@ import { readJson } from '@/lib/api/body';
 import { ApiError } from '@/lib/api/errors';
 import { withAdmin } from '@/lib/api/with-admin';
 import { billingRunBodySchema } from '@/lib/billing/schemas';
-import { runRenewalSweep } from '@/lib/billing/sweep';
+import { runTestClock } from '@/lib/billing/sweep';
 import { env } from '@/lib/env';
-import { getPaymentProcessor } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/payments';
+import { runSettler } from '@/lib/settlement/settler';
 
 export const POST = withAdmin(async (req) => {
   const settings = env();
@@ -15,5 +16,8 @@ export const POST = withAdmin(async (req) => {
     throw new ApiError('not_found', 'The test clock exists only outside production or in a sandbox deployment (SANDBOX_DEPLOYMENT=1)');
   }
   const { now } = await readJson(req, billingRunBodySchema);
-  return Response.json(await runRenewalSweep(await getDb(), getPaymentProcessor(), { now: new Date(now) }));
+  const db = await getDb();
+  // Settled first, so a renewal left PENDING is final before the sweep looks at its plan.
+  const settlement = await runSettler(db, { now: new Date(now) });
+  return Response.json({ ...(await runTestClock(db, merchantProcessors(db), new Date(now))), settlement });
 });

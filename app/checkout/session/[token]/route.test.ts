@@ -3,6 +3,7 @@ import type { Database } from '@/db/client';
 import { subscriptionPlans } from '@/db/schema';
 import { eq } from 'drizzle-orm';
 import { createTestLink } from '@/test/checkout';
+import { pinClockInMinute } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 import { GET } from './route';
@@ -79,6 +80,7 @@ describe('GET /checkout/session/{token}', () => {
 
   it('refuses the 61st request in a minute from one address, not from another', async () => {
     const link = await createTestLink(database.db);
+    pinClockInMinute();
     for (let i = 0; i < 60; i++) expect((await session(link.token, '198.51.100.7')).status).toBe(200);
     const refused = await session(link.token, '198.51.100.7');
     expect(refused.status).toBe(429);

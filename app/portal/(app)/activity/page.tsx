@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { getDb } from '@/db/client';
 import { listPlans } from '@/db/queries/activity';
 import { PLAN_STATUSES, type PlanStatus } from '@/db/schema';
-import { formatCop } from '@/lib/checkout/i18n';
+import { formatCop } from '@/lib/i18n/format';
 import { isId } from '@/lib/ids';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { portalLang, requireUser } from '@/lib/portal/request';

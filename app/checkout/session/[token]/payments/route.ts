@@ -1,11 +1,12 @@
-// POST /checkout/session/{token}/payments: the customer pays the link (extension, DECISIONS 5, 7)
-import { readJson } from '@/lib/api/body';
+// POST /checkout/session/{token}/payments: the customer pays the link (extension, docs/checkout.md):
+// the sandbox's card fields, a card token from Wompi, Nequi or PSE, through the merchant's processor.
+import { readJsonObject } from '@/lib/api/body';
 import { withCheckout } from '@/lib/api/with-checkout';
-import { payWithCard } from '@/lib/checkout/payments';
-import { cardPaymentBodySchema } from '@/lib/checkout/schemas';
-import { getPaymentProcessor } from '@/lib/payments';
+import { parseCheckoutPayment } from '@/lib/checkout/payment-schemas';
+import { payCheckout } from '@/lib/checkout/payments';
+import { merchantProcessors } from '@/lib/payments';
 
 export const POST = withCheckout<{ token: string }>(async (req, { db, params }) => {
-  const card = await readJson(req, cardPaymentBodySchema);
-  return Response.json(await payWithCard(db, getPaymentProcessor(), { token: params.token, card }));
+  const payment = parseCheckoutPayment(await readJsonObject(req));
+  return Response.json(await payCheckout(db, merchantProcessors(db), { token: params.token, payment }));
 });

@@ -5,6 +5,7 @@ import { subscriptionPlans, transactions } from '@/db/schema';
 import { createId } from '@/lib/ids';
 import { POST as createLink } from '@/app/merchants/subscription-link/route';
 import { GET as getRecord } from '@/app/merchants/subscription-plans/[id]/route';
+import { pinClockInMinute } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 import { createTestMerchant, linkBody, type TestMerchant } from '@/test/merchants';
@@ -106,6 +107,7 @@ describe('GET /merchants/plans/{id}/status', () => {
     const other = await createTestMerchant(database.db);
     const id = await newPlan(m);
     const otherId = await newPlan(other);
+    pinClockInMinute();
     for (let i = 0; i < 120; i++) expect((await status(m, id)).status).toBe(200);
     const refused = await status(m, id);
     expect(refused.status).toBe(429);

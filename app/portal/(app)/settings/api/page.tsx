@@ -1,7 +1,7 @@
 // /portal/settings/api (SPEC 5.2): the merchant's keys, a new key, revocation, a curl example.
 import { ActionForm } from '@/components/portal/action-form';
 import { getDb } from '@/db/client';
-import { fill } from '@/lib/checkout/i18n';
+import { fill } from '@/lib/i18n/format';
 import { env } from '@/lib/env';
 import { listKeys } from '@/lib/portal/api-keys';
 import { curlExample } from '@/lib/portal/curl';

@@ -2,8 +2,8 @@
 // settled first if it was PENDING and the processor has decided (the page polls it every 2 s).
 import { withCheckout } from '@/lib/api/with-checkout';
 import { getPayment } from '@/lib/checkout/payments';
-import { getPaymentProcessor } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/payments';
 
 export const GET = withCheckout<{ token: string; transactionId: string }>(async (_req, { db, params }) =>
-  Response.json(await getPayment(db, getPaymentProcessor(), params)),
+  Response.json(await getPayment(db, merchantProcessors(db), params)),
 );

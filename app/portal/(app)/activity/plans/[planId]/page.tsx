@@ -5,7 +5,7 @@ import { getDb } from '@/db/client';
 import { listPlanTransactions } from '@/db/queries/activity';
 import { listPlanEvents } from '@/db/queries/webhooks';
 import { getPlanForMerchant } from '@/db/queries/plans';
-import { formatCop } from '@/lib/checkout/i18n';
+import { formatCop } from '@/lib/i18n/format';
 import { findMerchantPlan } from '@/lib/plans/find-plan';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { ownedOrInterrupt, portalLang, requireUser } from '@/lib/portal/request';

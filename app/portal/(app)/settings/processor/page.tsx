@@ -1,0 +1,78 @@
+// /portal/settings/processor (docs/portal.md): the merchant's processor: its Wompi keys (secrets
+// never shown again), the events URL to paste into Wompi, and why production needs keys.
+import { ActionForm } from '@/components/portal/action-form';
+import { CopyButton } from '@/components/portal/copy-button';
+import { getDb } from '@/db/client';
+import { fill } from '@/lib/checkout/i18n';
+import { maskSecret, processorCopy } from '@/lib/portal/processor-i18n';
+import { getProcessorSettings } from '@/lib/portal/processor-settings';
+import { portalLang, requireUser } from '@/lib/portal/request';
+import { saveWompiKeysAction, useSandboxAction } from '../../../processor-actions';
+
+const FIELDS = ['publicKey', 'privateKey', 'eventsSecret', 'integritySecret'] as const;
+
+export default async function ProcessorSettingsPage() {
+  const { merchantId } = await requireUser();
+  const { lang, t } = await portalLang();
+  const p = processorCopy(lang);
+  const settings = await getProcessorSettings(await getDb(), merchantId);
+  const copy = { label: p.copy, copied: p.copied };
+  const wompi = settings.type === 'wompi';
+  return (
+    <>
+      <h1>{p.title}</h1>
+      <p>{p.intro}</p>
+      <section className="card" aria-labelledby="current">
+        <h2 id="current">{p.current}</h2>
+        <p data-testid="processor-type">{wompi ? p.wompi : p.sandbox}</p>
+        {wompi ? (
+          <p>
+            {p.publicKey}: <code>{settings.publicKey}</code>
+          </p>
+        ) : null}
+        {settings.production && !wompi ? (
+          <p role="alert" className="hint">
+            {p.productionNoKeys}
+          </p>
+        ) : null}
+      </section>
+      <section className="card" aria-labelledby="keys">
+        <h2 id="keys">{p.keysTitle}</h2>
+        <p id="keys-hint">{p.keysIntro}</p>
+        <p className="hint">{fill(p.prefixes, { prefixes: FIELDS.map((f) => settings.prefixes[f]).join(', ') })}</p>
+        <ActionForm action={saveWompiKeysAction} submit={p.save} pending={t.auth.pending} copy={copy}>
+          {FIELDS.map((field) => (
+            <label key={field}>
+              {p.labels[field]}
+              <input
+                name={field}
+                type={field === 'publicKey' ? 'text' : 'password'}
+                required
+                autoComplete="off"
+                spellCheck={false}
+                defaultValue={field === 'publicKey' ? (settings.publicKey ?? '') : ''}
+                placeholder={wompi && field !== 'publicKey' ? fill(p.stored, { masked: maskSecret(settings.prefixes[field]) }) : settings.prefixes[field]}
+                aria-describedby="keys-hint"
+              />
+            </label>
+          ))}
+        </ActionForm>
+      </section>
+      <section className="card" aria-labelledby="events">
+        <h2 id="events">{p.eventsTitle}</h2>
+        <p>{p.eventsIntro}</p>
+        <pre tabIndex={0}>
+          <code data-testid="events-url">{settings.eventsUrl}</code>
+        </pre>
+        <CopyButton value={settings.eventsUrl} label={copy.label} copiedLabel={copy.copied} />
+      </section>
+      {wompi ? (
+        <section className="card" aria-labelledby="sandbox">
+          <h2 id="sandbox">{p.sandboxTitle}</h2>
+          <p>{p.sandboxIntro}</p>
+          <ActionForm action={useSandboxAction} submit={p.useSandbox} pending={t.auth.pending} copy={copy} danger />
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,212 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATCH } from '@/app/admin/merchants/[id]/route';
+import { POST as PAY } from '@/app/checkout/session/[token]/payments/route';
+import { GET as GET_PAYMENT } from '@/app/checkout/session/[token]/payments/[transactionId]/route';
+import { POST as VOID } from '@/app/merchants/transactions/[subscriptionTransactionId]/void/route';
+import { merchants, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
+import { runRenewalSweep } from '@/lib/billing/sweep';
+import { resetEnvForTests } from '@/lib/env';
+import { merchantProcessors } from '@/lib/payments';
+import { createWompiClient } from '@/lib/payments/wompi/client';
+import { createTestLink } from '@/test/checkout';
+import { useTestDatabase } from '@/test/database';
+import { adminHeaders, call } from '@/test/http';
+import { startWompiDouble, testWompiKeys, type WompiDouble } from '@/test/wompi-double';
+import { POST as EVENT } from './route';
+
+// A merchant with Wompi test keys, against the local double of Wompi's API: first payments by a
+// browser card token, Nequi and PSE, renewals of the saved source, settlement by Wompi's events
+// (checked, idempotent) and, with events lost, by asking Wompi.
+
+let database: Awaited<ReturnType<typeof useTestDatabase>>;
+let double: WompiDouble;
+
+beforeAll(async () => {
+  database = await useTestDatabase();
+  double = await startWompiDouble({ settleMs: 60_000 });
+  process.env.WOMPI_API_URL = double.url;
+  resetEnvForTests();
+});
+afterAll(async () => {
+  delete process.env.WOMPI_API_URL;
+  resetEnvForTests();
+  await double.close();
+});
+
+async function wompiLink(plan: Record<string, unknown> = {}) {
+  const link = await createTestLink(database.db, plan);
+  const keys = testWompiKeys();
+  double.addMerchant(keys);
+  const res = await call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: link.merchant.merchantId }, body: { processor: { type: 'wompi', ...keys } } });
+  expect(res.status).toBe(200);
+  const merchant = await createWompiClient({ baseUrl: double.url, publicKey: keys.publicKey }).merchant();
+  const consent = { acceptanceToken: merchant.presigned_acceptance.acceptance_token, personalDataToken: merchant.presigned_personal_data_auth.acceptance_token };
+  const client = createWompiClient({ baseUrl: double.url, publicKey: keys.publicKey });
+  return { ...link, keys, consent, client };
+}
+
+async function cardToken(link: Awaited<ReturnType<typeof wompiLink>>, number = '4242424242424242') {
+  return link.client.tokenizeCard({ number, cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
+}
+
+const pay = (token: string, body: Record<string, unknown>) => call(PAY, { params: { token }, body });
+const event = (merchantId: string, body: unknown) => call(EVENT, { params: { merchantId }, body });
+const eventsOf = (planId: string) => database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, planId));
+const txnOf = async (id: string) => (await database.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
+
+describe('merchant processor settings (PATCH /admin/merchants/{id})', () => {
+  it('stores Wompi keys with the secrets encrypted and shows only the type and public key', async () => {
+    const link = await wompiLink();
+    const res = await call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: link.merchant.merchantId }, body: { name: 'Renombrado' } });
+    expect(res.json.processor).toEqual({ type: 'wompi', publicKey: link.keys.publicKey });
+    expect(res.text).not.toContain(link.keys.privateKey);
+    const [row] = await database.db.select().from(merchants).where(eq(merchants.id, link.merchant.merchantId));
+    for (const secret of [link.keys.privateKey, link.keys.eventsSecret, link.keys.integritySecret]) expect(JSON.stringify(row)).not.toContain(secret);
+    expect(row!.wompiSecrets).toMatch(/^v1\./);
+    const back = await call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: link.merchant.merchantId }, body: { processor: { type: 'sandbox' } } });
+    expect(back.json.processor).toEqual({ type: 'sandbox', publicKey: null });
+  });
+
+  it.each([
+    ['publicKey', 'pub_prod_abc', 'pub_test_'],
+    ['privateKey', 'prv_prod_abc', 'prv_test_'],
+    ['eventsSecret', 'prod_events_abc', 'test_events_'],
+    ['integritySecret', 'prod_integrity_abc', 'test_integrity_'],
+  ])('refuses a production %s in a sandbox deployment with a 400 naming the field', async (field, value, prefix) => {
+    const link = await createTestLink(database.db);
+    const processor = { type: 'wompi', ...testWompiKeys(), [field]: value };
+    const res = await call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: link.merchant.merchantId }, body: { processor } });
+    expect(res.status).toBe(400);
+    expect(res.json.error.details).toEqual([{ path: `processor.${field}`, message: expect.stringContaining(prefix) }]);
+  });
+
+  it('refuses a wompi processor with a key missing, and an unknown type', async () => {
+    const link = await createTestLink(database.db);
+    const { publicKey, privateKey, eventsSecret } = testWompiKeys();
+    const partial = { publicKey, privateKey, eventsSecret };
+    const missing = await call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: link.merchant.merchantId }, body: { processor: { type: 'wompi', ...partial } } });
+    expect(missing.status).toBe(400);
+    expect(missing.json.error.details[0].path).toBe('processor.integritySecret');
+    const unknown = await call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: link.merchant.merchantId }, body: { processor: { type: 'stripe' } } });
+    expect(unknown.status).toBe(400);
+  });
+});
+
+describe('paying through Wompi', () => {
+  it('refuses card fields (the card is tokenized in the browser) and a payment without consent, recording nothing', async () => {
+    const link = await wompiLink();
+    const fields = await pay(link.token, { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/30', cardCvc: '123', cardHolder: 'Ana' });
+    expect(fields.status).toBe(400);
+    expect(fields.json.error.message).toMatch(/tokenized in the browser/);
+    const token = await cardToken(link);
+    const noConsent = await pay(link.token, { method: 'CARD', cardToken: token.id, cardLast4: '4242' });
+    expect(noConsent.status).toBe(400);
+    expect(await database.db.select().from(transactions).where(eq(transactions.planId, link.subscriptionPlanId))).toEqual([]);
+  });
+
+  it('charges a card token PENDING, settles by the signed event once however often Wompi retries, and refuses a forged event', async () => {
+    const link = await wompiLink();
+    const token = await cardToken(link);
+    const res = await pay(link.token, { method: 'CARD', cardToken: token.id, cardBrand: 'VISA', cardLast4: '4242', ...link.consent });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ status: 'PENDING', transactionId: expect.stringMatching(/^\d+(-\d+)+$/) });
+    const txnId = res.json.subscriptionTransactionId;
+    expect(double.transactions.get(res.json.transactionId)!.reference).toBe(txnId);
+
+    const wompiTxn = double.transactions.get(res.json.transactionId)!;
+    wompiTxn.status = 'APPROVED';
+    const forged = double.buildEvent(wompiTxn.id, { secret: 'test_events_forged' });
+    expect((await event(link.merchant.merchantId, forged)).status).toBe(401);
+    const tampered = { ...double.buildEvent(wompiTxn.id), timestamp: 1 };
+    expect((await event(link.merchant.merchantId, tampered)).status).toBe(401);
+    expect((await txnOf(txnId)).status).toBe('PENDING');
+
+    const signed = double.buildEvent(wompiTxn.id);
+    const lower = { ...signed, signature: { ...signed.signature, checksum: signed.signature.checksum.toLowerCase() } };
+    expect(await event(link.merchant.merchantId, signed)).toMatchObject({ status: 200, json: { outcome: 'settled' } });
+    expect(await event(link.merchant.merchantId, lower)).toMatchObject({ status: 200, json: { outcome: 'already_settled' } });
+    expect(await event(link.merchant.merchantId, signed)).toMatchObject({ status: 200, json: { outcome: 'already_settled' } });
+    expect(await txnOf(txnId)).toMatchObject({ status: 'APPROVED', cardLast4: '4242', cardBrand: 'visa', paymentMethodType: 'CARD' });
+    expect(await link.plan()).toMatchObject({ status: 'ACTIVE', paymentMethodToken: expect.stringMatching(/^wompi_source_CARD_\d+$/) });
+    expect((await eventsOf(link.subscriptionPlanId)).map((e) => e.type)).toEqual(['subscription.charge.approved']);
+  });
+
+  it('settles without any event by asking Wompi, and renewals charge the saved source with recurrent: true', async () => {
+    const link = await wompiLink();
+    const token = await cardToken(link);
+    const paid = await pay(link.token, { method: 'CARD', cardToken: token.id, cardLast4: '4242', ...link.consent });
+    double.transactions.get(paid.json.transactionId)!.status = 'APPROVED';
+    const polled = await call(GET_PAYMENT, { params: { token: link.token, transactionId: paid.json.subscriptionTransactionId } });
+    expect(polled.json.status).toBe('APPROVED');
+    const plan = await link.plan();
+    await database.db.update(subscriptionPlans).set({ nextChargeDate: new Date(Date.now() - 1000) }).where(eq(subscriptionPlans.id, plan.id));
+
+    const summary = await runRenewalSweep(database.db, merchantProcessors(database.db), { now: new Date() });
+    expect(summary.transactionIds.length).toBeGreaterThanOrEqual(1);
+    const renewal = (await database.db.select().from(transactions).where(and(eq(transactions.planId, plan.id), eq(transactions.kind, 'RENEWAL'))))[0]!;
+    expect(renewal).toMatchObject({ status: 'PENDING', paymentMethodToken: plan.paymentMethodToken });
+    const sent = double.requests.filter((r) => r.path === '/v1/transactions' && r.body?.reference === renewal.id);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toMatchObject({ recurrent: true, payment_source_id: Number(plan.paymentMethodToken!.split('_').at(-1)), amount_in_cents: plan.amount });
+    double.transactions.get(renewal.gatewayTransactionId!)!.status = 'APPROVED';
+    expect((await event(link.merchant.merchantId, double.buildEvent(renewal.gatewayTransactionId!))).json.outcome).toBe('settled');
+    expect((await txnOf(renewal.id)).status).toBe('APPROVED');
+    expect((await link.plan()).nextChargeDate!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('pays Nequi (single by phone, subscription by an approved token) and PSE for a single payment only; void is cards only', async () => {
+    const single = await wompiLink({ modality: 'SINGLE' });
+    const nequi = await pay(single.token, { method: 'NEQUI', phoneNumber: '399 111 1111', ...single.consent });
+    expect(nequi.json.status).toBe('PENDING');
+    const nequiTxn = double.transactions.get(nequi.json.transactionId)!;
+    nequiTxn.status = 'APPROVED';
+    expect((await event(single.merchant.merchantId, double.buildEvent(nequiTxn.id))).json.outcome).toBe('settled');
+    expect(await txnOf(nequi.json.subscriptionTransactionId)).toMatchObject({ status: 'APPROVED', paymentMethodType: 'NEQUI', cardLast4: null });
+    const voided = await call(VOID, { params: { subscriptionTransactionId: nequi.json.subscriptionTransactionId }, headers: single.merchant.headers, body: {} });
+    expect(voided.status).toBe(409);
+    expect(voided.json.error.message).toMatch(/NEQUI payment cannot be voided/);
+
+    const recurring = await wompiLink();
+    const byPhone = await pay(recurring.token, { method: 'NEQUI', phoneNumber: '3991111111', ...recurring.consent });
+    expect(byPhone.status).toBe(400);
+    const pse = await pay(recurring.token, { method: 'PSE', userType: 'PERSON', legalIdType: 'CC', legalId: '1020304050', institutionCode: '1', fullName: 'Ana Gómez', phoneNumber: '3001234567', ...recurring.consent });
+    expect(pse.status).toBe(400);
+    expect(pse.json.error.message).toMatch(/PSE pays single payments only/);
+    const token = await recurring.client.tokenizeNequi('3991111111');
+    await recurring.client.nequiToken(token.id);
+    const saved = await pay(recurring.token, { method: 'NEQUI', phoneNumber: '3991111111', nequiToken: token.id, ...recurring.consent });
+    expect(saved.json.status).toBe('PENDING');
+
+    const bank = await wompiLink({ modality: 'SINGLE' });
+    const psePay = await pay(bank.token, { method: 'PSE', userType: 'PERSON', legalIdType: 'CC', legalId: '1020304050', institutionCode: '2', fullName: 'Ana Gómez', phoneNumber: '3001234567', ...bank.consent });
+    expect(psePay.json).toMatchObject({ status: 'PENDING', redirectUrl: expect.stringMatching(/\/bank\//) });
+    const pseTxn = double.transactions.get(psePay.json.transactionId)!;
+    expect(pseTxn.redirect_url).toBe(`${process.env.APP_URL}/pay/${bank.token}?payment=${psePay.json.subscriptionTransactionId}`);
+    pseTxn.status = 'DECLINED';
+    const after = await call(GET_PAYMENT, { params: { token: bank.token, transactionId: psePay.json.subscriptionTransactionId } });
+    expect(after.json.status).toBe('DECLINED');
+  });
+
+  it('refuses bad PSE and Nequi fields with 400 naming them', async () => {
+    const link = await wompiLink({ modality: 'SINGLE' });
+    const pse = await pay(link.token, { method: 'PSE', userType: 'ROBOT', legalIdType: 'XX', legalId: '!', institutionCode: '', fullName: '', phoneNumber: '123', ...link.consent });
+    expect(pse.status).toBe(400);
+    expect(pse.json.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['fullName', 'institutionCode', 'legalId', 'legalIdType', 'phoneNumber', 'userType']);
+    const nequi = await pay(link.token, { method: 'NEQUI', phoneNumber: '12', ...link.consent });
+    expect(nequi.json.error.details[0].path).toBe('phoneNumber');
+    const method = await pay(link.token, { method: 'BITCOIN' });
+    expect(method.json.error.details[0].path).toBe('method');
+  });
+
+  it('answers 401 to an event for an unknown merchant or one without Wompi keys, and 400 to a body that is not an event', async () => {
+    const link = await wompiLink();
+    const token = await cardToken(link);
+    const paid = await pay(link.token, { method: 'CARD', cardToken: token.id, cardLast4: '4242', ...link.consent });
+    const signed = double.buildEvent(paid.json.transactionId);
+    expect((await event('mch_000000000000000000000000', signed)).status).toBe(401);
+    const sandboxLink = await createTestLink(database.db);
+    expect((await event(sandboxLink.merchant.merchantId, signed)).status).toBe(401);
+    expect((await event(link.merchant.merchantId, { hello: 'world' })).status).toBe(400);
+  });
+});

@@ -1,0 +1,24 @@
+// What the hosted page tells the client form about the merchant's processor (docs/checkout.md).
+// Plain data: it crosses from the server page to the browser as props.
+
+export type PaymentMethodChoice = 'CARD' | 'NEQUI' | 'PSE';
+
+export interface ConsentDocument {
+  token: string;
+  url: string;
+}
+
+export type CheckoutProcessor =
+  | { type: 'sandbox' }
+  | {
+      type: 'wompi';
+      publicKey: string;
+      /** Wompi's base URL (…/v1): the browser tokenizes there. */
+      apiUrl: string;
+      consent: { endUserPolicy: ConsentDocument; personalData: ConsentDocument };
+    };
+
+export interface PseBank {
+  code: string;
+  name: string;
+}

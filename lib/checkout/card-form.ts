@@ -1,0 +1,121 @@
+import type { Db } from '@/db/client';
+import { readCapped } from '@/lib/api/body';
+import { ApiError } from '@/lib/api/errors';
+import { getRateLimiter } from '@/lib/rate-limit';
+import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
+import { type CardField, cardProblems } from '@/lib/payments/card';
+import { EMBED_ORIGIN_PARAM, EMBED_PARAM } from '@/lib/widget/protocol';
+import { payWithCard } from './payments';
+import { findPlanByToken } from './session';
+import { cardPaymentBodySchema } from './schemas';
+
+// The card form without JavaScript (docs/checkout.md): the browser POSTs the form's fields to
+// /pay/<token>/card as an ordinary form; the server pays exactly as the JSON endpoint does and
+// answers 303 to the payment's outcome page, or back to the form with what went wrong. Card
+// values only ever travel in the POST body: a redirect carries the page's own query (language,
+// embedding), a problem code and the NAMES of refused fields, never a value, and nothing here
+// logs the body.
+
+const CARD_FIELDS: CardField[] = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardHolder'];
+
+/** The page's query parameters a form post keeps (none of them secret, none from the card). */
+const KEPT_PARAMS = ['lang', EMBED_PARAM, EMBED_ORIGIN_PARAM] as const;
+
+/** Why the form came back: shown above it by the checkout page. */
+export const FORM_PROBLEMS = ['card', 'rate_limited', 'in_progress', 'javascript_required'] as const;
+export type FormProblem = (typeof FORM_PROBLEMS)[number];
+
+export interface FormReturn {
+  problem: FormProblem;
+  /** For `card`: the fields the server refused. */
+  fields: CardField[];
+}
+
+type Query = Record<string, string | string[] | undefined>;
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/** The kept parameters of a page's query, as a query string (`?…` or empty). */
+export function keptQuery(query: Query | URLSearchParams, extra: Record<string, string> = {}): string {
+  const out = new URLSearchParams();
+  for (const name of KEPT_PARAMS) {
+    const value = query instanceof URLSearchParams ? query.get(name) : first(query[name]);
+    if (value) out.set(name, value);
+  }
+  for (const [name, value] of Object.entries(extra)) out.set(name, value);
+  const text = out.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Where the form posts: the checkout page's own parameters kept. */
+export function cardFormAction(token: string, query: Query): string {
+  return `/pay/${token}/card${keptQuery(query)}`;
+}
+
+/** What the checkout page shows after a form post came back, read from its query; null for none. */
+export function formReturnOf(query: Query): FormReturn | null {
+  const problem = first(query.problem);
+  if (!problem || !(FORM_PROBLEMS as readonly string[]).includes(problem)) return null;
+  const named = (first(query.fields) ?? '').split(',');
+  return { problem: problem as FormProblem, fields: CARD_FIELDS.filter((f) => named.includes(f)) };
+}
+
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+
+function seeOther(location: string): Response {
+  return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
+}
+
+/**
+ * Handles one form post of the card. `clientKey` is the per-IP rate-limit key, the same bucket
+ * the JSON payment endpoint counts.
+ */
+export async function payWithCardForm(
+  db: Db,
+  processors: ProcessorSource,
+  { req, token, clientKey }: { req: Request; token: string; clientKey: string },
+): Promise<Response> {
+  const url = new URL(req.url);
+  const back = (extra: Record<string, string> = {}) => seeOther(`/pay/${token}${keptQuery(url.searchParams, extra)}`);
+
+  const limited = await getRateLimiter().limit('checkout-session', clientKey);
+  if (!limited.success) return back({ problem: 'rate_limited' });
+  let processor;
+  try {
+    processor = await resolveProcessor(processors, (await findPlanByToken(db, token)).plan.merchantId);
+  } catch (error) {
+    // Unknown token: the page shows the 404.
+    if (error instanceof ApiError) return back();
+    throw error;
+  }
+  // With a real processor the card is tokenized in the browser: the server never sees it. With
+  // none (production without Wompi keys) the page explains it.
+  if (!processor) return back();
+  if (!processor.sandbox) return back({ problem: 'javascript_required' });
+
+  let fields: Record<string, string>;
+  try {
+    if (!FORM_TYPE.test(req.headers.get('content-type') ?? '')) return back({ problem: 'card' });
+    const form = new URLSearchParams(await readCapped(req));
+    fields = Object.fromEntries(CARD_FIELDS.map((f) => [f, form.get(f) ?? '']));
+  } catch (error) {
+    if (error instanceof ApiError) return back({ problem: 'card' });
+    throw error;
+  }
+  const parsed = cardPaymentBodySchema.safeParse(fields);
+  if (!parsed.success) {
+    const refused = CARD_FIELDS.filter((f) => cardProblems(fields)[f]);
+    return back({ problem: 'card', fields: refused.join(',') });
+  }
+
+  try {
+    const payment = await payWithCard(db, processor, { token, card: parsed.data });
+    return seeOther(`/pay/${token}/payments/${payment.subscriptionTransactionId}${keptQuery(url.searchParams)}`);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.code === 'rate_limited') return back({ problem: 'rate_limited' });
+    // Paid already, paused or cancelled: the page says so. Or another payment is under way.
+    if (error.code === 'conflict') return back({ problem: 'in_progress' });
+    // Expired or unknown: the page shows the expired notice or the 404.
+    return back();
+  }
+}

@@ -1,0 +1,56 @@
+import type { CheckoutProcessor, PaymentMethodChoice, PseBank } from '@/components/checkout/processor-types';
+import type { Db } from '@/db/client';
+import { getMerchant } from '@/db/queries/merchants';
+import { env } from '@/lib/env';
+import { errorFields, log } from '@/lib/log';
+import { processorOfMerchant, wompiKeysOf } from '@/lib/payments';
+import { SANDBOX_PSE_INSTITUTIONS } from '@/lib/payments/sandbox';
+import { createWompiClient, wompiBaseUrl } from '@/lib/payments/wompi/client';
+
+// What the hosted page needs to know of the merchant's processor (docs/checkout.md): the sandbox,
+// or its Wompi account's public key and the two documents the payer accepts; the methods the link
+// allows (PSE pays single payments only) and, for PSE, the banks.
+
+export type CheckoutProcessorConfig =
+  | { kind: 'ready'; processor: CheckoutProcessor; methods: PaymentMethodChoice[]; pseBanks: PseBank[] }
+  /** Production without Wompi keys: the page is `unavailable`. */
+  | { kind: 'none' }
+  /** Wompi did not answer: nothing can be paid right now. */
+  | { kind: 'down' };
+
+export async function checkoutProcessorConfig(db: Db, merchantId: string, modality: 'SUBSCRIPTION' | 'SINGLE'): Promise<CheckoutProcessorConfig> {
+  const merchant = await getMerchant(db, merchantId);
+  const processor = merchant ? processorOfMerchant(merchant) : null;
+  if (!merchant || !processor) return { kind: 'none' };
+  const methods: PaymentMethodChoice[] = modality === 'SINGLE' ? ['CARD', 'NEQUI', 'PSE'] : ['CARD', 'NEQUI'];
+  if (processor.kind === 'sandbox') {
+    return { kind: 'ready', processor: { type: 'sandbox' }, methods, pseBanks: modality === 'SINGLE' ? SANDBOX_PSE_INSTITUTIONS : [] };
+  }
+  const keys = wompiKeysOf(merchant)!;
+  const apiUrl = wompiBaseUrl(keys.publicKey, env().WOMPI_API_URL);
+  try {
+    const client = createWompiClient({ baseUrl: apiUrl, publicKey: keys.publicKey, timeoutMs: 5000 });
+    const [acceptance, banks] = await Promise.all([
+      client.merchant(),
+      // A bank list that fails leaves PSE showing why; cards and Nequi still work.
+      modality === 'SINGLE' ? processor.pseInstitutions().catch(() => []) : Promise.resolve([]),
+    ]);
+    return {
+      kind: 'ready',
+      processor: {
+        type: 'wompi',
+        publicKey: keys.publicKey,
+        apiUrl,
+        consent: {
+          endUserPolicy: { token: acceptance.presigned_acceptance.acceptance_token, url: acceptance.presigned_acceptance.permalink },
+          personalData: { token: acceptance.presigned_personal_data_auth.acceptance_token, url: acceptance.presigned_personal_data_auth.permalink },
+        },
+      },
+      methods,
+      pseBanks: banks,
+    };
+  } catch (error) {
+    log.error('Wompi did not answer for the checkout page', { merchantId, ...errorFields(error) });
+    return { kind: 'down' };
+  }
+}

@@ -1,0 +1,79 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardRequest, repairTarget } from './request-guard';
+
+describe('repairTarget', () => {
+  it.each([
+    ['/merchants/plans/%ZZ/status', '/merchants/plans/_/status'],
+    ['/checkout/session/%ZZ', '/checkout/session/_'],
+    ['/pay/%ZZ', '/pay/_'],
+    ['/pay/%C0%AF', '/pay/_'],
+    ['/checkout/session/abc%', '/checkout/session/_'],
+    ['/pay/%E0%A4%A?lang=en', '/pay/_?lang=en'],
+    ['/merchants/subscription-plans/%/cancel', '/merchants/subscription-plans/_/cancel'],
+  ])('replaces the undecodable segment of %s', (target, repaired) => {
+    expect(repairTarget(target)).toBe(repaired);
+  });
+
+  it('leaves a well-formed target alone (null), percent-encoding and odd queries included', () => {
+    for (const target of ['/pay/abcdefghij', '/pay/%41bc', '/checkout/session/x%20y', '/api/health?x=%ZZ', '/']) expect(repairTarget(target)).toBeNull();
+  });
+});
+
+/** A raw HTTP/1.1 exchange on loopback: what the server wrote back. */
+function raw(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+    let reply = '';
+    socket.on('data', (chunk) => (reply += chunk));
+    socket.on('end', () => resolve(reply));
+    socket.on('error', reject);
+  });
+}
+
+describe('guardRequest in front of a server', () => {
+  let server: http.Server;
+  let port: number;
+  const seen: string[] = [];
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (guardRequest(req, res, new Set(['/widget.js']))) return;
+      seen.push(`${req.method} ${req.url}${req.headers.range ? ` range=${req.headers.range}` : ''}`);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  // (TRACK and unknown methods never get this far: Node's parser answers them with a 400.)
+  it('answers TRACE with a JSON 405 and a request id, and closes the connection', async () => {
+    const method = 'TRACE';
+    const reply = await raw(port, `${method} /api/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: req_fuzz_1\r\n\r\n`);
+    expect(reply).toMatch(/^HTTP\/1\.1 405 /);
+    expect(reply).toMatch(/\r\nx-request-id: req_fuzz_1\r\n/i);
+    expect(reply).toMatch(/\r\nconnection: close\r\n/i);
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: { code: 'method_not_allowed', message: `${method} is not supported`, requestId: 'req_fuzz_1' },
+    });
+  });
+
+  it('refuses a method other than GET and HEAD on a public file, and serves it whole for any Range', async () => {
+    const reply = await raw(port, 'POST /widget.js HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
+    expect(reply).toMatch(/^HTTP\/1\.1 405 /);
+    expect(reply).toMatch(/\r\nallow: GET, HEAD\r\n/i);
+    seen.length = 0;
+    await raw(port, 'GET /widget.js HTTP/1.1\r\nHost: x\r\nRange: bytes=5-1\r\nConnection: close\r\n\r\n');
+    await raw(port, 'GET /other HTTP/1.1\r\nHost: x\r\nRange: bytes=0-1\r\nConnection: close\r\n\r\n');
+    expect(seen).toEqual(['GET /widget.js', 'GET /other range=bytes=0-1']);
+    seen.length = 0;
+  });
+
+  it('hands a repaired target on, and an ordinary one unchanged', async () => {
+    await raw(port, 'GET /pay/%C0%AF HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await raw(port, 'GET /pay/abcdefghij HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(seen).toEqual(['GET /pay/_', 'GET /pay/abcdefghij']);
+  });
+});

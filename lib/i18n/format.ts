@@ -1,0 +1,24 @@
+// Formatting shared by every page that shows money or fills a message (the message tables stay
+// with their pages: lib/checkout/i18n.ts, lib/portal/i18n.ts).
+
+const cop = (fractionDigits: number) =>
+  new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits });
+const WHOLE_PESOS = cop(0);
+const WITH_CENTS = cop(2);
+
+/**
+ * COP cents as Colombians write pesos: `$ 1.500` for 150000, `$ 1.500,50` for 150050. Decimals only
+ * when the cents are not zero. The same notation in both languages: the amount is always pesos.
+ * Integer cents in, so no float ever reaches the formatter unrounded.
+ */
+export function formatCop(cents: number): string {
+  const whole = Math.round(cents);
+  const format = whole % 100 === 0 ? WHOLE_PESOS : WITH_CENTS;
+  // ICU puts a no-break space after the sign; pages have always shown a plain one.
+  return format.format(whole / 100).replace(/\u00a0/g, ' ');
+}
+
+/** Replaces `{name}` placeholders. */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}

@@ -1,0 +1,18 @@
+import { getDb } from '@/db/client';
+import { deleteExpiredIdempotencyKeys, deleteOldWebhookEvents } from '@/lib/retention';
+import { inngest } from '../client';
+
+// Retention as scheduled jobs of their own (docs/operations.md#scheduled-jobs), apart from the
+// renewal sweep: a slow deletion never delays a charge.
+
+export const deleteExpiredIdempotencyKeysFunction = inngest.createFunction(
+  { id: 'delete-expired-idempotency-keys', retries: 1, concurrency: 1, triggers: [{ cron: '17 * * * *' }] },
+  async ({ step }) => ({ deleted: await step.run('delete', async () => deleteExpiredIdempotencyKeys(await getDb())) }),
+);
+
+export const deleteOldWebhookEventsFunction = inngest.createFunction(
+  { id: 'delete-old-webhook-events', retries: 1, concurrency: 1, triggers: [{ cron: '43 3 * * *' }] },
+  async ({ step }) => ({ deleted: await step.run('delete', async () => deleteOldWebhookEvents(await getDb())) }),
+);
+
+export const retentionFunctions = [deleteExpiredIdempotencyKeysFunction, deleteOldWebhookEventsFunction];

@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { withApi } from '@/lib/api/handler';
+import { errorFields, log, withRequestLog } from './log';
+
+// pino's lines, as the test destination hands them to the console: each one JSON object.
+
+const lines = () => [...vi.mocked(console.log).mock.calls, ...vi.mocked(console.error).mock.calls].map((call) => JSON.parse(String(call[0])));
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+function captureConsole() {
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+}
+
+describe('log', () => {
+  it('writes one JSON line per event with level, ISO time, message and fields', () => {
+    captureConsole();
+    log.warn('rate limiter unavailable', { bucket: 'merchant' });
+    expect(lines()).toEqual([{ level: 'warn', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), msg: 'rate limiter unavailable', bucket: 'merchant' }]);
+  });
+
+  it('puts the request id on every line written inside a request, domain code included, and on none outside', async () => {
+    captureConsole();
+    const domainWork = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      log.error('payment processor failed', errorFields(new Error('refused')));
+    };
+    await withRequestLog('req_abc', domainWork);
+    log.info('outside');
+    const [inside, outside] = lines().sort((a, b) => (a.msg < b.msg ? 1 : -1));
+    expect(inside).toMatchObject({ level: 'error', msg: 'payment processor failed', requestId: 'req_abc', error: 'Error', message: 'refused' });
+    expect(outside).toMatchObject({ msg: 'outside' });
+    expect(outside).not.toHaveProperty('requestId');
+  });
+
+  it("gives a route's unhandled error and its request line the X-Request-Id the reply carries", async () => {
+    captureConsole();
+    const route = withApi(async () => {
+      log.warn('about to fail');
+      throw new Error('boom');
+    });
+    const res = await route(new Request('http://localhost/x', { headers: { 'x-request-id': 'support-ticket-42' } }), { params: Promise.resolve({}) });
+    expect(res.status).toBe(500);
+    expect(res.headers.get('x-request-id')).toBe('support-ticket-42');
+    const written = lines();
+    expect(written.map((l) => l.msg).sort()).toEqual(['about to fail', 'request', 'unhandled error']);
+    for (const line of written) expect(line.requestId).toBe('support-ticket-42');
+    expect(JSON.stringify(await res.json())).not.toContain('boom');
+  });
+});

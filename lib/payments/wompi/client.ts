@@ -1,0 +1,149 @@
+// A small typed client of Wompi's HTTP API: the calls ServicePay makes, and no more
+// (docs/processors.md). The published SDK drops fields Wompi needs (accept_personal_auth,
+// recurrent), so these few calls are ours. `baseUrl` ends in /v1.
+
+export const WOMPI_SANDBOX_URL = 'https://sandbox.wompi.co/v1';
+export const WOMPI_PRODUCTION_URL = 'https://production.wompi.co/v1';
+
+/** Wompi's base URL for a key: `WOMPI_API_URL` when set (a local double), else by the key's prefix. */
+export function wompiBaseUrl(publicKey: string, override?: string): string {
+  if (override) return override.replace(/\/+$/, '');
+  return publicKey.startsWith('pub_prod_') ? WOMPI_PRODUCTION_URL : WOMPI_SANDBOX_URL;
+}
+
+export type WompiTransactionStatus = 'PENDING' | 'APPROVED' | 'DECLINED' | 'VOIDED' | 'ERROR';
+
+export interface WompiTransaction {
+  id: string;
+  reference: string;
+  amount_in_cents: number;
+  currency: string;
+  status: WompiTransactionStatus;
+  status_message?: string | null;
+  payment_method_type?: string;
+  payment_method?: { type?: string; extra?: { async_payment_url?: string; brand?: string; last_four?: string } };
+  payment_source_id?: number | null;
+  customer_email?: string;
+}
+
+export interface WompiAcceptance {
+  acceptance_token: string;
+  permalink: string;
+  type: string;
+}
+
+export interface WompiMerchant {
+  presigned_acceptance: WompiAcceptance;
+  presigned_personal_data_auth: WompiAcceptance;
+}
+
+export interface WompiPaymentSource {
+  id: number;
+  type: 'CARD' | 'NEQUI';
+  status: string;
+  public_data?: { type?: string; phone_number?: string };
+}
+
+export interface WompiCardToken {
+  id: string;
+  brand: string;
+  last_four: string;
+}
+
+export interface WompiNequiToken {
+  id: string;
+  status: 'PENDING' | 'APPROVED' | 'DECLINED';
+  phone_number: string;
+}
+
+export interface WompiInstitution {
+  financial_institution_code: string;
+  financial_institution_name: string;
+}
+
+export interface CreateTransaction {
+  acceptance_token: string;
+  accept_personal_auth: string;
+  amount_in_cents: number;
+  currency: 'COP';
+  customer_email: string;
+  reference: string;
+  signature: string;
+  payment_method?: Record<string, unknown>;
+  payment_source_id?: number;
+  recurrent?: boolean;
+  redirect_url?: string;
+  customer_data?: { phone_number?: string; full_name?: string };
+}
+
+/** Wompi's error reply, `{ error: { type, reason | messages } }`, with its HTTP status. */
+export class WompiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    readonly reason: unknown,
+  ) {
+    super(`Wompi answered ${status} ${type}: ${typeof reason === 'string' ? reason : JSON.stringify(reason)}`);
+    this.name = 'WompiError';
+  }
+}
+
+export interface WompiClientOptions {
+  baseUrl: string;
+  publicKey: string;
+  privateKey?: string;
+  fetch?: typeof fetch;
+  /** Per call; Wompi's own calls answer in well under this. */
+  timeoutMs?: number;
+}
+
+export function createWompiClient(options: WompiClientOptions) {
+  const doFetch = options.fetch ?? fetch;
+  const timeoutMs = options.timeoutMs ?? 15_000;
+
+  async function call<T>(method: 'GET' | 'POST', path: string, auth: 'public' | 'private' | 'none', body?: unknown): Promise<T> {
+    const key = auth === 'public' ? options.publicKey : auth === 'private' ? options.privateKey : undefined;
+    if (auth === 'private' && !key) throw new Error('This Wompi call needs the private key');
+    const res = await doFetch(`${options.baseUrl}${path}`, {
+      method,
+      headers: {
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(key ? { Authorization: `Bearer ${key}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'error',
+    });
+    const json = (await res.json().catch(() => null)) as { data?: T; error?: { type?: string; reason?: unknown; messages?: unknown } } | null;
+    if (!res.ok || !json || json.error || json.data === undefined) {
+      throw new WompiError(res.status, json?.error?.type ?? 'UNEXPECTED_REPLY', json?.error?.reason ?? json?.error?.messages ?? null);
+    }
+    return json.data;
+  }
+
+  return {
+    /** The merchant's two acceptance documents and their tokens (no key needed). */
+    merchant: () => call<WompiMerchant>('GET', `/merchants/${encodeURIComponent(options.publicKey)}`, 'none'),
+    tokenizeCard: (card: { number: string; cvc: string; exp_month: string; exp_year: string; card_holder: string }) =>
+      call<WompiCardToken>('POST', '/tokens/cards', 'public', card),
+    tokenizeNequi: (phoneNumber: string) => call<WompiNequiToken>('POST', '/tokens/nequi', 'public', { phone_number: phoneNumber }),
+    nequiToken: (id: string) => call<WompiNequiToken>('GET', `/tokens/nequi/${encodeURIComponent(id)}`, 'public'),
+    createPaymentSource: (body: {
+      type: 'CARD' | 'NEQUI';
+      token: string;
+      customer_email: string;
+      acceptance_token: string;
+      accept_personal_auth: string;
+    }) => call<WompiPaymentSource>('POST', '/payment_sources', 'private', body),
+    createTransaction: (body: CreateTransaction) => call<WompiTransaction>('POST', '/transactions', 'private', body),
+    transaction: (id: string) => call<WompiTransaction>('GET', `/transactions/${encodeURIComponent(id)}`, 'public'),
+    transactionsByReference: (reference: string) =>
+      call<WompiTransaction[]>('GET', `/transactions?reference=${encodeURIComponent(reference)}`, 'private'),
+    voidTransaction: (id: string) =>
+      call<{ transaction: WompiTransaction } | WompiTransaction>('POST', `/transactions/${encodeURIComponent(id)}/void`, 'private', {}),
+    pseInstitutions: () => call<WompiInstitution[]>('GET', '/pse/financial_institutions', 'public'),
+  };
+}
+
+export type WompiClient = ReturnType<typeof createWompiClient>;

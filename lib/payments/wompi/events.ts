@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { Db } from '@/db/client';
+import { getMerchant } from '@/db/queries/merchants';
+import { getTransactionForMerchant } from '@/db/queries/transactions';
+import { ApiError } from '@/lib/api/errors';
+import { isId } from '@/lib/ids';
+import { errorFields, log } from '@/lib/log';
+import { wompiKeysOf } from '@/lib/payments';
+import { settleCharge } from '@/lib/settlement/settle';
+import { toChargeResult } from './processor';
+import type { WompiTransaction } from './client';
+import { verifyEventChecksum } from './signatures';
+
+// Events from a merchant's Wompi account (docs/processors.md). The checksum is checked from the
+// event's own property list; a valid event is answered 200 whether it settles a charge now, was
+// applied before (Wompi retries until it gets a 200), or is about nothing of ours.
+
+const eventSchema = z.object({
+  event: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  signature: z.object({ properties: z.array(z.string()).max(50), checksum: z.string().max(200) }),
+  timestamp: z.union([z.number(), z.string().regex(/^\d+$/)]).transform(Number),
+});
+
+const transactionSchema = z.object({
+  id: z.string(),
+  reference: z.string(),
+  amount_in_cents: z.number(),
+  status: z.enum(['PENDING', 'APPROVED', 'DECLINED', 'VOIDED', 'ERROR']),
+});
+
+export type EventOutcome = 'settled' | 'already_settled' | 'pending' | 'ignored';
+
+export async function receiveWompiEvent(db: Db, merchantId: string, body: unknown): Promise<EventOutcome> {
+  const refused = new ApiError('unauthorized', 'The event checksum does not match');
+  const parsed = eventSchema.safeParse(body);
+  if (!parsed.success) throw new ApiError('invalid_request', 'Not a Wompi event: event, data, signature and timestamp are required');
+  const event = parsed.data;
+  const merchant = isId('mch', merchantId) ? await getMerchant(db, merchantId) : undefined;
+  const keys = merchant?.processorType === 'wompi' ? wompiKeysOf(merchant) : null;
+  if (!keys || !verifyEventChecksum(event, keys.eventsSecret)) throw refused;
+
+  if (event.event !== 'transaction.updated') return 'ignored';
+  const found = transactionSchema.safeParse(event.data.transaction);
+  if (!found.success) return 'ignored';
+  const transaction = found.data;
+  const txn = isId('txn', transaction.reference) ? await getTransactionForMerchant(db, { merchantId, transactionId: transaction.reference }) : undefined;
+  if (!txn) {
+    log.warn('Wompi event about a reference we do not know', { merchantId, reference: transaction.reference });
+    return 'ignored';
+  }
+  if (txn.amount !== transaction.amount_in_cents || (txn.gatewayTransactionId && txn.gatewayTransactionId !== transaction.id)) {
+    log.error('Wompi event does not match our transaction', { merchantId, transactionId: txn.id, gatewayTransactionId: transaction.id });
+    return 'ignored';
+  }
+  if (txn.status !== 'PENDING') return 'already_settled';
+  const result = toChargeResult(transaction as WompiTransaction);
+  if (result.status === 'PENDING') return 'pending';
+  try {
+    const { transaction } = await settleCharge(db, { planId: txn.planId, transactionId: txn.id }, result);
+    return transaction.status === 'PENDING' ? 'pending' : 'settled';
+  } catch (error) {
+    // The settler asks Wompi about every PENDING charge (docs/settlement.md): nothing is lost.
+    log.error('could not settle a charge from a Wompi event', { merchantId, transactionId: txn.id, ...errorFields(error) });
+    return 'pending';
+  }
+}

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWompiDouble, testWompiKeys, type WompiDouble } from '@/test/wompi-double';
+import { integritySignature } from './signatures';
+import { createWompiClient, WompiError } from './client';
+import { createWompiProcessor } from './processor';
+
+// The Wompi processor against the local double of Wompi's API (test/wompi-double.ts).
+
+let double: WompiDouble;
+const keys = testWompiKeys();
+let processor: ReturnType<typeof createWompiProcessor>;
+let client: ReturnType<typeof createWompiClient>;
+
+beforeAll(async () => {
+  double = await startWompiDouble({ settleMs: 60_000 });
+  double.addMerchant(keys);
+  processor = createWompiProcessor(keys, { apiUrl: double.url });
+  client = createWompiClient({ baseUrl: double.url, publicKey: keys.publicKey });
+});
+afterAll(() => double.close());
+
+let counter = 0;
+const reference = () => `txn_test${Date.now()}${counter++}`;
+
+async function consent() {
+  const merchant = await client.merchant();
+  return { acceptanceToken: merchant.presigned_acceptance.acceptance_token, personalDataToken: merchant.presigned_personal_data_auth.acceptance_token };
+}
+
+const request = async (instrument: Parameters<typeof processor.pay>[0]['instrument'], saveForRenewals: boolean, ref = reference()) => ({
+  amount: 150000,
+  currency: 'COP' as const,
+  reference: ref,
+  customerEmail: 'ana@example.com',
+  instrument,
+  saveForRenewals,
+  consent: await consent(),
+  description: 'Plan mensual del gimnasio con clases ilimitadas',
+  redirectUrl: 'http://127.0.0.1:1/pay/abcdefghij',
+});
+
+const lastRequest = (path: string) => double.requests.filter((r) => r.path === path).at(-1)!;
+
+describe('Wompi processor', () => {
+  it('charges a browser card token directly for a single payment, signed, with both acceptance tokens, PENDING first', async () => {
+    const token = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
+    const req = await request({ type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: token.last_four }, false);
+    const result = await processor.pay(req);
+    expect(result).toMatchObject({ status: 'PENDING', paymentMethodToken: null });
+    expect(result.gatewayTransactionId).toMatch(/^\d+(-\d+)+$/);
+    const sent = lastRequest('/v1/transactions');
+    expect(sent.authorization).toBe(`Bearer ${keys.privateKey}`);
+    expect(sent.body).toMatchObject({
+      reference: req.reference,
+      amount_in_cents: 150000,
+      currency: 'COP',
+      signature: integritySignature({ reference: req.reference, amountInCents: 150000, currency: 'COP' }, keys.integritySecret),
+      acceptance_token: req.consent.acceptanceToken,
+      accept_personal_auth: req.consent.personalDataToken,
+      payment_method: { type: 'CARD', installments: 1, token: token.id },
+    });
+    double.transactions.get(result.gatewayTransactionId)!.status = 'APPROVED';
+    expect(await processor.retrieve(result.gatewayTransactionId)).toEqual({ status: 'APPROVED', gatewayTransactionId: result.gatewayTransactionId });
+    expect(await processor.findByReference(req.reference)).toMatchObject({ status: 'APPROVED', gatewayTransactionId: result.gatewayTransactionId });
+    expect(await processor.findByReference('txn_neverSent')).toBeNull();
+  });
+
+  it('saves a payment source on a first recurring payment, and renewals charge it with recurrent: true under their own reference', async () => {
+    const token = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
+    const first = await processor.pay(await request({ type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: '4242' }, true));
+    expect(first.paymentMethodToken).toMatch(/^wompi_source_CARD_\d+$/);
+    expect(lastRequest('/v1/payment_sources').body).toMatchObject({ type: 'CARD', token: token.id, acceptance_token: expect.stringMatching(/^acc_/) });
+    expect(lastRequest('/v1/transactions').body).toMatchObject({ payment_source_id: Number(first.paymentMethodToken!.split('_').at(-1)) });
+    expect(lastRequest('/v1/transactions').body).not.toHaveProperty('recurrent');
+
+    const renewalRef = reference();
+    const renewal = await processor.charge({ amount: 150000, currency: 'COP', reference: renewalRef, paymentMethod: first.paymentMethodToken!, initiator: 'recurring', customerEmail: 'ana@example.com' });
+    expect(renewal.status).toBe('PENDING');
+    expect(lastRequest('/v1/transactions').body).toMatchObject({ recurrent: true, reference: renewalRef, acceptance_token: expect.stringMatching(/^acc_/), accept_personal_auth: expect.stringMatching(/^acc_/) });
+    // A retried renewal reuses its reference: Wompi refuses a second charge.
+    await expect(processor.charge({ amount: 150000, currency: 'COP', reference: renewalRef, paymentMethod: first.paymentMethodToken!, initiator: 'recurring' })).rejects.toThrow(WompiError);
+  });
+
+  it('pays Nequi by phone for a single payment and by an approved token saved as a source for a subscription', async () => {
+    const single = await processor.pay(await request({ type: 'NEQUI', phoneNumber: '3991111111' }, false));
+    expect(single.status).toBe('PENDING');
+    expect(lastRequest('/v1/transactions').body).toMatchObject({ payment_method: { type: 'NEQUI', phone_number: '3991111111' } });
+
+    const nequi = await client.tokenizeNequi('3991111111');
+    // Not yet approved in the app: Wompi refuses to save it.
+    await expect(processor.pay(await request({ type: 'NEQUI_TOKEN', token: nequi.id, phoneNumber: '3991111111' }, true))).rejects.toMatchObject({ type: 'UNPROCESSABLE' });
+    expect((await client.nequiToken(nequi.id)).status).toBe('APPROVED');
+    const saved = await processor.pay(await request({ type: 'NEQUI_TOKEN', token: nequi.id, phoneNumber: '3991111111' }, true));
+    expect(saved.paymentMethodToken).toMatch(/^wompi_source_NEQUI_\d+$/);
+  });
+
+  it('sends PSE with person/company, document, bank and a description of at most 30 characters; the bank URL comes with the transaction', async () => {
+    const result = await processor.pay(
+      await request({ type: 'PSE', userType: 'COMPANY', legalIdType: 'NIT', legalId: '900123456', institutionCode: '1', fullName: 'Acme SAS', phoneNumber: '3001234567' }, false),
+    );
+    expect(result.status).toBe('PENDING');
+    expect(result.redirectUrl).toMatch(/\/bank\//);
+    const body = lastRequest('/v1/transactions').body!;
+    expect(body).toMatchObject({
+      payment_method: { type: 'PSE', user_type: 1, user_legal_id_type: 'NIT', user_legal_id: '900123456', financial_institution_code: '1' },
+      customer_data: { phone_number: '3001234567', full_name: 'Acme SAS' },
+      redirect_url: 'http://127.0.0.1:1/pay/abcdefghij',
+    });
+    expect(String((body.payment_method as Record<string, unknown>).payment_description).length).toBeLessThanOrEqual(30);
+    expect(await processor.pseInstitutions()).toEqual([
+      { code: '1', name: 'Banco que aprueba' },
+      { code: '2', name: 'Banco que rechaza' },
+    ]);
+  });
+
+  it('voids an approved card charge; Wompi refuses anything else', async () => {
+    const token = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
+    const paid = await processor.pay(await request({ type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: '4242' }, false));
+    double.transactions.get(paid.gatewayTransactionId)!.status = 'APPROVED';
+    expect(await processor.void(paid.gatewayTransactionId)).toEqual({ status: 'VOIDED' });
+    await expect(processor.void(paid.gatewayTransactionId)).rejects.toMatchObject({ status: 422 });
+  });
+
+  it('maps declines and errors, and surfaces Wompi error replies (a wrong key, a missing consent)', async () => {
+    const declined = await client.tokenizeCard({ number: '4111111111111111', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
+    const d = await processor.pay(await request({ type: 'CARD_TOKEN', token: declined.id, brand: 'visa', last4: '1111' }, false));
+    double.transactions.get(d.gatewayTransactionId)!.status = 'DECLINED';
+    expect((await processor.retrieve(d.gatewayTransactionId)).status).toBe('DECLINED');
+    double.transactions.get(d.gatewayTransactionId)!.status = 'ERROR';
+    expect(await processor.retrieve(d.gatewayTransactionId)).toMatchObject({ status: 'ERROR', declineReason: 'processor_error' });
+
+    const wrong = createWompiProcessor({ ...keys, privateKey: 'prv_test_wrong' }, { apiUrl: double.url });
+    await expect(wrong.findByReference('txn_x')).rejects.toMatchObject({ status: 401, type: 'INVALID_ACCESS_TOKEN' });
+    const noConsent = { ...(await request({ type: 'NEQUI', phoneNumber: '3991111111' }, false)), consent: { acceptanceToken: 'forged', personalDataToken: 'forged' } };
+    await expect(processor.pay(noConsent)).rejects.toMatchObject({ status: 422, type: 'INPUT_VALIDATION_ERROR' });
+    await expect(processor.pay({ ...noConsent, consent: undefined })).rejects.toThrow(/acceptance tokens/);
+  });
+});

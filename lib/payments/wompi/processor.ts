@@ -1,0 +1,158 @@
+import type {
+  ChargeRequest,
+  ChargeResult,
+  Consent,
+  PaymentProcessor,
+  PaymentRequest,
+  PaymentResult,
+} from '../processor';
+import { type CreateTransaction, createWompiClient, type WompiTransaction, wompiBaseUrl } from './client';
+import { integritySignature } from './signatures';
+
+// A merchant's own Wompi account behind the processor interface (docs/processors.md). Every
+// transaction carries our `txn_` id as its reference and the integrity signature; every payment
+// source and transaction carries both acceptance tokens. A RECURRING plan's first payment saves a
+// payment source, which renewals charge with `recurrent: true`.
+
+export interface WompiKeys {
+  publicKey: string;
+  privateKey: string;
+  eventsSecret: string;
+  integritySecret: string;
+}
+
+/** What renewals charge: a saved Wompi payment source, kept as `wompi_source_<TYPE>_<id>`. */
+const SOURCE_TOKEN = /^wompi_source_(CARD|NEQUI)_(\d+)$/;
+
+/** Wompi's PSE description limit is printed as 30 in one place and 64 in another: keep to 30. */
+const PSE_DESCRIPTION_MAX = 30;
+
+export function toChargeResult(transaction: WompiTransaction): ChargeResult {
+  const redirectUrl = transaction.payment_method?.extra?.async_payment_url;
+  const base = { gatewayTransactionId: transaction.id, ...(redirectUrl ? { redirectUrl } : {}) };
+  switch (transaction.status) {
+    case 'APPROVED':
+      return { status: 'APPROVED', ...base };
+    case 'PENDING':
+      return { status: 'PENDING', ...base };
+    case 'ERROR':
+      return { status: 'ERROR', ...base, declineReason: 'processor_error' };
+    default:
+      // DECLINED, or VOIDED before we ever saw it approved: not a payment.
+      return { status: 'DECLINED', ...base };
+  }
+}
+
+export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string; fetch?: typeof fetch } = {}): PaymentProcessor {
+  const client = createWompiClient({
+    baseUrl: wompiBaseUrl(keys.publicKey, options.apiUrl),
+    publicKey: keys.publicKey,
+    privateKey: keys.privateKey,
+    fetch: options.fetch,
+  });
+
+  const signed = (reference: string, amount: number) => ({
+    reference,
+    amount_in_cents: amount,
+    currency: 'COP' as const,
+    signature: integritySignature({ reference, amountInCents: amount, currency: 'COP' }, keys.integritySecret),
+  });
+
+  const accepted = (consent: Consent) => ({ acceptance_token: consent.acceptanceToken, accept_personal_auth: consent.personalDataToken });
+
+  /** For a charge the payer is not present for (renewals): the merchant's current documents. */
+  async function currentConsent(): Promise<Consent> {
+    const merchant = await client.merchant();
+    return {
+      acceptanceToken: merchant.presigned_acceptance.acceptance_token,
+      personalDataToken: merchant.presigned_personal_data_auth.acceptance_token,
+    };
+  }
+
+  async function pay(request: PaymentRequest): Promise<PaymentResult> {
+    if (!request.consent) throw new Error('Wompi needs both acceptance tokens on every transaction');
+    const consent = accepted(request.consent);
+    const base: CreateTransaction = {
+      ...consent,
+      ...signed(request.reference, request.amount),
+      customer_email: request.customerEmail,
+      redirect_url: request.redirectUrl,
+    };
+    const { instrument } = request;
+    let body: CreateTransaction;
+    let paymentMethodToken: string | null = null;
+    if (instrument.type === 'CARD_TOKEN' || instrument.type === 'NEQUI_TOKEN') {
+      const type = instrument.type === 'CARD_TOKEN' ? 'CARD' : 'NEQUI';
+      if (request.saveForRenewals) {
+        const source = await client.createPaymentSource({ type, token: instrument.token, customer_email: request.customerEmail, ...consent });
+        paymentMethodToken = `wompi_source_${type}_${source.id}`;
+        body = { ...base, payment_source_id: source.id, ...(type === 'CARD' ? { payment_method: { installments: 1 } } : {}) };
+      } else if (instrument.type === 'CARD_TOKEN') {
+        body = { ...base, payment_method: { type: 'CARD', installments: 1, token: instrument.token } };
+      } else {
+        body = { ...base, payment_method: { type: 'NEQUI', phone_number: instrument.phoneNumber } };
+      }
+    } else if (instrument.type === 'NEQUI') {
+      if (request.saveForRenewals) throw new Error('A Nequi subscription needs a Nequi token the payer approved');
+      body = { ...base, payment_method: { type: 'NEQUI', phone_number: instrument.phoneNumber } };
+    } else if (instrument.type === 'PSE') {
+      body = {
+        ...base,
+        payment_method: {
+          type: 'PSE',
+          user_type: instrument.userType === 'COMPANY' ? 1 : 0,
+          user_legal_id_type: instrument.legalIdType,
+          user_legal_id: instrument.legalId,
+          financial_institution_code: instrument.institutionCode,
+          payment_description: request.description.slice(0, PSE_DESCRIPTION_MAX),
+        },
+        customer_data: { phone_number: instrument.phoneNumber, full_name: instrument.fullName },
+      };
+    } else {
+      throw new Error('With Wompi the card is tokenized in the browser; a card number never reaches the server');
+    }
+    return { ...toChargeResult(await client.createTransaction(body)), paymentMethodToken };
+  }
+
+  return {
+    sandbox: false,
+    kind: 'wompi',
+    pay,
+
+    async charge(request: ChargeRequest): Promise<ChargeResult> {
+      const source = SOURCE_TOKEN.exec(request.paymentMethod);
+      if (!source) throw new Error('Not a saved Wompi payment source');
+      const consent = accepted(await currentConsent());
+      const transaction = await client.createTransaction({
+        ...consent,
+        ...signed(request.reference, request.amount),
+        customer_email: request.customerEmail ?? '',
+        payment_source_id: Number(source[2]),
+        recurrent: request.initiator === 'recurring',
+        ...(source[1] === 'CARD' ? { payment_method: { installments: 1 } } : {}),
+      });
+      return toChargeResult(transaction);
+    },
+
+    async retrieve(gatewayTransactionId: string) {
+      return toChargeResult(await client.transaction(gatewayTransactionId));
+    },
+
+    async findByReference(reference: string) {
+      const found = await client.transactionsByReference(reference);
+      const transaction = found.find((t) => t.reference === reference);
+      return transaction ? toChargeResult(transaction) : null;
+    },
+
+    async void(gatewayTransactionId: string) {
+      const reply = await client.voidTransaction(gatewayTransactionId);
+      const transaction = 'transaction' in reply ? reply.transaction : reply;
+      return { status: transaction.status === 'VOIDED' ? ('VOIDED' as const) : ('ERROR' as const) };
+    },
+
+    async pseInstitutions() {
+      const list = await client.pseInstitutions();
+      return list.map((i) => ({ code: i.financial_institution_code, name: i.financial_institution_name }));
+    },
+  };
+}

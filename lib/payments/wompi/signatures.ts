@@ -1,0 +1,49 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+// Wompi's two hashes (docs/processors.md): the integrity signature we put on every transaction,
+// and the checksum Wompi puts on every event it sends us. Pure functions, so known answers test them.
+
+const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** sha256_hex(reference + amount_in_cents + currency [+ expiration_time] + integrity_secret). */
+export function integritySignature(
+  input: { reference: string; amountInCents: number; currency: string; expirationTime?: string },
+  integritySecret: string,
+): string {
+  return sha256Hex(`${input.reference}${input.amountInCents}${input.currency}${input.expirationTime ?? ''}${integritySecret}`);
+}
+
+export interface WompiEvent {
+  event: string;
+  data: Record<string, unknown>;
+  environment?: string;
+  signature: { properties: string[]; checksum: string };
+  timestamp: number;
+  sent_at?: string;
+}
+
+/** A value of `data` by a dotted path such as `transaction.amount_in_cents`; '' when absent. */
+function lookup(data: unknown, path: string): string {
+  let value: unknown = data;
+  for (const part of path.split('.')) {
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+  }
+  return value === undefined || value === null ? '' : String(value);
+}
+
+/**
+ * The checksum of an event: the values its own `signature.properties` name, looked up in `data`
+ * and concatenated in order, then the timestamp, then the events secret. The property list is read
+ * from each event, never assumed.
+ */
+export function eventChecksum(event: Pick<WompiEvent, 'data' | 'signature' | 'timestamp'>, eventsSecret: string): string {
+  const values = event.signature.properties.map((property) => lookup(event.data, property)).join('');
+  return sha256Hex(`${values}${event.timestamp}${eventsSecret}`);
+}
+
+/** True when the event's checksum (in any letter case, as Wompi prints it upper-case) is ours. */
+export function verifyEventChecksum(event: Pick<WompiEvent, 'data' | 'signature' | 'timestamp'>, eventsSecret: string): boolean {
+  const given = Buffer.from(String(event.signature.checksum).toLowerCase(), 'utf8');
+  const expected = Buffer.from(eventChecksum(event, eventsSecret), 'utf8');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

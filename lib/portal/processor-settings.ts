@@ -1,0 +1,46 @@
+import type { Db } from '@/db/client';
+import { getMerchant } from '@/db/queries/merchants';
+import { ApiError } from '@/lib/api/errors';
+import { env } from '@/lib/env';
+import { updateMerchant } from '@/lib/merchants/merchants';
+import { expectedPrefixes, processorSettingsSchema } from '@/lib/merchants/processor-settings';
+import { isProductionDeployment } from '@/lib/payments/secret-box';
+
+// Ajustes → Procesador (docs/portal.md): what the page shows and what its forms save, through the
+// same domain code as the operator API (PATCH /admin/merchants/{id}).
+
+export async function getProcessorSettings(db: Db, merchantId: string) {
+  const merchant = await getMerchant(db, merchantId);
+  const production = isProductionDeployment();
+  return {
+    type: merchant?.processorType ?? 'sandbox',
+    publicKey: merchant?.processorType === 'wompi' ? merchant.wompiPublicKey : null,
+    production,
+    prefixes: expectedPrefixes(production),
+    eventsUrl: `${env().APP_URL}/processors/wompi/events/${merchantId}`,
+  };
+}
+
+export type ProcessorSaveResult = { ok: true } | { ok: false; problems: string[] };
+
+export async function saveProcessor(db: Db, merchantId: string, input: Record<string, unknown>): Promise<ProcessorSaveResult> {
+  const parsed = processorSettingsSchema.safeParse(input);
+  if (!parsed.success) {
+    // One problem per field: the first one found.
+    const byField = new Map<string, string>();
+    for (const issue of parsed.error.issues) {
+      const field = issue.path.join('.') || 'processor';
+      if (!byField.has(field)) byField.set(field, `${field}: ${issue.message}`);
+    }
+    return { ok: false, problems: [...byField.values()] };
+  }
+  try {
+    await updateMerchant(db, merchantId, { processor: parsed.data });
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'invalid_request') {
+      return { ok: false, problems: error.options.details?.map((d) => `${d.path.replace(/^processor\./, '')}: ${d.message}`) ?? [error.message] };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,73 @@
+import { eq, inArray } from 'drizzle-orm';
+import { InngestTestEngine } from '@inngest/test';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '@/db/client';
+import { idempotencyKeys, webhookAttempts, webhookEvents } from '@/db/schema';
+import { payWithCard } from '@/lib/checkout/payments';
+import { deleteExpiredIdempotencyKeysFunction, deleteOldWebhookEventsFunction } from '@/lib/inngest/functions/retention';
+import { parseCard } from '@/lib/payments/card';
+import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { truncateAll, useTestDatabase } from '@/test/database';
+import { deleteOldWebhookEvents, WEBHOOK_EVENT_RETENTION_DAYS } from './retention';
+
+// Retention jobs (docs/operations.md#scheduled-jobs), on their own and as Inngest functions.
+
+let database: Database;
+beforeAll(async () => {
+  database = await useTestDatabase();
+  setWebhookDispatcher(async () => {});
+});
+beforeEach(() => truncateAll(database.db));
+
+const DAY = 86_400_000;
+
+/** A paid link's event, written `daysAgo` days ago, with one recorded attempt. */
+async function eventAged(daysAgo: number) {
+  const link = await createTestLink(database.db);
+  await payWithCard(database.db, createSandboxProcessor({ pendingMs: 0 }), { token: link.token, card: parseCard(cardForm(CARDS.approved))! });
+  const [event] = await database.db
+    .update(webhookEvents)
+    .set({ createdAt: new Date(Date.now() - daysAgo * DAY) })
+    .where(eq(webhookEvents.planId, link.subscriptionPlanId))
+    .returning();
+  await database.db.insert(webhookAttempts).values({ eventId: event!.id, trigger: 'automatic', url: 'https://example.com/', attemptedAt: new Date(), latencyMs: 5, statusCode: 200, ok: true });
+  return event!.id;
+}
+
+describe('webhook event retention', () => {
+  it(`deletes events older than ${WEBHOOK_EVENT_RETENTION_DAYS} days with their attempts; younger ones stay`, async () => {
+    const old = [await eventAged(WEBHOOK_EVENT_RETENTION_DAYS + 1), await eventAged(WEBHOOK_EVENT_RETENTION_DAYS + 30)];
+    const kept = await eventAged(WEBHOOK_EVENT_RETENTION_DAYS - 1);
+    expect(await deleteOldWebhookEvents(database.db)).toBe(2);
+    expect((await database.db.select().from(webhookEvents)).map((e) => e.id)).toEqual([kept]);
+    expect(await database.db.select().from(webhookAttempts).where(inArray(webhookAttempts.eventId, old))).toEqual([]);
+    expect(await database.db.select().from(webhookAttempts).where(eq(webhookAttempts.eventId, kept))).toHaveLength(1);
+    expect(await deleteOldWebhookEvents(database.db)).toBe(0);
+  });
+
+  it('runs as the delete-old-webhook-events Inngest function', async () => {
+    await eventAged(WEBHOOK_EVENT_RETENTION_DAYS + 2);
+    const { result } = await new InngestTestEngine({ function: deleteOldWebhookEventsFunction }).execute();
+    expect(result).toEqual({ deleted: 1 });
+  });
+});
+
+describe('idempotency record retention', () => {
+  it('runs as the delete-expired-idempotency-keys Inngest function, apart from the renewal sweep', async () => {
+    const link = await createTestLink(database.db);
+    const row = (key: string, hoursAgo: number) => ({
+      merchantId: link.merchant.merchantId,
+      key,
+      requestHash: 'h',
+      responseStatus: 200,
+      responseBody: '{}',
+      createdAt: new Date(Date.now() - hoursAgo * 3_600_000),
+    });
+    await database.db.insert(idempotencyKeys).values([row('old', 25), row('live', 1)]);
+    const { result } = await new InngestTestEngine({ function: deleteExpiredIdempotencyKeysFunction }).execute();
+    expect(result).toEqual({ deleted: 1 });
+    expect((await database.db.select().from(idempotencyKeys)).map((r) => r.key)).toEqual(['live']);
+  });
+});

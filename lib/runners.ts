@@ -1,0 +1,72 @@
+import { getDb } from '@/db/client';
+import { runRenewalSweep } from '@/lib/billing/sweep';
+import { inngestConfigured } from '@/lib/inngest/client';
+import { inngestWebhookQueue } from '@/lib/inngest/webhook-queue';
+import { log } from '@/lib/log';
+import { merchantProcessors } from '@/lib/payments';
+import { startPeriodic } from '@/lib/periodic';
+import { deleteExpiredIdempotencyKeys, deleteOldWebhookEvents } from '@/lib/retention';
+import { runSettler } from '@/lib/settlement/settler';
+import { installWebhookQueue } from '@/lib/webhooks/queue';
+import { sweepAndDispatch } from '@/lib/webhooks/sweep';
+
+// Who runs the background work, decided once at start-up (lib/bootstrap.ts). With Inngest, its
+// functions (lib/inngest) deliver webhooks and run the scheduled jobs; without it, this process
+// does, on the in-process webhook queue and timers (DECISIONS 13; docs/operations.md#scheduled-jobs).
+
+const MINUTE = 60_000;
+
+/** The in-process schedule: what Inngest's cron functions do, at the rhythm one process can keep. */
+export const IN_PROCESS_JOBS: { name: string; everyMs: number; run: () => Promise<void> }[] = [
+  {
+    name: 'webhook sweeper',
+    everyMs: 15_000,
+    run: async () => {
+      const count = await sweepAndDispatch(await getDb());
+      if (count > 0) log.info('webhook sweeper dispatched events', { count });
+    },
+  },
+  {
+    name: 'renewal sweep',
+    everyMs: MINUTE,
+    run: async () => {
+      const db = await getDb();
+      const summary = await runRenewalSweep(db, merchantProcessors(db));
+      if (summary.due) log.info('renewal sweep', { ...summary, transactionIds: undefined });
+    },
+  },
+  {
+    // Every PENDING charge reaches a final state (docs/settlement.md).
+    name: 'settler',
+    everyMs: 15_000,
+    run: async () => {
+      const summary = await runSettler(await getDb());
+      if (summary.checked) log.info('settler', { ...summary });
+    },
+  },
+  {
+    name: 'idempotency retention',
+    everyMs: 60 * MINUTE,
+    run: async () => {
+      const deleted = await deleteExpiredIdempotencyKeys(await getDb());
+      if (deleted) log.info('expired idempotency records deleted', { deleted });
+    },
+  },
+  {
+    name: 'webhook retention',
+    everyMs: 24 * 60 * MINUTE,
+    run: async () => {
+      const deleted = await deleteOldWebhookEvents(await getDb());
+      if (deleted) log.info('old webhook events deleted', { deleted });
+    },
+  },
+];
+
+export function startRunners(): void {
+  if (inngestConfigured()) {
+    installWebhookQueue(inngestWebhookQueue);
+    return;
+  }
+  installWebhookQueue(undefined);
+  for (const job of IN_PROCESS_JOBS) startPeriodic(job.name, job.everyMs, job.run);
+}

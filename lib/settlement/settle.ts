@@ -1,0 +1,110 @@
+import type { Db } from '@/db/client';
+import { type PlanRow, transitionPlan, type TransactionRow } from '@/db/queries/plans';
+import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction } from '@/db/queries/transactions';
+import { addMonthsOnAnchor, anchorDayOf } from '@/lib/billing/calendar';
+import { afterRenewalOutcome } from '@/lib/billing/schedule';
+import { errorFields, log } from '@/lib/log';
+import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';
+import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
+import { recordChargeEvent } from '@/lib/webhooks/events';
+
+// The one way a charge's outcome is recorded (docs/settlement.md), whoever learnt it: the
+// customer's payment request, a page's poll, a renewal worker or the settler. Under the plan's
+// lock, in one database transaction: the transaction's new state, what it does to the plan (a
+// first approval activates it, a renewal outcome moves its schedule), and the outcome's webhook
+// event. Whoever settles first wins; a later caller gets the transaction as it stands.
+
+/**
+ * What is known of a charge: the processor's answer, or our own ERROR for a charge the processor
+ * never received, the only case with no processor id.
+ */
+export type ChargeOutcome =
+  | ChargeResult
+  | { status: 'ERROR'; gatewayTransactionId: null; declineReason: DeclineReason };
+
+/** Our ERROR for a charge the processor never received (its id stays null). */
+export const NEVER_RECEIVED: ChargeOutcome = { status: 'ERROR', gatewayTransactionId: null, declineReason: 'processor_error' };
+
+/**
+ * What the processor says of a charge whose request failed (a timeout, a dropped connection): it
+ * may have received it, so it is asked by our reference. null (no answer) leaves the transaction
+ * PENDING without a processor id, for the settler.
+ */
+export async function outcomeAfterFailedCharge(processor: PaymentProcessor, reference: string): Promise<ChargeOutcome | null> {
+  try {
+    return (await processor.findByReference(reference)) ?? NEVER_RECEIVED;
+  } catch (error) {
+    log.error('payment processor did not answer about a charge; the settler will ask again', { transactionId: reference, ...errorFields(error) });
+    return null;
+  }
+}
+
+export interface Settlement {
+  transaction: TransactionRow;
+  /** The plan after the outcome. */
+  plan: PlanRow;
+  /** True when this call made the transaction final (false: still PENDING, or settled before). */
+  settled: boolean;
+}
+
+/** What a final outcome does to the plan, inside the settling transaction. */
+async function movePlan(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
+  if (txn.kind === 'INITIAL') {
+    if (txn.status !== 'APPROVED') return plan;
+    // RECURRING → ACTIVE with its next charge a month on; SINGLE → COMPLETED.
+    const recurring = plan.modality === 'RECURRING';
+    const anchor = anchorDayOf(txn.chargeDate);
+    const activated = await activatePlan(tx, plan.id, {
+      status: recurring ? 'ACTIVE' : 'COMPLETED',
+      nextChargeDate: recurring ? addMonthsOnAnchor(txn.chargeDate, 1, anchor) : null,
+      billingAnchorDay: recurring ? anchor : null,
+      paymentMethodToken: recurring ? txn.paymentMethodToken : null,
+    });
+    if (!activated) log.error('approved a charge for a plan that was no longer pending', { planId: plan.id, transactionId: txn.id });
+    return activated ?? plan;
+  }
+  // A plan paused or cancelled while a renewal was in flight keeps its state; the charge is still
+  // recorded, with its event.
+  if (plan.status !== 'ACTIVE' || txn.status === 'VOIDED' || txn.status === 'PENDING') return plan;
+  return (await transitionPlan(tx, plan.id, ['ACTIVE'], afterRenewalOutcome(plan, txn.status, txn.failureCode))) ?? plan;
+}
+
+/**
+ * Records `outcome` on a transaction of `planId`. A PENDING outcome only keeps the processor's id
+ * (and the saved payment method, when the charge that saved it answers); a final one settles it,
+ * if it is still PENDING. The webhook event is handed to delivery once committed.
+ */
+export async function settleCharge(
+  db: Db,
+  { planId, transactionId }: { planId: string; transactionId: string },
+  outcome: ChargeOutcome,
+  { now = new Date(), paymentMethodToken }: { now?: Date; paymentMethodToken?: string | null } = {},
+): Promise<Settlement> {
+  const { settlement, eventId } = await db.transaction(async (tx) => {
+    const plan = await lockPlan(tx, planId);
+    const txn = await getTransactionOfPlan(tx, { planId, transactionId });
+    if (!plan || !txn) throw new Error(`no transaction ${transactionId} of plan ${planId}`);
+    const unchanged = { settlement: { transaction: txn, plan, settled: false }, eventId: null };
+    if (txn.status !== 'PENDING') return unchanged;
+    const methodToken = paymentMethodToken === undefined ? txn.paymentMethodToken : paymentMethodToken;
+    if (outcome.status === 'PENDING') {
+      if (outcome.gatewayTransactionId === txn.gatewayTransactionId && methodToken === txn.paymentMethodToken) return unchanged;
+      const charged = { gatewayTransactionId: outcome.gatewayTransactionId, paymentMethodToken: methodToken };
+      await recordPendingCharge(tx, txn.id, charged);
+      return { settlement: { transaction: { ...txn, ...charged }, plan, settled: false }, eventId: null };
+    }
+    const settled = await settleTransaction(tx, txn.id, {
+      status: outcome.status,
+      gatewayTransactionId: outcome.gatewayTransactionId ?? txn.gatewayTransactionId,
+      paymentMethodToken: methodToken,
+      failureCode: outcome.declineReason ?? null,
+      failureMessage: outcome.declineReason ? DECLINE_MESSAGES[outcome.declineReason] : null,
+    });
+    // Under the plan's lock a PENDING transaction cannot change, so this only guards the invariant.
+    if (!settled) return unchanged;
+    const moved = await movePlan(tx, plan, settled);
+    return { settlement: { transaction: settled, plan: moved, settled: true }, eventId: await recordChargeEvent(tx, plan, settled, now) };
+  });
+  if (eventId) dispatchWebhookEvents([eventId]);
+  return settlement;
+}

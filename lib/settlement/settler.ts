@@ -1,0 +1,76 @@
+import type { Db } from '@/db/client';
+import type { TransactionRow } from '@/db/queries/plans';
+import { claimPendingCheck, findPendingToSettle } from '@/db/queries/settlement';
+import { errorFields, log } from '@/lib/log';
+import { merchantProcessors, type PaymentProcessor } from '@/lib/payments';
+import { NEVER_RECEIVED, settleCharge } from './settle';
+
+// The settler (docs/settlement.md): every PENDING charge reaches a final state and its webhook
+// with no page, merchant or event involved.
+// - With a processor id: asked about from one minute after it was created, then at doubling
+//   intervals (2, 4, 8… minutes of age, at most every 15 minutes) until the processor decides.
+// - Without one (the process died between recording it and calling the processor): looked up by
+//   our reference after two minutes; settled if the processor knows it, else ERROR. Either way
+//   the link can be paid again.
+// Instances share the work through the database: each check is claimed by a conditional update
+// of the transaction's updatedAt, so two settlers never ask about the same charge at once.
+
+export const FIRST_CHECK_AFTER_MS = 60_000;
+export const ORPHAN_AFTER_MS = 2 * 60_000;
+export const MAX_CHECK_INTERVAL_MS = 15 * 60_000;
+
+/**
+ * Which processor answers for a transaction: the one place the settler picks it. Null when the
+ * merchant has none any more (production without Wompi keys): nothing can be asked, so the charge
+ * waits.
+ */
+export type ProcessorFor = (txn: TransactionRow) => PaymentProcessor | null | Promise<PaymentProcessor | null>;
+
+/** The merchant's own processor (docs/processors.md). */
+const merchantProcessor =
+  (db: Db): ProcessorFor =>
+  (txn) =>
+    (merchantProcessors(db) as (merchantId: string) => Promise<PaymentProcessor | null>)(txn.merchantId);
+
+export interface SettlerSummary {
+  checked: number;
+  settled: number;
+  /** Charges the processor never received, now ERROR. */
+  orphaned: number;
+  stillPending: number;
+  failed: number;
+}
+
+type Check = 'settled' | 'orphaned' | 'stillPending' | 'failed';
+
+async function check(db: Db, txn: TransactionRow, processorFor: ProcessorFor, now: Date): Promise<Check> {
+  const processor = await processorFor(txn);
+  if (!processor) return 'stillPending';
+  const known = txn.gatewayTransactionId ? await processor.retrieve(txn.gatewayTransactionId) : await processor.findByReference(txn.id);
+  const outcome = known ?? NEVER_RECEIVED;
+  const { transaction, settled } = await settleCharge(db, { planId: txn.planId, transactionId: txn.id }, outcome, { now });
+  if (transaction.status === 'PENDING') return 'stillPending';
+  if (!settled) return 'settled';
+  return known ? 'settled' : 'orphaned';
+}
+
+/** One pass: claims every PENDING transaction due for a check at `now` and asks about it. */
+export async function runSettler(
+  db: Db,
+  { now = new Date(), processorFor = merchantProcessor(db), limit = 500 }: { now?: Date; processorFor?: ProcessorFor; limit?: number } = {},
+): Promise<SettlerSummary> {
+  const summary: SettlerSummary = { checked: 0, settled: 0, orphaned: 0, stillPending: 0, failed: 0 };
+  const schedule = { now, firstCheckAfterMs: FIRST_CHECK_AFTER_MS, orphanAfterMs: ORPHAN_AFTER_MS, maxIntervalMs: MAX_CHECK_INTERVAL_MS };
+  for (const txn of await findPendingToSettle(db, { ...schedule, limit })) {
+    if (!(await claimPendingCheck(db, txn, schedule))) continue;
+    summary.checked++;
+    try {
+      summary[await check(db, txn, processorFor, now)]++;
+    } catch (error) {
+      // A processor that does not answer is asked again at the next interval.
+      summary.failed++;
+      log.error('settler could not settle a pending charge', { transactionId: txn.id, planId: txn.planId, ...errorFields(error) });
+    }
+  }
+  return summary;
+}
