@@ -43,4 +43,4 @@ const MODULES: Partial<Record<Method, Operation>>[] = [
 
 const METHODS: Method[] = ['GET', 'POST', 'PATCH'];
 
-export const OPERATIONS: Operation[] = MODULES.flatMap((module) => METHODS.flatMap((method) => module[method] ?? []));
+export const OPERATIONS: Operation[] = MODULES.flatMap((declared) => METHODS.flatMap((method) => declared[method] ?? []));
