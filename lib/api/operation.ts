@@ -80,7 +80,7 @@ export interface Operation {
   /** Request headers checked before the body is read (400 on a bad one). */
   headers?: Record<string, HeaderParam>;
   /** The JSON body, parsed (400, 413, 415) and handed to the handler as `body`. */
-  body?: Media & { required: boolean; name?: string };
+  body?: Media & { required: boolean };
   /** Success replies by status. */
   replies: Partial<Record<number, Reply>>;
   /** Error codes the operation may answer, each documented under its status. */

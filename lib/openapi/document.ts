@@ -139,10 +139,7 @@ function operationObject(op: Operation, settings: DocumentSettings): ZodOpenApiO
     description: at(op.description),
     ...(params.length ? { parameters: params } : {}),
     ...(op.query || op.headers ? { requestParams: requestParams(op) } : {}),
-    // A body schema without an id of its own is named here, for the document only.
-    ...(body
-      ? { requestBody: { required: body.required, content: { 'application/json': media(body.name ? { ...body, schema: body.schema.meta({ id: body.name }) } : body) } } }
-      : {}),
+    ...(body ? { requestBody: { required: body.required, content: { 'application/json': media(body) } } } : {}),
     responses: { ...Object.fromEntries(replies), ...errorReplies(op.errors, { rateLimited, examples: op.errorExamples }) },
     'x-codeSamples': [
       curlSample(settings.appUrl, { method: op.method, path: op.sample.path, auth: CURL_AUTH[op.auth], headers: op.sample.headers, body: op.sample.body }),

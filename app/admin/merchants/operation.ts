@@ -12,7 +12,7 @@ export const POST = operation({
   tag: 'Operators',
   auth: 'operator',
   description: `Creates a merchant with its first API key. When no \`webhookSecret\` is given one is generated. The reply is the only time \`apiSecret\` is shown.\n\n${MERCHANT_FIELDS}\n\nAnswers 404 while the deployment has no ADMIN_API_TOKEN.`,
-  body: { schema: createMerchantBodySchema, name: 'CreateMerchantRequest', required: true, example: createMerchantExample },
+  body: { schema: createMerchantBodySchema, required: true, example: createMerchantExample },
   replies: { 201: { description: 'The merchant and its credentials', body: { schema: createdMerchantSchema, example: createdMerchantExample } } },
   errors: OPERATOR_ERRORS,
   errorExamples: OPERATOR_ERROR_EXAMPLES,

@@ -13,7 +13,7 @@ export const PATCH = operation({
   auth: 'operator',
   description: `Changes the fields sent, at least one. \`webhookUrl: null\` removes the URL (events are then recorded but not sent). An \`INACTIVE\` merchant's API calls are refused with 401.\n\n${MERCHANT_FIELDS}`,
   params: { id: { description: 'The merchantId. A malformed id is answered 404.', pattern: '^mch_[0-9A-Za-z]{24}$', example: IDS.merchant } },
-  body: { schema: updateMerchantBodySchema, name: 'UpdateMerchantRequest', required: true, example: updateMerchantExample },
+  body: { schema: updateMerchantBodySchema, required: true, example: updateMerchantExample },
   replies: { 200: { description: 'The merchant after the change', body: { schema: merchantSchema, example: merchantExample } } },
   errors: OPERATOR_ERRORS,
   errorExamples: OPERATOR_ERROR_EXAMPLES,
