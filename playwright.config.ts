@@ -45,6 +45,9 @@ const serverEnv = (port: number, url: string, name: string) => ({
   APP_URL: url,
   ADMIN_API_TOKEN,
   BETTER_AUTH_SECRET: 'e2e-only-portal-auth-secret-0123456789abcdef',
+  // A production build that may run the sandbox processor and the test clock (docs/processors.md).
+  SANDBOX_DEPLOYMENT: '1',
+  SECRETS_ENCRYPTION_KEY: 'e2e0'.repeat(16),
   NEXT_TELEMETRY_DISABLED: '1',
   ...(DATABASE_URL ? {} : { PGLITE_DATA_DIR: embeddedDataDir(name) }),
 });

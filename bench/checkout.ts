@@ -51,7 +51,7 @@ async function main() {
   const scratch = await createScratchDatabase();
   const server = await startServer('next', {
     port: PORT,
-    env: { DATABASE_URL: scratch.url, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', BETTER_AUTH_SECRET: 'bench-only-auth-secret-0123456789abcdef' },
+    env: { DATABASE_URL: scratch.url, NODE_ENV: 'production', SANDBOX_DEPLOYMENT: '1', NEXT_TELEMETRY_DISABLED: '1', BETTER_AUTH_SECRET: 'bench-only-auth-secret-0123456789abcdef' },
   });
   try {
     const token = await seedLink(scratch.url);

@@ -3,6 +3,8 @@ import type { APIRequestContext, Page, Request } from '@playwright/test';
 import { BASE_URL, WOMPI_DOUBLE } from './fixtures';
 import { expect, expectAccessible, expectState, fillCard, payButton, planStatus, test } from './checkout-helpers';
 
+test.use({ locale: 'es-CO' });
+
 // A merchant with Wompi test keys, paid on the hosted page against the local Wompi double: the
 // card is tokenized in the browser at "Wompi", and no request to our origin carries the card
 // number or CVC; both documents accepted; Nequi and PSE. Events reach our events URL from the double.
@@ -89,7 +91,7 @@ test('PSE for a single payment: bank, person, document, off to the bank and back
   await page.setViewportSize({ width: 360, height: 800 });
   await page.goto(link.url);
   await page.getByRole('radio', { name: /PSE/ }).check();
-  await page.getByLabel('Banco').selectOption({ label: 'Banco que aprueba' });
+  await page.getByLabel('Banco', { exact: true }).selectOption({ label: 'Banco que aprueba' });
   await page.getByLabel('Número de documento').fill('1020304050');
   await page.getByLabel('Nombre completo o razón social').fill('Ana Gómez');
   await acceptConsent(page);
@@ -111,7 +113,7 @@ test('the sandbox offers the same three methods with Wompi sandbox data', async 
   await page.getByRole('button', { name: /con Nequi/ }).click();
   await expectState(page, 'declined', 15_000);
   await page.getByRole('radio', { name: /PSE/ }).check();
-  await page.getByLabel('Banco').selectOption({ label: 'Banco que aprueba (sandbox)' });
+  await page.getByLabel('Banco', { exact: true }).selectOption({ label: 'Banco que aprueba (sandbox)' });
   await page.getByLabel('Número de documento').fill('1020304050');
   await page.getByRole('button', { name: 'Continuar al banco' }).click();
   await page.waitForURL(/\?payment=txn_/);

@@ -34,6 +34,7 @@ test('PUT registers every function; GET and POST answer only signed requests', a
     'servicepay-delete-expired-idempotency-keys',
     'servicepay-delete-old-webhook-events',
     'servicepay-send-webhook',
+    'servicepay-settle-payments',
     'servicepay-sweep-renewals',
     'servicepay-sweep-webhooks',
   ]);
@@ -42,7 +43,7 @@ test('PUT registers every function; GET and POST answer only signed requests', a
   expect((await request.get(`${SHORT_LIVED_URL}/api/inngest`)).status()).toBe(401);
   const signedGet = await request.get(`${SHORT_LIVED_URL}/api/inngest`, { headers: { 'X-Inngest-Signature': signature('') } });
   expect(signedGet.status()).toBe(200);
-  expect(await signedGet.json()).toMatchObject({ function_count: 4, mode: 'cloud' });
+  expect(await signedGet.json()).toMatchObject({ function_count: 7, mode: 'cloud' });
 
   const post = await request.post(`${SHORT_LIVED_URL}/api/inngest?fnId=servicepay-send-webhook&stepId=step`, { data: {} });
   expect(post.status()).toBe(401);

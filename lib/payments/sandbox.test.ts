@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCard } from './card';
+import type { PaymentInstrument } from './processor';
 import { createSandboxProcessor } from './sandbox';
 
 let clock = 1_763_740_800_123;
@@ -83,5 +84,53 @@ describe('sandbox processor (DECISIONS 7)', () => {
   it('refuses payment methods and ids it did not issue', async () => {
     await expect(sandbox.charge({ amount: 1, currency: 'COP', reference: 'r', paymentMethod: 'pm_other', initiator: 'customer' })).rejects.toThrow();
     await expect(sandbox.retrieve('1-2-3')).rejects.toThrow();
+  });
+  describe('Nequi and PSE with Wompi sandbox data', () => {
+    const payWith = (instrument: PaymentInstrument, saveForRenewals = false) =>
+      sandbox.pay({
+        amount: 150000,
+        currency: 'COP',
+        reference: nextReference(),
+        customerEmail: 'ana@example.com',
+        instrument,
+        saveForRenewals,
+        description: 'Plan',
+        redirectUrl: 'http://127.0.0.1/pay/tok?payment=txn_1',
+      });
+    const pse = (institutionCode: string): PaymentInstrument => ({
+      type: 'PSE',
+      userType: 'PERSON',
+      legalIdType: 'CC',
+      legalId: '1020304050',
+      institutionCode,
+      fullName: 'Ana Gómez',
+      phoneNumber: '3001234567',
+    });
+
+    it('waits for the payer on Nequi, then approves 3991111111 and declines 3992222222', async () => {
+      const approving = await payWith({ type: 'NEQUI', phoneNumber: '3991111111' }, true);
+      const declining = await payWith({ type: 'NEQUI', phoneNumber: '399 222 2222' });
+      expect([approving.status, declining.status]).toEqual(['PENDING', 'PENDING']);
+      clock += 3000;
+      expect((await sandbox.retrieve(approving.gatewayTransactionId)).status).toBe('APPROVED');
+      expect(await sandbox.retrieve(declining.gatewayTransactionId)).toMatchObject({ status: 'DECLINED', declineReason: 'insufficient_funds' });
+      // The saved Nequi account is charged at once on renewals.
+      const renewal = await sandbox.charge({ amount: 1, currency: 'COP', reference: nextReference(), paymentMethod: approving.paymentMethodToken!, initiator: 'recurring' });
+      expect(renewal.status).toBe('APPROVED');
+    });
+
+    it('sends the PSE payer to the bank and back, approved or declined by the bank chosen, and saves nothing', async () => {
+      const approving = await payWith(pse('1'));
+      const declining = await payWith(pse('2'));
+      expect(approving).toMatchObject({ status: 'PENDING', redirectUrl: 'http://127.0.0.1/pay/tok?payment=txn_1', paymentMethodToken: null });
+      clock += 3000;
+      expect((await sandbox.retrieve(approving.gatewayTransactionId)).status).toBe('APPROVED');
+      expect((await sandbox.retrieve(declining.gatewayTransactionId)).status).toBe('DECLINED');
+    });
+
+    it('answers an unknown Nequi number or bank with a processor error, not a charge', async () => {
+      expect((await payWith({ type: 'NEQUI', phoneNumber: '3000000000' })).status).toBe('ERROR');
+      expect((await payWith(pse('999'))).status).toBe('ERROR');
+    });
   });
 });

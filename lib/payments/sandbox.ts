@@ -80,7 +80,7 @@ export const SANDBOX_PSE_INSTITUTIONS: PseInstitution[] = [
   { code: '2', name: 'Banco que rechaza (sandbox)' },
 ];
 
-const BEHAVIOURS = new Set<Behaviour>([...Object.values(CARDS), 'unsupported']);
+const BEHAVIOURS = new Set<Behaviour>([...Object.values(CARDS), ...Object.values(NEQUI), ...Object.values(PSE), 'unsupported', 'error']);
 
 const TOKEN = /^pm_sandbox_([a-z_]+)_[0-9a-f]{16}$/;
 const GATEWAY_ID = /^(\d{4})(\d)-(\d{13})-(\d{5})$/;
