@@ -38,18 +38,18 @@ export function route<const O extends Operation>(op: O, handler: (req: Request, 
     if (!op.limit) throw new Error(`${op.method} ${op.path}: a ${op.auth} operation needs a rate-limit bucket`);
     return op.limit;
   };
-  const enabled: typeof run = async (req, ctx) => {
+  const available: typeof run = async (req, ctx) => {
     const unavailable = op.unavailable?.();
     if (unavailable) throw new ApiError('not_found', unavailable);
     return run(req, ctx);
   };
   const wrapped =
     op.auth === 'merchant'
-      ? withMerchant(enabled, { limit: limit() })
+      ? withMerchant(available, { limit: limit() })
       : op.auth === 'checkout'
-        ? withCheckout(enabled, { limit: limit() })
+        ? withCheckout(available, { limit: limit() })
         : op.auth === 'operator'
-          ? withAdmin(enabled)
-          : withApi(enabled);
+          ? withAdmin(available)
+          : withApi(available);
   return Object.assign(wrapped, { operation: op }) as unknown as Route<O>;
 }
