@@ -1,6 +1,6 @@
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, type WebhookEventType, webhookPayloadSchema } from '@/lib/webhooks/payload';
+import type { ZodOpenApiPathItemObject } from 'zod-openapi';
 import { webhookExample, IDS } from './examples';
-import type { JsonObject, SchemaComponents } from './json-schema';
 
 // The merchant's webhook receiver (SPEC 2.6, 4.5, 5.7–5.9, 6; DECISIONS 8), described as OpenAPI
 // 3.1 `webhooks`: requests this service sends, which the merchant's server answers.
@@ -28,7 +28,7 @@ export const WEBHOOKS_DESCRIPTION = [
     'poll the plan status when in doubt. `X-Webhook-Id` stays the same for one event, including a manual redelivery, so use it to ignore duplicates.',
 ].join('\n');
 
-function webhookOperation(components: SchemaComponents, event: WebhookEventType): JsonObject {
+function webhookOperation(event: WebhookEventType): ZodOpenApiPathItemObject {
   const { status, when } = WEBHOOK_EVENTS[event];
   return {
     post: {
@@ -65,7 +65,7 @@ function webhookOperation(components: SchemaComponents, event: WebhookEventType)
         required: true,
         content: {
           'application/json': {
-            schema: components.schema(webhookPayloadSchema, 'output'),
+            schema: webhookPayloadSchema,
             example: webhookExample(event, status),
           },
         },
@@ -78,6 +78,6 @@ function webhookOperation(components: SchemaComponents, event: WebhookEventType)
   };
 }
 
-export function webhooks(components: SchemaComponents): Record<string, JsonObject> {
-  return Object.fromEntries(WEBHOOK_EVENT_TYPES.map((event) => [event, webhookOperation(components, event)]));
+export function webhooks(): Record<string, ZodOpenApiPathItemObject> {
+  return Object.fromEntries(WEBHOOK_EVENT_TYPES.map((event) => [event, webhookOperation(event)]));
 }
