@@ -61,7 +61,7 @@ test('webhook settings: https only, a short secret refused, a malformed domain r
   await urlForm.getByRole('button', { name: 'Guardar', exact: true }).click();
   await expect(urlForm.getByRole('status')).toHaveText('URL guardada.');
 
-  const ownSecret = page.getByLabel('O use su propio secreto');
+  const ownSecret = page.getByLabel('Secreto propio');
   const secretForm = formWith(page, ownSecret);
   await ownSecret.fill('x'.repeat(31));
   await secretForm.getByRole('button', { name: 'Guardar secreto' }).click();
