@@ -9,6 +9,8 @@ import { BASE_URL, expect } from './fixtures';
 // http on loopback, gets a signed charge event that it verifies, with no certificate and no
 // restart of the server; with a wrong secret the same receiver refuses it (401) and the command says so.
 
+test.use({ locale: 'es-CO' });
+
 interface Listener {
   lines: string[];
   stop: () => void;
@@ -46,7 +48,7 @@ test('forwards a verified, signed webhook to a plain-http receiver on the laptop
   try {
     const res = await request.post('/merchants/subscription-link', {
       headers: { Authorization: `Bearer ${created.apiKey}:${created.apiSecret}` },
-      data: { customer: { phone: '+573001234567', email: 'ana@example.com' }, plan: { externalReference: `laptop-${Date.now()}`, description: 'Plan', amount: 150000 } },
+      data: { customer: { phone: '+573001234567', email: 'ana@example.com', firstName: 'Ana' }, plan: { externalReference: `laptop-${Date.now()}`, description: 'Plan', amount: 150000 } },
     });
     const link = await res.json();
     await page.goto(`/pay/${link.token}`);
@@ -70,7 +72,7 @@ test('a wrong secret is refused by the receiver, and the command shows the 401',
   try {
     const res = await request.post('/merchants/subscription-link', {
       headers: { Authorization: `Bearer ${created.apiKey}:${created.apiSecret}` },
-      data: { customer: { phone: '+573001234567', email: 'ana@example.com' }, plan: { externalReference: `laptop-bad-${Date.now()}`, description: 'Plan', amount: 150000 } },
+      data: { customer: { phone: '+573001234567', email: 'ana@example.com', firstName: 'Ana' }, plan: { externalReference: `laptop-bad-${Date.now()}`, description: 'Plan', amount: 150000 } },
     });
     const link = await res.json();
     await page.goto(`/pay/${link.token}`);

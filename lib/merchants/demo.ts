@@ -30,7 +30,7 @@ export async function ensureDemoMerchant(database: Database, options: { dataDir:
     { id: DEMO_MERCHANT_ID },
   );
   // Its portal login, so what the README's calls and /demo make shows up in the portal.
-  const portal = { email: DEMO_PORTAL_EMAIL, password: `demo-${randomBase62(16)}` };
+  const portal = { email: DEMO_PORTAL_EMAIL, password: `clave-${randomBase62(16)}` };
   await createPortalUser({ merchantId: created.merchantId, name: DEMO_NAME, ...portal });
   const file = path.join(path.dirname(path.resolve(options.dataDir)), 'demo-merchant.json');
   fs.writeFileSync(file, `${JSON.stringify({ ...created, portal }, null, 2)}\n`, { mode: 0o600 });
