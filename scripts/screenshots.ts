@@ -1,0 +1,97 @@
+// npm run screenshots [-- --url http://localhost:3000] [--only checkout,portal-overview]
+// The README's pictures (docs/screenshots/*.png), taken in the system Chromium against a running
+// ServicePay (`npm run dev` or `npm start`) as the demo merchant (.data/demo-merchant.json, written
+// by the first start). Each entry of SHOTS makes its page ready, then is shot at 1280×800: add a
+// page by adding an entry.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium, type Page } from '@playwright/test';
+
+interface Context {
+  app: string;
+  demo: { apiKey: string; apiSecret: string; portal?: { email: string; password: string } };
+}
+
+interface Shot {
+  name: string;
+  /** Brings the page to what the picture shows. */
+  open: (page: Page, ctx: Context) => Promise<void>;
+}
+
+async function newLink(page: Page, { app, demo }: Context, ref: string) {
+  const res = await page.request.post(`${app}/merchants/subscription-link`, {
+    headers: { Authorization: `Bearer ${demo.apiKey}:${demo.apiSecret}` },
+    data: { customer: { phone: '+573001234567', email: 'ana@example.com', firstName: 'Ana' }, plan: { externalReference: `${ref}-${Date.now()}`, description: 'Plan mensual', amount: 150000 } },
+  });
+  if (!res.ok()) throw new Error(`creating a link answered ${res.status()}: ${await res.text()}`);
+  return (await res.json()) as { url: string };
+}
+
+async function signIn(page: Page, { app, demo }: Context) {
+  if (!demo.portal) throw new Error('.data/demo-merchant.json has no portal login: start once on a fresh .data/ to get one');
+  await page.goto(`${app}/portal/sign-in`);
+  await page.getByLabel('Correo electrónico').fill(demo.portal.email);
+  await page.getByLabel('Contraseña').fill(demo.portal.password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await page.waitForURL(/\/portal\/(overview|settings)/);
+}
+
+export const SHOTS: Shot[] = [
+  {
+    name: 'checkout',
+    open: async (page, ctx) => {
+      await page.goto((await newLink(page, ctx, 'shot-checkout')).url);
+      await page.locator('[data-checkout-state="ready"]').waitFor();
+    },
+  },
+  {
+    name: 'widget',
+    open: async (page, ctx) => {
+      await page.goto(`${ctx.app}/demo`);
+      await page.getByRole('button', { name: '1. Crear link de pago' }).click();
+      await page.getByText('Link creado:').waitFor();
+      await page.getByRole('button', { name: '2. Pagar suscripción' }).click();
+      await page.frameLocator('dialog iframe').locator('[data-checkout-state="ready"]').waitFor();
+    },
+  },
+  {
+    name: 'portal-overview',
+    open: async (page, ctx) => {
+      await signIn(page, ctx);
+      await page.goto(`${ctx.app}/portal/overview`);
+      await page.locator('.recharts-surface').waitFor();
+    },
+  },
+];
+
+async function main() {
+  const { values } = parseArgs({ options: { url: { type: 'string' }, only: { type: 'string' }, out: { type: 'string' } } });
+  const app = (values.url ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
+  const dataDir = process.env.PGLITE_DATA_DIR ?? '.data/pglite';
+  const demoFile = path.join(path.dirname(path.resolve(dataDir)), 'demo-merchant.json');
+  if (!fs.existsSync(demoFile)) throw new Error(`${demoFile} is missing: run npm run dev once first`);
+  const ctx: Context = { app, demo: JSON.parse(fs.readFileSync(demoFile, 'utf8')) };
+  const only = values.only?.split(',');
+  const out = values.out ?? 'docs/screenshots';
+  fs.mkdirSync(out, { recursive: true });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'es-CO', deviceScaleFactor: 1 });
+    for (const shot of SHOTS.filter((s) => !only || only.includes(s.name))) {
+      const page = await context.newPage();
+      await shot.open(page, ctx);
+      const file = path.join(out, `${shot.name}.png`);
+      await page.screenshot({ path: file });
+      console.log(`${file} (${Math.round(fs.statSync(file).size / 1024)} KiB)`);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(`error: ${error.message}`);
+  process.exitCode = 1;
+});
