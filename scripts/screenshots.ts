@@ -28,13 +28,28 @@ async function newLink(page: Page, { app, demo }: Context, ref: string) {
   return (await res.json()) as { url: string };
 }
 
+/** Pays a new link in the hosted checkout, as a customer would, so the portal has something to show. */
+async function paidLink(page: Page, ctx: Context, ref: string, card: string, amount: number) {
+  const res = await page.request.post(`${ctx.app}/merchants/subscription-link`, {
+    headers: { Authorization: `Bearer ${ctx.demo.apiKey}:${ctx.demo.apiSecret}` },
+    data: { customer: { phone: '+573001234567', email: `${ref}@example.com`, firstName: 'Ana' }, plan: { externalReference: `${ref}-${Date.now()}`, description: 'Plan mensual', amount } },
+  });
+  await page.goto(((await res.json()) as { url: string }).url);
+  await page.waitForFunction(() => Object.keys(document.querySelector('#cardNumber') ?? {}).some((k) => k.startsWith('__reactProps')));
+  await page.getByLabel('Número de la tarjeta').fill(card);
+  await page.getByLabel('Vencimiento (MM/AA)').fill(`12/${(new Date().getUTCFullYear() + 2) % 100}`);
+  await page.getByLabel('Código de seguridad (CVC)').fill('123');
+  await page.getByRole('button', { name: /^Pagar/ }).click();
+  await page.locator('[data-checkout-state="approved"], [data-checkout-state="declined"]').waitFor();
+}
+
 async function signIn(page: Page, { app, demo }: Context) {
   if (!demo.portal) throw new Error('.data/demo-merchant.json has no portal login: start once on a fresh .data/ to get one');
   await page.goto(`${app}/portal/sign-in`);
   await page.getByLabel('Correo electrónico').fill(demo.portal.email);
   await page.getByLabel('Contraseña').fill(demo.portal.password);
   await page.getByRole('button', { name: 'Ingresar' }).click();
-  await page.waitForURL(/\/portal\/(overview|settings)/);
+  await page.waitForURL(/\/portal\/(overview|activity|settings)/);
 }
 
 export const SHOTS: Shot[] = [
@@ -58,6 +73,9 @@ export const SHOTS: Shot[] = [
   {
     name: 'portal-overview',
     open: async (page, ctx) => {
+      // An empty portal makes a poor picture: a few customers pay first (one card declines).
+      const cards = ['4242 4242 4242 4242', '4242 4242 4242 4242', '4111 1111 1111 1111', '4242 4242 4242 4242'];
+      for (const [i, card] of cards.entries()) await paidLink(page, ctx, `cliente${i + 1}`, card, [150000, 890000, 250000, 420000][i]!);
       await signIn(page, ctx);
       await page.goto(`${ctx.app}/portal/overview`);
       await page.locator('.recharts-surface').waitFor();
