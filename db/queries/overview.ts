@@ -6,6 +6,8 @@ import { type Db, queryRows } from '../client';
 // Indexes: db/migrations/0007_portal.sql; timings: docs/benchmarks.md (npm run bench:portal).
 
 const TZ = 'America/Bogota';
+/** A midnight in Bogotá, the origin of the day bins. */
+const BOGOTA_MIDNIGHT = '2000-01-01T05:00:00Z';
 
 export interface PlanFigures {
   /** Monthly recurring revenue: the amounts of the ACTIVE RECURRING plans, in cents. */
@@ -53,12 +55,14 @@ export interface DayFigures {
 /** Every one of the last `days` days (today included), with zeros where nothing was charged. */
 export async function dailyFigures(db: Db, merchantId: string, now: Date, days: number): Promise<DayFigures[]> {
   // The merchant's charges of the range are summed per day first (transactions_merchant_charge_date_idx
-  // holds every column read), then laid on the calendar so that empty days show as zeros.
+  // holds every column read), then laid on the calendar so that empty days show as zeros. Days
+  // are binned by arithmetic from a Bogotá midnight (date_bin; Colombia keeps UTC-5 all year),
+  // not by a time-zone conversion per row.
   const today = sql`(${now.toISOString()}::timestamptz at time zone ${TZ})::date`;
   const rows = await queryRows<{ day: string; revenue: string | number; approved: string | number; failed: string | number }>(
     db,
     sql`with per_day as (
-        select (charge_date at time zone ${TZ})::date as day,
+        select date_bin('1 day', charge_date, ${BOGOTA_MIDNIGHT}::timestamptz) as bin,
           sum(amount) filter (where status = 'APPROVED') as revenue,
           count(*) filter (where status = 'APPROVED') as approved,
           count(*) filter (where status in ('DECLINED', 'ERROR')) as failed
@@ -69,8 +73,8 @@ export async function dailyFigures(db: Db, merchantId: string, now: Date, days: 
         group by 1
       )
       select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(p.revenue, 0) as revenue, coalesce(p.approved, 0) as approved, coalesce(p.failed, 0) as failed
-      from generate_series(${today} - ${days - 1}::int, ${today}, interval '1 day') as d(day)
-      left join per_day p on p.day = d.day
+      from generate_series((${today} - ${days - 1}::int)::timestamp, ${today}::timestamp, interval '1 day') as d(day)
+      left join per_day p on p.bin = (d.day at time zone ${TZ})
       order by d.day`,
   );
   return rows.map((r) => ({ day: r.day, revenue: Number(r.revenue), approved: Number(r.approved), failed: Number(r.failed) }));

@@ -63,6 +63,18 @@ describe('getOverview', () => {
     expect(ninety.revenue).toBe(550000);
   });
 
+  it('counts a charge in the Bogotá day it was made (UTC-5), not the UTC day', async () => {
+    const a = await createTestMerchant(db);
+    const p = await plan(a.merchantId, 'late', 150000, { status: 'ACTIVE' });
+    await charge(p, a.merchantId, 'APPROVED', 10000, new Date('2027-06-15T04:59:59Z')); // 23:59:59 on the 14th in Bogotá
+    await charge(p, a.merchantId, 'APPROVED', 20000, new Date('2027-06-15T05:00:00Z')); // 00:00 on the 15th
+    const { daily } = await getOverview(db, a.merchantId, { now: NOW });
+    expect(daily.slice(-2).map((d) => [d.day, d.revenue])).toEqual([
+      ['2027-06-14', 10000],
+      ['2027-06-15', 20000],
+    ]);
+  });
+
   it('answers zeros and no rates for a merchant with nothing yet', async () => {
     const a = await createTestMerchant(db);
     const o = await getOverview(db, a.merchantId, { now: NOW });
