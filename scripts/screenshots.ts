@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
+import { demoCredentials, demoCredentialsFile } from './demo-credentials';
 
 interface Context {
   app: string;
@@ -86,10 +87,9 @@ export const SHOTS: Shot[] = [
 async function main() {
   const { values } = parseArgs({ options: { url: { type: 'string' }, only: { type: 'string' }, out: { type: 'string' } } });
   const app = (values.url ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, '');
-  const dataDir = process.env.PGLITE_DATA_DIR ?? '.data/pglite';
-  const demoFile = path.join(path.dirname(path.resolve(dataDir)), 'demo-merchant.json');
-  if (!fs.existsSync(demoFile)) throw new Error(`${demoFile} is missing: run npm run dev once first`);
-  const ctx: Context = { app, demo: JSON.parse(fs.readFileSync(demoFile, 'utf8')) };
+  const demo = demoCredentials();
+  if (!demo.apiKey || !demo.apiSecret) throw new Error(`${demoCredentialsFile()} is missing: run npm run dev once first`);
+  const ctx: Context = { app, demo: { ...demo, apiKey: demo.apiKey, apiSecret: demo.apiSecret } };
   const only = values.only?.split(',');
   const out = values.out ?? 'docs/screenshots';
   fs.mkdirSync(out, { recursive: true });

@@ -3,16 +3,9 @@
 // Receives the merchant's webhooks on this machine (lib/webhooks/listen.ts, docs/webhooks.md).
 // Credentials default to the demo merchant's (.data/demo-merchant.json, written by the first
 // `npm run dev`), or SERVICEPAY_API_KEY / SERVICEPAY_WEBHOOK_SECRET.
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { listen } from '@/lib/webhooks/listen';
-
-function demoMerchant(): { apiKey?: string; apiSecret?: string; webhookSecret?: string } {
-  const dir = process.env.PGLITE_DATA_DIR ?? '.data/pglite';
-  const file = path.join(path.dirname(path.resolve(dir)), 'demo-merchant.json');
-  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
-}
+import { demoCredentials } from './demo-credentials';
 
 async function main() {
   const { values } = parseArgs({
@@ -25,7 +18,7 @@ async function main() {
       interval: { type: 'string' },
     },
   });
-  const demo = demoMerchant();
+  const demo = demoCredentials();
   const credentials = values['api-key'] ?? process.env.SERVICEPAY_API_KEY ?? (demo.apiKey && demo.apiSecret ? `${demo.apiKey}:${demo.apiSecret}` : undefined);
   const secret = values.secret ?? process.env.SERVICEPAY_WEBHOOK_SECRET ?? demo.webhookSecret;
   const forwardTo = values['forward-to'];
