@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
-import { type Db, preparedFor, queryRows } from '../client';
+import { type Db, preparedFor } from '../client';
 import { customers, subscriptionPlans, transactions } from '../schema';
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
