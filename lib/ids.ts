@@ -3,15 +3,27 @@ import { randomBytes } from 'node:crypto';
 // Base62 in ASCII order, so strings built from it sort in plain byte order.
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+// CSPRNG bytes drawn a pool at a time, as Node's randomUUID does: one call per few hundred ids
+// rather than one per id (every API request makes a request id). Each byte is used once.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let used = 0;
+
+function randomByte(): number {
+  if (used === pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    used = 0;
+  }
+  return pool[used++]!;
+}
+
 /** `length` characters of base62 from the CSPRNG, without modulo bias. */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      // 248 = 4 * 62: bytes at or above it would favour the first characters.
-      if (byte < 248) out += BASE62[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = randomByte();
+    // 248 = 4 * 62: bytes at or above it would favour the first characters.
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

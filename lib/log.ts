@@ -2,9 +2,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 // Structured logs with pino: one JSON line per event. Inside a request (lib/api/handler.ts) every
-// line, the domain's included, comes from that request's child logger and so carries its
-// requestId, the X-Request-Id a merchant quotes in a support ticket. Callers pass only what is
-// safe to keep; paths go through redactPath because a checkout token in a URL is a secret.
+// line, the domain's included, carries that request's requestId, the X-Request-Id a merchant
+// quotes in a support ticket. Callers pass only what is safe to keep; paths go through redactPath
+// because a checkout token in a URL is a secret.
 
 type Fields = Record<string, unknown>;
 
@@ -25,14 +25,15 @@ const root: Logger = pino(
   process.env.VITEST ? testConsole : pino.destination({ dest: 1, sync: true }),
 );
 
-// The child logger is made on a request's first log line, so a request that logs nothing but its
-// summary pays for one child only, and one that never logs (none does today) for none.
-const requestScope = new AsyncLocalStorage<{ requestId: string; logger?: Logger }>();
+// Inside a request the id is merged into the line's own fields: the line a child logger would
+// write, without making a child logger per request (every API request logs its summary line).
+const requestScope = new AsyncLocalStorage<{ requestId: string }>();
 
-function current(): Logger {
+type Level = 'info' | 'warn' | 'error';
+
+function write(level: Level, msg: string, fields: Fields): void {
   const scope = requestScope.getStore();
-  if (!scope) return root;
-  return (scope.logger ??= root.child({ requestId: scope.requestId }));
+  root[level](scope ? { requestId: scope.requestId, ...fields } : fields, msg);
 }
 
 /** Runs `work` with `requestId` on every log line it writes, however deep in the domain. */
@@ -41,9 +42,9 @@ export function withRequestLog<T>(requestId: string, work: () => T): T {
 }
 
 export const log = {
-  info: (msg: string, fields: Fields = {}) => current().info(fields, msg),
-  warn: (msg: string, fields: Fields = {}) => current().warn(fields, msg),
-  error: (msg: string, fields: Fields = {}) => current().error(fields, msg),
+  info: (msg: string, fields: Fields = {}) => write('info', msg, fields),
+  warn: (msg: string, fields: Fields = {}) => write('warn', msg, fields),
+  error: (msg: string, fields: Fields = {}) => write('error', msg, fields),
 };
 
 /** An error as loggable fields: name, message and stack, nothing the caller did not choose. */

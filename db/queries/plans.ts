@@ -1,34 +1,61 @@
 import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
-import { type Db, preparedFor, queryRows } from '../client';
+import { type Db, preparedFor } from '../client';
 import { customers, subscriptionPlans, transactions } from '../schema';
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
 export type TransactionRow = typeof transactions.$inferSelect;
 type CustomerInput = Omit<typeof customers.$inferInsert, 'createdAt' | 'updatedAt'>;
 
-/** One customer per merchant and e-mail: created, or brought up to date with what this link says. */
-export async function upsertCustomer(db: Db, c: CustomerInput): Promise<string> {
-  // drizzle cannot name the expression index lower(email) as a conflict target, hence plain SQL.
-  const [row] = await queryRows<{ id: string }>(
-    db,
-    sql`insert into customers (id, merchant_id, email, phone, first_name, last_name, id_type, id_number)
-        values (${c.id}, ${c.merchantId}, ${c.email}, ${c.phone}, ${c.firstName ?? null}, ${c.lastName ?? null},
-                ${c.idType ?? null}, ${c.idNumber ?? null})
-        on conflict (merchant_id, lower(email)) do update set
-          phone = excluded.phone,
-          first_name = coalesce(excluded.first_name, customers.first_name),
-          last_name = coalesce(excluded.last_name, customers.last_name),
-          id_type = coalesce(excluded.id_type, customers.id_type),
-          id_number = coalesce(excluded.id_number, customers.id_number),
-          updated_at = now()
-        returning id`,
-  );
-  return row!.id;
-}
+type PlanInput = Pick<
+  typeof subscriptionPlans.$inferInsert,
+  | 'id'
+  | 'merchantId'
+  | 'externalReference'
+  | 'description'
+  | 'amount'
+  | 'modality'
+  | 'interval'
+  | 'status'
+  | 'checkoutToken'
+  | 'customerPhone'
+  | 'customerEmail'
+  | 'customerFirstName'
+  | 'customerLastName'
+  | 'customerIdType'
+  | 'customerIdNumber'
+> & { nextChargeDate: Date; tokenExpiresAt: Date; createdAt: Date };
 
-export async function insertPlan(db: Db, plan: typeof subscriptionPlans.$inferInsert): Promise<PlanRow> {
-  const [row] = await db.insert(subscriptionPlans).values(plan).returning();
-  return row!;
+/**
+ * A new plan and its customer (one per merchant and e-mail: created, or brought up to date with
+ * what this link says) in one statement, so one round trip and atomic without a transaction of
+ * its own; a unique violation (the open externalReference) undoes the customer's change too.
+ */
+export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanInput): Promise<void> {
+  // drizzle cannot name the expression index lower(email) as a conflict target, hence plain SQL.
+  // Times go as ISO strings so both drivers (postgres.js, PGlite) send them the same way.
+  const created = p.createdAt.toISOString();
+  await db.execute(
+    sql`with customer as (
+          insert into customers (id, merchant_id, email, phone, first_name, last_name, id_type, id_number)
+          values (${c.id}, ${c.merchantId}, ${c.email}, ${c.phone}, ${c.firstName ?? null}, ${c.lastName ?? null},
+                  ${c.idType ?? null}, ${c.idNumber ?? null})
+          on conflict (merchant_id, lower(email)) do update set
+            phone = excluded.phone,
+            first_name = coalesce(excluded.first_name, customers.first_name),
+            last_name = coalesce(excluded.last_name, customers.last_name),
+            id_type = coalesce(excluded.id_type, customers.id_type),
+            id_number = coalesce(excluded.id_number, customers.id_number),
+            updated_at = now()
+          returning id
+        )
+        insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval,
+          status, next_charge_date, checkout_token, token_expires_at, customer_phone, customer_email, customer_first_name,
+          customer_last_name, customer_id_type, customer_id_number, created_at, updated_at)
+        values (${p.id}, ${p.merchantId}, (select id from customer), ${p.externalReference}, ${p.description}, ${p.amount},
+          ${p.modality}, ${p.interval ?? null}, ${p.status ?? 'PENDING_ACTIVATION'}, ${p.nextChargeDate.toISOString()}, ${p.checkoutToken},
+          ${p.tokenExpiresAt.toISOString()}, ${p.customerPhone}, ${p.customerEmail}, ${p.customerFirstName ?? null},
+          ${p.customerLastName ?? null}, ${p.customerIdType ?? null}, ${p.customerIdNumber ?? null}, ${created}, ${created})`,
+  );
 }
 
 /** A plan of this merchant, or undefined: the merchant is in the `where`, never checked after. */

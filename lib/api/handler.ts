@@ -1,3 +1,4 @@
+import type { NextRequest } from 'next/server';
 import { randomBase62 } from '@/lib/ids';
 import { errorFields, log, redactPath, withRequestLog } from '@/lib/log';
 import { ApiError, errorBody } from './errors';
@@ -50,7 +51,8 @@ export function withApi<P = Record<string, never>>(handler: ApiHandler<P>) {
       response.headers.set('X-Request-Id', requestId);
       log.info('request', {
         method: req.method,
-        path: redactPath(new URL(req.url).pathname),
+        // Next hands route handlers a NextRequest, its URL already parsed.
+        path: redactPath(((req as Partial<NextRequest>).nextUrl ?? new URL(req.url)).pathname),
         status: response.status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
       });

@@ -35,6 +35,8 @@ function decodes(segment: string): boolean {
  * API, the page's own not-found on /pay and the portal.
  */
 export function repairTarget(target: string): string | null {
+  // Nearly every request: nothing percent-encoded, nothing to decode.
+  if (!target.includes('%')) return null;
   const query = target.indexOf('?');
   const path = query === -1 ? target : target.slice(0, query);
   const segments = path.split('/');
@@ -167,8 +169,10 @@ export function installRequestGuard(): void {
   // Only what `next start` serves has manifests that are current; `next dev` builds as it goes.
   if (process.env.NODE_ENV === 'production') routes = buildRoutes();
   const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === 'request' && guardRequest(args[0] as http.IncomingMessage, args[1] as http.ServerResponse)) return true;
-    return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
+  // Every event of every server passes here: its arguments are handed on as they came, uncopied.
+  http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, req?: unknown, res?: unknown) {
+    if (event === 'request' && guardRequest(req as http.IncomingMessage, res as http.ServerResponse)) return true;
+    // eslint-disable-next-line prefer-rest-params
+    return emit.apply(this, arguments as unknown as Parameters<typeof emit>);
   } as typeof emit;
 }

@@ -1,62 +1,65 @@
 import type { Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
-import { insertPlan, upsertCustomer } from '@/db/queries/plans';
+import { insertPlanWithCustomer } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import { createId, randomBase62 } from '@/lib/ids';
 import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import type { CreateLinkBody, PaymentLink } from './schemas';
 
-
 /**
- * SPEC 4.1: the customer (one per merchant and e-mail), the plan and its checkout token, in the
- * caller's transaction. An open plan with the same externalReference is a 409, decided by the
+ * SPEC 4.1: the customer (one per merchant and e-mail), the plan and its checkout token, in one
+ * statement: atomic on its own, so a plain creation needs no transaction (an idempotent one runs
+ * it in runIdempotent's). An open plan with the same externalReference is a 409, decided by the
  * partial unique index, so concurrent requests cannot both pass.
  */
-export async function createPaymentLink(tx: Db, merchantId: string, body: CreateLinkBody): Promise<PaymentLink> {
+export async function createPaymentLink(db: Db, merchantId: string, body: CreateLinkBody): Promise<PaymentLink> {
   const { APP_URL, CHECKOUT_TOKEN_TTL_SECONDS } = env();
   const { customer, plan } = body;
   const now = new Date();
-  const customerId = await upsertCustomer(tx, {
-    id: createId('cus', now.getTime()),
-    merchantId,
-    email: customer.email,
-    phone: customer.phone,
-    firstName: customer.firstName ?? null,
-    lastName: customer.lastName ?? null,
-    idType: customer.idType ?? null,
-    idNumber: customer.idNumber ?? null,
-  });
   const token = randomBase62(CHECKOUT_TOKEN_LENGTH);
+  const planId = createId('sub', now.getTime());
+  const tokenExpiresAt = new Date(now.getTime() + CHECKOUT_TOKEN_TTL_SECONDS * 1000);
   try {
-    const row = await insertPlan(tx, {
-      id: createId('sub', now.getTime()),
-      merchantId,
-      customerId,
-      externalReference: plan.externalReference,
-      description: plan.description,
-      amount: plan.amount,
-      modality: plan.modality,
-      interval: plan.modality === 'RECURRING' ? 'MONTHLY' : null,
-      status: 'PENDING_ACTIVATION',
-      // DECISIONS 4: while pending, the first charge is due now.
-      nextChargeDate: now,
-      checkoutToken: token,
-      tokenExpiresAt: new Date(now.getTime() + CHECKOUT_TOKEN_TTL_SECONDS * 1000),
-      customerPhone: customer.phone,
-      customerEmail: customer.email,
-      customerFirstName: customer.firstName ?? null,
-      customerLastName: customer.lastName ?? null,
-      customerIdType: customer.idType ?? null,
-      customerIdNumber: customer.idNumber ?? null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    await insertPlanWithCustomer(
+      db,
+      {
+        id: createId('cus', now.getTime()),
+        merchantId,
+        email: customer.email,
+        phone: customer.phone,
+        firstName: customer.firstName ?? null,
+        lastName: customer.lastName ?? null,
+        idType: customer.idType ?? null,
+        idNumber: customer.idNumber ?? null,
+      },
+      {
+        id: planId,
+        merchantId,
+        externalReference: plan.externalReference,
+        description: plan.description,
+        amount: plan.amount,
+        modality: plan.modality,
+        interval: plan.modality === 'RECURRING' ? 'MONTHLY' : null,
+        status: 'PENDING_ACTIVATION',
+        // DECISIONS 4: while pending, the first charge is due now.
+        nextChargeDate: now,
+        checkoutToken: token,
+        tokenExpiresAt,
+        customerPhone: customer.phone,
+        customerEmail: customer.email,
+        customerFirstName: customer.firstName ?? null,
+        customerLastName: customer.lastName ?? null,
+        customerIdType: customer.idType ?? null,
+        customerIdNumber: customer.idNumber ?? null,
+        createdAt: now,
+      },
+    );
     return {
       token,
       url: `${APP_URL}/pay/${token}`,
-      expiresAt: row.tokenExpiresAt.toISOString(),
-      subscriptionPlanId: row.id,
+      expiresAt: tokenExpiresAt.toISOString(),
+      subscriptionPlanId: planId,
     };
   } catch (error) {
     if (uniqueViolation(error) === 'subscription_plans_open_reference_key') {
