@@ -60,7 +60,7 @@ async function handle(db: Db, req: http.IncomingMessage): Promise<Reply> {
   if (req.method === 'POST' && url === '/merchants/subscription-link') {
     const { merchant, headers } = await merchantOf(db, req, 'create-link');
     const body = parseWith(createLinkBodySchema, await readJsonObject(req));
-    const link = await db.transaction((tx) => createPaymentLink(tx, merchant.merchantId, body));
+    const link = await createPaymentLink(db, merchant.merchantId, body);
     return { status: 200, body: link, headers };
   }
   const status = req.method === 'GET' ? STATUS_PATH.exec(url) : null;
