@@ -4,6 +4,7 @@ import { LIMITS } from '@/lib/rate-limit/limits';
 import { checkoutPaths } from './checkout-paths';
 import { ERROR_MEANING, errorBodySchema, HEADERS, SECURITY_SCHEMES } from './components';
 import { type JsonObject, type PathItems, SchemaComponents } from './json-schema';
+import { customerPaths } from './customer-paths';
 import { merchantPaths } from './merchant-paths';
 import { webhookEventPaths } from './webhook-event-paths';
 import { operatorPaths } from './operator-paths';
@@ -81,6 +82,7 @@ export function buildOpenApiDocument(settings: DocumentSettings): OpenApiDocumen
   components.schema(errorBodySchema, 'output');
   const paths = {
     ...merchantPaths(components, settings),
+    ...customerPaths(components, settings.appUrl),
     ...webhookEventPaths(components, settings.appUrl),
     ...checkoutPaths(components, settings.appUrl),
     ...operatorPaths(components, settings.appUrl),
