@@ -29,7 +29,6 @@ const ES = {
   emailKept: 'Guardado (sin SMTP)',
   emailPending: 'Pendiente',
   emailFailed: 'Falló',
-  createLink: 'Crear enlace de gestión (7 días)',
 };
 
 const EN: typeof ES = {
@@ -57,7 +56,6 @@ const EN: typeof ES = {
   emailKept: 'Kept (no SMTP)',
   emailPending: 'Pending',
   emailFailed: 'Failed',
-  createLink: 'Create a manage link (7 days)',
 };
 
 export const CUSTOMER_PORTAL_COPY: Record<Lang, typeof ES> = { es: ES, en: EN };

@@ -1,5 +1,6 @@
 // /portal/activity/plans/<id>: one plan with its transactions and webhook events (403 for another merchant's).
 import Link from 'next/link';
+import { CustomerSide } from '@/components/portal/customer-side';
 import { WebhookEvent } from '@/components/portal/webhook-event';
 import { getDb } from '@/db/client';
 import { listPlanTransactions } from '@/db/queries/activity';
@@ -43,6 +44,7 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
         <dt>{a.customer}</dt>
         <dd>{plan.customerEmail}</dd>
       </dl>
+      <CustomerSide merchantId={merchantId} planId={plan.id} lang={lang} />
       <section className="card" aria-labelledby="transactions">
         <h2 id="transactions">{a.transactions}</h2>
         {transactions.length === 0 ? (
