@@ -35,6 +35,7 @@ test('PUT registers every function; GET and POST answer only signed requests', a
     'servicepay-delete-old-webhook-events',
     'servicepay-send-webhook',
     'servicepay-settle-payments',
+    'servicepay-sweep-emails',
     'servicepay-sweep-renewals',
     'servicepay-sweep-webhooks',
   ]);

@@ -33,10 +33,14 @@ export async function createManageLink(
 }
 
 /** The plan (and its merchant's name) a live token opens, or null for a malformed, unknown or expired one. */
-export async function findManagedPlan(db: Db, token: string, now: Date = new Date()): Promise<{ plan: PlanRow; merchantName: string } | null> {
+export async function findManagedPlan(
+  db: Db,
+  token: string,
+  now: Date = new Date(),
+): Promise<{ plan: PlanRow; merchantName: string; processorType: 'sandbox' | 'wompi' } | null> {
   if (!MANAGE_TOKEN_PATTERN.test(token)) return null;
   const [row] = await db
-    .select({ plan: subscriptionPlans, merchantName: merchants.name })
+    .select({ plan: subscriptionPlans, merchantName: merchants.name, processorType: merchants.processorType })
     .from(manageLinks)
     .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, manageLinks.planId))
     .innerJoin(merchants, eq(merchants.id, manageLinks.merchantId))

@@ -28,7 +28,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
   const db = await getDb();
   const found = await findManagedPlan(db, token);
   if (!found) notFound();
-  const { plan, merchantName } = found;
+  const { plan, merchantName, processorType } = found;
   await recordManageLinkUse(db, token);
   const charges = await listPlanCharges(db, plan.id);
   const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
@@ -116,45 +116,52 @@ export default async function ManagePage({ params, searchParams }: Props) {
       {changeable && (
         <section className={styles.card} aria-labelledby="replace">
           <h2 id="replace">{c.replaceTitle}</h2>
-          <p>{c.replaceIntro}</p>
-          <details open className={styles.method}>
-            <summary>{c.cardTab}</summary>
-            <form action={replaceMethodAction} className={styles.form}>
-              {hidden}
-              <input type="hidden" name="method" value="CARD" />
-              <label>
-                {c.cardNumber}
-                <input name="cardNumber" inputMode="numeric" autoComplete="cc-number" required />
-              </label>
-              <div className={styles.row}>
-                <label>
-                  {c.cardExpiry}
-                  <input name="cardExpiry" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/AA" required />
-                </label>
-                <label>
-                  {c.cardCvc}
-                  <input name="cardCvc" inputMode="numeric" autoComplete="cc-csc" required />
-                </label>
-              </div>
-              <label>
-                {c.cardHolder}
-                <input name="cardHolder" autoComplete="cc-name" required />
-              </label>
-              <button type="submit">{c.saveCard}</button>
-            </form>
-          </details>
-          <details className={styles.method}>
-            <summary>{c.nequiTab}</summary>
-            <form action={replaceMethodAction} className={styles.form}>
-              {hidden}
-              <input type="hidden" name="method" value="NEQUI" />
-              <label>
-                {c.nequiPhone}
-                <input name="phoneNumber" type="tel" inputMode="numeric" autoComplete="tel-national" required />
-              </label>
-              <button type="submit">{c.saveNequi}</button>
-            </form>
-          </details>
+          {processorType === 'wompi' ? (
+            // Not built for Wompi yet (docs/customers.md): no card field may post to our server there.
+            <p data-testid="manage-replace-unavailable">{c.problems.unavailable}</p>
+          ) : (
+            <>
+              <p>{c.replaceIntro}</p>
+              <details open className={styles.method}>
+                <summary>{c.cardTab}</summary>
+                <form action={replaceMethodAction} className={styles.form}>
+                  {hidden}
+                  <input type="hidden" name="method" value="CARD" />
+                  <label>
+                    {c.cardNumber}
+                    <input name="cardNumber" inputMode="numeric" autoComplete="cc-number" required />
+                  </label>
+                  <div className={styles.row}>
+                    <label>
+                      {c.cardExpiry}
+                      <input name="cardExpiry" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/AA" required />
+                    </label>
+                    <label>
+                      {c.cardCvc}
+                      <input name="cardCvc" inputMode="numeric" autoComplete="cc-csc" required />
+                    </label>
+                  </div>
+                  <label>
+                    {c.cardHolder}
+                    <input name="cardHolder" autoComplete="cc-name" required />
+                  </label>
+                  <button type="submit">{c.saveCard}</button>
+                </form>
+              </details>
+              <details className={styles.method}>
+                <summary>{c.nequiTab}</summary>
+                <form action={replaceMethodAction} className={styles.form}>
+                  {hidden}
+                  <input type="hidden" name="method" value="NEQUI" />
+                  <label>
+                    {c.nequiPhone}
+                    <input name="phoneNumber" type="tel" inputMode="numeric" autoComplete="tel-national" required />
+                  </label>
+                  <button type="submit">{c.saveNequi}</button>
+                </form>
+              </details>
+            </>
+          )}
         </section>
       )}
       {cancellable && (
