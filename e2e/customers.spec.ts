@@ -3,6 +3,7 @@ import { startSmtpServer, type TestSmtpServer } from '../test/smtp-server';
 import { type Receiver, startReceiver } from '../test/webhook-receiver';
 import { CARDS, expectAccessible, expectState, pay } from './checkout-helpers';
 import { expect, SMTP_PORT, test } from './fixtures';
+import { createKey, expectAccessible as expectPortalAccessible, signUp } from './portal-helpers';
 
 // The customers' side (docs/customers.md), end to end in Chromium: a plan, a declined renewal on
 // the test clock, the notice received over SMTP on loopback, the manage link, a new card, the
@@ -169,4 +170,44 @@ test('an unknown, forged or expired manage link shows a clear page and no data',
     await expect(page.getByText('Gimnasio')).toHaveCount(0);
     await expectAccessible(page);
   }
+});
+
+test('the merchant chooses lifecycle events in the portal, and sees the e-mails and manage-link use on the plan page', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await signUp(page);
+  const key = await createKey(page);
+
+  await page.goto('/portal/settings/webhooks');
+  const cancelled = page.getByRole('checkbox', { name: /subscription\.cancelled/ });
+  await expect(cancelled).not.toBeChecked();
+  await cancelled.check();
+  await page.getByRole('button', { name: 'Guardar eventos' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Eventos guardados.' })).toBeVisible();
+  await expectPortalAccessible(page);
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: /subscription\.cancelled/ })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /subscription\.paused/ })).not.toBeChecked();
+
+  const email = `portal-${Date.now().toString(36)}-${++sequence}@example.com`;
+  const link = await (
+    await request.post('/merchants/subscription-link', {
+      headers: { Authorization: key.authorization },
+      data: { customer: { phone: '+573001234567', email, firstName: 'Ana' }, plan: { externalReference: `e2e-portal-${Date.now()}`, description: 'Plan mensual', amount: 150000 } },
+    })
+  ).json();
+  await page.goto(`/pay/${link.token}`);
+  await pay(page, { number: CARDS.approved, holder: 'Ana Gómez' });
+  await expectState(page, 'approved');
+  const [receipt] = await mailTo(email, 1);
+  await page.goto(manageUrlIn(receipt!)!);
+  await expect(page.getByTestId('manage-status')).toHaveText('Activa');
+
+  await page.goto(`/portal/activity/plans/${link.subscriptionPlanId}`);
+  const side = page.getByRole('region', { name: 'Lado del cliente' });
+  await expect(side.getByTestId('customer-email')).toHaveCount(1);
+  await expect(side.getByTestId('customer-email')).toContainText('Recibo');
+  await expect(side.getByTestId('customer-email')).toContainText(email);
+  await expect(side.getByTestId('customer-email')).toContainText('Enviado');
+  await expect(side.getByTestId('manage-link-use')).toContainText('Usos del enlace de gestión: 1');
+  await expectPortalAccessible(page);
 });

@@ -23,11 +23,11 @@ export async function CustomerSide({ merchantId, planId, lang }: { merchantId: s
         {c.manageLinkUses}: <strong>{use.uses}</strong>
         {use.lastUsedAt ? ` · ${c.manageLinkLast}: ${formatDateTime(use.lastUsedAt, lang)}` : ` · ${c.manageLinkNone}`}
       </p>
-      <h3>{c.emailsTitle}</h3>
+      <h3 id="customer-emails">{c.emailsTitle}</h3>
       {emails.length === 0 ? (
         <p>{c.emailsNone}</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="customer-side">
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="customer-emails">
           <table>
             <tbody>
               {emails.map((e) => (
