@@ -11,10 +11,11 @@ export function WebhookEventChoice({ lang, chosen, pending, copy }: { lang: Lang
       <h2 id="lifecycle-events">{c.eventsTitle}</h2>
       <p id="lifecycle-events-intro">{c.eventsIntro}</p>
       <ActionForm action={saveWebhookEventsAction} submit={c.save} pending={pending} copy={copy}>
-        <fieldset aria-describedby="lifecycle-events-intro">
+        {/* min-width 0 and wrapping anywhere: the long event names must not widen the page at 360 px. */}
+        <fieldset aria-describedby="lifecycle-events-intro" style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
           <legend>{c.eventsTitle}</legend>
           {LIFECYCLE_EVENT_TYPES.map((type) => (
-            <label key={type} className="checkbox">
+            <label key={type} className="checkbox" style={{ display: 'block', overflowWrap: 'anywhere' }}>
               <input type="checkbox" name="webhookEvents" value={type} defaultChecked={chosen.includes(type)} /> <code>{type}</code> · {c.events[type]}
             </label>
           ))}
