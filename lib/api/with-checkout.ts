@@ -1,5 +1,5 @@
 import { type Db, getDb } from '@/db/client';
-import { getRateLimiter, rateLimitHeaders } from '@/lib/rate-limit';
+import { getRateLimiter, type LimitBucket, rateLimitHeaders } from '@/lib/rate-limit';
 import { ApiError } from './errors';
 import { type ApiContext, withApi, withResponseHeaders } from './handler';
 
@@ -20,10 +20,10 @@ const CHECKOUT_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
 };
 
-/** Public checkout routes (DECISIONS 6): no credentials, 60 a minute per client IP, never cached. */
-export function withCheckout<P>(handler: (req: Request, ctx: ApiContext<P> & { db: Db }) => Promise<Response>) {
+/** Public checkout routes (DECISIONS 6): no credentials, the route's limit per client IP, never cached. */
+export function withCheckout<P>(handler: (req: Request, ctx: ApiContext<P> & { db: Db }) => Promise<Response>, options: { limit: LimitBucket }) {
   return withApi<P>(async (req, ctx) => {
-    const result = await getRateLimiter().limit('checkout-session', clientIp(req));
+    const result = await getRateLimiter().limit(options.limit, clientIp(req));
     const headers = { ...rateLimitHeaders(result), ...CHECKOUT_HEADERS };
     return withResponseHeaders(headers, async () => {
       if (!result.success) throw new ApiError('rate_limited', 'Too many requests from this address; wait a moment');

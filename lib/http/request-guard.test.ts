@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardRequest, repairTarget } from './request-guard';
+import { guardRequest, repairTarget, routePattern } from './request-guard';
 
 describe('repairTarget', () => {
   it.each([
@@ -75,5 +75,64 @@ describe('guardRequest in front of a server', () => {
     await raw(port, 'GET /pay/%C0%AF HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     await raw(port, 'GET /pay/abcdefghij HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(seen).toEqual(['GET /pay/_', 'GET /pay/abcdefghij']);
+  });
+});
+
+describe('routePattern', () => {
+  it.each([
+    ['/merchants/transactions/[subscriptionTransactionId]/void/route', '/merchants/transactions/txn_1/void', '/merchants/transactions/void'],
+    ['/portal/(app)/activity/plans/[planId]/page', '/portal/activity/plans/sub_1', '/portal/(app)/activity/plans/sub_1'],
+    ['/api/openapi.json/route', '/api/openapi.json', '/api/openapiXjson'],
+    ['/page', '/', '/x'],
+  ])('%s serves %s, not %s', (entry, served, not) => {
+    expect(routePattern(entry).test(served)).toBe(true);
+    expect(routePattern(entry).test(not)).toBe(false);
+  });
+});
+
+describe('guardRequest with the build’s routes and actions', () => {
+  let server: http.Server;
+  let port: number;
+  const seen: string[] = [];
+  const build = {
+    paths: ['/merchants/transactions/[subscriptionTransactionId]/void/route', '/portal/(app)/settings/api/page'].map(routePattern),
+    actions: new Set(['00ab']),
+  };
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (guardRequest(req, res, new Set(), build)) return;
+      seen.push(`${req.method} ${req.url}`);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it.each([
+    'POST /merchants/transactions/./void',
+    'POST /merchants/subscription-plans/%2e%2e/cancel',
+    'POST /merchants/transactions/txn_1/../void',
+    'PUT /nope',
+  ])('answers %s, which no route serves, with a JSON 404 and a request id', async (line) => {
+    const reply = await raw(port, `${line} HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data\r\nContent-Length: 3\r\n\r\nabc`);
+    expect(reply).toMatch(/^HTTP\/1\.1 404 /);
+    expect(reply).toMatch(/x-request-id: req_/i);
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4)).error.code).toBe('not_found');
+  });
+
+  it('answers an action the build does not have with a JSON 404, and passes one it has', async () => {
+    const unknown = await raw(port, 'POST /portal/settings/api HTTP/1.1\r\nHost: x\r\nNext-Action: 7f00\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    expect(unknown).toMatch(/^HTTP\/1\.1 404 /);
+    const known = await raw(port, 'POST /portal/settings/api HTTP/1.1\r\nHost: x\r\nNext-Action: 00ab\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    expect(known).toMatch(/^HTTP\/1\.1 200 /);
+    expect(seen).toEqual(['POST /portal/settings/api']);
+  });
+
+  it('lets through what a route serves, and every GET (pages answer their own 404)', async () => {
+    seen.length = 0;
+    await raw(port, 'POST /merchants/transactions/txn_1/void HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    await raw(port, 'GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(seen).toEqual(['POST /merchants/transactions/txn_1/void', 'GET /nope']);
   });
 });

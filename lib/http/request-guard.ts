@@ -57,23 +57,74 @@ function publicPaths(root = path.join(process.cwd(), 'public')): Set<string> {
 
 let staticFiles = new Set<string>();
 
-function refuseMethod(req: http.IncomingMessage, res: http.ServerResponse, allow = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'): void {
+/** Answers here with our JSON error; the body of the request is not read, so the connection closes. */
+function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: 404 | 405, code: string, message: string, headers: Record<string, string> = {}): void {
   const requestId = requestIdOf({ headers: new Headers({ 'x-request-id': String(req.headers['x-request-id'] ?? '') }) });
-  const body = JSON.stringify({ error: { code: 'method_not_allowed', message: `${req.method} is not supported`, requestId } });
-  // The body of a refused request is not read: the connection cannot be reused.
-  res.writeHead(405, {
+  const body = JSON.stringify({ error: { code, message, requestId } });
+  res.writeHead(status, {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(body),
     'X-Request-Id': requestId,
-    Allow: allow,
+    ...headers,
     Connection: 'close',
   });
   res.end(body);
-  log.info('request', { method: req.method, path: redactPath((req.url ?? '/').split('?')[0]!), status: 405, requestId });
+  log.info('request', { method: req.method, path: redactPath((req.url ?? '/').split('?')[0]!), status, requestId });
+}
+
+function refuseMethod(req: http.IncomingMessage, res: http.ServerResponse, allow = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'): void {
+  refuse(req, res, 405, 'method_not_allowed', `${req.method} is not supported`, { Allow: allow });
+}
+
+/**
+ * What the production build serves, from its manifests: the paths of route handlers and pages,
+ * and the ids of its Server Actions. A request with a body to a path none of them serves, or
+ * naming an action the build does not have, would reach Next's not-found page, which parses the
+ * body as a Server Action and fails with a plain 500.
+ */
+export interface BuildRoutes {
+  paths: RegExp[];
+  actions: Set<string>;
+}
+
+/** `/portal/(app)/activity/plans/[planId]/page` → a pattern of the URL paths it serves. */
+export function routePattern(entry: string): RegExp {
+  const segments = entry
+    .replace(/\/(page|route)$/, '')
+    .split('/')
+    .filter((s) => s && !/^\(.*\)$/.test(s))
+    .map((s) => (/^\[\[?\.\.\./.test(s) ? '.+' : /^\[.*\]$/.test(s) ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^/${segments.join('/')}/?$`);
+}
+
+function buildRoutes(dir = path.join(process.cwd(), '.next', 'server')): BuildRoutes | null {
+  try {
+    const paths = JSON.parse(fs.readFileSync(path.join(dir, 'app-paths-manifest.json'), 'utf8')) as Record<string, string>;
+    const references = JSON.parse(fs.readFileSync(path.join(dir, 'server-reference-manifest.json'), 'utf8')) as Record<string, unknown>;
+    return {
+      paths: Object.keys(paths)
+        .filter((entry) => !entry.startsWith('/_'))
+        .map(routePattern),
+      actions: new Set([...Object.keys((references.node as object) ?? {}), ...Object.keys((references.edge as object) ?? {})]),
+    };
+  } catch {
+    return null;
+  }
+}
+
+let routes: BuildRoutes | null = null;
+
+/** The path a request target names, dot segments resolved as Next.js resolves them (`/a/x/../b` is `/a/b`). */
+function pathOf(target: string): string | null {
+  try {
+    return new URL(target, 'http://servicepay.invalid').pathname;
+  } catch {
+    return null;
+  }
 }
 
 /** Handles `req` here when Next.js could not (`files`: public/ paths, for tests); false to let Next.js have it (its URL repaired if need be). */
-export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse, files: Set<string> = staticFiles): boolean {
+export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse, files: Set<string> = staticFiles, build: BuildRoutes | null = routes): boolean {
   if (req.method && UNREPRESENTABLE_METHODS.has(req.method.toUpperCase())) {
     refuseMethod(req, res);
     return true;
@@ -88,6 +139,18 @@ export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse
     // These files are small: the whole file, rather than a 500 for a Range Next cannot serve.
     delete req.headers.range;
   }
+  if (build) {
+    const action = req.headers['next-action'];
+    if (req.method === 'POST' && action !== undefined && !build.actions.has(String(action))) {
+      refuse(req, res, 404, 'not_found', 'No such action');
+      return true;
+    }
+    const pathname = pathOf(req.url ?? '/');
+    if (req.method !== 'GET' && req.method !== 'HEAD' && (pathname === null || !build.paths.some((p) => p.test(pathname)))) {
+      refuse(req, res, 404, 'not_found', 'Nothing is served at this path');
+      return true;
+    }
+  }
   return false;
 }
 
@@ -101,6 +164,8 @@ export function installRequestGuard(): void {
   if (holder.__servicepayRequestGuard) return;
   holder.__servicepayRequestGuard = true;
   staticFiles = publicPaths();
+  // Only what `next start` serves has manifests that are current; `next dev` builds as it goes.
+  if (process.env.NODE_ENV === 'production') routes = buildRoutes();
   const emit = http.Server.prototype.emit;
   http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]) {
     if (event === 'request' && guardRequest(args[0] as http.IncomingMessage, args[1] as http.ServerResponse)) return true;

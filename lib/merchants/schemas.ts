@@ -83,12 +83,14 @@ export function withChargeEvents(chosen: readonly string[]): WebhookEventType[] 
 
 const nameSchema = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 
-export const createMerchantBodySchema = z.object({
-  name: nameSchema,
-  webhookUrl: webhookUrlSchema.optional(),
-  webhookSecret: webhookSecretSchema.optional(),
-  allowedDomains: allowedDomainsSchema.optional(),
-});
+export const createMerchantBodySchema = z
+  .object({
+    name: nameSchema,
+    webhookUrl: webhookUrlSchema.optional(),
+    webhookSecret: webhookSecretSchema.optional(),
+    allowedDomains: allowedDomainsSchema.optional(),
+  })
+  .meta({ id: 'CreateMerchantRequest' });
 
 export const updateMerchantBodySchema = z
   .object({
@@ -102,7 +104,8 @@ export const updateMerchantBodySchema = z
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
     message: 'send at least one of name, status, webhookUrl, webhookSecret, allowedDomains, processor, webhookEvents',
-  });
+  })
+  .meta({ id: 'UpdateMerchantRequest' });
 
 export type CreateMerchantInput = z.infer<typeof createMerchantBodySchema>;
 export type UpdateMerchantInput = z.infer<typeof updateMerchantBodySchema>;

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/api/errors';
-import type { JsonObject } from './json-schema';
+import type { ErrorExample } from '@/lib/api/operation';
+import { LIMITS } from '@/lib/rate-limit/limits';
+import { IDS } from './examples';
+
+type JsonObject = Record<string, unknown>;
 
 // What every operation shares: the DECISIONS 1 error body, the headers of DECISIONS 1 and 10, the
 // two Bearer schemes, and the error replies built from the one table of codes.
@@ -42,7 +46,6 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   internal_error: 'A fault on our side; nothing internal is disclosed. Quote the requestId to support',
 };
 
-type ErrorExample = { message: string; details?: { path: string; message: string }[] };
 
 const ERROR_EXAMPLES: Record<ErrorCode, ErrorExample> = {
   invalid_request: {
@@ -60,6 +63,39 @@ const ERROR_EXAMPLES: Record<ErrorCode, ErrorExample> = {
   rate_limited: { message: 'Too many requests: at most 60 a minute for this api_key' },
   internal_error: { message: 'Something went wrong on our side' },
 };
+
+/** A lifetime in words: "1 hour", "24 hours", "30 minutes". */
+export function duration(seconds: number): string {
+  if (seconds % 3600 === 0) return seconds === 3600 ? '1 hour' : `${seconds / 3600} hours`;
+  if (seconds % 60 === 0) return `${seconds / 60} minutes`;
+  return `${seconds} seconds`;
+}
+
+/** A plan's id in a path (`{id}`, `{subscriptionPlanId}`). */
+export const planIdParam = {
+  description: 'The subscriptionPlanId returned at link creation. A malformed id is answered 404.',
+  pattern: '^sub_[0-9A-Za-z]{24}$',
+  example: IDS.plan,
+};
+
+/** The errors of reading one plan. */
+export const PLAN_ERRORS = ['unauthorized', 'forbidden', 'not_found', 'rate_limited', 'internal_error'] as const satisfies ErrorCode[];
+
+/** The errors of an extension endpoint that changes a plan or a transaction (DECISIONS 11). */
+export const CHANGE_ERRORS = [
+  'invalid_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal_error',
+] as const satisfies ErrorCode[];
+
+/** The rate-limit sentence of every merchant endpoint in the shared bucket. */
+export const SHARED_LIMIT = `Rate limit: ${LIMITS.merchant} requests a minute per api_key, shared with the other merchant endpoints except link creation and plan status.`;
 
 export const EXAMPLE_REQUEST_ID = 'req_4fK9wQz2LmN7xR1tVb8cYd3e';
 
@@ -125,7 +161,7 @@ export interface ErrorReplyOptions {
 }
 
 /** One reply per HTTP status, with an example of each code that status carries. */
-export function errorReplies(codes: ErrorCode[], options: ErrorReplyOptions): Record<string, JsonObject> {
+export function errorReplies(codes: readonly ErrorCode[], options: ErrorReplyOptions): Record<string, JsonObject> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   return Object.fromEntries(

@@ -201,3 +201,25 @@ export const sweepSummaryExample = {
   idempotencyKeysDeleted: 0,
   settlement: { checked: 0, settled: 0, orphaned: 0, stillPending: 0, failed: 0 },
 } satisfies SweepSummary;
+
+/** One webhook event as GET /merchants/webhook-events lists it, delivered at the first attempt. */
+export const webhookEventExample = {
+  id: IDS.event,
+  event: 'subscription.charge.approved',
+  subscriptionPlanId: IDS.plan,
+  subscriptionTransactionId: IDS.transaction,
+  createdAt: '2026-11-21T15:06:43.020Z',
+  body: JSON.stringify(webhookExample('subscription.charge.approved', 'APPROVED')),
+  attempts: [
+    {
+      attemptedAt: '2026-11-21T15:06:43.031Z',
+      trigger: 'automatic',
+      url: 'https://shop.example.com/webhooks/servicepay',
+      ok: true,
+      statusCode: 200,
+      latencyMs: 182,
+      error: null,
+      responseExcerpt: 'ok',
+    },
+  ],
+};

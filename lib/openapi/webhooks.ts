@@ -3,13 +3,13 @@ import {
   type ChargeEventType,
   LIFECYCLE_EVENT_TYPES,
   LIFECYCLE_EVENTS,
-  lifecyclePayloadSchema,
   type LifecycleEventType,
+  lifecyclePayloadSchema,
   WEBHOOK_EVENTS,
   webhookPayloadSchema,
 } from '@/lib/webhooks/payload';
+import type { ZodOpenApiPathItemObject } from 'zod-openapi';
 import { IDS, lifecycleExample, webhookExample } from './examples';
-import type { JsonObject, SchemaComponents } from './json-schema';
 
 // The merchant's webhook receiver (SPEC 2.6, 4.5, 5.7–5.9, 6; DECISIONS 8), described as OpenAPI
 // 3.1 `webhooks`: requests this service sends, which the merchant's server answers.
@@ -40,31 +40,31 @@ export const WEBHOOKS_DESCRIPTION = [
 
 interface Described {
   description: string;
-  schema: JsonObject;
+  schema: typeof webhookPayloadSchema | typeof lifecyclePayloadSchema;
   example: unknown;
 }
 
-function chargeEvent(components: SchemaComponents, event: ChargeEventType): Described {
+function chargeEvent(event: ChargeEventType): Described {
   const { status, when } = WEBHOOK_EVENTS[event];
   return {
     description: `${when}. \`data.status\` is \`${status}\`. Sent to your Webhook URL; your server implements this endpoint.`,
-    schema: components.schema(webhookPayloadSchema, 'output'),
+    schema: webhookPayloadSchema,
     example: webhookExample(event, status),
   };
 }
 
-function lifecycleEvent(components: SchemaComponents, event: LifecycleEventType): Described {
+function lifecycleEvent(event: LifecycleEventType): Described {
   return {
     description:
       `${LIFECYCLE_EVENTS[event]}. \`data.status\` is the plan status after the change. ` +
       'Sent only once you choose it (portal: Settings, Webhooks; operator API: `webhookEvents`); written in the same database transaction as the change. ' +
       'Your server implements this endpoint.',
-    schema: components.schema(lifecyclePayloadSchema, 'output'),
+    schema: lifecyclePayloadSchema,
     example: lifecycleExample(event),
   };
 }
 
-function webhookOperation(event: string, { description, schema, example }: Described): JsonObject {
+function webhookOperation(event: string, { description, schema, example }: Described): ZodOpenApiPathItemObject {
   return {
     post: {
       operationId: `webhook.${event}`,
@@ -113,9 +113,9 @@ function webhookOperation(event: string, { description, schema, example }: Descr
   };
 }
 
-export function webhooks(components: SchemaComponents): Record<string, JsonObject> {
+export function webhooks(): Record<string, ZodOpenApiPathItemObject> {
   return Object.fromEntries([
-    ...CHARGE_EVENT_TYPES.map((event) => [event, webhookOperation(event, chargeEvent(components, event))]),
-    ...LIFECYCLE_EVENT_TYPES.map((event) => [event, webhookOperation(event, lifecycleEvent(components, event))]),
+    ...CHARGE_EVENT_TYPES.map((event) => [event, webhookOperation(event, chargeEvent(event))]),
+    ...LIFECYCLE_EVENT_TYPES.map((event) => [event, webhookOperation(event, lifecycleEvent(event))]),
   ]);
 }

@@ -74,7 +74,7 @@ export const createLinkBodySchema = z
 
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
 
-export const idempotencyKeySchema = z.string().min(1).max(255);
+export const idempotencyKeySchema = z.string().min(1, 'must be 1 to 255 characters').max(255, 'must be 1 to 255 characters');
 
 export const linkSchema = z
   .object({

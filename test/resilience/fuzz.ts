@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import zlib from 'node:zlib';
 import corpus from './fuzz-corpus.json';
 import { api, createLinks, createMerchant, operator, pay } from './harness';
 
@@ -117,6 +118,15 @@ interface Reply {
   body: string;
 }
 
+/** The body as a client that sent Accept-Encoding reads it (Next.js compresses its replies). */
+function decoded(body: Buffer, encoding: string | undefined): Buffer {
+  if (!body.length) return body;
+  if (encoding === 'gzip') return zlib.gunzipSync(body);
+  if (encoding === 'br') return zlib.brotliDecompressSync(body);
+  if (encoding === 'deflate') return zlib.inflateSync(body);
+  return body;
+}
+
 function send(agent: http.Agent, base: URL, request: Planned): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -124,7 +134,13 @@ function send(agent: http.Agent, base: URL, request: Planned): Promise<Reply> {
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: decoded(Buffer.concat(chunks), res.headers['content-encoding']).toString('utf8') });
+          } catch (error) {
+            reject(error);
+          }
+        });
         res.on('error', reject);
       },
     );

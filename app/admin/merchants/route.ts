@@ -1,11 +1,7 @@
 // POST /admin/merchants (DECISIONS 12)
 import { getDb } from '@/db/client';
-import { readJson } from '@/lib/api/body';
-import { withAdmin } from '@/lib/api/with-admin';
+import { route } from '@/lib/api/route';
 import { createMerchant } from '@/lib/merchants/merchants';
-import { createMerchantBodySchema } from '@/lib/merchants/schemas';
+import * as op from './operation';
 
-export const POST = withAdmin(async (req) => {
-  const body = await readJson(req, createMerchantBodySchema);
-  return Response.json(await createMerchant(await getDb(), body), { status: 201 });
-});
+export const POST = route(op.POST, async (_req, { body }) => Response.json(await createMerchant(await getDb(), body), { status: 201 }));

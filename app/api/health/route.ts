@@ -1,13 +1,14 @@
 // GET /api/health (DECISIONS 15)
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { withApi } from '@/lib/api/handler';
+import { route } from '@/lib/api/route';
 import { DATABASE_UNREACHABLE, HEALTHY } from '@/lib/health';
 import { errorFields, log } from '@/lib/log';
+import * as op from './operation';
 
 const TIMEOUT_MS = 2000;
 
-export const GET = withApi(async () => {
+export const GET = route(op.GET, async () => {
   try {
     const db = await getDb();
     await Promise.race([

@@ -1,13 +1,6 @@
 // GET /merchants/webhook-events: the merchant's webhook events and their attempts (extension)
-import { parseWith } from '@/lib/api/body';
-import { withMerchant } from '@/lib/api/with-merchant';
+import { route } from '@/lib/api/route';
 import { listMerchantEvents } from '@/lib/webhooks/merchant-events';
-import { listEventsQuerySchema } from '@/lib/webhooks/schemas';
+import * as op from './operation';
 
-export const GET = withMerchant(
-  async (req, { db, merchant }) => {
-    const query = parseWith(listEventsQuerySchema, Object.fromEntries(new URL(req.url).searchParams));
-    return Response.json(await listMerchantEvents(db, merchant.merchantId, query));
-  },
-  { limit: 'merchant' },
-);
+export const GET = route(op.GET, async (_req, { db, merchant, query }) => Response.json(await listMerchantEvents(db, merchant.merchantId, query)));

@@ -15,9 +15,11 @@ import { verifyEventChecksum } from './signatures';
 // event's own property list; a valid event is answered 200 whether it settles a charge now, was
 // applied before (Wompi retries until it gets a 200), or is about nothing of ours.
 
-const eventSchema = z.object({
-  event: z.string(),
+/** An event's envelope, as the route parses it (400 with one detail per bad field). */
+export const wompiEventSchema = z.object({
+  event: z.string().meta({ examples: ['transaction.updated'] }),
   data: z.record(z.string(), z.unknown()),
+  environment: z.enum(['test', 'prod']).optional(),
   signature: z.object({ properties: z.array(z.string()).max(50), checksum: z.string().max(200) }),
   timestamp: z.union([z.number(), z.string().regex(/^\d+$/)]).transform(Number),
 });
@@ -31,11 +33,8 @@ const transactionSchema = z.object({
 
 export type EventOutcome = 'settled' | 'already_settled' | 'pending' | 'ignored';
 
-export async function receiveWompiEvent(db: Db, merchantId: string, body: unknown): Promise<EventOutcome> {
+export async function receiveWompiEvent(db: Db, merchantId: string, event: z.output<typeof wompiEventSchema>): Promise<EventOutcome> {
   const refused = new ApiError('unauthorized', 'The event checksum does not match');
-  const parsed = eventSchema.safeParse(body);
-  if (!parsed.success) throw new ApiError('invalid_request', 'Not a Wompi event: event, data, signature and timestamp are required');
-  const event = parsed.data;
   const merchant = isId('mch', merchantId) ? await getMerchant(db, merchantId) : undefined;
   const keys = merchant?.processorType === 'wompi' ? wompiKeysOf(merchant) : null;
   if (!keys || !verifyEventChecksum(event, keys.eventsSecret)) throw refused;

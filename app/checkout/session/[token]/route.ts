@@ -1,7 +1,6 @@
 // GET /checkout/session/{token} (SPEC 4.4, DECISIONS 6)
-import { withCheckout } from '@/lib/api/with-checkout';
+import { route } from '@/lib/api/route';
 import { loadCheckoutSession } from '@/lib/checkout/session';
+import * as op from './operation';
 
-export const GET = withCheckout<{ token: string }>(async (_req, { db, params }) =>
-  Response.json(await loadCheckoutSession(db, params.token)),
-);
+export const GET = route(op.GET, async (_req, { db, params }) => Response.json(await loadCheckoutSession(db, params.token)));

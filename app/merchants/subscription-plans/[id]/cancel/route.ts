@@ -1,14 +1,9 @@
 // POST /merchants/subscription-plans/{id}/cancel (DECISIONS 11, extension)
-import { readJson } from '@/lib/api/body';
-import { withMerchant } from '@/lib/api/with-merchant';
+import { route } from '@/lib/api/route';
 import { cancelPlan } from '@/lib/plans/lifecycle';
-import { cancelPlanBodySchema } from '@/lib/plans/schemas';
 import { toPlanRecord } from '@/lib/plans/views';
+import * as op from './operation';
 
-export const POST = withMerchant<{ id: string }>(
-  async (req, { db, merchant, params }) => {
-    const { reason } = await readJson(req, cancelPlanBodySchema, { optional: true });
-    return Response.json(toPlanRecord(await cancelPlan(db, { merchantId: merchant.merchantId, planId: params.id }, reason)));
-  },
-  { limit: 'merchant' },
+export const POST = route(op.POST, async (_req, { db, merchant, params, body }) =>
+  Response.json(toPlanRecord(await cancelPlan(db, { merchantId: merchant.merchantId, planId: params.id }, body.reason))),
 );

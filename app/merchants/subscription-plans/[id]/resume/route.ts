@@ -1,14 +1,9 @@
 // POST /merchants/subscription-plans/{id}/resume (DECISIONS 11, extension)
-import { readJson } from '@/lib/api/body';
-import { withMerchant } from '@/lib/api/with-merchant';
+import { route } from '@/lib/api/route';
 import { resumePlan } from '@/lib/plans/lifecycle';
-import { emptyBodySchema } from '@/lib/plans/schemas';
 import { toPlanRecord } from '@/lib/plans/views';
+import * as op from './operation';
 
-export const POST = withMerchant<{ id: string }>(
-  async (req, { db, merchant, params }) => {
-    await readJson(req, emptyBodySchema, { optional: true });
-    return Response.json(toPlanRecord(await resumePlan(db, { merchantId: merchant.merchantId, planId: params.id })));
-  },
-  { limit: 'merchant' },
+export const POST = route(op.POST, async (_req, { db, merchant, params }) =>
+  Response.json(toPlanRecord(await resumePlan(db, { merchantId: merchant.merchantId, planId: params.id }))),
 );

@@ -1,16 +1,9 @@
 // POST /merchants/transactions/{subscriptionTransactionId}/void (DECISIONS 11, extension)
-import { readJson } from '@/lib/api/body';
-import { withMerchant } from '@/lib/api/with-merchant';
+import { route } from '@/lib/api/route';
 import { voidCharge } from '@/lib/billing/void';
 import { merchantProcessors } from '@/lib/payments';
-import { emptyBodySchema } from '@/lib/plans/schemas';
+import * as op from './operation';
 
-export const POST = withMerchant<{ subscriptionTransactionId: string }>(
-  async (req, { db, merchant, params }) => {
-    await readJson(req, emptyBodySchema, { optional: true });
-    return Response.json(
-      await voidCharge(db, merchantProcessors(db), { merchantId: merchant.merchantId, transactionId: params.subscriptionTransactionId }),
-    );
-  },
-  { limit: 'merchant' },
+export const POST = route(op.POST, async (_req, { db, merchant, params }) =>
+  Response.json(await voidCharge(db, merchantProcessors(db), { merchantId: merchant.merchantId, transactionId: params.subscriptionTransactionId })),
 );

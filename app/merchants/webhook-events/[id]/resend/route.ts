@@ -1,8 +1,8 @@
 // POST /merchants/webhook-events/{id}/resend: deliver an event again, same bytes and id (extension, DECISIONS 8, 11)
-import { withMerchant } from '@/lib/api/with-merchant';
+import { route } from '@/lib/api/route';
 import { resendMerchantEvent } from '@/lib/webhooks/merchant-events';
+import * as op from './operation';
 
-export const POST = withMerchant<{ id: string }>(
-  async (_req, { db, merchant, params }) => Response.json(await resendMerchantEvent(db, merchant.merchantId, params.id), { status: 202 }),
-  { limit: 'merchant' },
+export const POST = route(op.POST, async (_req, { db, merchant, params }) =>
+  Response.json(await resendMerchantEvent(db, merchant.merchantId, params.id), { status: 202 }),
 );

@@ -1,0 +1,37 @@
+// What pause, resume and cancel declare alike (DECISIONS 11, extensions): POST on the plan, an
+// optional body, the plan record after the change, and the errors of a change.
+import type { z } from 'zod';
+import { type Operation, operation } from '@/lib/api/operation';
+import { CHANGE_ERRORS, planIdParam, SHARED_LIMIT } from '@/lib/openapi/components';
+import { IDS } from '@/lib/openapi/examples';
+import { emptyBodySchema, planRecordSchema } from '@/lib/plans/schemas';
+
+interface PlanChange<S extends z.ZodType> {
+  verb: 'pause' | 'resume' | 'cancel';
+  operationId: string;
+  summary: string;
+  description: string;
+  /** The message of the 409 example. */
+  conflict: string;
+  example: object;
+  body?: { schema: S; example: object };
+}
+
+export function planChange<S extends z.ZodType = typeof emptyBodySchema>(change: PlanChange<S>) {
+  return operation({
+    method: 'POST',
+    path: `/merchants/subscription-plans/{id}/${change.verb}`,
+    operationId: change.operationId,
+    summary: change.summary,
+    tag: 'Subscription plans',
+    auth: 'merchant',
+    limit: 'merchant',
+    description: `${change.description}\n\nNo body is needed (an empty body or \`{}\`). Extension of SPEC.\n\n${SHARED_LIMIT}`,
+    params: { id: planIdParam },
+    body: { schema: (change.body?.schema ?? emptyBodySchema) as S, required: false, ...(change.body ? { example: change.body.example } : {}) },
+    replies: { 200: { description: 'The plan record after the change', body: { schema: planRecordSchema, example: change.example } } },
+    errors: CHANGE_ERRORS,
+    errorExamples: { conflict: { message: change.conflict } },
+    sample: { path: `/merchants/subscription-plans/${IDS.plan}/${change.verb}`, body: change.body?.example },
+  } satisfies Operation);
+}

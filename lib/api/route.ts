@@ -1,0 +1,55 @@
+import { ApiError } from './errors';
+import { parseWith, readJsonObject } from './body';
+import { type ApiContext, withApi } from './handler';
+import type { Operation, OperationContext, ParamsOf } from './operation';
+import { withAdmin } from './with-admin';
+import { withCheckout } from './with-checkout';
+import { withMerchant } from './with-merchant';
+
+/** A route export: Next's handler, carrying the operation it serves (the registry test reads it). */
+export type Route<O extends Operation> = ((req: Request, route: { params: Promise<ParamsOf<O>> }) => Promise<Response>) & { operation: O };
+
+/** Declared headers, checked in order: 400 naming the header when one is sent and invalid. */
+function readHeaders(req: Request, op: Operation): Record<string, string | undefined> {
+  const values: Record<string, string | undefined> = {};
+  for (const [name, { schema }] of Object.entries(op.headers ?? {})) {
+    const value = req.headers.get(name);
+    if (value === null) continue;
+    const result = schema.safeParse(value);
+    if (!result.success) throw new ApiError('invalid_request', `${name} ${result.error.issues[0]?.message ?? 'is invalid'}`);
+    values[name] = result.data;
+  }
+  return values;
+}
+
+/**
+ * The route of `op` (STYLE: one wrapper per route): its auth and rate-limit bucket, then its
+ * declared headers, query and body parsed with the declared schemas, then the handler.
+ */
+export function route<const O extends Operation>(op: O, handler: (req: Request, ctx: OperationContext<O>) => Promise<Response>): Route<O> {
+  const run = async (req: Request, ctx: ApiContext<Record<string, string>> & object): Promise<Response> => {
+    const headers = readHeaders(req, op);
+    const query = op.query ? parseWith(op.query, Object.fromEntries(new URL(req.url).searchParams)) : undefined;
+    const rawBody = op.body ? await readJsonObject(req, { optional: !op.body.required }) : undefined;
+    const body = op.body ? parseWith(op.body.schema, rawBody) : undefined;
+    return handler(req, { ...ctx, headers, query, body, rawBody } as unknown as OperationContext<O>);
+  };
+  const limit = () => {
+    if (!op.limit) throw new Error(`${op.method} ${op.path}: a ${op.auth} operation needs a rate-limit bucket`);
+    return op.limit;
+  };
+  const available: typeof run = async (req, ctx) => {
+    const unavailable = op.unavailable?.();
+    if (unavailable) throw new ApiError('not_found', unavailable);
+    return run(req, ctx);
+  };
+  const wrapped =
+    op.auth === 'merchant'
+      ? withMerchant(available, { limit: limit() })
+      : op.auth === 'checkout'
+        ? withCheckout(available, { limit: limit() })
+        : op.auth === 'operator'
+          ? withAdmin(available)
+          : withApi(available);
+  return Object.assign(wrapped, { operation: op }) as unknown as Route<O>;
+}

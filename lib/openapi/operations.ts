@@ -1,0 +1,48 @@
+import * as updateAdminMerchant from '@/app/admin/merchants/[id]/operation';
+import * as runBilling from '@/app/admin/billing/run/operation';
+import * as adminMerchants from '@/app/admin/merchants/operation';
+import * as health from '@/app/api/health/operation';
+import * as checkoutPayment from '@/app/checkout/session/[token]/payments/[transactionId]/operation';
+import * as checkoutPayments from '@/app/checkout/session/[token]/payments/operation';
+import * as checkoutSession from '@/app/checkout/session/[token]/operation';
+import * as planStatus from '@/app/merchants/plans/[subscriptionPlanId]/status/operation';
+import * as subscriptionLink from '@/app/merchants/subscription-link/operation';
+import * as cancelPlan from '@/app/merchants/subscription-plans/[id]/cancel/operation';
+import * as manageLink from '@/app/merchants/subscription-plans/[id]/manage-link/operation';
+import * as plan from '@/app/merchants/subscription-plans/[id]/operation';
+import * as pausePlan from '@/app/merchants/subscription-plans/[id]/pause/operation';
+import * as resumePlan from '@/app/merchants/subscription-plans/[id]/resume/operation';
+import * as voidTransaction from '@/app/merchants/transactions/[subscriptionTransactionId]/void/operation';
+import * as resendEvent from '@/app/merchants/webhook-events/[id]/resend/operation';
+import * as webhookEvents from '@/app/merchants/webhook-events/operation';
+import * as wompiEvents from '@/app/processors/wompi/events/[merchantId]/operation';
+import type { Method, Operation } from '@/lib/api/operation';
+
+// Every operation of the API, in the document's order: one import per operation.ts beside a
+// route.ts (docs/api.md, "Adding an operation"). The test holds this list and the route files
+// equal, by importing both.
+
+const MODULES: Partial<Record<Method, Operation>>[] = [
+  subscriptionLink,
+  planStatus,
+  plan,
+  pausePlan,
+  resumePlan,
+  cancelPlan,
+  manageLink,
+  voidTransaction,
+  webhookEvents,
+  resendEvent,
+  checkoutSession,
+  checkoutPayments,
+  checkoutPayment,
+  adminMerchants,
+  updateAdminMerchant,
+  runBilling,
+  health,
+  wompiEvents,
+];
+
+const METHODS: Method[] = ['GET', 'POST', 'PATCH'];
+
+export const OPERATIONS: Operation[] = MODULES.flatMap((declared) => METHODS.flatMap((method) => declared[method] ?? []));

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from './document';
+
+// What the document said before operations were declared beside their routes (docs/api.md): every
+// operation with its id and status codes, the webhooks, the named schemas. The generated document
+// must say the same; a new operation or schema is added here on purpose. (While the change landed,
+// the whole earlier document was a fixture, equal field for field but for what zod-openapi writes
+// otherwise: a parameter's default `required: false`, and the Wompi event body, now generated from
+// the schema its route parses.)
+
+const doc = buildOpenApiDocument({ appUrl: 'https://pay.example.co', checkoutTokenTtlSeconds: 86_400 });
+
+const OPERATIONS = [
+  'GET /api/health getHealth → 200 503',
+  'GET /checkout/session/{token} getCheckoutSession → 200 400 404 429 500',
+  'GET /merchants/plans/{subscriptionPlanId}/status getPlanStatus → 200 401 403 404 429 500',
+  'GET /merchants/subscription-plans/{id} getSubscriptionPlan → 200 401 403 404 429 500',
+  'GET /merchants/webhook-events listWebhookEvents → 200 400 401 403 404 429 500',
+  'PATCH /admin/merchants/{id} updateMerchant → 200 400 401 404 413 415 500',
+  'POST /admin/billing/run runBillingSweep → 200 400 401 404 413 415 500',
+  'POST /admin/merchants createMerchant → 201 400 401 404 413 415 500',
+  'POST /merchants/subscription-link createSubscriptionLink → 200 400 401 409 413 415 429 500',
+  'POST /merchants/subscription-plans/{id}/cancel cancelSubscriptionPlan → 200 400 401 403 404 409 413 415 429 500',
+  'POST /merchants/subscription-plans/{id}/manage-link createManageLink → 201 400 401 403 404 413 415 429 500',
+  'POST /merchants/subscription-plans/{id}/pause pauseSubscriptionPlan → 200 400 401 403 404 409 413 415 429 500',
+  'POST /merchants/subscription-plans/{id}/resume resumeSubscriptionPlan → 200 400 401 403 404 409 413 415 429 500',
+  'POST /merchants/transactions/{subscriptionTransactionId}/void voidTransaction → 200 400 401 403 404 409 413 415 429 500',
+  'POST /merchants/webhook-events/{id}/resend resendWebhookEvent → 202 401 403 404 409 429 500',
+  'POST /processors/wompi/events/{merchantId} receiveWompiEvent → 200 400 401 413 415 500',
+];
+
+const SCHEMAS = [
+  'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant',
+  'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanStatus', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'UpdateMerchantRequest',
+  'VoidedTransaction', 'WebhookAttempt', 'WebhookEvent', 'WebhookEventPage', 'WebhookEventRecord', 'WebhookResend',
+];
+
+const WEBHOOKS = [
+  'subscription.activated',
+  'subscription.cancelled',
+  'subscription.charge.approved',
+  'subscription.charge.declined',
+  'subscription.charge.error',
+  'subscription.charge.voided',
+  'subscription.paused',
+  'subscription.payment_method_updated',
+  'subscription.resumed',
+];
+
+describe('the generated OpenAPI document', () => {
+  it('has the operations, ids and status codes it had', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId} → ${Object.keys(op.responses as object).sort().join(' ')}`),
+    );
+    expect(operations.sort()).toEqual(OPERATIONS);
+  });
+
+  it('has the webhooks and named schemas it had', () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual(WEBHOOKS);
+    expect(Object.keys(doc.components.schemas).sort()).toEqual(SCHEMAS);
+  });
+});
