@@ -162,6 +162,15 @@ test('a customer cancels from the manage page; the merchant gets subscription.ca
   expect(bodiesOf(first.planId).map((b) => b.event)).toEqual(['subscription.charge.approved']);
 });
 
+test('outside production, /dev/emails shows the customer e-mails as they were made', async ({ page }) => {
+  const res = await page.goto('/dev/emails');
+  expect(res!.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Correos de desarrollo · Development e-mails');
+  // The journeys above made receipts; the newest comes first.
+  await expect(page.getByTestId('dev-email').first()).toContainText('Gimnasio Norte');
+  await expectAccessible(page);
+});
+
 test('an unknown, forged or expired manage link shows a clear page and no data', async ({ page }) => {
   for (const token of ['mng_' + 'A'.repeat(40), 'not-a-token']) {
     const res = await page.goto(`/manage/${token}`);

@@ -107,7 +107,7 @@ export async function listPlanEmails(db: Db, { merchantId, planId }: { merchantI
   return rows.map((row) => ({ ...row, attemptList: attempts.filter((a) => a.emailId === row.id) }));
 }
 
-/** The latest e-mails kept without SMTP (the development page). */
-export async function listKeptEmails(db: Db, limit = 50) {
+/** The latest e-mails, kept or sent (the development page, /dev/emails). */
+export async function listRecentEmails(db: Db, limit = 50) {
   return db.select().from(emails).orderBy(desc(emails.id)).limit(limit);
 }

@@ -4,7 +4,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
-import { listKeptEmails } from '@/lib/email/outbox';
+import { listRecentEmails } from '@/lib/email/outbox';
 import { isProductionDeployment } from '@/lib/payments';
 
 export const dynamic = 'force-dynamic';
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: 'E-mails (development) · ServicePay'
 
 export default async function DevEmailsPage() {
   if (isProductionDeployment()) notFound();
-  const emails = await listKeptEmails(await getDb());
+  const emails = await listRecentEmails(await getDb());
   return (
     <main style={{ maxWidth: '48rem', margin: '0 auto', padding: '1rem' }}>
       <h1>Correos de desarrollo · Development e-mails</h1>
@@ -27,7 +27,7 @@ export default async function DevEmailsPage() {
           <p>
             <strong>Para · To:</strong> {e.toAddress} · <strong>{e.kind}</strong> · {e.createdAt.toISOString()} · {e.sentAt ? 'sent/kept' : 'pending'}
           </p>
-          <pre tabIndex={0} style={{ whiteSpace: 'pre-wrap', background: '#fff', border: '1px solid #d9dee7', padding: '0.75rem' }}>
+          <pre tabIndex={0} style={{ whiteSpace: 'pre-wrap', background: '#fff', color: '#14213d', border: '1px solid #d9dee7', padding: '0.75rem' }}>
             {e.text}
           </pre>
           <details>
