@@ -153,6 +153,13 @@ export const subscriptionPlans = pgTable(
     index('subscription_plans_merchant_idx').on(t.merchantId, t.id),
     // Renewal sweeps look for ACTIVE plans whose next charge is due.
     index('subscription_plans_due_idx').on(t.nextChargeDate).where(sql`status = 'ACTIVE'`),
+    // The portal (docs/portal.md): search by externalReference, and the Overview's renewal lists.
+    index('subscription_plans_merchant_reference_idx').on(t.merchantId, t.externalReference),
+    index('subscription_plans_customer_idx').on(t.customerId, t.id),
+    index('subscription_plans_merchant_upcoming_idx').on(t.merchantId, t.nextChargeDate).where(sql`status = 'ACTIVE'`),
+    index('subscription_plans_merchant_failing_idx')
+      .on(t.merchantId, t.nextChargeDate)
+      .where(sql`status = 'ACTIVE' and renewal_failures > 0`),
     check('subscription_plans_amount_check', sql`amount between 100 and 99999999999`),
     check('subscription_plans_status_check', inList('status', PLAN_STATUSES)),
     check('subscription_plans_modality_check', inList('modality', MODALITIES)),
@@ -189,6 +196,10 @@ export const transactions = pgTable(
   },
   (t) => [
     index('transactions_plan_idx').on(t.planId, t.id),
+    // The portal's Overview: a merchant's charges per day, read from the index alone.
+    index('transactions_merchant_charge_date_idx').on(t.merchantId, t.chargeDate, t.status, t.amount),
+    // The portal's Transactions list, newest first.
+    index('transactions_merchant_idx').on(t.merchantId, t.id),
     // DECISIONS 5: at most one PENDING transaction per plan, and a checkout token (the plan's
     // INITIAL payment) approves at most once, whatever the concurrency.
     uniqueIndex('transactions_one_pending_per_plan').on(t.planId).where(sql`status = 'PENDING'`),

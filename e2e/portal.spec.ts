@@ -61,7 +61,7 @@ test('webhook settings: https only, a short secret refused, a malformed domain r
   await urlForm.getByRole('button', { name: 'Guardar', exact: true }).click();
   await expect(urlForm.getByRole('status')).toHaveText('URL guardada.');
 
-  const ownSecret = page.getByLabel('O use su propio secreto');
+  const ownSecret = page.getByLabel('Secreto propio');
   const secretForm = formWith(page, ownSecret);
   await ownSecret.fill('x'.repeat(31));
   await secretForm.getByRole('button', { name: 'Guardar secreto' }).click();
@@ -126,7 +126,7 @@ test('sign-in: a wrong password and an unknown e-mail get the same message; then
   await expect(formAlert(fresh)).toHaveText('Correo o contraseña incorrectos.');
   await expectAccessible(fresh);
   await attempt(email, PASSWORD);
-  await expect(fresh).toHaveURL(/\/portal\/activity$/);
+  await expect(fresh).toHaveURL(/\/portal\/overview$/);
   await context.close();
 });
 
@@ -186,7 +186,7 @@ test('sign out everywhere ends the other sessions too', async ({ page, browser }
   await other.getByLabel('Correo electrónico').fill(email);
   await other.getByLabel('Contraseña').fill(PASSWORD);
   await other.getByRole('button', { name: 'Ingresar' }).click();
-  await expect(other).toHaveURL(/\/portal\/activity$/);
+  await expect(other).toHaveURL(/\/portal\/overview$/);
 
   const cookie = (await page.context().cookies()).find((c) => c.name.includes('session_token'));
   expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });

@@ -35,6 +35,11 @@ export function createId(prefix: IdPrefix, now: number = Date.now()): string {
 
 const ID_BODY = /^[0-9A-Za-z]{24}$/;
 
+/** The pattern of an id with this prefix, for the OpenAPI document and JSON Schema. */
+export function idPattern(prefix: IdPrefix): string {
+  return `^${prefix}_${ID_BODY.source.slice(1, -1)}$`;
+}
+
 export function isId(prefix: IdPrefix, value: string): boolean {
   return value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
 }

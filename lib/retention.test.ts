@@ -8,7 +8,9 @@ import { deleteExpiredIdempotencyKeysFunction, deleteOldWebhookEventsFunction } 
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
-import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
+import { runRenewalSweep, runTestClock } from '@/lib/billing/sweep';
+import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
 import { truncateAll, useTestDatabase } from '@/test/database';
 import { deleteOldWebhookEvents, WEBHOOK_EVENT_RETENTION_DAYS } from './retention';
 
@@ -55,19 +57,33 @@ describe('webhook event retention', () => {
 });
 
 describe('idempotency record retention', () => {
+  /** An idempotency record of the link's merchant, written `hoursAgo` hours ago. */
+  const record = (merchantId: string, key: string, hoursAgo: number) => ({
+    merchantId,
+    key,
+    requestHash: 'h',
+    responseStatus: 200,
+    responseBody: '{}',
+    createdAt: new Date(Date.now() - hoursAgo * 3_600_000),
+  });
+  const keysLeft = async () => (await database.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys)).map((r) => r.key);
+
   it('runs as the delete-expired-idempotency-keys Inngest function, apart from the renewal sweep', async () => {
-    const link = await createTestLink(database.db);
-    const row = (key: string, hoursAgo: number) => ({
-      merchantId: link.merchant.merchantId,
-      key,
-      requestHash: 'h',
-      responseStatus: 200,
-      responseBody: '{}',
-      createdAt: new Date(Date.now() - hoursAgo * 3_600_000),
-    });
-    await database.db.insert(idempotencyKeys).values([row('old', 25), row('live', 1)]);
+    const { merchant } = await createTestLink(database.db);
+    await database.db.insert(idempotencyKeys).values([record(merchant.merchantId, 'old', 25), record(merchant.merchantId, 'live', 1)]);
     const { result } = await new InngestTestEngine({ function: deleteExpiredIdempotencyKeysFunction }).execute();
     expect(result).toEqual({ deleted: 1 });
-    expect((await database.db.select().from(idempotencyKeys)).map((r) => r.key)).toEqual(['live']);
+    expect(await keysLeft()).toEqual(['live']);
+  });
+
+  it('deletes in batches, and the test clock runs it too; live records stay', async () => {
+    const { merchant } = await createTestLink(database.db);
+    const old = Array.from({ length: 5 }, (_, i) => record(merchant.merchantId, `old-${i}`, 25 + i));
+    await database.db.insert(idempotencyKeys).values([...old, record(merchant.merchantId, 'live', 23)]);
+    expect(await deleteExpiredIdempotencyKeys(database.db, { batchSize: 2 })).toBe(5);
+    await database.db.insert(idempotencyKeys).values(record(merchant.merchantId, 'old-again', 30));
+    expect(await runRenewalSweep(database.db, countingSandbox().processor, { now: new Date() })).not.toHaveProperty('idempotencyKeysDeleted');
+    expect(await runTestClock(database.db, countingSandbox().processor, new Date())).toMatchObject({ idempotencyKeysDeleted: 1 });
+    expect(await keysLeft()).toEqual(['live']);
   });
 });

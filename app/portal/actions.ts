@@ -41,7 +41,7 @@ export async function signUpAction(_: FormState, form: FormData): Promise<FormSt
 export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
   const { t } = await portalLang();
   const result = await signIn({ email: text(form, 'email'), password: text(form, 'password') }, await headers());
-  if (result.ok) redirect('/portal/activity');
+  if (result.ok) redirect('/portal/overview');
   if (result.problem === 'rate_limited') return error(fill(t.auth.rateLimited, { seconds: result.retryAfterSeconds }));
   return error(t.auth.invalidCredentials);
 }

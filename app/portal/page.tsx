@@ -1,6 +1,6 @@
-// /portal: the activity when signed in, else the sign-in page (the activity redirects there).
+// /portal: the overview when signed in, else the sign-in page (the overview redirects there).
 import { redirect } from 'next/navigation';
 
 export default function PortalHome() {
-  redirect('/portal/activity');
+  redirect('/portal/overview');
 }

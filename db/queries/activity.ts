@@ -1,39 +1,91 @@
-import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { type PlanStatus, subscriptionPlans, transactions } from '../schema';
+import { customers, type PlanStatus, subscriptionPlans, type TransactionStatus, transactions } from '../schema';
 
-// What the portal's Activity pages read. Every query names the merchant in its `where`, so a
-// page cannot show another merchant's rows by forgetting a check.
+// What the portal's Activity and Transactions pages read. Every query names the merchant in its
+// `where`, so a page cannot show another merchant's rows by forgetting a check.
 
-export interface PlanFilter {
-  status?: PlanStatus;
-  externalReference?: string;
-  /** Keyset pagination: plans older than this id (ids sort by creation time). */
+export interface ActivityFilter {
+  /** A plan id (sub_…), a customer's e-mail (exact, any case) or an externalReference (exact). */
+  search?: string;
+  /** Keyset pagination: rows older than this id (ids sort by creation time). */
   before?: string;
 }
+
+export interface PlanFilter extends ActivityFilter {
+  status?: PlanStatus;
+}
+
+export interface TransactionFilter extends ActivityFilter {
+  status?: TransactionStatus;
+}
+
+/** The plans a search names: by id, by the customer's e-mail, or by externalReference. */
+function planSearch(merchantId: string, search: string): SQL {
+  if (/^sub_\w+$/.test(search)) return eq(subscriptionPlans.id, search);
+  if (search.includes('@')) {
+    // customers_merchant_email_key serves this (merchant, lower(email)) lookup.
+    const ids = sql`(select ${customers.id} from ${customers} where ${customers.merchantId} = ${merchantId} and lower(${customers.email}) = lower(${search}))`;
+    return inArray(subscriptionPlans.customerId, ids);
+  }
+  return eq(subscriptionPlans.externalReference, search);
+}
+
+const planColumns = {
+  id: subscriptionPlans.id,
+  externalReference: subscriptionPlans.externalReference,
+  description: subscriptionPlans.description,
+  amount: subscriptionPlans.amount,
+  modality: subscriptionPlans.modality,
+  status: subscriptionPlans.status,
+  customerEmail: subscriptionPlans.customerEmail,
+  nextChargeDate: subscriptionPlans.nextChargeDate,
+  createdAt: subscriptionPlans.createdAt,
+};
 
 /** A page of the merchant's plans, newest first, and whether older ones remain. */
 export async function listPlans(db: Db, merchantId: string, filter: PlanFilter, pageSize: number) {
   const conditions: SQL[] = [eq(subscriptionPlans.merchantId, merchantId)];
   if (filter.status) conditions.push(eq(subscriptionPlans.status, filter.status));
-  if (filter.externalReference) conditions.push(eq(subscriptionPlans.externalReference, filter.externalReference));
+  if (filter.search) conditions.push(planSearch(merchantId, filter.search));
   if (filter.before) conditions.push(lt(subscriptionPlans.id, filter.before));
   const rows = await db
-    .select({
-      id: subscriptionPlans.id,
-      externalReference: subscriptionPlans.externalReference,
-      description: subscriptionPlans.description,
-      amount: subscriptionPlans.amount,
-      modality: subscriptionPlans.modality,
-      status: subscriptionPlans.status,
-      customerEmail: subscriptionPlans.customerEmail,
-      createdAt: subscriptionPlans.createdAt,
-    })
+    .select(planColumns)
     .from(subscriptionPlans)
     .where(and(...conditions))
     .orderBy(desc(subscriptionPlans.id))
     .limit(pageSize + 1);
   return { plans: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
+}
+
+/** A page of the merchant's transactions with their plan's reference and customer, newest first. */
+export async function listTransactions(db: Db, merchantId: string, filter: TransactionFilter, pageSize: number) {
+  const conditions: SQL[] = [eq(transactions.merchantId, merchantId)];
+  if (filter.status) conditions.push(eq(transactions.status, filter.status));
+  if (filter.search) {
+    conditions.push(/^txn_\w+$/.test(filter.search) ? eq(transactions.id, filter.search) : planSearch(merchantId, filter.search));
+  }
+  if (filter.before) conditions.push(lt(transactions.id, filter.before));
+  const rows = await db
+    .select({
+      id: transactions.id,
+      planId: transactions.planId,
+      kind: transactions.kind,
+      status: transactions.status,
+      amount: transactions.amount,
+      paymentMethodType: transactions.paymentMethodType,
+      cardBrand: transactions.cardBrand,
+      cardLast4: transactions.cardLast4,
+      chargeDate: transactions.chargeDate,
+      externalReference: subscriptionPlans.externalReference,
+      customerEmail: subscriptionPlans.customerEmail,
+    })
+    .from(transactions)
+    .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, transactions.planId))
+    .where(and(...conditions))
+    .orderBy(desc(transactions.id))
+    .limit(pageSize + 1);
+  return { transactions: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
 }
 
 export async function listPlanTransactions(db: Db, { merchantId, planId }: { merchantId: string; planId: string }) {

@@ -1,8 +1,7 @@
 import { and, eq, notInArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { idempotencyKeys, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
-import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
+import { subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import type { PaymentProcessor } from '@/lib/payments/processor';
@@ -10,7 +9,7 @@ import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { chargeRenewal, findDueRenewals, renewalEventId } from './renewals';
-import { runRenewalSweep, runTestClock } from './sweep';
+import { runRenewalSweep } from './sweep';
 
 let database: Database;
 beforeAll(async () => {
@@ -214,26 +213,5 @@ describe('monthly renewals', () => {
     expect((await renewalsOf(link.planId)).map((t) => [t.status, t.failureCode])).toEqual([['ERROR', 'processor_error']]);
     expect((await eventsOf(link.planId)).map((e) => e.type)).toContain('subscription.charge.error');
     expect(await link.plan()).toMatchObject({ status: 'ACTIVE', renewalFailures: 1 });
-  });
-});
-
-describe('expired idempotency records', () => {
-  it('are deleted in batches by their own job, which the test clock runs too; live ones stay', async () => {
-    const link = await createTestLink(database.db);
-    const row = (key: string, hoursAgo: number) => ({
-      merchantId: link.merchant.merchantId,
-      key,
-      requestHash: 'h',
-      responseStatus: 200,
-      responseBody: '{}',
-      createdAt: new Date(Date.now() - hoursAgo * 3_600_000),
-    });
-    await database.db.insert(idempotencyKeys).values([...Array.from({ length: 5 }, (_, i) => row(`old-${i}`, 25 + i)), row('live', 23)]);
-    expect(await deleteExpiredIdempotencyKeys(database.db, { batchSize: 2 })).toBe(5);
-    await database.db.insert(idempotencyKeys).values(row('old-again', 30));
-    expect(await runRenewalSweep(database.db, countingSandbox().processor, { now: new Date() })).not.toHaveProperty('idempotencyKeysDeleted');
-    expect(await runTestClock(database.db, countingSandbox().processor, new Date())).toMatchObject({ idempotencyKeysDeleted: 1 });
-    const left = await database.db.select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.merchantId, link.merchant.merchantId));
-    expect(left.map((r) => r.key)).toEqual(['live']);
   });
 });

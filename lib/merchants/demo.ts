@@ -4,7 +4,9 @@ import type { Database, Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
 import { countMerchants, getMerchant, type MerchantRow } from '@/db/queries/merchants';
 import { env } from '@/lib/env';
+import { randomBase62 } from '@/lib/ids';
 import { getPaymentProcessor } from '@/lib/payments';
+import { createPortalUser } from '@/lib/portal/accounts';
 import { createMerchant } from './merchants';
 
 /**
@@ -13,6 +15,8 @@ import { createMerchant } from './merchants';
  */
 export const DEMO_MERCHANT_ID = 'mch_00000000TiendaDemo000000';
 const DEMO_NAME = 'Tienda Demo';
+/** The demo merchant's portal login (its password is random, printed once and kept in demo-merchant.json). */
+export const DEMO_PORTAL_EMAIL = 'demo@servicepay.test';
 
 /**
  * First start of an empty embedded database (DECISIONS 13): create a demo merchant, print its
@@ -25,8 +29,11 @@ export async function ensureDemoMerchant(database: Database, options: { dataDir:
     { name: DEMO_NAME, allowedDomains: [`localhost:${options.port}`, `127.0.0.1:${options.port}`] },
     { id: DEMO_MERCHANT_ID },
   );
+  // Its portal login, so what the README's calls and /demo make shows up in the portal.
+  const portal = { email: DEMO_PORTAL_EMAIL, password: `clave-${randomBase62(16)}` };
+  await createPortalUser({ merchantId: created.merchantId, name: DEMO_NAME, ...portal });
   const file = path.join(path.dirname(path.resolve(options.dataDir)), 'demo-merchant.json');
-  fs.writeFileSync(file, `${JSON.stringify(created, null, 2)}\n`, { mode: 0o600 });
+  fs.writeFileSync(file, `${JSON.stringify({ ...created, portal }, null, 2)}\n`, { mode: 0o600 });
   console.log(
     [
       '',
@@ -36,11 +43,16 @@ export async function ensureDemoMerchant(database: Database, options: { dataDir:
       `    api_secret     ${created.apiSecret}`,
       `    webhookSecret  ${created.webhookSecret}`,
       '',
+      `  Portal: ${options.appUrl}/portal/sign-in`,
+      `    e-mail         ${portal.email}`,
+      `    password       ${portal.password}`,
+      '',
       '  Try it:',
       `    curl -s ${options.appUrl}/merchants/subscription-link \\`,
       `      -H "Authorization: Bearer ${created.apiKey}:${created.apiSecret}" -H "Content-Type: application/json" \\`,
       `      -d '{"customer":{"phone":"+573001234567","email":"ana@example.com"},"plan":{"externalReference":"order-1","description":"Plan mensual","amount":150000}}'`,
       `    or open ${options.appUrl}/demo to try the widget.`,
+      `  Webhooks on this laptop: npm run webhooks:listen -- --forward-to http://localhost:4242/webhooks`,
       '',
     ].join('\n'),
   );

@@ -3,6 +3,7 @@ import { ERROR_STATUS, type ErrorCode } from '@/lib/api/errors';
 import type { ErrorExample } from '@/lib/api/operation';
 import { LIMITS } from '@/lib/rate-limit/limits';
 import { IDS } from './examples';
+import { idPattern } from '@/lib/ids';
 
 type JsonObject = Record<string, unknown>;
 
@@ -74,7 +75,7 @@ export function duration(seconds: number): string {
 /** A plan's id in a path (`{id}`, `{subscriptionPlanId}`). */
 export const planIdParam = {
   description: 'The subscriptionPlanId returned at link creation. A malformed id is answered 404.',
-  pattern: '^sub_[0-9A-Za-z]{24}$',
+  pattern: idPattern('sub'),
   example: IDS.plan,
 };
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db/client';
 import { accounts, merchants, users } from '@/db/schema';
 import { useTestDatabase } from '@/test/database';
-import { currentUser, signIn, signOutEverywhere, signUp } from './accounts';
+import { createPortalUser, currentUser, signIn, signOutEverywhere, signUp } from './accounts';
 import { getAuth } from './auth';
 
 let db: Db;
@@ -120,5 +120,16 @@ describe('sessions', () => {
     await signOutEverywhere(laptop);
     expect(await currentUser(laptop)).toBeNull();
     expect(await currentUser(phone)).toBeNull();
+  });
+});
+
+describe('createPortalUser', () => {
+  it('gives an existing merchant a login that signs in, and refuses a weak password', async () => {
+    const { merchantId } = await signedUp();
+    const { email } = fresh();
+    await createPortalUser({ merchantId, name: 'Demo', email, password: 'demo-Kx81pQz3' });
+    const user = await currentUser(await sessionCookie(email, 'demo-Kx81pQz3'));
+    expect(user).toMatchObject({ merchantId, email });
+    await expect(createPortalUser({ merchantId, name: 'Demo', email: fresh().email, password: 'short' })).rejects.toThrow('too_short');
   });
 });

@@ -45,6 +45,18 @@ export async function signUp(db: Db, input: unknown, headers: Headers): Promise<
   }
 }
 
+/**
+ * A portal user for an existing merchant, made without a request (no cookie goes anywhere): the
+ * demo merchant's login on a first `npm run dev` (lib/merchants/demo.ts). Same hash and account
+ * rows as a sign-up.
+ */
+export async function createPortalUser(input: { merchantId: string; name: string; email: string; password: string }): Promise<void> {
+  const weak = passwordProblem(input.password, input.email);
+  if (weak) throw new Error(`createPortalUser: ${weak}`);
+  // The sign-up's own path (its session is returned here and dropped: nobody holds its cookie).
+  await (await getAuth()).api.signUpEmail({ body: { name: input.name, email: input.email, password: input.password, merchantId: input.merchantId } });
+}
+
 export type SignInResult = { ok: true } | { ok: false; problem: 'invalid_credentials' } | { ok: false; problem: 'rate_limited'; retryAfterSeconds: number };
 
 /**

@@ -60,7 +60,7 @@ describe('listPlans', () => {
     const a = await createTestMerchant(db);
     const one = await link(a.merchantId, 'order-77');
     await link(a.merchantId, 'order-78');
-    expect((await listPlans(db, a.merchantId, { externalReference: 'order-77' }, 10)).plans.map((p) => p.id)).toEqual([one.subscriptionPlanId]);
+    expect((await listPlans(db, a.merchantId, { search: 'order-77' }, 10)).plans.map((p) => p.id)).toEqual([one.subscriptionPlanId]);
     expect((await listPlans(db, a.merchantId, { status: 'ACTIVE' }, 10)).plans).toEqual([]);
     expect((await listPlans(db, a.merchantId, { status: 'PENDING_ACTIVATION' }, 10)).plans).toHaveLength(2);
   });

@@ -21,6 +21,14 @@ export async function getProcessorSettings(db: Db, merchantId: string) {
   };
 }
 
+/**
+ * Whether the portal shows its test-mode band: everywhere outside a production deployment, and in
+ * production while the merchant charges through the sandbox or Wompi's test keys (pub_test_).
+ */
+export function inTestMode(settings: Pick<Awaited<ReturnType<typeof getProcessorSettings>>, 'type' | 'publicKey' | 'production'>): boolean {
+  return !settings.production || settings.type === 'sandbox' || Boolean(settings.publicKey?.startsWith('pub_test_'));
+}
+
 export type ProcessorSaveResult = { ok: true } | { ok: false; problems: string[] };
 
 export async function saveProcessor(db: Db, merchantId: string, input: Record<string, unknown>): Promise<ProcessorSaveResult> {

@@ -1,32 +1,28 @@
 // Every signed-in portal page: its user (or a redirect to sign in), the sections and sign-out.
-import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { PortalNav } from '@/components/portal/portal-nav';
 import { PortalShell } from '@/components/portal/portal-shell';
+import { getDb } from '@/db/client';
 import { processorCopy } from '@/lib/portal/processor-i18n';
+import { getProcessorSettings, inTestMode } from '@/lib/portal/processor-settings';
 import { portalLang, requireUser } from '@/lib/portal/request';
 import { signOutAction, signOutEverywhereAction } from '../actions';
 
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   const { lang, t } = await portalLang();
+  const settings = await getProcessorSettings(await getDb(), user.merchantId);
+  const links = [
+    { href: '/portal/overview', text: t.nav.overview },
+    { href: '/portal/activity', text: t.nav.activity },
+    { href: '/portal/transactions', text: t.nav.transactions },
+    { href: '/portal/settings/api', text: t.nav.api },
+    { href: '/portal/settings/webhooks', text: t.nav.webhooks },
+    { href: '/portal/settings/processor', text: processorCopy(lang).nav },
+  ];
   const nav = (
     <>
-      <nav aria-label={t.nav.label}>
-        <ul>
-          <li>
-            <Link href="/portal/activity">{t.nav.activity}</Link>
-          </li>
-          <li>
-            <Link href="/portal/settings/api">{t.nav.api}</Link>
-          </li>
-          <li>
-            <Link href="/portal/settings/webhooks">{t.nav.webhooks}</Link>
-          </li>
-          <li>
-            <Link href="/portal/settings/processor">{processorCopy(lang).nav}</Link>
-          </li>
-        </ul>
-      </nav>
+      <PortalNav label={t.nav.label} links={links} />
       <div className="account">
         <span>{user.email}</span>
         <form action={signOutAction}>
@@ -43,7 +39,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
     </>
   );
   return (
-    <PortalShell lang={lang} t={t} nav={nav}>
+    <PortalShell lang={lang} t={t} nav={nav} testMode={inTestMode(settings)}>
       {children}
     </PortalShell>
   );

@@ -3,6 +3,7 @@ import { operation } from '@/lib/api/operation';
 import { merchantSchema, updateMerchantBodySchema } from '@/lib/merchants/schemas';
 import { IDS, merchantExample, updateMerchantExample } from '@/lib/openapi/examples';
 import { MERCHANT_FIELDS, OPERATOR_ERROR_EXAMPLES, OPERATOR_ERRORS } from '@/lib/openapi/operator';
+import { idPattern } from '@/lib/ids';
 
 export const PATCH = operation({
   method: 'PATCH',
@@ -12,7 +13,7 @@ export const PATCH = operation({
   tag: 'Operators',
   auth: 'operator',
   description: `Changes the fields sent, at least one. \`webhookUrl: null\` removes the URL (events are then recorded but not sent). An \`INACTIVE\` merchant's API calls are refused with 401.\n\n${MERCHANT_FIELDS}`,
-  params: { id: { description: 'The merchantId. A malformed id is answered 404.', pattern: '^mch_[0-9A-Za-z]{24}$', example: IDS.merchant } },
+  params: { id: { description: 'The merchantId. A malformed id is answered 404.', pattern: idPattern('mch'), example: IDS.merchant } },
   body: { schema: updateMerchantBodySchema, required: true, example: updateMerchantExample },
   replies: { 200: { description: 'The merchant after the change', body: { schema: merchantSchema, example: merchantExample } } },
   errors: OPERATOR_ERRORS,

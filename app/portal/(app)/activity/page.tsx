@@ -1,98 +1,51 @@
-// /portal/activity: the merchant's plans, newest first, filtered by status and external reference, in pages.
+// /portal/activity: the merchant's plans, newest first: search, status filter, pages and a CSV export.
 import Link from 'next/link';
+import { DataTable } from '@/components/portal/data-table';
+import { ListFilters } from '@/components/portal/list-filters';
+import { StatusBadge } from '@/components/portal/status-badge';
 import { getDb } from '@/db/client';
 import { listPlans } from '@/db/queries/activity';
-import { PLAN_STATUSES, type PlanStatus } from '@/db/schema';
+import { PLAN_STATUSES } from '@/db/schema';
 import { formatCop } from '@/lib/i18n/format';
-import { isId } from '@/lib/ids';
 import { formatDateTime } from '@/lib/portal/i18n';
+import { filterQuery, planFilterOf, type SearchParams } from '@/lib/portal/list-params';
 import { portalLang, requireUser } from '@/lib/portal/request';
 
 const PAGE_SIZE = 20;
 
-type Search = Promise<Record<string, string | string[] | undefined>>;
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
-
-export default async function ActivityPage({ searchParams }: { searchParams: Search }) {
+export default async function ActivityPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { merchantId } = await requireUser();
   const { lang, t } = await portalLang();
   const a = t.activity;
-  const query = await searchParams;
-  const asked = one(query.status);
-  const status = PLAN_STATUSES.includes(asked as PlanStatus) ? (asked as PlanStatus) : undefined;
-  const externalReference = one(query.ref);
-  const before = one(query.before);
-  const { plans, hasMore } = await listPlans(
-    await getDb(),
-    merchantId,
-    { status, externalReference, before: before && isId('sub', before) ? before : undefined },
-    PAGE_SIZE,
-  );
-  const pageLink = (extra: Record<string, string>) => {
-    const params = new URLSearchParams({ ...(status && { status }), ...(externalReference && { ref: externalReference }), ...extra });
-    return `/portal/activity?${params}`;
-  };
+  const filter = planFilterOf(await searchParams);
+  const { plans, hasMore } = await listPlans(await getDb(), merchantId, filter, PAGE_SIZE);
 
   return (
     <>
       <h1>{a.title}</h1>
-      <form className="filters" role="search" aria-label={a.filter}>
-        <label>
-          {a.status}
-          <select name="status" defaultValue={status ?? ''}>
-            <option value="">{a.anyStatus}</option>
-            {PLAN_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {a.reference}
-          <input name="ref" defaultValue={externalReference ?? ''} />
-        </label>
-        <button type="submit">{a.filter}</button>
-      </form>
+      <ListFilters t={t} statuses={PLAN_STATUSES} search={filter.search} status={filter.status} exportHref={`/portal/export/plans${filterQuery(filter)}`} />
       <section className="card" aria-labelledby="plans">
         <h2 id="plans">{a.plans}</h2>
         {plans.length === 0 ? (
           <p>{a.none}</p>
         ) : (
-          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="plans">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{a.plan}</th>
-                  <th scope="col">{a.reference}</th>
-                  <th scope="col">{a.amount}</th>
-                  <th scope="col">{a.status}</th>
-                  <th scope="col">{a.customer}</th>
-                  <th scope="col">{a.created}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {plans.map((p) => (
-                  <tr key={p.id}>
-                    <td>
-                      <Link href={`/portal/activity/plans/${p.id}`}>{p.description}</Link>
-                    </td>
-                    <td>
-                      <code>{p.externalReference}</code>
-                    </td>
-                    <td>{formatCop(p.amount)}</td>
-                    <td>{p.status}</td>
-                    <td>{p.customerEmail}</td>
-                    <td>{formatDateTime(p.createdAt, lang)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            labelledBy="plans"
+            rows={plans}
+            rowKey={(p) => p.id}
+            columns={[
+              { label: a.plan, cell: (p) => <Link href={`/portal/activity/plans/${p.id}`}>{p.description}</Link> },
+              { label: a.reference, cell: (p) => <code>{p.externalReference}</code> },
+              { label: a.amount, numeric: true, cell: (p) => formatCop(p.amount) },
+              { label: a.status, cell: (p) => <StatusBadge status={p.status} t={t} /> },
+              { label: a.customer, cell: (p) => <span className="wrap">{p.customerEmail}</span> },
+              { label: a.created, cell: (p) => formatDateTime(p.createdAt, lang) },
+            ]}
+          />
         )}
         <p className="pager">
-          {before && <Link href={pageLink({})}>{a.newest}</Link>}
-          {hasMore && <Link href={pageLink({ before: plans.at(-1)!.id })}>{a.older}</Link>}
+          {filter.before && <Link href={`/portal/activity${filterQuery({ ...filter, before: undefined })}`}>{a.newest}</Link>}
+          {hasMore && <Link href={`/portal/activity${filterQuery(filter, { before: plans.at(-1)!.id })}`}>{a.older}</Link>}
         </p>
       </section>
     </>

@@ -2,13 +2,14 @@
 import Link from 'next/link';
 import { ActionForm } from '@/components/portal/action-form';
 import { PortalShell } from '@/components/portal/portal-shell';
+import { isProductionDeployment } from '@/lib/payments/secret-box';
 import { portalLang } from '@/lib/portal/request';
 import { signUpAction } from '../../actions';
 
 export default async function SignUpPage() {
   const { lang, t } = await portalLang();
   return (
-    <PortalShell lang={lang} t={t}>
+    <PortalShell lang={lang} t={t} testMode={!isProductionDeployment()}>
       <h1>{t.auth.signUpTitle}</h1>
       <section className="card">
         <ActionForm action={signUpAction} submit={t.auth.signUp} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>

@@ -4,6 +4,7 @@ import { operation } from '@/lib/api/operation';
 import { CHANGE_ERRORS, SHARED_LIMIT } from '@/lib/openapi/components';
 import { IDS, voidedTransactionExample } from '@/lib/openapi/examples';
 import { emptyBodySchema } from '@/lib/plans/schemas';
+import { idPattern } from '@/lib/ids';
 
 export const POST = operation({
   method: 'POST',
@@ -24,7 +25,7 @@ export const POST = operation({
   params: {
     subscriptionTransactionId: {
       description: 'Our transaction id (`txn_…`), as in `lastTransaction.subscriptionTransactionId` and webhooks. A malformed id is answered 404.',
-      pattern: '^txn_[0-9A-Za-z]{24}$',
+      pattern: idPattern('txn'),
       example: IDS.transaction,
     },
   },

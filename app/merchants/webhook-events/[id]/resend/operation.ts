@@ -3,6 +3,7 @@ import { operation } from '@/lib/api/operation';
 import { SHARED_LIMIT } from '@/lib/openapi/components';
 import { IDS } from '@/lib/openapi/examples';
 import { resendReplySchema } from '@/lib/webhooks/schemas';
+import { idPattern } from '@/lib/ids';
 
 export const POST = operation({
   method: 'POST',
@@ -18,7 +19,7 @@ export const POST = operation({
     '',
     SHARED_LIMIT,
   ].join('\n'),
-  params: { id: { description: 'The event id (evt_…). A malformed id is answered 404.', pattern: '^evt_[0-9A-Za-z]{24}$', example: IDS.event } },
+  params: { id: { description: 'The event id (evt_…). A malformed id is answered 404.', pattern: idPattern('evt'), example: IDS.event } },
   replies: { 202: { description: 'Queued', body: { schema: resendReplySchema, example: { id: IDS.event, status: 'queued' } } } },
   errors: ['unauthorized', 'forbidden', 'not_found', 'conflict', 'rate_limited', 'internal_error'],
   sample: { path: `/merchants/webhook-events/${IDS.event}/resend` },

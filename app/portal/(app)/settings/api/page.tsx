@@ -1,5 +1,6 @@
 // /portal/settings/api (SPEC 5.2): the merchant's keys, a new key, revocation, a curl example.
 import { ActionForm } from '@/components/portal/action-form';
+import { DataTable } from '@/components/portal/data-table';
 import { getDb } from '@/db/client';
 import { fill } from '@/lib/i18n/format';
 import { env } from '@/lib/env';
@@ -24,48 +25,36 @@ export default async function ApiSettingsPage() {
         {keys.length === 0 ? (
           <p>{t.api.none}</p>
         ) : (
-          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="keys">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t.api.key}</th>
-                  <th scope="col">{t.api.created}</th>
-                  <th scope="col">{t.api.lastUsed}</th>
-                  <th scope="col">{t.api.status}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t.api.revoke}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((k) => (
-                  <tr key={k.key}>
-                    <td>
-                      <code>{k.key}</code>
-                    </td>
-                    <td>{formatDateTime(k.createdAt, lang)}</td>
-                    <td>{k.lastUsedAt ? formatDateTime(k.lastUsedAt, lang) : t.api.never}</td>
-                    <td>{k.revokedAt ? t.api.revoked : t.api.active}</td>
-                    <td>
-                      {/* Kept for a revoked key too (without its button): the revocation's answer stays shown. */}
-                      <ActionForm
-                        action={revokeKeyAction}
-                        submit={t.api.revoke}
-                        pending={t.auth.pending}
-                        copy={copy}
-                        danger
-                        done={Boolean(k.revokedAt)}
-                        warning={active.length === 1 ? t.api.lastKeyWarning : undefined}
-                      >
-                        <input type="hidden" name="key" value={k.key} />
-                        <span className="visually-hidden">{fill(t.api.revokeKey, { key: k.key })}</span>
-                      </ActionForm>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            labelledBy="keys"
+            rows={keys}
+            rowKey={(k) => k.key}
+            columns={[
+              { label: t.api.key, cell: (k) => <code>{k.key}</code> },
+              { label: t.api.created, cell: (k) => formatDateTime(k.createdAt, lang) },
+              { label: t.api.lastUsed, cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt, lang) : t.api.never) },
+              { label: t.api.status, cell: (k) => <span className={`badge ${k.revokedAt ? 'neutral' : 'ok'}`}>{k.revokedAt ? t.api.revoked : t.api.active}</span> },
+              {
+                label: t.api.revoke,
+                hideLabel: true,
+                // Kept for a revoked key too (without its button): the revocation's answer stays shown.
+                cell: (k) => (
+                  <ActionForm
+                    action={revokeKeyAction}
+                    submit={t.api.revoke}
+                    pending={t.auth.pending}
+                    copy={copy}
+                    danger
+                    done={Boolean(k.revokedAt)}
+                    warning={active.length === 1 ? t.api.lastKeyWarning : undefined}
+                  >
+                    <input type="hidden" name="key" value={k.key} />
+                    <span className="visually-hidden">{fill(t.api.revokeKey, { key: k.key })}</span>
+                  </ActionForm>
+                ),
+              },
+            ]}
+          />
         )}
         <ActionForm action={createKeyAction} submit={t.api.create} pending={t.auth.pending} copy={copy} />
       </section>

@@ -42,7 +42,7 @@ export default async function WebhookSettingsPage() {
         <h3>{w.ownSecret}</h3>
         <ActionForm action={saveSecretAction} submit={w.saveSecret} pending={t.auth.pending} copy={copy}>
           <label>
-            {w.ownSecret}
+            {w.ownSecretLabel}
             <input name="webhookSecret" autoComplete="off" spellCheck={false} aria-describedby="secret-hint" />
           </label>
           <p id="secret-hint" className="hint">

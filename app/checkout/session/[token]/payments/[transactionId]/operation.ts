@@ -3,6 +3,7 @@
 import { operation } from '@/lib/api/operation';
 import { IDS } from '@/lib/openapi/examples';
 import { tokenParam } from '../../operation';
+import { idPattern } from '@/lib/ids';
 
 export const GET = operation({
   method: 'GET',
@@ -15,7 +16,7 @@ export const GET = operation({
   description: 'A payment as it stands, settled first if it was PENDING and the processor has decided.',
   params: {
     token: tokenParam,
-    transactionId: { description: 'Our transaction id (`txn_…`)', pattern: '^txn_[0-9A-Za-z]{24}$', example: IDS.transaction },
+    transactionId: { description: 'Our transaction id (`txn_…`)', pattern: idPattern('txn'), example: IDS.transaction },
   },
   replies: { 200: { description: 'The payment as it stands' } },
   errors: ['session_expired', 'not_found', 'rate_limited', 'internal_error'],

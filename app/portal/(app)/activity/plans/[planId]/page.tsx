@@ -1,6 +1,8 @@
 // /portal/activity/plans/<id>: one plan with its transactions and webhook events (403 for another merchant's).
 import Link from 'next/link';
 import { CustomerSide } from '@/components/portal/customer-side';
+import { DataTable } from '@/components/portal/data-table';
+import { StatusBadge } from '@/components/portal/status-badge';
 import { WebhookEvent } from '@/components/portal/webhook-event';
 import { getDb } from '@/db/client';
 import { listPlanTransactions } from '@/db/queries/activity';
@@ -40,7 +42,9 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
         <dt>{a.amount}</dt>
         <dd>{formatCop(plan.amount)}</dd>
         <dt>{a.status}</dt>
-        <dd>{plan.status}</dd>
+        <dd>
+          <StatusBadge status={plan.status} t={t} />
+        </dd>
         <dt>{a.customer}</dt>
         <dd>{plan.customerEmail}</dd>
       </dl>
@@ -50,32 +54,18 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
         {transactions.length === 0 ? (
           <p>{a.noTransactions}</p>
         ) : (
-          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="transactions">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{a.transaction}</th>
-                  <th scope="col">{a.status}</th>
-                  <th scope="col">{a.amount}</th>
-                  <th scope="col">{a.card}</th>
-                  <th scope="col">{a.created}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {transactions.map((txn) => (
-                  <tr key={txn.id}>
-                    <td>
-                      <code>{txn.id}</code>
-                    </td>
-                    <td>{txn.status}</td>
-                    <td>{formatCop(txn.amount)}</td>
-                    <td>{txn.cardLast4 ? `${txn.cardBrand ?? ''} •••• ${txn.cardLast4}` : t.dash}</td>
-                    <td>{formatDateTime(txn.chargeDate, lang)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            labelledBy="transactions"
+            rows={transactions}
+            rowKey={(txn) => txn.id}
+            columns={[
+              { label: a.transaction, cell: (txn) => <code>{txn.id}</code> },
+              { label: a.status, cell: (txn) => <StatusBadge status={txn.status} t={t} /> },
+              { label: a.amount, numeric: true, cell: (txn) => formatCop(txn.amount) },
+              { label: a.card, cell: (txn) => (txn.cardLast4 ? `${txn.cardBrand ?? ''} •••• ${txn.cardLast4}` : t.dash) },
+              { label: a.created, cell: (txn) => formatDateTime(txn.chargeDate, lang) },
+            ]}
+          />
         )}
       </section>
       <section className="card" aria-labelledby="events">

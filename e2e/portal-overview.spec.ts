@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import type { Page } from '@playwright/test';
+import { CARDS, expectState, pay } from './checkout-helpers';
+import { expect, test } from './fixtures';
+import { createKey, expectAccessible, signUp } from './portal-helpers';
+
+// The portal a merchant opens every morning (issue 16): the Overview's figures against the plans
+// and charges this journey makes, translated statuses, search and CSV exports, the test-mode band,
+// and every portal page at 360 px and 1280 px without sideways scroll, axe clean.
+
+test.use({ locale: 'es-CO' });
+
+/** A link made with the merchant's key, paid in the hosted checkout with `card`. */
+async function paidLink(page: Page, authorization: string, ref: string, amount: number, card: string, state: 'approved' | 'declined') {
+  const res = await page.request.post('/merchants/subscription-link', {
+    headers: { Authorization: authorization },
+    data: { customer: { phone: '+573001234567', email: `${ref}@example.com`, firstName: 'Ana' }, plan: { externalReference: ref, description: `Plan ${ref}`, amount } },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const link: { token: string; subscriptionPlanId: string } = await res.json();
+  await page.goto(`/pay/${link.token}`);
+  await pay(page, { number: card });
+  await expectState(page, state);
+  return link.subscriptionPlanId;
+}
+
+async function download(page: Page, linkName: string): Promise<string> {
+  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: linkName }).click()]);
+  return fs.readFileSync((await file.path())!, 'utf8');
+}
+
+async function expectNoSidewaysScroll(page: Page, path: string) {
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(path);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    // What sticks out, named in the failure.
+    const outside = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 || el.scrollWidth > el.clientWidth + 1)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().right)} ${el.scrollWidth}/${el.clientWidth}`)
+        .slice(0, 12),
+    );
+    expect(overflow, `${path} at ${width} px: ${outside.join(', ')}`).toBeLessThanOrEqual(0);
+    // Nothing cut inside a card either: every cell's content fits its box.
+    const clipped = await page.evaluate(() =>
+      [...document.querySelectorAll('main td, main th, main .stat')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent),
+    );
+    expect(clipped, `${path} at ${width} px`).toEqual([]);
+    await expectAccessible(page);
+  }
+}
+
+test('the overview adds up what was sold, lists and exports find it, every page fits and is accessible', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUp(page);
+  const key = await createKey(page);
+  const stamp = Date.now().toString(36);
+  const a = await paidLink(page, key.authorization, `a-${stamp}`, 150000, CARDS.approved, 'approved');
+  const b = await paidLink(page, key.authorization, `b-${stamp}`, 250000, CARDS.approved, 'approved');
+  const c = await paidLink(page, key.authorization, `c-${stamp}`, 90000, CARDS.insufficientFunds, 'declined');
+
+  await page.goto('/portal');
+  await expect(page).toHaveURL(/\/portal\/overview$/);
+  await expect(page.getByTestId('test-mode')).toContainText('Modo de prueba');
+  await expect(page.getByTestId('stat-mrr')).toContainText('$ 4.000');
+  await expect(page.getByTestId('stat-active')).toContainText('2');
+  await expect(page.getByTestId('stat-new')).toContainText('3');
+  await expect(page.getByTestId('stat-cancelled')).toContainText('0');
+  await expect(page.getByTestId('stat-approval')).toContainText('66,7');
+  await expect(page.getByTestId('revenue-total')).toHaveText('Total de 30 días: $ 4.000');
+  await expect(page.getByRole('region', { name: 'Próximas renovaciones' }).getByRole('row')).toHaveCount(3);
+  await page.getByRole('link', { name: 'Últimos 90 días' }).click();
+  await expect(page.getByTestId('revenue-total')).toHaveText('Total de 90 días: $ 4.000');
+
+  // Cancelling b takes it out of MRR and counts it as cancelled this month.
+  const cancelled = await page.request.post(`/merchants/subscription-plans/${b}/cancel`, { headers: { Authorization: key.authorization } });
+  expect(cancelled.status()).toBe(200);
+  await page.goto('/portal/overview');
+  await expect(page.getByTestId('stat-mrr')).toContainText('$ 1.500');
+  await expect(page.getByTestId('stat-active')).toContainText('1');
+  await expect(page.getByTestId('stat-cancelled')).toContainText('1');
+  await expect(page.getByTestId('stat-cancelled')).toContainText('Cancelación del mes: 50');
+
+  // Activity: statuses in Spanish, never the API's names.
+  await page.goto('/portal/activity');
+  const plans = page.getByRole('table', { name: 'Planes, del más reciente al más antiguo' });
+  await expect(plans.getByRole('row').filter({ hasText: `a-${stamp}` })).toContainText('Activo');
+  await expect(plans.getByRole('row').filter({ hasText: `b-${stamp}` })).toContainText('Cancelado');
+  await expect(plans.getByRole('row').filter({ hasText: `c-${stamp}` })).toContainText('Pendiente de activación');
+  await expect(plans).not.toContainText(/ACTIVE|CANCELLED|PENDING_ACTIVATION/);
+
+  // Search by e-mail (any case), then the CSV holds exactly what is shown.
+  await page.getByLabel('Buscar').fill(`A-${stamp}@EXAMPLE.com`);
+  await page.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(plans.getByRole('row')).toHaveCount(2);
+  const plansCsv = (await download(page, 'Descargar CSV')).trim().split('\r\n');
+  expect(plansCsv[0]).toBe('subscriptionPlanId,externalReference,description,amount,currency,modality,status,customerEmail,nextChargeDate,createdAt');
+  expect(plansCsv).toHaveLength(2);
+  expect(plansCsv[1]).toMatch(new RegExp(`^${a},a-${stamp},Plan a-${stamp},150000,COP,RECURRING,ACTIVE,a-${stamp}@example.com,\\d{4}-`));
+
+  // Transactions: the declined charge by status, and its CSV.
+  await page.goto('/portal/transactions?status=DECLINED');
+  const txns = page.getByRole('table', { name: 'Transacciones, de la más reciente a la más antigua' });
+  await expect(txns.getByRole('row')).toHaveCount(2);
+  await expect(txns).toContainText('Rechazada');
+  const txnCsv = (await download(page, 'Descargar CSV')).trim().split('\r\n');
+  expect(txnCsv).toHaveLength(2);
+  expect(txnCsv[1]).toMatch(new RegExp(`^txn_\\w+,${c},c-${stamp},c-${stamp}@example.com,INITIAL,DECLINED,90000,COP,CARD,1111,`));
+  const all = (await page.request.get('/portal/export/transactions')).text();
+  expect((await all).trim().split('\r\n')).toHaveLength(4);
+
+  // Without a session the exports answer 401.
+  const anonymous = await page.context().browser()!.newContext();
+  expect((await anonymous.request.get(`${new URL(page.url()).origin}/portal/export/plans`)).status()).toBe(401);
+  await anonymous.close();
+
+  for (const path of [
+    '/portal/overview',
+    '/portal/overview?days=90',
+    '/portal/activity',
+    '/portal/transactions',
+    `/portal/activity/plans/${a}`,
+    '/portal/settings/api',
+    '/portal/settings/webhooks',
+    '/portal/settings/processor',
+  ]) {
+    await expectNoSidewaysScroll(page, path);
+    await expect(page.getByTestId('test-mode')).toBeVisible();
+  }
+});
+
+test('the public portal pages fit at 360 px and 1280 px too', async ({ page }) => {
+  for (const path of ['/portal/sign-in', '/portal/sign-up']) await expectNoSidewaysScroll(page, path);
+});

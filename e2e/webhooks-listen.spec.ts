@@ -1,0 +1,91 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type ServicePayEvent, servicePayWebhooks } from '../docs/examples/webhook-receiver';
+import { CARDS, expectState, pay, test } from './checkout-helpers';
+import { BASE_URL, expect } from './fixtures';
+
+// `npm run webhooks:listen` (docs/webhooks.md#on-your-laptop): the README's own receiver, on plain
+// http on loopback, gets a signed charge event that it verifies, with no certificate and no
+// restart of the server; with a wrong secret the same receiver refuses it (401) and the command says so.
+
+test.use({ locale: 'es-CO' });
+
+interface Listener {
+  lines: string[];
+  stop: () => void;
+}
+
+function startListener(args: string[]): Promise<Listener> {
+  const child: ChildProcess = spawn('npx', ['tsx', 'scripts/webhooks-listen.ts', '--url', BASE_URL, '--interval', '200', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PGLITE_DATA_DIR: '/nonexistent/pglite' },
+  });
+  const lines: string[] = [];
+  return new Promise((resolve, reject) => {
+    const onLine = (chunk: Buffer) => {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      if (lines.some((l) => l.startsWith('Ready:'))) resolve({ lines, stop: () => child.kill('SIGTERM') });
+    };
+    child.stdout!.on('data', onLine);
+    child.stderr!.on('data', onLine);
+    child.once('exit', (code) => reject(new Error(`webhooks:listen exited ${code}: ${lines.join('\n')}`)));
+  });
+}
+
+async function startReceiver(secret: string) {
+  const events: ServicePayEvent[] = [];
+  const server = http.createServer(servicePayWebhooks({ secret, handle: async (e) => void events.push(e) }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { events, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, close: () => server.close() };
+}
+
+test('forwards a verified, signed webhook to a plain-http receiver on the laptop', async ({ page, admin, request }) => {
+  test.setTimeout(90_000);
+  const created = await (await admin.post('/admin/merchants', { data: { name: 'Laptop Shop' } })).json();
+  const receiver = await startReceiver(created.webhookSecret);
+  const listener = await startListener(['--api-key', `${created.apiKey}:${created.apiSecret}`, '--secret', created.webhookSecret, '--forward-to', receiver.url]);
+  try {
+    const res = await request.post('/merchants/subscription-link', {
+      headers: { Authorization: `Bearer ${created.apiKey}:${created.apiSecret}` },
+      data: { customer: { phone: '+573001234567', email: 'ana@example.com', firstName: 'Ana' }, plan: { externalReference: `laptop-${Date.now()}`, description: 'Plan', amount: 150000 } },
+    });
+    const link = await res.json();
+    await page.goto(`/pay/${link.token}`);
+    await pay(page, { number: CARDS.approved });
+    await expectState(page, 'approved');
+
+    await expect.poll(() => receiver.events.length, { timeout: 15_000 }).toBe(1);
+    expect(receiver.events[0]).toMatchObject({ event: 'subscription.charge.approved', data: { subscriptionPlanId: link.subscriptionPlanId, status: 'APPROVED', amount: 150000 } });
+    await expect.poll(() => listener.lines.join('\n')).toMatch(/subscription\.charge\.approved evt_\w+ -> 200/);
+  } finally {
+    listener.stop();
+    receiver.close();
+  }
+});
+
+test('a wrong secret is refused by the receiver, and the command shows the 401', async ({ page, admin, request }) => {
+  test.setTimeout(90_000);
+  const created = await (await admin.post('/admin/merchants', { data: { name: 'Laptop Shop' } })).json();
+  const receiver = await startReceiver(created.webhookSecret);
+  const listener = await startListener(['--api-key', `${created.apiKey}:${created.apiSecret}`, '--secret', `whsec_${'x'.repeat(32)}`, '--forward-to', receiver.url]);
+  try {
+    const res = await request.post('/merchants/subscription-link', {
+      headers: { Authorization: `Bearer ${created.apiKey}:${created.apiSecret}` },
+      data: { customer: { phone: '+573001234567', email: 'ana@example.com', firstName: 'Ana' }, plan: { externalReference: `laptop-bad-${Date.now()}`, description: 'Plan', amount: 150000 } },
+    });
+    const link = await res.json();
+    await page.goto(`/pay/${link.token}`);
+    await pay(page, { number: CARDS.approved });
+    await expectState(page, 'approved');
+    await expect.poll(() => listener.lines.join('\n'), { timeout: 15_000 }).toMatch(/subscription\.charge\.approved evt_\w+ -> 401/);
+    expect(receiver.events).toEqual([]);
+  } finally {
+    listener.stop();
+    receiver.close();
+  }
+});
+
+test('refuses to start without a forward URL or with malformed credentials', async () => {
+  await expect(startListener(['--api-key', 'nope', '--secret', 'whsec_x'])).rejects.toThrow(/exited 2[\s\S]*--forward-to[\s\S]*--api-key/);
+});

@@ -1,0 +1,102 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '@/db/client';
+import { listPlans, listTransactions } from '@/db/queries/activity';
+import { insertTransaction } from '@/db/queries/transactions';
+import { createId } from '@/lib/ids';
+import { createPaymentLink } from '@/lib/plans/create-link';
+import { createLinkBodySchema } from '@/lib/plans/schemas';
+import { useTestDatabase } from '@/test/database';
+import { createTestMerchant, linkBody } from '@/test/merchants';
+import { getOverview } from './overview';
+
+let db: Db;
+beforeAll(async () => {
+  db = (await useTestDatabase()).db;
+});
+
+const NOW = new Date('2027-06-15T15:00:00.000Z'); // 10:00 in Bogotá
+const DAY = 86_400_000;
+
+async function plan(merchantId: string, ref: string, amount: number, set: { status?: string; failures?: number; next?: Date; updated?: Date; email?: string } = {}) {
+  const body = createLinkBodySchema.parse(linkBody({ plan: { externalReference: ref, amount }, ...(set.email && { customer: { phone: '+573001234567', email: set.email } }) }));
+  const { subscriptionPlanId: id } = await db.transaction((tx) => createPaymentLink(tx, merchantId, body));
+  await db.execute(sql`update subscription_plans set status = ${set.status ?? 'PENDING_ACTIVATION'}, renewal_failures = ${set.failures ?? 0},
+    next_charge_date = ${set.next?.toISOString() ?? null}, updated_at = ${(set.updated ?? NOW).toISOString()}, created_at = ${new Date(NOW.getTime() - DAY).toISOString()} where id = ${id}`);
+  return id;
+}
+
+async function charge(planId: string, merchantId: string, status: 'APPROVED' | 'DECLINED' | 'ERROR' | 'VOIDED', amount: number, at: Date) {
+  await insertTransaction(db, { id: createId('txn', at.getTime()), planId, merchantId, kind: 'RENEWAL', status, amount, chargeDate: at });
+}
+
+describe('getOverview', () => {
+  it('computes the figures from the merchant’s plans and charges only', async () => {
+    const a = await createTestMerchant(db);
+    const b = await createTestMerchant(db);
+    const p1 = await plan(a.merchantId, 'r1', 150000, { status: 'ACTIVE', next: new Date(NOW.getTime() + 3 * DAY) });
+    const p2 = await plan(a.merchantId, 'r2', 250000, { status: 'ACTIVE', failures: 2, next: new Date(NOW.getTime() + DAY) });
+    await plan(a.merchantId, 'r3', 990000, { status: 'CANCELLED', updated: new Date(NOW.getTime() - 2 * DAY) });
+    await plan(a.merchantId, 'r4', 500000, { status: 'CANCELLED', updated: new Date('2027-05-20T12:00:00Z') }); // last month
+    await plan(a.merchantId, 'r5', 70000, { status: 'PAUSED' });
+    await plan(b.merchantId, 'r1', 999900, { status: 'ACTIVE', next: new Date(NOW.getTime() + DAY) });
+
+    await charge(p1, a.merchantId, 'APPROVED', 150000, new Date(NOW.getTime() - 1 * DAY));
+    await charge(p2, a.merchantId, 'APPROVED', 250000, new Date(NOW.getTime() - 1 * DAY + 60_000));
+    await charge(p2, a.merchantId, 'DECLINED', 250000, new Date(NOW.getTime() - 2 * DAY));
+    await charge(p2, a.merchantId, 'VOIDED', 250000, new Date(NOW.getTime() - 3 * DAY));
+    await charge(p1, a.merchantId, 'APPROVED', 150000, new Date(NOW.getTime() - 40 * DAY)); // outside 30 days, inside 90
+
+    const o = await getOverview(db, a.merchantId, { now: NOW, days: 30 });
+    expect(o).toMatchObject({ mrr: 400000, activePlans: 2, cancelledThisMonth: 1, atRisk: 1, revenue: 400000 });
+    expect(o.newThisMonth).toBe(5);
+    expect(o.churnRate).toBeCloseTo(1 / 3);
+    expect(o.approvalRate).toBeCloseTo(2 / 3);
+    expect(o.daily).toHaveLength(30);
+    expect(o.daily.at(-1)!.day).toBe('2027-06-15');
+    expect(o.daily.find((d) => d.day === '2027-06-14')).toEqual({ day: '2027-06-14', revenue: 400000, approved: 2, failed: 0 });
+    expect(o.failing.map((r) => [r.id, r.renewalFailures])).toEqual([[p2, 2]]);
+    expect(o.upcoming.map((r) => r.id)).toEqual([p1]);
+
+    const ninety = await getOverview(db, a.merchantId, { now: NOW, days: 90 });
+    expect(ninety.daily).toHaveLength(90);
+    expect(ninety.revenue).toBe(550000);
+  });
+
+  it('counts a charge in the Bogotá day it was made (UTC-5), not the UTC day', async () => {
+    const a = await createTestMerchant(db);
+    const p = await plan(a.merchantId, 'late', 150000, { status: 'ACTIVE' });
+    await charge(p, a.merchantId, 'APPROVED', 10000, new Date('2027-06-15T04:59:59Z')); // 23:59:59 on the 14th in Bogotá
+    await charge(p, a.merchantId, 'APPROVED', 20000, new Date('2027-06-15T05:00:00Z')); // 00:00 on the 15th
+    const { daily } = await getOverview(db, a.merchantId, { now: NOW });
+    expect(daily.slice(-2).map((d) => [d.day, d.revenue])).toEqual([
+      ['2027-06-14', 10000],
+      ['2027-06-15', 20000],
+    ]);
+  });
+
+  it('answers zeros and no rates for a merchant with nothing yet', async () => {
+    const a = await createTestMerchant(db);
+    const o = await getOverview(db, a.merchantId, { now: NOW });
+    expect(o).toMatchObject({ mrr: 0, activePlans: 0, revenue: 0, churnRate: null, approvalRate: null, failing: [], upcoming: [] });
+    expect(o.daily.every((d) => d.revenue === 0)).toBe(true);
+  });
+});
+
+describe('portal searches', () => {
+  it('finds plans and transactions by e-mail (any case), reference and id, for the merchant only', async () => {
+    const a = await createTestMerchant(db);
+    const b = await createTestMerchant(db);
+    const p = await plan(a.merchantId, 'order-9', 150000, { status: 'ACTIVE', email: 'Luisa@Example.com' });
+    await plan(a.merchantId, 'order-10', 150000, { email: 'otro@example.com' });
+    await plan(b.merchantId, 'order-9', 150000, { email: 'luisa@example.com' });
+    await charge(p, a.merchantId, 'APPROVED', 150000, NOW);
+
+    for (const search of ['luisa@example.com', 'order-9', p]) {
+      expect((await listPlans(db, a.merchantId, { search }, 10)).plans.map((x) => x.id), search).toEqual([p]);
+      expect((await listTransactions(db, a.merchantId, { search }, 10)).transactions.map((x) => x.planId), search).toEqual([p]);
+    }
+    expect((await listPlans(db, a.merchantId, { search: 'nadie@example.com' }, 10)).plans).toEqual([]);
+    expect((await listTransactions(db, a.merchantId, { status: 'DECLINED' }, 10)).transactions).toEqual([]);
+  });
+});

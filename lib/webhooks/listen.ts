@@ -1,0 +1,94 @@
+import { webhookHeaders } from './signature';
+
+// `npm run webhooks:listen` (docs/webhooks.md#on-your-laptop), in the spirit of
+// `stripe listen --forward-to`: the developer's machine asks ServicePay for the merchant's new
+// webhook events (GET /merchants/webhook-events, with the API key) and POSTs each one, with the
+// headers and signature a delivery carries, to a local URL, http:// included. Nothing changes on
+// the server: its deliveries stay HTTPS-only to public addresses, and the laptop needs no
+// certificate, no tunnel and no restart. The signature is made here with the merchant's Webhook
+// Secret over the event's exact bytes, so it is the one ServicePay's own delivery would carry.
+
+export interface ListenOptions {
+  /** ServicePay's base URL, e.g. http://localhost:3000. */
+  appUrl: string;
+  /** `pk_…:sk_…`, the merchant API credentials. */
+  credentials: string;
+  /** The merchant's Webhook Secret (whsec_…), to sign what is forwarded. */
+  secret: string;
+  forwardTo: string;
+  intervalMs?: number;
+  /** Also forward this many of the newest events already there at start. */
+  replay?: number;
+  log?: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+interface ListedEvent {
+  id: string;
+  event: string;
+  body: string;
+}
+
+const PAGE = 100;
+/** Ids remembered so an event is forwarded once; far more than a poll can return. */
+const SEEN_LIMIT = 5_000;
+
+async function newestEvents(options: ListenOptions): Promise<ListedEvent[]> {
+  const res = await fetch(`${options.appUrl}/merchants/webhook-events?limit=${PAGE}`, {
+    headers: { Authorization: `Bearer ${options.credentials}` },
+    signal: options.signal,
+  });
+  if (!res.ok) throw new Error(`GET /merchants/webhook-events answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  return ((await res.json()) as { data: ListedEvent[] }).data;
+}
+
+/** One event to the local URL, as ServicePay delivers it; what came of it, as one line. */
+export async function forwardEvent(event: ListedEvent, options: Pick<ListenOptions, 'secret' | 'forwardTo' | 'signal'>): Promise<string> {
+  const started = performance.now();
+  try {
+    const res = await fetch(options.forwardTo, {
+      method: 'POST',
+      headers: webhookHeaders({ id: event.id, body: event.body }, options.secret),
+      body: event.body,
+      redirect: 'manual',
+      signal: options.signal,
+    });
+    await res.arrayBuffer();
+    return `${event.event} ${event.id} -> ${res.status} (${Math.round(performance.now() - started)} ms)`;
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return `${event.event} ${event.id} -> failed: ${(error as Error).cause ?? (error as Error).message}`;
+  }
+}
+
+/** Polls and forwards until `signal` aborts. The events present at start are skipped (but `replay`). */
+export async function listen(options: ListenOptions): Promise<void> {
+  const log = options.log ?? console.log;
+  const interval = options.intervalMs ?? 1000;
+  const seen = new Set<string>();
+  const remember = (id: string) => {
+    seen.add(id);
+    if (seen.size > SEEN_LIMIT) seen.delete(seen.values().next().value!);
+  };
+  const existing = await newestEvents(options);
+  const replay = existing.slice(0, options.replay ?? 0).reverse();
+  for (const e of existing.slice(options.replay ?? 0)) remember(e.id);
+  log(`Ready: forwarding ${options.appUrl}'s webhook events to ${options.forwardTo} (Ctrl+C to stop)`);
+  let pending = replay;
+  while (!options.signal?.aborted) {
+    // Oldest first, as they happened.
+    for (const event of pending) {
+      remember(event.id);
+      log(await forwardEvent(event, options));
+    }
+    await new Promise((resolve) => setTimeout(resolve, interval));
+    if (options.signal?.aborted) break;
+    try {
+      pending = (await newestEvents(options)).filter((e) => !seen.has(e.id)).reverse();
+    } catch (error) {
+      if (options.signal?.aborted) break;
+      log(`poll failed, retrying: ${(error as Error).message}`);
+      pending = [];
+    }
+  }
+}
