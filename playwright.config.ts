@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { createTestCertificates } from './test/tls';
-import { ADMIN_API_TOKEN, BASE_URL, E2E_PORT, INNGEST_STUB, SHORT_LIVED_PORT, SHORT_LIVED_TTL_SECONDS, SHORT_LIVED_URL, WOMPI_DOUBLE } from './e2e/fixtures';
+import { ADMIN_API_TOKEN, BASE_URL, E2E_PORT, INNGEST_STUB, SHORT_LIVED_PORT, SHORT_LIVED_TTL_SECONDS, SHORT_LIVED_URL, SMTP_PORT, WOMPI_DOUBLE } from './e2e/fixtures';
 
 const CI = Boolean(process.env.CI);
 const DATABASE_URL = process.env.DATABASE_URL?.trim();
@@ -119,7 +119,13 @@ export default defineConfig({
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
       stdout: CI ? 'pipe' : 'ignore',
       stderr: 'pipe',
-      env: { ...serverEnv(E2E_PORT, BASE_URL, 'main'), WOMPI_API_URL: WOMPI_DOUBLE.url },
+      env: {
+        ...serverEnv(E2E_PORT, BASE_URL, 'main'),
+        WOMPI_API_URL: WOMPI_DOUBLE.url,
+        // Customer e-mails go to the loopback SMTP server e2e/customers.spec.ts starts.
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        EMAIL_FROM: 'Gimnasio Norte <pagos@servicepay.test>',
+      },
     },
     {
       command: `npm run start -- --port ${SHORT_LIVED_PORT} --hostname 127.0.0.1`,

@@ -76,6 +76,21 @@ function portalProxy(request: NextRequest) {
   return response;
 }
 
+/**
+ * The customer page, /manage/<token> (docs/customers.md): its language, and headers for a page
+ * whose URL is a credential: never cached, never framed, never sent as a referrer.
+ */
+function manageProxy(request: NextRequest) {
+  const forwarded = new Headers(request.headers);
+  forwarded.set(LANG_HEADER, resolveLang(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')));
+  const response = NextResponse.next({ request: { headers: forwarded } });
+  response.headers.set('Cache-Control', 'no-store');
+  response.headers.set('Content-Security-Policy', "frame-ancestors 'none'");
+  response.headers.set('Referrer-Policy', 'no-referrer');
+  response.headers.set('X-Robots-Tag', 'noindex');
+  return response;
+}
+
 const MULTIPART = /^multipart\/form-data/i;
 
 /**
@@ -100,6 +115,7 @@ export async function proxy(request: NextRequest) {
       headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
     });
   }
+  if (request.nextUrl.pathname.startsWith('/manage/')) return manageProxy(request);
   if (!/^\/(?:pay|portal)(?:\/|$)/.test(request.nextUrl.pathname)) return NextResponse.next();
   if (request.nextUrl.pathname.startsWith('/portal')) return portalProxy(request);
   const value = nonce();
@@ -126,6 +142,7 @@ export const config = {
     '/pay/:path*',
     '/portal',
     '/portal/:path*',
+    '/manage/:path*',
     // Every other page, for a multipart post only (the API routes read their own bodies).
     {
       source: '/((?!merchants/|checkout/|admin/|api/|processors/|_next/).*)',

@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { WEBHOOK_EVENT_TYPES } from '../lib/webhooks/payload';
+import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../lib/webhooks/payload';
 
 // Money is an integer count of COP cents; the largest amount (99,999,999,999) needs bigint, and
 // stays below 2^53, so it is read as a JS number. Times are timestamptz.
@@ -53,6 +53,12 @@ export const merchants = pgTable(
     processorType: text('processor_type', { enum: PROCESSOR_TYPES }).notNull().default('sandbox'),
     wompiPublicKey: text('wompi_public_key'),
     wompiSecrets: text('wompi_secrets'),
+    // The events this merchant receives (docs/customers.md#lifecycle-events): the four charge
+    // events always, lifecycle events only once chosen.
+    webhookEventTypes: text('webhook_event_types')
+      .array()
+      .notNull()
+      .default(sql.raw(`'{${CHARGE_EVENT_TYPES.join(',')}}'::text[]`)),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -256,9 +262,8 @@ export const webhookEvents = pgTable(
     planId: text('plan_id')
       .notNull()
       .references(() => subscriptionPlans.id),
-    transactionId: text('transaction_id')
-      .notNull()
-      .references(() => transactions.id),
+    // The transaction a charge event reports; null for a lifecycle event (docs/customers.md).
+    transactionId: text('transaction_id').references(() => transactions.id),
     type: text('type', { enum: WEBHOOK_EVENT_TYPES }).notNull(),
     body: text('body').notNull(),
     createdAt: createdAt(),
@@ -298,6 +303,86 @@ export const webhookAttempts = pgTable(
     index('webhook_attempts_event_idx').on(t.eventId, t.id),
     check('webhook_attempts_trigger_check', inList('trigger', WEBHOOK_ATTEMPT_TRIGGERS)),
   ],
+);
+
+/**
+ * Links to a plan's customer page, /manage/<token> (docs/customers.md): only a SHA-256 of the token
+ * is kept. A link expires; its use is counted for the merchant's plan page.
+ */
+export const manageLinks = pgTable(
+  'manage_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => subscriptionPlans.id),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    /** `merchant` (the API or portal) or the e-mail kind that carried it. */
+    source: text('source').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    uses: integer('uses').notNull().default(0),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('manage_links_plan_idx').on(t.planId)],
+);
+
+export const EMAIL_KINDS = ['receipt', 'renewal_failed', 'cancelled'] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+
+/**
+ * The e-mail outbox (docs/customers.md#e-mails): written, fully rendered, in the database
+ * transaction of the change it tells the customer about; sent after commit; a sweeper sends any
+ * not yet sent. `sentAt` is set once delivered (or kept for the development page, without SMTP).
+ */
+export const emails = pgTable(
+  'emails',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => subscriptionPlans.id),
+    transactionId: text('transaction_id').references(() => transactions.id),
+    kind: text('kind', { enum: EMAIL_KINDS }).notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    createdAt: createdAt(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (t) => [
+    index('emails_plan_idx').on(t.planId, t.id),
+    index('emails_unsent_idx').on(t.createdAt).where(sql`sent_at is null`),
+    check('emails_kind_check', inList('kind', EMAIL_KINDS)),
+  ],
+);
+
+/** Every attempt to send an e-mail, like a webhook attempt: over SMTP, or kept for development. */
+export const emailAttempts = pgTable(
+  'email_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    emailId: text('email_id')
+      .notNull()
+      .references(() => emails.id),
+    /** `smtp`, or `kept` (no SMTP outside production: shown on /dev/emails, sent nowhere). */
+    transport: text('transport').notNull(),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true, mode: 'date' }).notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    ok: boolean('ok').notNull(),
+    error: text('error'),
+    /** The SMTP server's reply (its last line). */
+    response: text('response'),
+  },
+  (t) => [index('email_attempts_email_idx').on(t.emailId, t.id)],
 );
 
 // Portal accounts (issue 8), in the shape better-auth's drizzle adapter expects: the JS keys are

@@ -29,6 +29,13 @@ export const WOMPI_DOUBLE = {
   url: `http://127.0.0.1:${E2E_PORT + 3}/v1`,
 };
 
+/**
+ * Where the main server sends customer e-mails (docs/customers.md#e-mails): a real SMTP server on
+ * loopback that the customers journey starts; at other times nothing listens, and the server
+ * records failed attempts.
+ */
+export const SMTP_PORT = E2E_PORT + 4;
+
 export const test = base.extend<{ admin: APIRequestContext }>({
   /** An API client that presents the operator token, as an operator's script would. */
   admin: async ({ playwright }, use) => {

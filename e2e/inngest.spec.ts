@@ -35,6 +35,7 @@ test('PUT registers every function; GET and POST answer only signed requests', a
     'servicepay-delete-old-webhook-events',
     'servicepay-send-webhook',
     'servicepay-settle-payments',
+    'servicepay-sweep-emails',
     'servicepay-sweep-renewals',
     'servicepay-sweep-webhooks',
   ]);
@@ -43,7 +44,7 @@ test('PUT registers every function; GET and POST answer only signed requests', a
   expect((await request.get(`${SHORT_LIVED_URL}/api/inngest`)).status()).toBe(401);
   const signedGet = await request.get(`${SHORT_LIVED_URL}/api/inngest`, { headers: { 'X-Inngest-Signature': signature('') } });
   expect(signedGet.status()).toBe(200);
-  expect(await signedGet.json()).toMatchObject({ function_count: 7, mode: 'cloud' });
+  expect(await signedGet.json()).toMatchObject({ function_count: 8, mode: 'cloud' });
 
   const post = await request.post(`${SHORT_LIVED_URL}/api/inngest?fnId=servicepay-send-webhook&stepId=step`, { data: {} });
   expect(post.status()).toBe(401);

@@ -75,6 +75,10 @@ const schema = z
       (v) => v === undefined || (/^[0-9a-f]{64}$/i.test(v) ? true : Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/]+=*$/.test(v)),
       'expected 32 random bytes as 64 hex digits or base64 (openssl rand -hex 32)',
     ),
+    // Customer e-mails (docs/customers.md#e-mails): an smtp:// or smtps:// URL with any credentials.
+    // Unset outside production: e-mails are kept and shown at /dev/emails, never sent anywhere.
+    SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\/[^/]/.test(v), 'expected an smtp:// or smtps:// URL'),
+    EMAIL_FROM: optionalString,
     // Wompi's base URL (…/v1) for every merchant, instead of the one its key prefix names: a local double.
     WOMPI_API_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
   })
@@ -97,6 +101,7 @@ const schema = z
   .transform((env) => ({
     ...env,
     APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
+    EMAIL_FROM: env.EMAIL_FROM ?? 'ServicePay <no-reply@servicepay.localhost>',
     BETTER_AUTH_SECRET: env.BETTER_AUTH_SECRET ?? developmentAuthSecret(env.DATABASE_URL ?? env.PGLITE_DATA_DIR),
   }));
 

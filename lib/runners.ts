@@ -1,5 +1,6 @@
 import { getDb } from '@/db/client';
 import { runRenewalSweep } from '@/lib/billing/sweep';
+import { sweepEmails } from '@/lib/email/send';
 import { inngestConfigured } from '@/lib/inngest/client';
 import { inngestWebhookQueue } from '@/lib/inngest/webhook-queue';
 import { log } from '@/lib/log';
@@ -24,6 +25,15 @@ export const IN_PROCESS_JOBS: { name: string; everyMs: number; run: () => Promis
     run: async () => {
       const count = await sweepAndDispatch(await getDb());
       if (count > 0) log.info('webhook sweeper dispatched events', { count });
+    },
+  },
+  {
+    // Customer e-mails left unsent (docs/customers.md#e-mails).
+    name: 'e-mail sweeper',
+    everyMs: 15_000,
+    run: async () => {
+      const count = await sweepEmails(await getDb());
+      if (count > 0) log.info('e-mail sweeper tried e-mails', { count });
     },
   },
   {

@@ -15,7 +15,9 @@ if (!secret) {
 }
 const handler = servicePayWebhooks({
   secret,
-  handle: async (event) => console.log(`verified ${event.event} ${event.data.subscriptionPlanId} ${event.data.status} amount=${event.data.amount}`),
+  // A charge event carries an amount; a lifecycle event (docs/customers.md) does not.
+  handle: async (event) =>
+    console.log(`verified ${event.event} ${event.data.subscriptionPlanId} ${event.data.status}${'amount' in event.data ? ` amount=${event.data.amount}` : ''}`),
 });
 http
   .createServer((req, res) => {

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, inject } from 'vitest';
 import { type Database, type Db, openPglite, openPostgres, queryRows, setDatabase } from '@/db/client';
+import { handOffsSettled } from '@/lib/webhooks/hand-offs';
 import { assertStoredWebhookBodiesValid } from './webhook-bodies';
 
 /**
@@ -44,6 +45,9 @@ export async function useTestDatabase(): Promise<Database> {
 
 /** Empties every table of the schema (between tests that need a clean slate). */
 export async function truncateAll(db: Db): Promise<void> {
+  // Work handed off after a commit (webhook dispatch, customer e-mails) finishes first: a
+  // truncate racing an e-mail's attempt row deadlocks.
+  await handOffsSettled();
   await assertStoredWebhookBodiesValid(db);
   const rows = await queryRows<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`);
   const names = rows.map((r) => `"${r.tablename}"`);

@@ -19,7 +19,7 @@ export async function updateMerchant(
   db: Db,
   id: string,
   patch: Partial<
-    Pick<MerchantRow, 'name' | 'status' | 'webhookUrl' | 'webhookSecret' | 'allowedDomains' | 'processorType' | 'wompiPublicKey' | 'wompiSecrets'>
+    Pick<MerchantRow, 'name' | 'status' | 'webhookUrl' | 'webhookSecret' | 'allowedDomains' | 'processorType' | 'wompiPublicKey' | 'wompiSecrets' | 'webhookEventTypes'>
   >,
 ): Promise<MerchantRow | undefined> {
   const [row] = await db

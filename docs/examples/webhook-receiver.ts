@@ -7,19 +7,44 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const MAX_BODY_BYTES = 64 * 1024;
 
-export interface ServicePayEvent {
-  event: string;
+/** A charge's final outcome (SPEC 2.6): every merchant receives these four. */
+export interface ChargeEvent {
+  event: 'subscription.charge.approved' | 'subscription.charge.declined' | 'subscription.charge.error' | 'subscription.charge.voided';
   data: {
     subscriptionTransactionId: string;
     subscriptionPlanId: string;
     externalReference: string;
+    /** null only for a charge the processor never received. */
     transactionId: string | null;
     amount: number;
-    status: string;
+    status: 'APPROVED' | 'DECLINED' | 'ERROR' | 'VOIDED';
     chargeDate: number;
   };
   timestamp: number;
 }
+
+/** A plan's lifecycle: sent only once chosen in the webhook settings (docs/customers.md). */
+export interface LifecycleEvent {
+  event:
+    | 'subscription.activated'
+    | 'subscription.paused'
+    | 'subscription.resumed'
+    | 'subscription.cancelled'
+    | 'subscription.payment_method_updated';
+  data: {
+    subscriptionPlanId: string;
+    externalReference: string;
+    /** The plan status after the change. */
+    status: 'PENDING_ACTIVATION' | 'ACTIVE' | 'PAUSED' | 'CANCELLED' | 'COMPLETED';
+    /** Epoch ms of the next renewal attempt; null when none is scheduled. */
+    nextChargeDate: number | null;
+    /** subscription.cancelled only. */
+    reason?: string;
+  };
+  timestamp: number;
+}
+
+export type ServicePayEvent = ChargeEvent | LifecycleEvent;
 
 /** True when `signature` is the HMAC-SHA256 of the raw body with your secret. Never throws. */
 export function isSignedByServicePay(rawBody: Buffer, signature: string | undefined, secret: string): boolean {

@@ -87,6 +87,7 @@ describe('with Inngest configured', () => {
       'servicepay-delete-old-webhook-events',
       'servicepay-send-webhook',
       'servicepay-settle-payments',
+      'servicepay-sweep-emails',
       'servicepay-sweep-renewals',
       'servicepay-sweep-webhooks',
     ]);

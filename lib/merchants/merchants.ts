@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/api/errors';
 import { generateApiKey, generateApiSecret, generateWebhookSecret, sha256Hex } from '@/lib/auth/secrets';
 import { createId, isId } from '@/lib/ids';
 import { processorColumns, processorView } from './processor-settings';
-import { type CreatedMerchant, createdMerchantSchema, type CreateMerchantInput, merchantSchema, type MerchantView, type UpdateMerchantInput } from './schemas';
+import { type CreatedMerchant, createdMerchantSchema, withChargeEvents, type CreateMerchantInput, merchantSchema, type MerchantView, type UpdateMerchantInput } from './schemas';
 
 export type { CreatedMerchant, MerchantView };
 
@@ -40,6 +40,7 @@ export function merchantView(row: MerchantRow): MerchantView {
     webhookUrl: row.webhookUrl,
     allowedDomains: row.allowedDomains,
     processor: processorView(row),
+    webhookEvents: withChargeEvents(row.webhookEventTypes),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   });
@@ -47,8 +48,12 @@ export function merchantView(row: MerchantRow): MerchantView {
 
 export async function updateMerchant(db: Db, merchantId: string, input: UpdateMerchantInput) {
   if (!isId('mch', merchantId)) throw new ApiError('not_found', 'No merchant with this id');
-  const { processor, ...rest } = input;
-  const row = await updateMerchantRow(db, merchantId, { ...rest, ...(processor ? processorColumns(processor) : {}) });
+  const { processor, webhookEvents, ...rest } = input;
+  const row = await updateMerchantRow(db, merchantId, {
+    ...rest,
+    ...(processor ? processorColumns(processor) : {}),
+    ...(webhookEvents ? { webhookEventTypes: webhookEvents } : {}),
+  });
   if (!row) throw new ApiError('not_found', 'No merchant with this id');
   return merchantView(row);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MERCHANT_STATUSES } from '@/db/schema';
+import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@/lib/webhooks/payload';
 import { processorSettingsSchema } from './processor-settings';
 
 // Merchant settings as the operator API and the portal accept them (DECISIONS 8, 9, 12).
@@ -67,6 +68,19 @@ export const allowedDomainsSchema = z
   })
   .transform((entries) => [...new Set(entries)]);
 
+/**
+ * The events a merchant receives (docs/customers.md#lifecycle-events): the four charge events
+ * always, plus the lifecycle events listed. Stored as the full list, charge events first.
+ */
+export const webhookEventsSchema = z
+  .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }), { error: 'must be an array of event names' })
+  .max(WEBHOOK_EVENT_TYPES.length * 2, 'lists too many events')
+  .transform((chosen) => withChargeEvents(chosen));
+
+export function withChargeEvents(chosen: readonly string[]): WebhookEventType[] {
+  return WEBHOOK_EVENT_TYPES.filter((type) => (CHARGE_EVENT_TYPES as readonly string[]).includes(type) || chosen.includes(type));
+}
+
 const nameSchema = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 
 export const createMerchantBodySchema = z
@@ -86,9 +100,10 @@ export const updateMerchantBodySchema = z
     webhookSecret: webhookSecretSchema.optional(),
     allowedDomains: allowedDomainsSchema.optional(),
     processor: processorSettingsSchema.optional(),
+    webhookEvents: webhookEventsSchema.optional(),
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
-    message: 'send at least one of name, status, webhookUrl, webhookSecret, allowedDomains, processor',
+    message: 'send at least one of name, status, webhookUrl, webhookSecret, allowedDomains, processor, webhookEvents',
   })
   .meta({ id: 'UpdateMerchantRequest' });
 
@@ -125,6 +140,9 @@ export const merchantSchema = z
     webhookUrl: z.string().nullable(),
     allowedDomains: z.array(z.string()),
     processor: merchantProcessorSchema,
+    webhookEvents: z
+      .array(z.enum(WEBHOOK_EVENT_TYPES))
+      .describe('The events sent to the webhook URL: the four charge events always, lifecycle events once chosen'),
     createdAt: isoMs,
     updatedAt: isoMs,
   })

@@ -16,7 +16,7 @@ import { OPERATIONS } from './operations';
 import { checkoutSessionSchema } from '@/lib/checkout/schemas';
 import * as examples from './examples';
 import { createdMerchantSchema, merchantSchema } from '@/lib/merchants/schemas';
-import { webhookPayloadSchema as webhookEventSchema } from '@/lib/webhooks/payload';
+import { lifecyclePayloadSchema, webhookPayloadSchema as webhookEventSchema } from '@/lib/webhooks/payload';
 
 // The generated document is walked as plain JSON; its shape is what these tests check.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -131,13 +131,22 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.paths['/checkout/session/{token}']!.get!.responses as object).sort()).toEqual(['200', '400', '404', '429', '500']);
   });
 
-  it('describes the webhooks of SPEC 6 with their signature header', () => {
+  it('describes the webhooks of SPEC 6, and the lifecycle events of DECISIONS 18, with their signature header', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([
+      'subscription.activated',
+      'subscription.cancelled',
       'subscription.charge.approved',
       'subscription.charge.declined',
       'subscription.charge.error',
       'subscription.charge.voided',
+      'subscription.paused',
+      'subscription.payment_method_updated',
+      'subscription.resumed',
     ]);
+    const cancelled = doc.webhooks['subscription.cancelled']!.post as Json;
+    expect(cancelled.parameters.map((p: { name: string }) => p.name)).toContain('X-Webhook-Signature');
+    expect(cancelled.description).toContain('only once you choose it');
+    expect(lifecyclePayloadSchema.parse(cancelled.requestBody.content['application/json'].example)).toMatchObject({ data: { status: 'CANCELLED' } });
     const approved = doc.webhooks['subscription.charge.approved']!.post as Json;
     expect(approved.parameters.map((p: { name: string }) => p.name)).toContain('X-Webhook-Signature');
     expect(approved.requestBody.content['application/json'].example).toMatchObject({ event: 'subscription.charge.approved', data: { status: 'APPROVED' } });

@@ -3,7 +3,7 @@ import type { CheckoutSessionView } from '@/lib/checkout/session';
 import type { CreatedMerchant, merchantView } from '@/lib/merchants/merchants';
 import type { createLinkBodySchema, PaymentLink, PlanRecordView, PlanStatusView } from '@/lib/plans/schemas';
 import type { SweepSummary, VoidedView } from '@/lib/billing/schemas';
-import type { WebhookPayload } from '@/lib/webhooks/payload';
+import type { LifecyclePayload, WebhookPayload } from '@/lib/webhooks/payload';
 
 // One Colombian customer's story, told in every example of the document: a monthly plan of
 // $1.500 COP (150000 cents) created at 15:04 UTC, paid two minutes later. The test parses each
@@ -131,6 +131,7 @@ export const merchantExample = {
   webhookUrl: 'https://tienda.example.com/webhooks/servicepay',
   allowedDomains: ['tienda.example.com', '*.tienda.example.com'],
   processor: { type: 'wompi' as const, publicKey: 'pub_test_Q5yDA9xoKdePzhSGeVe9HAez7HgGORGf' },
+  webhookEvents: ['subscription.charge.approved', 'subscription.charge.declined', 'subscription.charge.error', 'subscription.charge.voided', 'subscription.cancelled'],
   createdAt: CREATED_AT,
   updatedAt: '2026-11-23T09:30:00.000Z',
 } satisfies ReturnType<typeof merchantView>;
@@ -149,6 +150,26 @@ export const webhookExample = (event: WebhookPayload['event'], status: WebhookPa
     },
     timestamp: Date.parse('2026-11-21T15:06:43.020Z'),
   }) satisfies WebhookPayload;
+
+/** A lifecycle webhook body (docs/customers.md#lifecycle-events). */
+export const lifecycleExample = (event: LifecyclePayload['event']) =>
+  ({
+    event,
+    data: {
+      subscriptionPlanId: IDS.plan,
+      externalReference: 'order-1042',
+      status: event === 'subscription.cancelled' ? 'CANCELLED' : event === 'subscription.paused' ? 'PAUSED' : 'ACTIVE',
+      nextChargeDate: event === 'subscription.cancelled' || event === 'subscription.paused' ? null : NEXT_CHARGE,
+      ...(event === 'subscription.cancelled' ? { reason: 'Cancelled by the customer' } : {}),
+    },
+    timestamp: Date.parse('2026-11-21T15:06:43.020Z'),
+  }) satisfies LifecyclePayload;
+
+/** The reply of `POST …/manage-link` (docs/customers.md#the-manage-page). */
+export const manageLinkExample = (appUrl: string) => ({
+  url: `${appUrl}/manage/mng_4fQ9xK2mT7vB1nC8dE3gH6jL0pR5sW9yZ2aD4fG7hJ1`,
+  expiresAt: '2026-11-28T15:04:05.123Z',
+});
 
 /** The plan record after `POST …/pause` (DECISIONS 11): no next charge while paused. */
 export const pausedPlanExample = { ...planRecordExample, status: 'PAUSED', nextChargeDate: null, updatedAt: '2027-01-05T14:00:00.000Z' } satisfies PlanRecordView;

@@ -8,6 +8,7 @@ import * as checkoutSession from '@/app/checkout/session/[token]/operation';
 import * as planStatus from '@/app/merchants/plans/[subscriptionPlanId]/status/operation';
 import * as subscriptionLink from '@/app/merchants/subscription-link/operation';
 import * as cancelPlan from '@/app/merchants/subscription-plans/[id]/cancel/operation';
+import * as manageLink from '@/app/merchants/subscription-plans/[id]/manage-link/operation';
 import * as plan from '@/app/merchants/subscription-plans/[id]/operation';
 import * as pausePlan from '@/app/merchants/subscription-plans/[id]/pause/operation';
 import * as resumePlan from '@/app/merchants/subscription-plans/[id]/resume/operation';
@@ -28,6 +29,7 @@ const MODULES: Partial<Record<Method, Operation>>[] = [
   pausePlan,
   resumePlan,
   cancelPlan,
+  manageLink,
   voidTransaction,
   webhookEvents,
   resendEvent,

@@ -21,6 +21,7 @@ const OPERATIONS = [
   'POST /admin/merchants createMerchant → 201 400 401 404 413 415 500',
   'POST /merchants/subscription-link createSubscriptionLink → 200 400 401 409 413 415 429 500',
   'POST /merchants/subscription-plans/{id}/cancel cancelSubscriptionPlan → 200 400 401 403 404 409 413 415 429 500',
+  'POST /merchants/subscription-plans/{id}/manage-link createManageLink → 201 400 401 403 404 413 415 429 500',
   'POST /merchants/subscription-plans/{id}/pause pauseSubscriptionPlan → 200 400 401 403 404 409 413 415 429 500',
   'POST /merchants/subscription-plans/{id}/resume resumeSubscriptionPlan → 200 400 401 403 404 409 413 415 429 500',
   'POST /merchants/transactions/{subscriptionTransactionId}/void voidTransaction → 200 400 401 403 404 409 413 415 429 500',
@@ -30,11 +31,21 @@ const OPERATIONS = [
 
 const SCHEMAS = [
   'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant',
-  'EmptyRequest', 'Error', 'Health', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanStatus', 'SubscriptionPlan', 'UpdateMerchantRequest',
+  'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanStatus', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'UpdateMerchantRequest',
   'VoidedTransaction', 'WebhookAttempt', 'WebhookEvent', 'WebhookEventPage', 'WebhookEventRecord', 'WebhookResend',
 ];
 
-const WEBHOOKS = ['subscription.charge.approved', 'subscription.charge.declined', 'subscription.charge.error', 'subscription.charge.voided'];
+const WEBHOOKS = [
+  'subscription.activated',
+  'subscription.cancelled',
+  'subscription.charge.approved',
+  'subscription.charge.declined',
+  'subscription.charge.error',
+  'subscription.charge.voided',
+  'subscription.paused',
+  'subscription.payment_method_updated',
+  'subscription.resumed',
+];
 
 describe('the generated OpenAPI document', () => {
   it('has the operations, ids and status codes it had', () => {

@@ -1,6 +1,15 @@
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS, type WebhookEventType, webhookPayloadSchema } from '@/lib/webhooks/payload';
+import {
+  CHARGE_EVENT_TYPES,
+  type ChargeEventType,
+  LIFECYCLE_EVENT_TYPES,
+  LIFECYCLE_EVENTS,
+  type LifecycleEventType,
+  lifecyclePayloadSchema,
+  WEBHOOK_EVENTS,
+  webhookPayloadSchema,
+} from '@/lib/webhooks/payload';
 import type { ZodOpenApiPathItemObject } from 'zod-openapi';
-import { webhookExample, IDS } from './examples';
+import { IDS, lifecycleExample, webhookExample } from './examples';
 
 // The merchant's webhook receiver (SPEC 2.6, 4.5, 5.7–5.9, 6; DECISIONS 8), described as OpenAPI
 // 3.1 `webhooks`: requests this service sends, which the merchant's server answers.
@@ -15,7 +24,8 @@ export function isFromServicePay(rawBody, signatureHeader, webhookSecret) {
 }`;
 
 export const WEBHOOKS_DESCRIPTION = [
-  'For each final outcome of a charge, ServicePay sends one `POST` to the Webhook URL set in the merchant portal (Settings, API; it must be `https://`).',
+  'For each final outcome of a charge, ServicePay sends one `POST` to the Webhook URL set in the merchant portal (Settings, API; it must be `https://`). ' +
+    'The plan lifecycle events (`subscription.activated`, `.paused`, `.resumed`, `.cancelled`, `.payment_method_updated`) are sent only to merchants who choose them; they are signed and delivered the same way.',
   '',
   '**Verify every request.** `X-Webhook-Signature` is the lowercase hexadecimal HMAC-SHA256 of the raw request body, keyed with your Webhook Secret. ' +
     'Compute it over the body exactly as received (a re-serialized parsed object gives another signature), compare in constant time, and answer `401` when it differs:',
@@ -28,13 +38,38 @@ export const WEBHOOKS_DESCRIPTION = [
     'poll the plan status when in doubt. `X-Webhook-Id` stays the same for one event, including a manual redelivery, so use it to ignore duplicates.',
 ].join('\n');
 
-function webhookOperation(event: WebhookEventType): ZodOpenApiPathItemObject {
+interface Described {
+  description: string;
+  schema: typeof webhookPayloadSchema | typeof lifecyclePayloadSchema;
+  example: unknown;
+}
+
+function chargeEvent(event: ChargeEventType): Described {
   const { status, when } = WEBHOOK_EVENTS[event];
+  return {
+    description: `${when}. \`data.status\` is \`${status}\`. Sent to your Webhook URL; your server implements this endpoint.`,
+    schema: webhookPayloadSchema,
+    example: webhookExample(event, status),
+  };
+}
+
+function lifecycleEvent(event: LifecycleEventType): Described {
+  return {
+    description:
+      `${LIFECYCLE_EVENTS[event]}. \`data.status\` is the plan status after the change. ` +
+      'Sent only once you choose it (portal: Settings, Webhooks; operator API: `webhookEvents`); written in the same database transaction as the change. ' +
+      'Your server implements this endpoint.',
+    schema: lifecyclePayloadSchema,
+    example: lifecycleExample(event),
+  };
+}
+
+function webhookOperation(event: string, { description, schema, example }: Described): ZodOpenApiPathItemObject {
   return {
     post: {
       operationId: `webhook.${event}`,
       summary: event,
-      description: `${when}. \`data.status\` is \`${status}\`. Sent to your Webhook URL; your server implements this endpoint.`,
+      description,
       tags: ['Webhooks'],
       security: [],
       parameters: [
@@ -65,8 +100,8 @@ function webhookOperation(event: WebhookEventType): ZodOpenApiPathItemObject {
         required: true,
         content: {
           'application/json': {
-            schema: webhookPayloadSchema,
-            example: webhookExample(event, status),
+            schema,
+            example,
           },
         },
       },
@@ -79,5 +114,8 @@ function webhookOperation(event: WebhookEventType): ZodOpenApiPathItemObject {
 }
 
 export function webhooks(): Record<string, ZodOpenApiPathItemObject> {
-  return Object.fromEntries(WEBHOOK_EVENT_TYPES.map((event) => [event, webhookOperation(event)]));
+  return Object.fromEntries([
+    ...CHARGE_EVENT_TYPES.map((event) => [event, webhookOperation(event, chargeEvent(event))]),
+    ...LIFECYCLE_EVENT_TYPES.map((event) => [event, webhookOperation(event, lifecycleEvent(event))]),
+  ]);
 }

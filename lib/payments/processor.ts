@@ -112,7 +112,14 @@ export interface PaymentProcessor {
   findByReference(reference: string): Promise<ChargeResult | null>;
   void(gatewayTransactionId: string): Promise<{ status: 'VOIDED' | 'ERROR' }>;
   pseInstitutions(): Promise<PseInstitution[]>;
+  /**
+   * Checks and saves a new method for renewals without charging it (the customer's manage page,
+   * docs/customers.md). Absent where not supported yet (Wompi): the page answers 409.
+   */
+  saveMethod?(request: { instrument: PaymentInstrument; customerEmail: string }): Promise<SavedMethod>;
 }
+
+export type SavedMethod = { ok: true; token: string } | { ok: false; declineReason: DeclineReason };
 
 /** The method of a saved token (sandbox `pm_sandbox_nequi_…`, Wompi `wompi_source_NEQUI_…`): what a renewal charges. */
 export function savedMethodType(token: string | null): PaymentMethodType {

@@ -173,6 +173,22 @@ export function createSandboxProcessor(options: { pendingMs: number; now?: () =>
       return id ? resultOf(id) : null;
     },
 
+    // A card check, as a processor's zero-amount authorization: the methods DECISIONS 7 declines
+    // or fails are refused; the others are saved with their behaviour, as a first payment saves them.
+    async saveMethod({ instrument }) {
+      if (instrument.type === 'PSE') return { ok: false, declineReason: 'card_not_supported' };
+      const { behaviour } = behaviourOf(instrument);
+      const refused: Partial<Record<Behaviour, DeclineReason>> = {
+        decline: 'insufficient_funds',
+        pending_decline: 'insufficient_funds',
+        nequi_decline: 'insufficient_funds',
+        unsupported: 'card_not_supported',
+        error: 'processor_error',
+      };
+      const reason = refused[behaviour];
+      return reason ? { ok: false, declineReason: reason } : { ok: true, token: `pm_sandbox_${behaviour}_${randomHex()}` };
+    },
+
     async pseInstitutions() {
       return SANDBOX_PSE_INSTITUTIONS;
     },

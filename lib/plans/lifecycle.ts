@@ -3,6 +3,8 @@ import { getPlanForMerchant, type PlanRow, transitionPlan } from '@/db/queries/p
 import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { nextOnAnchor } from '@/lib/billing/calendar';
+import { notePlanChange, type Notices, sendNotices } from '@/lib/customers/notices';
+import type { LifecycleEventType } from '@/lib/webhooks/payload';
 import { findMerchantPlan } from './find-plan';
 
 // Pause, resume and cancel (DECISIONS 5 and 11, extension endpoints). Each runs under the plan's
@@ -11,19 +13,36 @@ import { findMerchantPlan } from './find-plan';
 
 type Scope = { merchantId: string; planId: string };
 
-async function transition(db: Db, scope: Scope, from: readonly PlanRow['status'][], change: (plan: PlanRow) => Parameters<typeof transitionPlan>[3], refused: string) {
-  return db.transaction(async (tx) => {
-    const found = await findMerchantPlan(tx, scope.planId, () => getPlanForMerchant(tx, scope));
-    const plan = await lockPlan(tx, found.id);
+type Change = Parameters<typeof transitionPlan>[3];
+
+/**
+ * One transition under the plan's lock, with its lifecycle event and e-mail in the same database
+ * transaction (docs/customers.md), handed to delivery after commit. `find` locates the plan (the
+ * merchant's scope, or the customer's manage link).
+ */
+export async function transitionWithNotices(
+  db: Db,
+  find: (tx: Db) => Promise<PlanRow>,
+  { from, change, refused, event }: { from: readonly PlanRow['status'][]; change: (plan: PlanRow) => Change; refused: string; event: LifecycleEventType },
+  now: Date = new Date(),
+): Promise<PlanRow> {
+  const { moved, notices } = await db.transaction(async (tx): Promise<{ moved: PlanRow; notices: Notices }> => {
+    const plan = await lockPlan(tx, (await find(tx)).id);
     const moved = from.includes(plan.status) ? await transitionPlan(tx, plan.id, from, change(plan)) : undefined;
     if (!moved) throw new ApiError('conflict', `${refused}: the plan is ${plan.status}`);
-    return moved;
+    return { moved, notices: await notePlanChange(tx, moved, event, now) };
   });
+  sendNotices(notices);
+  return moved;
+}
+
+function transition(db: Db, scope: Scope, from: readonly PlanRow['status'][], change: (plan: PlanRow) => Change, refused: string, event: LifecycleEventType) {
+  return transitionWithNotices(db, (tx) => findMerchantPlan(tx, scope.planId, () => getPlanForMerchant(tx, scope)), { from, change, refused, event });
 }
 
 /** ACTIVE → PAUSED: no renewal is attempted while paused. */
 export function pausePlan(db: Db, scope: Scope): Promise<PlanRow> {
-  return transition(db, scope, ['ACTIVE'], () => ({ status: 'PAUSED' }), 'Only an ACTIVE plan can be paused');
+  return transition(db, scope, ['ACTIVE'], () => ({ status: 'PAUSED' }), 'Only an ACTIVE plan can be paused', 'subscription.paused');
 }
 
 /**
@@ -37,6 +56,7 @@ export function resumePlan(db: Db, scope: Scope, now: Date = new Date()): Promis
     ['PAUSED'],
     (plan) => ({ status: 'ACTIVE', nextChargeDate: nextOnAnchor(now, plan.billingAnchorDay ?? 1), renewalFailures: 0 }),
     'Only a PAUSED plan can be resumed',
+    'subscription.resumed',
   );
 }
 
@@ -50,5 +70,6 @@ export function cancelPlan(db: Db, scope: Scope, reason?: string): Promise<PlanR
     ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED'],
     () => ({ status: 'CANCELLED', cancelReason: reason ?? DEFAULT_CANCEL_REASON }),
     'This plan cannot be cancelled',
+    'subscription.cancelled',
   );
 }

@@ -55,7 +55,7 @@ export function toPlanRecord(plan: PlanRow): PlanRecordView {
 }
 
 /** Null when no charge is scheduled (DECISIONS 4: any number there would be a false date). */
-function nextChargeDateOf(plan: PlanRow): number | null {
+export function nextChargeDateOf(plan: Pick<PlanRow, 'status' | 'nextChargeDate'>): number | null {
   const scheduled = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE';
   return scheduled && plan.nextChargeDate ? plan.nextChargeDate.getTime() : null;
 }

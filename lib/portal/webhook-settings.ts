@@ -15,7 +15,7 @@ function problemsOf(issues: { path: PropertyKey[]; message: string }[]): Setting
 export async function getWebhookSettings(db: Db, merchantId: string) {
   const row = await getMerchant(db, merchantId);
   if (!row) throw new Error(`merchant ${merchantId} not found`);
-  return { name: row.name, webhookUrl: row.webhookUrl, webhookSecret: row.webhookSecret, allowedDomains: row.allowedDomains };
+  return { name: row.name, webhookUrl: row.webhookUrl, webhookSecret: row.webhookSecret, allowedDomains: row.allowedDomains, webhookEvents: row.webhookEventTypes };
 }
 
 /** Sets the webhook URL (https only); an empty value removes it (events are then only recorded). */

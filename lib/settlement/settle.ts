@@ -5,7 +5,7 @@ import { addMonthsOnAnchor, anchorDayOf } from '@/lib/billing/calendar';
 import { afterRenewalOutcome } from '@/lib/billing/schedule';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';
-import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
+import { NO_NOTICES, noteSettlement, sendNotices } from '@/lib/customers/notices';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 
 // The one way a charge's outcome is recorded (docs/settlement.md), whoever learnt it: the
@@ -80,18 +80,18 @@ export async function settleCharge(
   outcome: ChargeOutcome,
   { now = new Date(), paymentMethodToken }: { now?: Date; paymentMethodToken?: string | null } = {},
 ): Promise<Settlement> {
-  const { settlement, eventId } = await db.transaction(async (tx) => {
+  const { settlement, eventId, notices } = await db.transaction(async (tx) => {
     const plan = await lockPlan(tx, planId);
     const txn = await getTransactionOfPlan(tx, { planId, transactionId });
     if (!plan || !txn) throw new Error(`no transaction ${transactionId} of plan ${planId}`);
-    const unchanged = { settlement: { transaction: txn, plan, settled: false }, eventId: null };
+    const unchanged = { settlement: { transaction: txn, plan, settled: false }, eventId: null, notices: NO_NOTICES };
     if (txn.status !== 'PENDING') return unchanged;
     const methodToken = paymentMethodToken === undefined ? txn.paymentMethodToken : paymentMethodToken;
     if (outcome.status === 'PENDING') {
       if (outcome.gatewayTransactionId === txn.gatewayTransactionId && methodToken === txn.paymentMethodToken) return unchanged;
       const charged = { gatewayTransactionId: outcome.gatewayTransactionId, paymentMethodToken: methodToken };
       await recordPendingCharge(tx, txn.id, charged);
-      return { settlement: { transaction: { ...txn, ...charged }, plan, settled: false }, eventId: null };
+      return { settlement: { transaction: { ...txn, ...charged }, plan, settled: false }, eventId: null, notices: NO_NOTICES };
     }
     const settled = await settleTransaction(tx, txn.id, {
       status: outcome.status,
@@ -103,8 +103,12 @@ export async function settleCharge(
     // Under the plan's lock a PENDING transaction cannot change, so this only guards the invariant.
     if (!settled) return unchanged;
     const moved = await movePlan(tx, plan, settled);
-    return { settlement: { transaction: settled, plan: moved, settled: true }, eventId: await recordChargeEvent(tx, plan, settled, now) };
+    const eventId = await recordChargeEvent(tx, plan, settled, now);
+    // Lifecycle events (activated; cancelled after the last failed retry) and the customer's
+    // e-mails, once here for every caller (docs/customers.md).
+    const notices = await noteSettlement(tx, plan, moved, settled, now);
+    return { settlement: { transaction: settled, plan: moved, settled: true }, eventId, notices };
   });
-  if (eventId) dispatchWebhookEvents([eventId]);
+  sendNotices({ ...notices, eventIds: [...(eventId ? [eventId] : []), ...notices.eventIds] });
   return settlement;
 }

@@ -1,8 +1,10 @@
 import type { Db } from '@/db/client';
+import { eq } from 'drizzle-orm';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import { webhookEvents } from '@/db/schema';
+import { merchants, webhookEvents } from '@/db/schema';
 import { createId } from '@/lib/ids';
-import { EVENT_TYPE_FOR_STATUS, type FinalStatus, serializeWebhookPayload } from './payload';
+import { nextChargeDateOf } from '@/lib/plans/views';
+import { EVENT_TYPE_FOR_STATUS, type FinalStatus, type LifecycleEventType, serializeLifecyclePayload, serializeWebhookPayload } from './payload';
 
 // The outbox side of webhooks (DECISIONS 8): the event is written by the database transaction
 // that records the outcome it reports, its body serialized here once. Those bytes are what is
@@ -62,3 +64,34 @@ export async function recordChargeEvent(
   return row?.id ?? null;
 }
 
+
+/**
+ * Writes a lifecycle event (docs/customers.md#lifecycle-events) inside the caller's database
+ * transaction, the one that made the change: only when the merchant chose this event type.
+ * Returns its id for `dispatchWebhookEvents` after commit, or null when not chosen.
+ */
+export async function recordLifecycleEvent(
+  tx: Db,
+  plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference' | 'status' | 'nextChargeDate' | 'cancelReason'>,
+  type: LifecycleEventType,
+  now: Date = new Date(),
+): Promise<string | null> {
+  const [merchant] = await tx.select({ types: merchants.webhookEventTypes }).from(merchants).where(eq(merchants.id, plan.merchantId));
+  if (!merchant?.types.includes(type)) return null;
+  const body = serializeLifecyclePayload({
+    event: type,
+    data: {
+      subscriptionPlanId: plan.id,
+      externalReference: plan.externalReference,
+      status: plan.status,
+      nextChargeDate: nextChargeDateOf(plan),
+      ...(type === 'subscription.cancelled' && plan.cancelReason ? { reason: plan.cancelReason } : {}),
+    },
+    timestamp: now.getTime(),
+  });
+  const [row] = await tx
+    .insert(webhookEvents)
+    .values({ id: createId('evt', now.getTime()), merchantId: plan.merchantId, planId: plan.id, transactionId: null, type, body, createdAt: now })
+    .returning({ id: webhookEvents.id });
+  return row!.id;
+}

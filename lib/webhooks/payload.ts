@@ -4,7 +4,7 @@ import { z } from 'zod';
 // parsing through this schema, the OpenAPI document publishes it, and the tests check every body
 // the suite stores against it. No app imports here: db/schema.ts reads the event names too.
 
-/** Every event a merchant can receive, with the transaction status it reports. */
+/** The charge events (SPEC 6), each with the transaction status it reports: every merchant gets these. */
 export const WEBHOOK_EVENTS = {
   'subscription.charge.approved': { status: 'APPROVED', when: 'A charge was processed and approved' },
   'subscription.charge.declined': { status: 'DECLINED', when: 'A charge was rejected (insufficient funds, blocked card…)' },
@@ -12,21 +12,43 @@ export const WEBHOOK_EVENTS = {
   'subscription.charge.voided': { status: 'VOIDED', when: 'An approved charge was annulled' },
 } as const;
 
-export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;
-export const WEBHOOK_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [WebhookEventType, ...WebhookEventType[]];
+export type ChargeEventType = keyof typeof WEBHOOK_EVENTS;
+export const CHARGE_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [ChargeEventType, ...ChargeEventType[]];
+
+/**
+ * The plan's lifecycle events (DECISIONS 18; docs/customers.md#lifecycle-events): sent only to a
+ * merchant who chose them in its webhook settings, so a receiver written to SPEC sees nothing new.
+ */
+export const LIFECYCLE_EVENTS = {
+  'subscription.activated': 'A RECURRING plan became ACTIVE with its first approved charge',
+  'subscription.paused': 'The merchant paused the plan',
+  'subscription.resumed': 'The merchant resumed the plan',
+  'subscription.cancelled': 'The plan was cancelled: by the merchant, by the customer, or when the last renewal retry failed',
+  'subscription.payment_method_updated': 'The customer replaced the payment method renewals charge',
+} as const;
+
+export type LifecycleEventType = keyof typeof LIFECYCLE_EVENTS;
+export const LIFECYCLE_EVENT_TYPES = Object.keys(LIFECYCLE_EVENTS) as [LifecycleEventType, ...LifecycleEventType[]];
+
+export type WebhookEventType = ChargeEventType | LifecycleEventType;
+export const WEBHOOK_EVENT_TYPES = [...CHARGE_EVENT_TYPES, ...LIFECYCLE_EVENT_TYPES] as [WebhookEventType, ...WebhookEventType[]];
+
+export function isLifecycleEvent(type: string): type is LifecycleEventType {
+  return type in LIFECYCLE_EVENTS;
+}
 
 /** The transaction statuses that end in an event, and the event each one is. */
-export type FinalStatus = (typeof WEBHOOK_EVENTS)[WebhookEventType]['status'];
-export const FINAL_STATUSES = WEBHOOK_EVENT_TYPES.map((type) => WEBHOOK_EVENTS[type].status) as [FinalStatus, ...FinalStatus[]];
+export type FinalStatus = (typeof WEBHOOK_EVENTS)[ChargeEventType]['status'];
+export const FINAL_STATUSES = CHARGE_EVENT_TYPES.map((type) => WEBHOOK_EVENTS[type].status) as [FinalStatus, ...FinalStatus[]];
 export const EVENT_TYPE_FOR_STATUS = Object.fromEntries(
-  WEBHOOK_EVENT_TYPES.map((type) => [WEBHOOK_EVENTS[type].status, type]),
-) as Record<FinalStatus, WebhookEventType>;
+  CHARGE_EVENT_TYPES.map((type) => [WEBHOOK_EVENTS[type].status, type]),
+) as Record<FinalStatus, ChargeEventType>;
 
 const epochMs = z.number().int().describe('Epoch milliseconds');
 
 export const webhookPayloadSchema = z
   .object({
-    event: z.enum(WEBHOOK_EVENT_TYPES),
+    event: z.enum(CHARGE_EVENT_TYPES),
     data: z.object({
       subscriptionTransactionId: z.string().describe('Our transaction id (txn_…)'),
       subscriptionPlanId: z.string().describe('The plan id returned at link creation (sub_…)'),
@@ -46,6 +68,34 @@ export const webhookPayloadSchema = z
   .meta({ id: 'WebhookEvent', description: 'The body of every webhook, sent as one JSON string (docs/webhooks.md#payload)' });
 
 export type WebhookPayload = z.infer<typeof webhookPayloadSchema>;
+
+export const lifecyclePayloadSchema = z
+  .object({
+    event: z.enum(LIFECYCLE_EVENT_TYPES),
+    data: z.object({
+      subscriptionPlanId: z.string().describe('The plan id returned at link creation (sub_…)'),
+      externalReference: z.string().describe('Your reference, as given at link creation'),
+      status: z.enum(['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED', 'CANCELLED', 'COMPLETED']).describe('The plan status after the change'),
+      nextChargeDate: epochMs.nullable().describe('When the next renewal is attempted, epoch milliseconds; null when none is'),
+      reason: z.string().optional().describe('subscription.cancelled only: why the plan was cancelled'),
+    }),
+    timestamp: epochMs.describe('When this event was sent, epoch milliseconds'),
+  })
+  .meta({
+    id: 'SubscriptionLifecycleEvent',
+    description: 'The body of a lifecycle webhook, sent only to merchants who chose these events (docs/customers.md#lifecycle-events)',
+  });
+
+export type LifecyclePayload = z.infer<typeof lifecyclePayloadSchema>;
+
+/** Any stored body: the schema its `event` names. */
+export function payloadSchemaFor(event: unknown) {
+  return typeof event === 'string' && isLifecycleEvent(event) ? lifecyclePayloadSchema : webhookPayloadSchema;
+}
+
+export function serializeLifecyclePayload(payload: LifecyclePayload): string {
+  return JSON.stringify(lifecyclePayloadSchema.parse(payload));
+}
 
 /**
  * The exact bytes of a webhook body: parsed through the published schema (so a body the

@@ -1,6 +1,7 @@
 // /portal/settings/webhooks (SPEC 5.7, DECISIONS 8 and 9): URL, signing secret, test event, allowed domains.
 import { ActionForm } from '@/components/portal/action-form';
 import { CopyButton } from '@/components/portal/copy-button';
+import { WebhookEventChoice } from '@/components/portal/webhook-event-choice';
 import { getDb } from '@/db/client';
 import { portalLang, requireUser } from '@/lib/portal/request';
 import { getWebhookSettings } from '@/lib/portal/webhook-settings';
@@ -8,7 +9,7 @@ import { generateSecretAction, saveDomainsAction, saveSecretAction, saveWebhookU
 
 export default async function WebhookSettingsPage() {
   const { merchantId } = await requireUser();
-  const { t } = await portalLang();
+  const { t, lang } = await portalLang();
   const settings = await getWebhookSettings(await getDb(), merchantId);
   const w = t.webhooks;
   const copy = { label: t.api.copy, copied: t.api.copied };
@@ -49,6 +50,7 @@ export default async function WebhookSettingsPage() {
           </p>
         </ActionForm>
       </section>
+      <WebhookEventChoice lang={lang} chosen={settings.webhookEvents} pending={t.auth.pending} copy={copy} />
       <section className="card" aria-labelledby="test">
         <h2 id="test">{w.testTitle}</h2>
         <p>{w.testIntro}</p>

@@ -1,5 +1,6 @@
 // /portal/activity/plans/<id>: one plan with its transactions and webhook events (403 for another merchant's).
 import Link from 'next/link';
+import { CustomerSide } from '@/components/portal/customer-side';
 import { DataTable } from '@/components/portal/data-table';
 import { StatusBadge } from '@/components/portal/status-badge';
 import { WebhookEvent } from '@/components/portal/webhook-event';
@@ -47,6 +48,7 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
         <dt>{a.customer}</dt>
         <dd>{plan.customerEmail}</dd>
       </dl>
+      <CustomerSide merchantId={merchantId} planId={plan.id} lang={lang} />
       <section className="card" aria-labelledby="transactions">
         <h2 id="transactions">{a.transactions}</h2>
         {transactions.length === 0 ? (

@@ -1,0 +1,194 @@
+// /manage/<token>: the customer's own page for a plan (docs/customers.md#the-manage-page). Reached
+// from an expiring link the merchant made or an e-mail carried; an unknown, forged or expired
+// token gets the not-found page, with no data. Works without JavaScript: plain forms.
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { getDb } from '@/db/client';
+import { requestLang } from '@/app/pay/[token]/lang';
+import { cancelAction, replaceMethodAction } from '@/app/manage/actions';
+import { findManagedPlan, listPlanCharges, recordManageLinkUse } from '@/lib/customers/manage-links';
+import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
+import { fill, formatCop } from '@/lib/i18n/format';
+import { LANG_TAG } from '@/lib/i18n/locale';
+import { savedMethodType } from '@/lib/payments/processor';
+import { nextChargeDateOf } from '@/lib/plans/views';
+import styles from '../manage.module.css';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'ServicePay', robots: { index: false, follow: false } };
+
+type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+export default async function ManagePage({ params, searchParams }: Props) {
+  const { token } = await params;
+  const query = await searchParams;
+  const lang = await requestLang(query.lang);
+  const c = MANAGE_COPY[lang];
+  const db = await getDb();
+  const found = await findManagedPlan(db, token);
+  if (!found) notFound();
+  const { plan, merchantName, processorType } = found;
+  await recordManageLinkUse(db, token);
+  const charges = await listPlanCharges(db, plan.id);
+  const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
+  const next = nextChargeDateOf(plan);
+  const changeable = plan.modality === 'RECURRING' && (plan.status === 'ACTIVE' || plan.status === 'PAUSED');
+  const cancellable = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE' || plan.status === 'PAUSED';
+  const confirming = one(query.cancel) === 'confirm' && cancellable;
+  const done = one(query.done);
+  const problem = one(query.problem);
+  const langQuery = lang === 'en' ? '?lang=en' : '';
+  const hidden = (
+    <>
+      <input type="hidden" name="token" value={token} />
+      <input type="hidden" name="lang" value={lang} />
+    </>
+  );
+  return (
+    <main className={styles.page} lang={LANG_TAG[lang]}>
+      <p className={styles.language}>
+        <a href={`/manage/${token}?lang=${lang === 'es' ? 'en' : 'es'}`} lang={lang === 'es' ? 'en' : 'es'}>
+          {c.language}
+        </a>
+      </p>
+      <h1>{c.title}</h1>
+      <p className={styles.merchant}>{fill(c.with, { merchant: merchantName })}</p>
+      {done && c.done[done] && (
+        <p role="status" className={styles.ok}>
+          {c.done[done]}
+        </p>
+      )}
+      {problem && c.problems[problem] && (
+        <p role="alert" className={styles.problem}>
+          {c.problems[problem]}
+        </p>
+      )}
+      <section className={styles.card} aria-labelledby="plan">
+        <h2 id="plan">{plan.description}</h2>
+        <dl className={styles.facts}>
+          <dt>{c.amount}</dt>
+          <dd data-testid="manage-amount">{formatCop(plan.amount)}</dd>
+          <dt>{c.status}</dt>
+          <dd data-testid="manage-status">{c.statuses[plan.status]}</dd>
+          <dt>{c.nextCharge}</dt>
+          <dd data-testid="manage-next-charge">{next ? dateFormat.format(new Date(next)) : c.none}</dd>
+          {plan.paymentMethodToken && (
+            <>
+              <dt>{c.method}</dt>
+              <dd>{c.methods[savedMethodType(plan.paymentMethodToken)]}</dd>
+            </>
+          )}
+        </dl>
+        {plan.status === 'ACTIVE' && plan.renewalFailures > 0 && next && (
+          <p className={styles.problem} data-testid="manage-failing">
+            {fill(c.failing, { date: dateFormat.format(new Date(next)) })}
+          </p>
+        )}
+      </section>
+      <section className={styles.card} aria-labelledby="charges">
+        <h2 id="charges">{c.charges}</h2>
+        {charges.length === 0 ? (
+          <p>{c.noCharges}</p>
+        ) : (
+          <div className={styles.tableWrap} tabIndex={0} role="region" aria-labelledby="charges">
+            <table className={styles.table}>
+              <thead>
+                <tr>
+                  <th scope="col">{c.chargeDate}</th>
+                  <th scope="col">{c.chargeAmount}</th>
+                  <th scope="col">{c.chargeStatus}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {charges.map((t) => (
+                  <tr key={t.id} data-testid="manage-charge">
+                    <td>{dateFormat.format(t.chargeDate)}</td>
+                    <td>{formatCop(t.amount)}</td>
+                    <td>{c.chargeStatuses[t.status]}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {changeable && (
+        <section className={styles.card} aria-labelledby="replace">
+          <h2 id="replace">{c.replaceTitle}</h2>
+          {processorType === 'wompi' ? (
+            // Not built for Wompi yet (docs/customers.md): no card field may post to our server there.
+            <p data-testid="manage-replace-unavailable">{c.problems.unavailable}</p>
+          ) : (
+            <>
+              <p>{c.replaceIntro}</p>
+              <details open className={styles.method}>
+                <summary>{c.cardTab}</summary>
+                <form action={replaceMethodAction} className={styles.form}>
+                  {hidden}
+                  <input type="hidden" name="method" value="CARD" />
+                  <label>
+                    {c.cardNumber}
+                    <input name="cardNumber" inputMode="numeric" autoComplete="cc-number" required />
+                  </label>
+                  <div className={styles.row}>
+                    <label>
+                      {c.cardExpiry}
+                      <input name="cardExpiry" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/AA" required />
+                    </label>
+                    <label>
+                      {c.cardCvc}
+                      <input name="cardCvc" inputMode="numeric" autoComplete="cc-csc" required />
+                    </label>
+                  </div>
+                  <label>
+                    {c.cardHolder}
+                    <input name="cardHolder" autoComplete="cc-name" required />
+                  </label>
+                  <button type="submit">{c.saveCard}</button>
+                </form>
+              </details>
+              <details className={styles.method}>
+                <summary>{c.nequiTab}</summary>
+                <form action={replaceMethodAction} className={styles.form}>
+                  {hidden}
+                  <input type="hidden" name="method" value="NEQUI" />
+                  <label>
+                    {c.nequiPhone}
+                    <input name="phoneNumber" type="tel" inputMode="numeric" autoComplete="tel-national" required />
+                  </label>
+                  <button type="submit">{c.saveNequi}</button>
+                </form>
+              </details>
+            </>
+          )}
+        </section>
+      )}
+      {cancellable && (
+        <section className={styles.card} aria-labelledby="cancel">
+          {confirming ? (
+            <>
+              <h2 id="cancel">{c.confirmTitle}</h2>
+              <p>{fill(c.confirmIntro, { merchant: merchantName })}</p>
+              <form action={cancelAction} className={styles.actions}>
+                {hidden}
+                <button type="submit" className={styles.danger}>
+                  {c.confirm}
+                </button>
+                <a href={`/manage/${token}${langQuery}`}>{c.keep}</a>
+              </form>
+            </>
+          ) : (
+            <>
+              <h2 id="cancel">{c.cancelTitle}</h2>
+              <p>{c.cancelIntro}</p>
+              <a className={styles.buttonLink} href={`/manage/${token}?cancel=confirm${lang === 'en' ? '&lang=en' : ''}`}>
+                {c.cancel}
+              </a>
+            </>
+          )}
+        </section>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,14 @@
+// POST /merchants/subscription-plans/{id}/manage-link (DECISIONS 18, extension): a link to the
+// plan's customer page, /manage/<token>, valid for 7 days. docs/customers.md#the-manage-page
+import { getPlanForMerchant } from '@/db/queries/plans';
+import { route } from '@/lib/api/route';
+import { createManageLink } from '@/lib/customers/manage-links';
+import { manageLinkSchema } from '@/lib/customers/schemas';
+import { findMerchantPlan } from '@/lib/plans/find-plan';
+import * as op from './operation';
+
+export const POST = route(op.POST, async (_req, { db, merchant, params }) => {
+  const plan = await findMerchantPlan(db, params.id, () => getPlanForMerchant(db, { merchantId: merchant.merchantId, planId: params.id }));
+  const link = await createManageLink(db, plan, { source: 'merchant' });
+  return Response.json(manageLinkSchema.parse({ url: link.url, expiresAt: link.expiresAt.toISOString() }), { status: 201 });
+});

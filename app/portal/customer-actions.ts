@@ -1,0 +1,23 @@
+'use server';
+
+// The portal's actions for the customers' side (docs/customers.md): which lifecycle events the
+// merchant receives. Scoped to the signed-in user's merchant, like every portal action.
+
+import { revalidatePath } from 'next/cache';
+import { getDb } from '@/db/client';
+import { updateMerchant } from '@/db/queries/merchants';
+import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
+import { webhookEventsSchema } from '@/lib/merchants/schemas';
+import type { FormState } from '@/lib/portal/form-state';
+import { portalLang, requireUser } from '@/lib/portal/request';
+
+export async function saveWebhookEventsAction(_: FormState, form: FormData): Promise<FormState> {
+  const { merchantId } = await requireUser();
+  const { lang } = await portalLang();
+  const c = CUSTOMER_PORTAL_COPY[lang];
+  const parsed = webhookEventsSchema.safeParse(form.getAll('webhookEvents'));
+  if (!parsed.success) return { status: 'error', message: c.eventsProblem, details: parsed.error.issues.map((i) => i.message) };
+  await updateMerchant(await getDb(), merchantId, { webhookEventTypes: parsed.data });
+  revalidatePath('/portal/settings/webhooks');
+  return { status: 'ok', message: c.eventsSaved };
+}

@@ -1,0 +1,222 @@
+import type { ParsedMail } from 'mailparser';
+import { startSmtpServer, type TestSmtpServer } from '../test/smtp-server';
+import { type Receiver, startReceiver } from '../test/webhook-receiver';
+import { CARDS, expectAccessible, expectState, pay } from './checkout-helpers';
+import { expect, SMTP_PORT, test } from './fixtures';
+import { createKey, expectAccessible as expectPortalAccessible, signUp } from './portal-helpers';
+
+// The customers' side (docs/customers.md), end to end in Chromium: a plan, a declined renewal on
+// the test clock, the notice received over SMTP on loopback, the manage link, a new card, the
+// retry approved and its receipt; and a customer who cancels, which the merchant hears of as
+// subscription.cancelled only once it chose that event.
+
+test.describe.configure({ mode: 'serial' });
+test.use({ locale: 'es-CO' });
+
+let smtp: TestSmtpServer;
+let receiver: Receiver;
+test.beforeAll(async () => {
+  smtp = await startSmtpServer(SMTP_PORT);
+  receiver = await startReceiver();
+});
+test.afterAll(async () => {
+  await smtp?.close();
+  await receiver?.close();
+});
+
+/** The charge that pays the first time and declines every renewal (DECISIONS 7). */
+const RENEWALS_DECLINE = '4000 0000 0000 0341';
+let sequence = 0;
+
+async function mailTo(address: string, count: number): Promise<ParsedMail[]> {
+  let mails: ParsedMail[] = [];
+  await expect
+    .poll(
+      () => {
+        mails = smtp.received.filter((m) => m.to && !Array.isArray(m.to) && m.to.value.some((v) => v.address === address));
+        return mails.length;
+      },
+      { timeout: 20_000 },
+    )
+    .toBeGreaterThanOrEqual(count);
+  return mails;
+}
+
+const manageUrlIn = (mail: ParsedMail) => /http:\/\/127\.0\.0\.1:\d+\/manage\/mng_[0-9A-Za-z]{40}/.exec(mail.text ?? '')?.[0];
+
+test('a declined renewal e-mails the customer, who replaces the card on the manage page; the retry is approved and receipted', async ({ page, request, admin }) => {
+  const created = await admin.post('/admin/merchants', { data: { name: 'Gimnasio Norte' } });
+  const m = await created.json();
+  const authorization = `Bearer ${m.apiKey}:${m.apiSecret}`;
+  const email = `cliente-${Date.now().toString(36)}-${++sequence}@example.com`;
+  const link = await (
+    await request.post('/merchants/subscription-link', {
+      headers: { Authorization: authorization },
+      data: { customer: { phone: '+573001234567', email, firstName: 'Ana' }, plan: { externalReference: `e2e-customers-${Date.now()}`, description: 'Plan Gimnasio', amount: 150000 } },
+    })
+  ).json();
+
+  // The first payment, and its receipt.
+  await page.goto(`/pay/${link.token}`);
+  await pay(page, { number: RENEWALS_DECLINE, holder: 'Ana Gómez' });
+  await expectState(page, 'approved');
+  const [receipt] = await mailTo(email, 1);
+  expect(receipt!.subject).toContain('Recibo de su pago a Gimnasio Norte');
+
+  // The test clock: the renewal is due and declines; the customer is told, with the retry date.
+  const plan = async () => (await request.get(`/merchants/subscription-plans/${link.subscriptionPlanId}`, { headers: { Authorization: authorization } })).json();
+  const due = (await plan()).nextChargeDate as number;
+  const run = await admin.post('/admin/billing/run', { data: { now: due + 1000 } });
+  expect(run.status(), await run.text()).toBe(200);
+  expect((await run.json()).declined).toBe(1);
+  const retry = (await plan()).nextChargeDate as number;
+  expect(retry).toBeGreaterThan(due);
+  const [, notice] = await mailTo(email, 2);
+  expect(notice!.subject).toContain('No pudimos cobrar su suscripción a Gimnasio Norte');
+  const retryDate = new Intl.DateTimeFormat('es-CO', { dateStyle: 'long', timeZone: 'America/Bogota' }).format(retry);
+  expect(notice!.text).toContain(`Lo intentaremos de nuevo el ${retryDate}`);
+  const manageUrl = manageUrlIn(notice!);
+  expect(manageUrl).toBeTruthy();
+  expect(notice!.html).toContain(manageUrl!);
+
+  // The manage page, at 360 px: plan, next charge (the retry), the declined charge; a new card.
+  await page.setViewportSize({ width: 360, height: 800 });
+  const opened = await page.goto(manageUrl!);
+  expect(opened!.headers()['cache-control']).toContain('no-store');
+  expect(opened!.headers()['referrer-policy']).toBe('no-referrer');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Su suscripción');
+  await expect(page.getByText('con Gimnasio Norte')).toBeVisible();
+  await expect(page.getByTestId('manage-amount')).toHaveText('$ 1.500');
+  await expect(page.getByTestId('manage-next-charge')).toHaveText(retryDate);
+  await expect(page.getByTestId('manage-failing')).toContainText(retryDate);
+  await expect(page.getByTestId('manage-charge')).toHaveCount(2);
+  await expect(page.getByTestId('manage-charge').first()).toContainText('Rechazado');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await expectAccessible(page);
+
+  await page.getByLabel('Número de la tarjeta').fill(CARDS.approved);
+  await page.getByLabel('Vencimiento (MM/AA)').fill('12/30');
+  await page.getByLabel('Código de seguridad (CVC)').fill('123');
+  await page.getByLabel('Nombre del titular').fill('Ana Gómez');
+  await page.getByRole('button', { name: 'Guardar tarjeta' }).click();
+  await expect(page.getByRole('status')).toHaveText('Listo: guardamos su nuevo medio de pago.');
+  await expectAccessible(page);
+  // Nothing was charged: the retry keeps its date.
+  expect((await plan()).nextChargeDate).toBe(retry);
+
+  // The retry charges the new card, and the customer gets its receipt.
+  const retried = await admin.post('/admin/billing/run', { data: { now: retry + 1000 } });
+  expect((await retried.json()).approved).toBe(1);
+  expect(await plan()).toMatchObject({ status: 'ACTIVE' });
+  const mails = await mailTo(email, 3);
+  expect(mails[2]!.subject).toContain('Recibo de su pago a Gimnasio Norte');
+  await page.reload();
+  await expect(page.getByTestId('manage-charge').first()).toContainText('Aprobado');
+  await expect(page.getByTestId('manage-failing')).toHaveCount(0);
+});
+
+test('a customer cancels from the manage page; the merchant gets subscription.cancelled only after choosing it', async ({ page, request, admin }) => {
+  const created = await (await admin.post('/admin/merchants', { data: { name: 'Gimnasio Norte', webhookUrl: receiver.url } })).json();
+  const authorization = `Bearer ${created.apiKey}:${created.apiSecret}`;
+
+  async function paidPlanWithManageLink() {
+    const link = await (
+      await request.post('/merchants/subscription-link', {
+        headers: { Authorization: authorization },
+        data: { customer: { phone: '+573001234567', email: `c-${Date.now()}-${++sequence}@example.com` }, plan: { externalReference: `e2e-cancel-${Date.now()}-${sequence}`, description: 'Plan Gimnasio', amount: 150000 } },
+      })
+    ).json();
+    await page.goto(`/pay/${link.token}`);
+    await pay(page, { number: CARDS.approved, holder: 'Ana Gómez' });
+    await expectState(page, 'approved');
+    const manage = await request.post(`/merchants/subscription-plans/${link.subscriptionPlanId}/manage-link`, { headers: { Authorization: authorization } });
+    expect(manage.status()).toBe(201);
+    return { planId: link.subscriptionPlanId as string, url: (await manage.json()).url as string };
+  }
+
+  async function cancelOnPage(url: string) {
+    await page.goto(url);
+    await page.getByRole('link', { name: 'Cancelar suscripción' }).click();
+    await expect(page.getByRole('heading', { name: '¿Seguro que desea cancelar?' })).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Sí, cancelar la suscripción' }).click();
+    await expect(page.getByRole('status')).toContainText('Su suscripción fue cancelada');
+    await expect(page.getByTestId('manage-status')).toHaveText('Cancelada');
+    await expect(page.getByRole('button', { name: 'Guardar tarjeta' })).toHaveCount(0);
+  }
+
+  const bodiesOf = (planId: string) => receiver.received.map((r) => JSON.parse(r.body)).filter((b) => b.data.subscriptionPlanId === planId);
+
+  // Not chosen: the charge event only.
+  const first = await paidPlanWithManageLink();
+  await cancelOnPage(first.url);
+  await expect.poll(() => bodiesOf(first.planId).map((b) => b.event)).toEqual(['subscription.charge.approved']);
+
+  // Chosen through the operator API: the cancellation arrives, with the customer's reason.
+  const chosen = await admin.patch(`/admin/merchants/${created.merchantId}`, { data: { webhookEvents: ['subscription.cancelled'] } });
+  expect((await chosen.json()).webhookEvents).toContain('subscription.cancelled');
+  const second = await paidPlanWithManageLink();
+  await cancelOnPage(second.url);
+  await expect.poll(() => bodiesOf(second.planId).map((b) => b.event).sort()).toEqual(['subscription.cancelled', 'subscription.charge.approved']);
+  expect(bodiesOf(second.planId).find((b) => b.event === 'subscription.cancelled').data).toMatchObject({ status: 'CANCELLED', reason: 'Cancelled by the customer' });
+  expect(bodiesOf(first.planId).map((b) => b.event)).toEqual(['subscription.charge.approved']);
+});
+
+test('outside production, /dev/emails shows the customer e-mails as they were made', async ({ page }) => {
+  const res = await page.goto('/dev/emails');
+  expect(res!.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Correos de desarrollo · Development e-mails');
+  // The journeys above made receipts; the newest comes first.
+  await expect(page.getByTestId('dev-email').first()).toContainText('Gimnasio Norte');
+  await expectAccessible(page);
+});
+
+test('an unknown, forged or expired manage link shows a clear page and no data', async ({ page }) => {
+  for (const token of ['mng_' + 'A'.repeat(40), 'not-a-token']) {
+    const res = await page.goto(`/manage/${token}`);
+    expect(res!.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Este enlace no es válido o ya venció');
+    await expect(page.getByText('Gimnasio')).toHaveCount(0);
+    await expectAccessible(page);
+  }
+});
+
+test('the merchant chooses lifecycle events in the portal, and sees the e-mails and manage-link use on the plan page', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await signUp(page);
+  const key = await createKey(page);
+
+  await page.goto('/portal/settings/webhooks');
+  const cancelled = page.getByRole('checkbox', { name: /subscription\.cancelled/ });
+  await expect(cancelled).not.toBeChecked();
+  await cancelled.check();
+  await page.getByRole('button', { name: 'Guardar eventos' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Eventos guardados.' })).toBeVisible();
+  await expectPortalAccessible(page);
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: /subscription\.cancelled/ })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: /subscription\.paused/ })).not.toBeChecked();
+
+  const email = `portal-${Date.now().toString(36)}-${++sequence}@example.com`;
+  const link = await (
+    await request.post('/merchants/subscription-link', {
+      headers: { Authorization: key.authorization },
+      data: { customer: { phone: '+573001234567', email, firstName: 'Ana' }, plan: { externalReference: `e2e-portal-${Date.now()}`, description: 'Plan mensual', amount: 150000 } },
+    })
+  ).json();
+  await page.goto(`/pay/${link.token}`);
+  await pay(page, { number: CARDS.approved, holder: 'Ana Gómez' });
+  await expectState(page, 'approved');
+  const [receipt] = await mailTo(email, 1);
+  await page.goto(manageUrlIn(receipt!)!);
+  await expect(page.getByTestId('manage-status')).toHaveText('Activa');
+
+  await page.goto(`/portal/activity/plans/${link.subscriptionPlanId}`);
+  const side = page.getByRole('region', { name: 'Lado del cliente' });
+  await expect(side.getByTestId('customer-email')).toHaveCount(1);
+  await expect(side.getByTestId('customer-email')).toContainText('Recibo');
+  await expect(side.getByTestId('customer-email')).toContainText(email);
+  await expect(side.getByTestId('customer-email')).toContainText('Enviado');
+  await expect(side.getByTestId('manage-link-use')).toContainText('Usos del enlace de gestión: 1');
+  await expectPortalAccessible(page);
+});

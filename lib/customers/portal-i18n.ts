@@ -1,0 +1,62 @@
+import type { Lang } from '@/lib/i18n/locale';
+import { LIFECYCLE_EVENT_TYPES, type LifecycleEventType } from '@/lib/webhooks/payload';
+
+// The portal's words for the customers' side (docs/customers.md), kept beside lib/portal/i18n.ts
+// so the features that use them stay in their own components.
+
+const ES = {
+  eventsTitle: 'Eventos del ciclo de vida',
+  eventsIntro:
+    'Los cuatro eventos de cobro se envían siempre. Elija además los eventos del plan que su servidor sabe recibir; hasta entonces no se envían ni se registran.',
+  eventsSaved: 'Eventos guardados.',
+  eventsProblem: 'No se pudieron guardar los eventos.',
+  save: 'Guardar eventos',
+  events: {
+    'subscription.activated': 'Plan activado (primer cobro aprobado)',
+    'subscription.paused': 'Plan pausado',
+    'subscription.resumed': 'Plan reanudado',
+    'subscription.cancelled': 'Plan cancelado (por usted, por el cliente o tras el último reintento)',
+    'subscription.payment_method_updated': 'El cliente cambió su medio de pago',
+  } satisfies Record<LifecycleEventType, string>,
+  customerTitle: 'Lado del cliente',
+  manageLinkUses: 'Usos del enlace de gestión',
+  manageLinkNone: 'El cliente aún no ha abierto ningún enlace de gestión.',
+  manageLinkLast: 'Último uso',
+  emailsTitle: 'Correos al cliente',
+  emailsNone: 'Aún no se ha enviado ningún correo.',
+  emailKinds: { receipt: 'Recibo', renewal_failed: 'Renovación fallida', cancelled: 'Cancelación' },
+  emailSent: 'Enviado',
+  emailKept: 'Guardado (sin SMTP)',
+  emailPending: 'Pendiente',
+  emailFailed: 'Falló',
+};
+
+const EN: typeof ES = {
+  eventsTitle: 'Lifecycle events',
+  eventsIntro:
+    'The four charge events are always sent. Choose as well the plan events your server knows how to receive; until then they are neither sent nor recorded.',
+  eventsSaved: 'Events saved.',
+  eventsProblem: 'The events could not be saved.',
+  save: 'Save events',
+  events: {
+    'subscription.activated': 'Plan activated (first charge approved)',
+    'subscription.paused': 'Plan paused',
+    'subscription.resumed': 'Plan resumed',
+    'subscription.cancelled': 'Plan cancelled (by you, by the customer or after the last retry)',
+    'subscription.payment_method_updated': 'The customer replaced the payment method',
+  },
+  customerTitle: "Customer's side",
+  manageLinkUses: 'Manage-link uses',
+  manageLinkNone: 'The customer has not opened a manage link yet.',
+  manageLinkLast: 'Last use',
+  emailsTitle: 'E-mails to the customer',
+  emailsNone: 'No e-mail sent yet.',
+  emailKinds: { receipt: 'Receipt', renewal_failed: 'Failed renewal', cancelled: 'Cancellation' },
+  emailSent: 'Sent',
+  emailKept: 'Kept (no SMTP)',
+  emailPending: 'Pending',
+  emailFailed: 'Failed',
+};
+
+export const CUSTOMER_PORTAL_COPY: Record<Lang, typeof ES> = { es: ES, en: EN };
+export { LIFECYCLE_EVENT_TYPES };

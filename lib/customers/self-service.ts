@@ -1,0 +1,75 @@
+import type { Db } from '@/db/client';
+import type { PlanRow } from '@/db/queries/plans';
+import { lockPlan } from '@/db/queries/transactions';
+import { subscriptionPlans } from '@/db/schema';
+import { eq, sql } from 'drizzle-orm';
+import { ApiError } from '@/lib/api/errors';
+import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
+import type { PaymentInstrument } from '@/lib/payments/processor';
+import { transitionWithNotices } from '@/lib/plans/lifecycle';
+import { findManagedPlan } from './manage-links';
+import { notePlanChange, sendNotices } from './notices';
+
+// What the customer does on /manage/<token> (docs/customers.md): cancel (immediate, DECISIONS 5)
+// and replace the payment method renewals charge. Each checks the token again, takes the plan's
+// lock, and writes its lifecycle event and e-mail in the same database transaction.
+
+export const CUSTOMER_CANCEL_REASON = 'Cancelled by the customer';
+
+/** The 409 for a processor that cannot save a method without a charge yet (Wompi, for now). */
+export const REPLACEMENT_UNAVAILABLE = 'Replacing the payment method is not available with this processor yet; ask the merchant';
+
+async function planOfToken(db: Db, token: string, now: Date): Promise<PlanRow> {
+  const found = await findManagedPlan(db, token, now);
+  if (!found) throw new ApiError('not_found', 'This link is not valid or has expired');
+  return found.plan;
+}
+
+export function cancelByCustomer(db: Db, token: string, now: Date = new Date()): Promise<PlanRow> {
+  return transitionWithNotices(
+    db,
+    (tx) => planOfToken(tx, token, now),
+    {
+      from: ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED'],
+      change: () => ({ status: 'CANCELLED', cancelReason: CUSTOMER_CANCEL_REASON }),
+      refused: 'This plan cannot be cancelled',
+      event: 'subscription.cancelled',
+    },
+    now,
+  );
+}
+
+/**
+ * Replaces the saved payment method of an ACTIVE or PAUSED RECURRING plan. The processor checks
+ * the new method first (the sandbox: DECISIONS 7's cards and Nequi numbers); a refused one changes
+ * nothing. A plan in its renewal retries is charged with the new method at the next retry.
+ */
+export async function replacePaymentMethod(
+  db: Db,
+  processors: ProcessorSource,
+  { token, instrument, now = new Date() }: { token: string; instrument: PaymentInstrument; now?: Date },
+): Promise<{ plan: PlanRow; declined?: string }> {
+  const found = await planOfToken(db, token, now);
+  if (found.modality !== 'RECURRING' || (found.status !== 'ACTIVE' && found.status !== 'PAUSED')) {
+    throw new ApiError('conflict', `The payment method of a ${found.status} plan cannot be replaced`);
+  }
+  const processor = await resolveProcessor(processors, found.merchantId);
+  if (!processor) throw new ApiError('conflict', 'This merchant cannot take payments yet');
+  if (!processor.saveMethod) {
+    throw new ApiError('conflict', REPLACEMENT_UNAVAILABLE);
+  }
+  const saved = await processor.saveMethod({ instrument, customerEmail: found.customerEmail });
+  if (!saved.ok) return { plan: found, declined: saved.declineReason };
+  const { plan, notices } = await db.transaction(async (tx) => {
+    const locked = await lockPlan(tx, found.id);
+    if (locked.status !== 'ACTIVE' && locked.status !== 'PAUSED') throw new ApiError('conflict', `The plan is ${locked.status}`);
+    const [updated] = await tx
+      .update(subscriptionPlans)
+      .set({ paymentMethodToken: saved.token, updatedAt: sql`now()` })
+      .where(eq(subscriptionPlans.id, locked.id))
+      .returning();
+    return { plan: updated!, notices: await notePlanChange(tx, updated!, 'subscription.payment_method_updated', now) };
+  });
+  sendNotices(notices);
+  return { plan };
+}

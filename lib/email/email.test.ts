@@ -1,0 +1,191 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '@/db/client';
+import { emailAttempts, emails } from '@/db/schema';
+import { runRenewalSweep } from '@/lib/billing/sweep';
+import { payWithCard } from '@/lib/checkout/payments';
+import { findManagedPlan } from '@/lib/customers/manage-links';
+import { resetEnvForTests } from '@/lib/env';
+import { parseCard } from '@/lib/payments/card';
+import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { cancelPlan } from '@/lib/plans/lifecycle';
+import { dispatchesSettled, setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { useTestDatabase } from '@/test/database';
+import { installNetworkTripwire } from '@/test/network-tripwire';
+import { startSmtpServer, type TestSmtpServer } from '@/test/smtp-server';
+import { deliverEmail, EMAIL_SWEEP_GRACE_MS, sweepEmails } from './send';
+import { renderEmail } from './templates';
+
+// Customer e-mails (docs/customers.md#e-mails): written with the change, sent after commit over
+// SMTP to a real server on loopback, every attempt recorded, kept (not sent) without SMTP.
+
+let database: Database;
+let smtp: TestSmtpServer;
+let tripwire: ReturnType<typeof installNetworkTripwire>;
+const saved = { SMTP_URL: process.env.SMTP_URL, NODE_ENV: process.env.NODE_ENV, EMAIL_FROM: process.env.EMAIL_FROM };
+
+function setEnv(values: Record<string, string | undefined>) {
+  for (const [k, v] of Object.entries(values)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  resetEnvForTests();
+}
+
+beforeAll(async () => {
+  database = await useTestDatabase();
+  smtp = await startSmtpServer();
+  tripwire = installNetworkTripwire();
+  setWebhookDispatcher(async () => {});
+});
+beforeEach(() => setEnv({ SMTP_URL: smtp.url, EMAIL_FROM: 'Pagos <pagos@servicepay.test>' }));
+afterEach(async () => {
+  await dispatchesSettled();
+  smtp.received.length = 0;
+  expect(tripwire.violations).toEqual([]);
+});
+afterAll(async () => {
+  setEnv(saved);
+  setWebhookDispatcher(undefined);
+  tripwire.uninstall();
+  await smtp.close();
+});
+
+const sandbox = createSandboxProcessor({ pendingMs: 0 });
+const emailsOf = (planId: string) => database.db.select().from(emails).where(eq(emails.planId, planId)).orderBy(emails.id);
+const attemptsOf = (emailId: string) => database.db.select().from(emailAttempts).where(eq(emailAttempts.emailId, emailId));
+const manageLinkIn = (text: string) => /https?:\/\/\S+\/manage\/(mng_[0-9A-Za-z]{40})/.exec(text)?.[1];
+
+async function paidPlan(cardNumber = CARDS.approved) {
+  const link = await createTestLink(database.db);
+  await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(cardNumber))! });
+  await dispatchesSettled();
+  return link;
+}
+
+describe('the customer e-mails, over SMTP', () => {
+  it('a receipt after the first approval, then a failed-renewal notice with the retry date and a working manage link', async () => {
+    const link = await paidPlan(CARDS.renewalsDecline);
+    const [receipt] = await smtp.waitFor(1);
+    expect(receipt!.to).toMatchObject({ value: [{ address: 'ana@example.com' }] });
+    expect(receipt!.from).toMatchObject({ value: [{ address: 'pagos@servicepay.test', name: 'Pagos' }] });
+    expect(receipt!.subject).toBe('Recibo de su pago a Tienda de prueba · Receipt for your payment to Tienda de prueba');
+    expect(receipt!.text).toContain('Recibimos su pago de $ 1.500 por «Plan mensual»');
+    expect(receipt!.text).toContain('We received your payment of $ 1.500');
+    expect(receipt!.html).toContain('Gestionar mi suscripción');
+    const receiptToken = manageLinkIn(receipt!.text!);
+    expect((await findManagedPlan(database.db, receiptToken!))?.plan.id).toBe(link.subscriptionPlanId);
+    expect(receipt!.html).toContain(`/manage/${receiptToken}`);
+
+    const due = (await link.plan()).nextChargeDate!;
+    await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() + 1000) });
+    await dispatchesSettled();
+    const [, notice] = await smtp.waitFor(2);
+    const retry = (await link.plan()).nextChargeDate!;
+    const retryDate = new Intl.DateTimeFormat('es-CO', { dateStyle: 'long', timeZone: 'America/Bogota' }).format(retry);
+    expect(notice!.subject).toContain('No pudimos cobrar su suscripción a Tienda de prueba');
+    expect(notice!.text).toContain(`Lo intentaremos de nuevo el ${retryDate}`);
+    expect(notice!.text).toContain('Actualizar mi medio de pago: http');
+    expect((await findManagedPlan(database.db, manageLinkIn(notice!.text!)!))?.plan.id).toBe(link.subscriptionPlanId);
+
+    const rows = await emailsOf(link.subscriptionPlanId);
+    expect(rows.map((e) => [e.kind, e.sentAt !== null, e.attempts])).toEqual([
+      ['receipt', true, 1],
+      ['renewal_failed', true, 1],
+    ]);
+    const [attempt] = await attemptsOf(rows[0]!.id);
+    expect(attempt).toMatchObject({ transport: 'smtp', ok: true, error: null, response: expect.stringMatching(/^250/) });
+  });
+
+  it('a cancellation confirmation when the merchant cancels, with the reason', async () => {
+    const link = await paidPlan();
+    await smtp.waitFor(1);
+    await cancelPlan(database.db, { merchantId: link.merchant.merchantId, planId: link.subscriptionPlanId }, 'Pedido del cliente');
+    await dispatchesSettled();
+    const [, cancelled] = await smtp.waitFor(2);
+    expect(cancelled!.subject).toContain('Su suscripción a Tienda de prueba fue cancelada');
+    expect(cancelled!.text).toContain('Motivo: Pedido del cliente');
+  });
+
+  it('SMTP down: the attempt is recorded as failed, and the sweeper sends the e-mail once the server is back', async () => {
+    const down = await startSmtpServer();
+    const port = down.port;
+    await down.close();
+    setEnv({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+    const link = await paidPlan();
+    const [email] = await emailsOf(link.subscriptionPlanId);
+    expect(email).toMatchObject({ kind: 'receipt', sentAt: null, attempts: 1 });
+    const [failed] = await attemptsOf(email!.id);
+    expect(failed).toMatchObject({ ok: false, transport: 'smtp', error: expect.stringMatching(/ECONNREFUSED|ESOCKET|ECONNECTION/) });
+
+    const back = await startSmtpServer(port);
+    try {
+      // Not before its grace period: the normal path may still be sending it.
+      expect(await sweepEmails(database.db, new Date())).toBe(0);
+      expect(await sweepEmails(database.db, new Date(Date.now() + EMAIL_SWEEP_GRACE_MS + 1000))).toBe(1);
+      await back.waitFor(1);
+      expect(back.received[0]!.subject).toContain('Recibo');
+      expect((await attemptsOf(email!.id)).map((a) => a.ok)).toEqual([false, true]);
+      // Sent once: a second sweep or delivery finds nothing to do.
+      expect(await deliverEmail(database.db, email!.id)).toBe('skipped');
+    } finally {
+      await back.close();
+    }
+  });
+
+  it('without SMTP outside production: kept (an attempt says so), never sent anywhere', async () => {
+    setEnv({ SMTP_URL: undefined });
+    const link = await paidPlan();
+    const [email] = await emailsOf(link.subscriptionPlanId);
+    expect(email!.sentAt).not.toBeNull();
+    expect(await attemptsOf(email!.id)).toMatchObject([{ transport: 'kept', ok: true }]);
+    expect(smtp.received).toEqual([]);
+  });
+
+  it('without SMTP in production: a failed attempt, and the e-mail waits', async () => {
+    setEnv({ SMTP_URL: undefined, NODE_ENV: 'production', BETTER_AUTH_SECRET: 'x'.repeat(40) });
+    try {
+      const link = await paidPlan();
+      const [email] = await emailsOf(link.subscriptionPlanId);
+      expect(email!.sentAt).toBeNull();
+      expect(await attemptsOf(email!.id)).toMatchObject([{ ok: false, error: expect.stringContaining('SMTP_URL') }]);
+    } finally {
+      setEnv({ NODE_ENV: saved.NODE_ENV, BETTER_AUTH_SECRET: undefined });
+    }
+  });
+});
+
+describe('the templates', () => {
+  const facts = {
+    merchantName: 'Tienda <b>"Ñandú"</b> & Cía',
+    customerName: 'Ana',
+    description: 'Plan <script>alert(1)</script>',
+    amount: 150050,
+    chargeDate: new Date('2026-11-21T15:00:00Z'),
+    nextDate: new Date('2026-11-24T15:00:00Z'),
+    manageUrl: 'https://pay.example.com/manage/mng_abc?x=1&y=2',
+  };
+
+  it('escape what the merchant and the plan say in HTML, and keep it readable in plain text', () => {
+    const mail = renderEmail('renewal_failed', facts);
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).not.toContain('<b>');
+    expect(mail.html).toContain('Tienda &lt;b&gt;&quot;Ñandú&quot;&lt;/b&gt; &amp; Cía');
+    expect(mail.html).toContain('href="https://pay.example.com/manage/mng_abc?x=1&amp;y=2"');
+    expect(mail.text).toContain('Plan <script>alert(1)</script>');
+    expect(mail.text).toContain('$ 1.500,50');
+    expect(mail.text).toContain('24 de noviembre de 2026');
+    expect(mail.text).toContain('November 24, 2026');
+  });
+
+  it('put Spanish first and English second, in every kind', () => {
+    for (const kind of ['receipt', 'renewal_failed', 'cancelled'] as const) {
+      const mail = renderEmail(kind, facts);
+      expect(mail.text.indexOf('Hola, Ana:')).toBeLessThan(mail.text.indexOf('Hello Ana,'));
+      expect(mail.text.indexOf('Hola, Ana:')).toBe(0);
+      expect(mail.html).toContain('<html lang="es-CO">');
+      expect(mail.html).toContain('<div lang="en">');
+    }
+  });
+});

@@ -1,0 +1,93 @@
+import { after } from 'next/server';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { type Db, getDb } from '@/db/client';
+import { env } from '@/lib/env';
+import { errorFields, log } from '@/lib/log';
+import { isProductionDeployment } from '@/lib/payments';
+import { trackHandOff } from '@/lib/webhooks/hand-offs';
+import { claimEmail, type EmailRow, findUnsentEmails, recordEmailAttempt } from './outbox';
+
+// Sending the outbox's e-mails (docs/customers.md#e-mails): over SMTP with nodemailer when
+// SMTP_URL is set; without it, outside production, each e-mail is "kept" (an attempt recorded,
+// the e-mail shown at /dev/emails) and sent nowhere. In production without SMTP an attempt fails
+// and the e-mail waits for SMTP to be configured. Every attempt is recorded.
+
+export const EMAIL_LEASE_MS = 60_000;
+export const EMAIL_SWEEP_GRACE_MS = 30_000;
+const SMTP_TIMEOUT_MS = 10_000;
+
+let transport: { url: string; transporter: Transporter } | undefined;
+
+function smtp(url: string): Transporter {
+  if (transport?.url !== url) {
+    transport = {
+      url,
+      transporter: nodemailer.createTransport(url, {
+        connectionTimeout: SMTP_TIMEOUT_MS,
+        greetingTimeout: SMTP_TIMEOUT_MS,
+        socketTimeout: SMTP_TIMEOUT_MS,
+      } as Parameters<typeof nodemailer.createTransport>[1]),
+    };
+  }
+  return transport.transporter;
+}
+
+async function attempt(email: EmailRow): Promise<{ transport: string; ok: boolean; error: string | null; response: string | null }> {
+  const settings = env();
+  if (!settings.SMTP_URL) {
+    if (isProductionDeployment(settings)) {
+      return { transport: 'smtp', ok: false, error: 'not_configured: SMTP_URL is not set', response: null };
+    }
+    return { transport: 'kept', ok: true, error: null, response: 'kept for /dev/emails; not sent (no SMTP_URL)' };
+  }
+  try {
+    const info = await smtp(settings.SMTP_URL).sendMail({
+      from: settings.EMAIL_FROM,
+      to: email.toAddress,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      messageId: `<${email.id}@servicepay>`,
+    });
+    return { transport: 'smtp', ok: true, error: null, response: String(info.response ?? '').slice(0, 500) };
+  } catch (error) {
+    const e = error as { code?: string; message?: string; response?: string };
+    return { transport: 'smtp', ok: false, error: `${e.code ?? 'smtp_error'}: ${e.message ?? String(error)}`.slice(0, 500), response: e.response?.slice(0, 500) ?? null };
+  }
+}
+
+/** Sends one e-mail if it is still unsent and no one else is sending it; records the attempt. */
+export async function deliverEmail(db: Db, id: string, now: Date = new Date()): Promise<'sent' | 'failed' | 'skipped'> {
+  const email = await claimEmail(db, id, now, EMAIL_LEASE_MS);
+  if (!email) return 'skipped';
+  const started = performance.now();
+  const result = await attempt(email);
+  await recordEmailAttempt(db, email, { ...result, attemptedAt: new Date(), latencyMs: Math.round(performance.now() - started) });
+  if (!result.ok) log.warn('e-mail not sent; the sweeper will try again', { emailId: id, error: result.error });
+  return result.ok ? 'sent' : 'failed';
+}
+
+/** Sends committed e-mails after the response (inside a request) or at once; never throws. */
+export function sendEmails(ids: string[]): void {
+  if (ids.length === 0) return;
+  const run = async () => {
+    try {
+      const db = await getDb();
+      for (const id of ids) await deliverEmail(db, id);
+    } catch (error) {
+      log.error('sending e-mails failed; the sweeper will send them', { emailIds: ids, ...errorFields(error) });
+    }
+  };
+  try {
+    after(() => trackHandOff(run));
+  } catch {
+    void trackHandOff(run);
+  }
+}
+
+/** The safety net: sends e-mails left unsent (a crash after commit, an SMTP outage); returns how many were tried. */
+export async function sweepEmails(db: Db, now: Date = new Date()): Promise<number> {
+  const ids = await findUnsentEmails(db, { createdBefore: new Date(now.getTime() - EMAIL_SWEEP_GRACE_MS), now, limit: 100 });
+  for (const id of ids) await deliverEmail(db, id, now);
+  return ids.length;
+}

@@ -1,0 +1,146 @@
+import type { EmailKind } from '@/db/schema';
+import { fill, formatCop } from '@/lib/i18n/format';
+import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
+
+// The customer's e-mails (docs/customers.md#e-mails), from one set of templates: each message is
+// written once per language, and rendered both as plain text and as simple HTML that common mail
+// clients show alike (one column, inline styles, no images, no scripts, a real link). Spanish
+// first, English below, since the customer's language is not recorded with the plan.
+
+export interface EmailFacts {
+  merchantName: string;
+  customerName: string | null;
+  description: string;
+  amount: number;
+  /** The charge the e-mail is about. */
+  chargeDate?: Date;
+  /** The receipt's and notice's processor reference, when known. */
+  reference?: string | null;
+  /** Renewal failure: when it is tried again. Receipt: the next charge. */
+  nextDate?: Date | null;
+  reason?: string | null;
+  manageUrl: string;
+}
+
+interface Words {
+  subject: string;
+  greeting: string;
+  lines: string[];
+  action: string;
+  footer: string;
+}
+
+const dateOf = (lang: Lang, date: Date) =>
+  new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' }).format(date);
+
+function words(kind: EmailKind, lang: Lang, f: EmailFacts): Words {
+  const v = {
+    merchant: f.merchantName,
+    description: f.description,
+    amount: formatCop(f.amount),
+    date: f.chargeDate ? dateOf(lang, f.chargeDate) : '',
+    next: f.nextDate ? dateOf(lang, f.nextDate) : '',
+    reference: f.reference ?? '',
+    reason: f.reason ?? '',
+  };
+  const es = lang === 'es';
+  const greeting = f.customerName ? fill(es ? 'Hola, {name}:' : 'Hello {name},', { name: f.customerName }) : es ? 'Hola:' : 'Hello,';
+  const footer = fill(
+    es
+      ? 'Recibe este correo porque tiene una suscripción con {merchant}. Pagos procesados por ServicePay.'
+      : 'You receive this e-mail because you have a subscription with {merchant}. Payments processed by ServicePay.',
+    v,
+  );
+  const action = es ? 'Gestionar mi suscripción' : 'Manage my subscription';
+  const t = (template: string) => fill(template, v);
+  switch (kind) {
+    case 'receipt':
+      return {
+        subject: t(es ? 'Recibo de su pago a {merchant}' : 'Receipt for your payment to {merchant}'),
+        greeting,
+        lines: [
+          t(es ? 'Recibimos su pago de {amount} por «{description}» el {date}.' : 'We received your payment of {amount} for “{description}” on {date}.'),
+          ...(f.reference ? [t(es ? 'Referencia: {reference}' : 'Reference: {reference}')] : []),
+          ...(f.nextDate ? [t(es ? 'Su próximo cobro será el {next}.' : 'Your next charge will be on {next}.')] : []),
+        ],
+        action,
+        footer,
+      };
+    case 'renewal_failed':
+      return {
+        subject: t(es ? 'No pudimos cobrar su suscripción a {merchant}' : 'We could not charge your subscription to {merchant}'),
+        greeting,
+        lines: [
+          t(es ? 'El cobro de {amount} por «{description}» del {date} no se pudo hacer.' : 'The charge of {amount} for “{description}” on {date} did not go through.'),
+          t(
+            es
+              ? 'Lo intentaremos de nuevo el {next}. Si su tarjeta cambió o venció, reemplácela antes con el enlace de abajo: el nuevo medio de pago se cobra en ese intento.'
+              : 'We will try again on {next}. If your card changed or expired, replace it before then with the link below: the new payment method is charged on that attempt.',
+          ),
+        ],
+        action: es ? 'Actualizar mi medio de pago' : 'Update my payment method',
+        footer,
+      };
+    case 'cancelled':
+      return {
+        subject: t(es ? 'Su suscripción a {merchant} fue cancelada' : 'Your subscription to {merchant} was cancelled'),
+        greeting,
+        lines: [
+          t(es ? 'Su suscripción «{description}» ({amount} al mes) fue cancelada. No se harán más cobros.' : 'Your subscription “{description}” ({amount} a month) was cancelled. No further charges will be made.'),
+          ...(f.reason ? [t(es ? 'Motivo: {reason}' : 'Reason: {reason}')] : []),
+        ],
+        action: es ? 'Ver mi suscripción' : 'See my subscription',
+        footer,
+      };
+  }
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function htmlPart(w: Words, url: string, lang: Lang): string {
+  const p = (text: string) => `<p style="margin:0 0 12px 0;font-size:16px;line-height:24px;color:#14213d">${escapeHtml(text)}</p>`;
+  return [
+    `<div lang="${LANG_TAG[lang]}">`,
+    p(w.greeting),
+    ...w.lines.map(p),
+    `<p style="margin:20px 0"><a href="${escapeHtml(url)}" style="display:inline-block;background:#0b6e4f;color:#ffffff;font-size:16px;font-weight:bold;text-decoration:none;padding:12px 20px;border-radius:6px">${escapeHtml(w.action)}</a></p>`,
+    `<p style="margin:0 0 12px 0;font-size:13px;line-height:20px;color:#4a5568">${escapeHtml(url)}</p>`,
+    `<p style="margin:0 0 12px 0;font-size:13px;line-height:20px;color:#4a5568">${escapeHtml(w.footer)}</p>`,
+    '</div>',
+  ].join('\n');
+}
+
+function textPart(w: Words, url: string): string {
+  return [w.greeting, '', ...w.lines.flatMap((l) => [l, '']), `${w.action}: ${url}`, '', w.footer].join('\n');
+}
+
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The e-mail of `kind`, Spanish then English, as subject, plain text and HTML. */
+export function renderEmail(kind: EmailKind, facts: EmailFacts): RenderedEmail {
+  const es = words(kind, 'es', facts);
+  const en = words(kind, 'en', facts);
+  const divider = '<hr style="border:0;border-top:1px solid #d9dee7;margin:24px 0">';
+  return {
+    subject: `${es.subject} · ${en.subject}`,
+    text: [textPart(es, facts.manageUrl), '', '— English —', '', textPart(en, facts.manageUrl)].join('\n'),
+    html: [
+      '<!doctype html>',
+      `<html lang="${LANG_TAG.es}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(es.subject)}</title></head>`,
+      '<body style="margin:0;padding:0;background:#f7f8fa">',
+      '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f7f8fa"><tr><td align="center" style="padding:24px 12px">',
+      '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:1px solid #d9dee7;border-radius:8px"><tr><td style="padding:24px;font-family:Arial,Helvetica,sans-serif">',
+      `<p style="margin:0 0 16px 0;font-size:14px;color:#4a5568;font-weight:bold">${escapeHtml(facts.merchantName)}</p>`,
+      htmlPart(es, facts.manageUrl, 'es'),
+      divider,
+      htmlPart(en, facts.manageUrl, 'en'),
+      '</td></tr></table>',
+      '</td></tr></table>',
+      '</body></html>',
+    ].join('\n'),
+  };
+}
