@@ -25,7 +25,7 @@ function embeddedDataDir(name: string): string {
 
 /**
  * The test CA of this run, for HTTPS webhook receivers the journeys start: the servers trust it
- * through NODE_EXTRA_CA_CERTS, as an operator would (DECISIONS 13). Made once by the runner;
+ * through NODE_EXTRA_CA_CERTS, as an operator would (docs/operations.md#running-it). Made once by the runner;
  * workers inherit the variable.
  */
 function testCaFile(): string {
@@ -39,7 +39,7 @@ function testCaFile(): string {
 
 const serverEnv = (port: number, url: string, name: string) => ({
   NODE_EXTRA_CA_CERTS: testCaFile(),
-  // Receivers listen on loopback (DECISIONS 8: the switch is for local tests).
+  // Receivers listen on loopback (docs/webhooks.md#delivery: the switch is for local tests).
   WEBHOOK_ALLOW_PRIVATE_NETWORK: '1',
   PORT: String(port),
   APP_URL: url,
@@ -135,7 +135,7 @@ export default defineConfig({
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
       stdout: 'ignore',
       stderr: 'pipe',
-      // Also the server with Inngest configured (DECISIONS 13), its API played by a stub the
+      // Also the server with Inngest configured (docs/operations.md#running-it), its API played by a stub the
       // Inngest journey starts on loopback.
       env: {
         ...serverEnv(SHORT_LIVED_PORT, SHORT_LIVED_URL, 'short-lived'),

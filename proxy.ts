@@ -1,10 +1,10 @@
 // Headers of the hosted checkout (/pay/<token>, every state including its 404): a strict
 // Content-Security-Policy with a fresh nonce per request, which Next reads from the request's own
 // CSP header and puts on its scripts (the page is rendered per request, so it can). Also resolves
-// the page's language once, for the page and its not-found alike (DECISIONS 14). The merchant
+// the page's language once, for the page and its not-found alike (docs/checkout.md#hosted-page). The merchant
 // portal's pages get their language and headers here too.
 //
-// `frame-ancestors` comes from the merchant's allowedDomains (DECISIONS 9). A page cannot set
+// `frame-ancestors` comes from the merchant's allowedDomains (docs/checkout.md#embedding). A page cannot set
 // response headers, so the proxy looks the token up itself: one prepared, indexed query (the
 // proxy runs in the server's Node.js process and shares its database client). Every response of
 // /pay/<token>, embedded or not, gets the same list; an unknown token, or a lookup that fails,

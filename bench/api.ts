@@ -240,7 +240,7 @@ async function main() {
       BETTER_AUTH_SECRET: randomBytes(24).toString('hex'),
       // Same link URL from both servers, so the replies are the same size.
       APP_URL: `http://127.0.0.1:${ports.next}`,
-      // The in-process rate limiter in both (DECISIONS 10: Upstash unset).
+      // The in-process rate limiter in both (docs/api.md#rate-limits: Upstash unset).
       UPSTASH_REDIS_REST_URL: '',
       UPSTASH_REDIS_REST_TOKEN: '',
     };

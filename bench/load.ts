@@ -61,7 +61,7 @@ export class Rotation {
         method: 'POST',
         path: '/merchants/subscription-link',
         headers: { authorization: merchant.authorization, 'content-type': 'application/json' },
-        // SPEC 2.1's example; externalReference unique per request (an open duplicate is a 409).
+        // The example of docs/api.md#create-a-payment-link; externalReference unique per request (an open duplicate is a 409).
         body: JSON.stringify({
           customer: { phone: '+573001234567', email: 'ana@example.com' },
           plan: { externalReference: `bench-${this.tag}-${n}`, description: 'Plan mensual', amount: 150000 },

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 // PGlite has no lock of its own and two writers on one data directory lose data
-// (DECISIONS 13), so the directory gets an exclusive lock file holding the owner's pid.
+// (docs/operations.md#running-it), so the directory gets an exclusive lock file holding the owner's pid.
 
 export class EmbeddedDatabaseInUseError extends Error {
   constructor(dir: string, pid: number) {

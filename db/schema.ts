@@ -101,7 +101,7 @@ export const customers = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  // One customer per merchant and e-mail (DECISIONS 4), whatever the e-mail's case.
+  // One customer per merchant and e-mail (docs/api.md#plan-status), whatever the e-mail's case.
   (t) => [uniqueIndex('customers_merchant_email_key').on(t.merchantId, sql`lower(${t.email})`)],
 );
 
@@ -146,7 +146,7 @@ export const subscriptionPlans = pgTable(
   },
   (t) => [
     uniqueIndex('subscription_plans_checkout_token_key').on(t.checkoutToken),
-    // DECISIONS 3: one open plan per merchant and externalReference, enforced here, not by a read.
+    // docs/api.md#create-a-payment-link: one open plan per merchant and externalReference, enforced here, not by a read.
     uniqueIndex('subscription_plans_open_reference_key')
       .on(t.merchantId, t.externalReference)
       .where(inList('status', OPEN_PLAN_STATUSES)),
@@ -200,7 +200,7 @@ export const transactions = pgTable(
     index('transactions_merchant_charge_date_idx').on(t.merchantId, t.chargeDate, t.status, t.amount),
     // The portal's Transactions list, newest first.
     index('transactions_merchant_idx').on(t.merchantId, t.id),
-    // DECISIONS 5: at most one PENDING transaction per plan, and a checkout token (the plan's
+    // docs/states.md: at most one PENDING transaction per plan, and a checkout token (the plan's
     // INITIAL payment) approves at most once, whatever the concurrency.
     uniqueIndex('transactions_one_pending_per_plan').on(t.planId).where(sql`status = 'PENDING'`),
     uniqueIndex('transactions_one_initial_approval')
@@ -246,7 +246,7 @@ export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../lib/webhooks/payl
 export const WEBHOOK_ATTEMPT_TRIGGERS = ['automatic', 'manual'] as const;
 
 /**
- * The outbox (DECISIONS 8): one row per final transaction outcome, written in the database
+ * The outbox (docs/webhooks.md#delivery): one row per final transaction outcome, written in the database
  * transaction that records the outcome. `body` holds the exact bytes that are signed and sent,
  * every time. `dispatchedAt` is set once the automatic delivery has been made (or skipped for
  * want of a URL); until then a sweeper finds the event. `claimedUntil` is the lease of the

@@ -3,10 +3,10 @@ import type { APIRequestContext, FrameLocator, Page, Request } from '@playwright
 import { ADMIN_API_TOKEN, expect, SHORT_LIVED_URL, test as base } from './fixtures';
 
 // What the hosted checkout journeys share: a merchant per test, links made as a merchant's
-// backend makes them (SPEC 4.1), the sandbox cards (DECISIONS 7), the plan status a merchant
-// would poll (SPEC 4.2), and a watch on Content-Security-Policy violations in every page.
+// backend makes them (docs/api.md#create-a-payment-link), the sandbox cards (docs/processors.md#the-sandbox), the plan status a merchant
+// would poll (docs/api.md#plan-status), and a watch on Content-Security-Policy violations in every page.
 
-/** DECISIONS 7. */
+/** docs/processors.md#the-sandbox. */
 export const CARDS = {
   approved: '4242 4242 4242 4242',
   insufficientFunds: '4111 1111 1111 1111',
@@ -101,7 +101,7 @@ export { expect };
 /** The checkout as a page, or inside the widget's iframe. */
 export type Checkout = Page | FrameLocator;
 
-/** The checkout's root element and its state (DECISIONS 14). */
+/** The checkout's root element and its state (docs/checkout.md#hosted-page). */
 export function checkoutRoot(page: Checkout) {
   return page.locator('[data-checkout-state]');
 }
@@ -169,7 +169,7 @@ export interface PlanStatus {
   lastTransaction?: { status: string; gatewayTransactionId: string | null; subscriptionTransactionId: string };
 }
 
-/** What the merchant's backend sees when it polls (SPEC 4.2). */
+/** What the merchant's backend sees when it polls (docs/api.md#plan-status). */
 export async function planStatus(request: APIRequestContext, merchant: Merchant, planId: string): Promise<PlanStatus> {
   const res = await request.get(`/merchants/plans/${planId}/status`, { headers: { Authorization: merchant.authorization } });
   expect(res.status()).toBe(200);
@@ -185,7 +185,7 @@ export async function expectAccessible(page: Page) {
   expect(blocking).toEqual([]);
 }
 
-/** The checkout's security headers (DECISIONS 9 and the hosted-checkout issue). */
+/** The checkout's security headers (docs/checkout.md#embedding and the hosted-checkout issue). */
 export function expectCheckoutHeaders(headers: Record<string, string>) {
   const csp = headers['content-security-policy'] ?? '';
   const directives = new Map(

@@ -13,8 +13,8 @@ import {
   watchPayments,
 } from './checkout-helpers';
 
-// A customer paying with each sandbox card (DECISIONS 7), and what the merchant's backend then
-// reads from the plan status endpoint (SPEC 4.2): the page and the server must agree.
+// A customer paying with each sandbox card (docs/processors.md#the-sandbox), and what the merchant's backend then
+// reads from the plan status endpoint (docs/api.md#plan-status): the page and the server must agree.
 
 test.use({ locale: 'es-CO' });
 

@@ -16,7 +16,7 @@ import {
 } from './checkout-helpers';
 
 // The hosted checkout page before any payment: what it shows, its headers, its 404, its
-// language, its form checks, and how it behaves at 360 px and with a keyboard (DECISIONS 14).
+// language, its form checks, and how it behaves at 360 px and with a keyboard (docs/checkout.md#hosted-page).
 
 test.use({ locale: 'es-CO' });
 

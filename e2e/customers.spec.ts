@@ -24,7 +24,7 @@ test.afterAll(async () => {
   await receiver?.close();
 });
 
-/** The charge that pays the first time and declines every renewal (DECISIONS 7). */
+/** The charge that pays the first time and declines every renewal (docs/processors.md#the-sandbox). */
 const RENEWALS_DECLINE = '4000 0000 0000 0341';
 let sequence = 0;
 

@@ -1,7 +1,7 @@
 import { type APIRequestContext, test as base } from '@playwright/test';
 
 // What every journey shares with playwright.config.ts: where the test server listens and the
-// operator token it runs with (DECISIONS 12).
+// operator token it runs with (docs/operations.md#operator-api).
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3210);
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;

@@ -16,13 +16,13 @@ test('the home page has no serious or critical accessibility violations', async 
   expect(blocking).toEqual([]);
 });
 
-test('health answers 200 with the database up (DECISIONS 15)', async ({ request }) => {
+test('health answers 200 with the database up (docs/operations.md#health)', async ({ request }) => {
   const res = await request.get('/api/health');
   expect(res.status()).toBe(200);
   expect(await res.json()).toEqual({ status: 'ok', db: 'ok' });
 });
 
-test.describe('operator API (DECISIONS 12)', () => {
+test.describe('operator API (docs/operations.md#operator-api)', () => {
   test('creates a merchant with test credentials', async ({ admin }) => {
     const res = await admin.post('/admin/merchants', { data: { name: 'Tienda E2E' } });
     expect(res.status()).toBe(201);

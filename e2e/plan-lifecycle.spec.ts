@@ -1,6 +1,6 @@
 import { checkoutRoot, expect, expectAccessible, expectState, planStatus, test } from './checkout-helpers';
 
-// The plan lifecycle endpoints (DECISIONS 11) as the customer meets them: a link whose plan the
+// The plan lifecycle endpoints (docs/billing.md) as the customer meets them: a link whose plan the
 // merchant cancelled can no longer be paid, and the page says so.
 
 test.use({ locale: 'es-CO' });

@@ -4,7 +4,7 @@ import { CARDS, expectState, pay } from './checkout-helpers';
 import { expect, test } from './fixtures';
 import { createKey, formWith, linkBody, signUp, webhookUrlField } from './portal-helpers';
 
-// Webhooks end to end (issue 8, DECISIONS 8): a merchant signs up in the portal, points its
+// Webhooks end to end (issue 8, docs/webhooks.md#delivery): a merchant signs up in the portal, points its
 // webhook URL at a real HTTPS receiver on loopback (trusted through the run's test CA), tries it
 // with a test event, then a customer pays and the receiver gets the signed event once; the
 // portal shows the event and its attempts, and a resend delivers the same bytes again.

@@ -4,7 +4,7 @@ import { CARDS, createShortLivedLink, expectState, FUTURE_EXPIRY, LABELS, pay, p
 import { BASE_URL, SHORT_LIVED_URL } from './fixtures';
 import { checkoutMessages, expect, expectInteractive, successOf, test, widget, widgetEvents } from './widget-helpers';
 
-// The embeddable widget (DECISIONS 9) on a merchant's page served from a second local origin:
+// The embeddable widget (docs/checkout.md#embedding) on a merchant's page served from a second local origin:
 // the callbacks a merchant relies on, the modal's behaviour, and what a page that is not allowed,
 // a forged message or a bad token get.
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EnvError, parseEnv } from './env';
 
 describe('parseEnv', () => {
-  it('gives the DECISIONS 13 defaults with nothing set', () => {
+  it('gives the docs/operations.md#running-it defaults with nothing set', () => {
     const env = parseEnv({});
     expect(env).toMatchObject({
       PORT: 3000,

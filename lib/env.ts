@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-// Every setting of DECISIONS 13, read and validated in one place. A bad value stops start-up
+// Every setting of docs/operations.md#running-it, read and validated in one place. A bad value stops start-up
 // with a message naming the variable and what it expects.
 
 const optionalString = z

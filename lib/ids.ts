@@ -34,7 +34,7 @@ const RANDOM_CHARS = 16;
 export const ID_PREFIXES = ['sub', 'txn', 'evt', 'mch', 'cus', 'eml'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
-/** A prefixed id (DECISIONS 3): `sub_` + 8 chars of ms time + 16 random chars; later ids sort later. */
+/** A prefixed id (docs/api.md#create-a-payment-link): `sub_` + 8 chars of ms time + 16 random chars; later ids sort later. */
 export function createId(prefix: IdPrefix, now: number = Date.now()): string {
   let time = '';
   let rest = Math.floor(now);

@@ -13,7 +13,7 @@ import { sweepAndDispatch } from '@/lib/webhooks/sweep';
 
 // Who runs the background work, decided once at start-up (lib/bootstrap.ts). With Inngest, its
 // functions (lib/inngest) deliver webhooks and run the scheduled jobs; without it, this process
-// does, on the in-process webhook queue and timers (DECISIONS 13; docs/operations.md#scheduled-jobs).
+// does, on the in-process webhook queue and timers (docs/operations.md#running-it; docs/operations.md#scheduled-jobs).
 
 const MINUTE = 60_000;
 

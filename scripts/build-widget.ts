@@ -1,5 +1,5 @@
 // Builds the embeddable script (lib/widget) into public/widget.js, and its types into
-// public/widget.d.ts for merchants to copy (DECISIONS 9). Run before `next build` and `next dev`.
+// public/widget.d.ts for merchants to copy (docs/checkout.md#embedding). Run before `next build` and `next dev`.
 // Fails when the gzipped script reaches the budget: 2 KB (lemon.js is 2.3 kB).
 import fs from 'node:fs';
 import { gzipSync } from 'node:zlib';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 // A throwaway certificate authority for HTTPS webhook receivers in tests. The server process
-// trusts it the way an operator would, through NODE_EXTRA_CA_CERTS (DECISIONS 13); a second,
+// trusts it the way an operator would, through NODE_EXTRA_CA_CERTS (docs/operations.md#running-it); a second,
 // self-signed certificate that nobody trusts stands in for a receiver with a bad certificate.
 
 export interface TestCertificates {

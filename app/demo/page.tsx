@@ -1,4 +1,4 @@
-// GET /demo: a pretend merchant page, to see the widget (DECISIONS 9) from both sides at once:
+// GET /demo: a pretend merchant page, to see the widget (docs/checkout.md#embedding) from both sides at once:
 // create a link as the demo merchant, pay in the modal with a sandbox card, and compare the
 // widget's callback, the plan status and the webhook event.
 import type { Metadata } from 'next';

@@ -6,7 +6,7 @@ import styles from './checkout.module.css';
 // form, which owns the state once the customer starts paying. Nothing sits below the card, so a
 // card that gets shorter (the form gives way to a receipt) moves nothing else on the page.
 
-/** DECISIONS 14: the page's root element carries one of these as `data-checkout-state`. */
+/** docs/checkout.md#hosted-page: the page's root element carries one of these as `data-checkout-state`. */
 export type { CheckoutState } from '@/lib/widget/protocol';
 
 export type Tone = 'info' | 'progress' | 'success' | 'warning' | 'danger';
@@ -18,7 +18,7 @@ export interface ShellCopy {
 
 /**
  * `data-transaction-id` is the processor's id of the payment the state reports (approved, declined
- * or failed), read by the embedded page's bridge to the widget (DECISIONS 9).
+ * or failed), read by the embedded page's bridge to the widget (docs/checkout.md#embedding).
  */
 export function CheckoutShell(props: { state?: CheckoutState; transactionId?: string; lang: string; copy: ShellCopy; children: ReactNode }) {
   return (

@@ -3,7 +3,7 @@ import type { CheckoutSessionView } from '@/lib/checkout/session';
 import styles from './checkout.module.css';
 
 // What is being paid, to whom, and for whom: everything the merchant's link already says, shown
-// so the customer never retypes it (DECISIONS 14). Rendered on the server only.
+// so the customer never retypes it (docs/checkout.md#hosted-page). Rendered on the server only.
 
 export function CheckoutSummary(props: { session: CheckoutSessionView; lang: Lang; showExpiry: boolean }) {
   const { session, lang } = props;

@@ -7,7 +7,7 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const MAX_BODY_BYTES = 64 * 1024;
 
-/** A charge's final outcome (SPEC 2.6): every merchant receives these four. */
+/** A charge's final outcome (docs/webhooks.md#payload): every merchant receives these four. */
 export interface ChargeEvent {
   event: 'subscription.charge.approved' | 'subscription.charge.declined' | 'subscription.charge.error' | 'subscription.charge.voided';
   data: {

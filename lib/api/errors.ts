@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-// One table of error codes and their HTTP statuses (DECISIONS 1).
+// One table of error codes and their HTTP statuses (docs/api.md#conventions).
 export const ERROR_STATUS = {
   invalid_request: 400,
   session_expired: 400,

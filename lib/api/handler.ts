@@ -28,7 +28,7 @@ export function errorResponse(error: ApiError, requestId: string): Response {
 }
 
 /**
- * The outer wrapper of every API route: request id, the DECISIONS 1 error body, one JSON log line
+ * The outer wrapper of every API route: request id, the docs/api.md#conventions error body, one JSON log line
  * per request. Every line logged while the request runs carries its request id (lib/log.ts);
  * unknown errors are logged and answered with a bare 500.
  */

@@ -4,7 +4,7 @@ import { ApiError } from './errors';
 import { type ApiHandler, withApi } from './handler';
 
 /**
- * The operator API (DECISIONS 12): 404 while ADMIN_API_TOKEN is unset, as if it did not exist;
+ * The operator API (docs/operations.md#operator-api): 404 while ADMIN_API_TOKEN is unset, as if it did not exist;
  * 401 for a missing or wrong token once it is set.
  */
 export function withAdmin<P = Record<string, never>>(handler: ApiHandler<P>) {

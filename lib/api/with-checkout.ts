@@ -20,7 +20,7 @@ const CHECKOUT_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
 };
 
-/** Public checkout routes (DECISIONS 6): no credentials, the route's limit per client IP, never cached. */
+/** Public checkout routes (docs/api.md#checkout-session): no credentials, the route's limit per client IP, never cached. */
 export function withCheckout<P>(handler: (req: Request, ctx: ApiContext<P> & { db: Db }) => Promise<Response>, options: { limit: LimitBucket }) {
   return withApi<P>(async (req, ctx) => {
     const result = await getRateLimiter().limit(options.limit, clientIp(req));

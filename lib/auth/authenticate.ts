@@ -17,7 +17,7 @@ const unauthorized = () =>
   new ApiError('unauthorized', 'Send Authorization: Bearer <api_key>:<api_secret> with an active key');
 
 /**
- * SPEC 5 / DECISIONS 2: `Bearer <api_key>:<api_secret>`, split on the first colon. A missing
+ * docs/api.md#authentication / docs/api.md#authentication: `Bearer <api_key>:<api_secret>`, split on the first colon. A missing
  * header, another scheme, an unknown key, a wrong secret, a revoked key and an inactive merchant
  * all get the same 401.
  */

@@ -20,7 +20,7 @@ export function secretMatchesHash(secret: string, storedHashHex: string): boolea
   return stored.length === presented.length && timingSafeEqual(presented, stored);
 }
 
-// DECISIONS 2: every key is a test key while only the sandbox processor exists.
+// docs/api.md#authentication: every key is a test key while only the sandbox processor exists.
 export const generateApiKey = () => `pk_test_${randomBase62(24)}`;
 export const generateApiSecret = () => `sk_test_${randomBase62(32)}`;
 export const generateWebhookSecret = () => `whsec_${randomBase62(32)}`;

@@ -1,4 +1,4 @@
-// Monthly renewal dates (DECISIONS 11): one calendar month after the previous charge, on the
+// Monthly renewal dates (docs/billing.md): one calendar month after the previous charge, on the
 // plan's anchor day, clamped to the month's last day (Jan 31 → Feb 28/29 → Mar 31). Days are
 // Colombian days: Bogotá is UTC−5 all year (no daylight saving since 1993).
 
@@ -29,7 +29,7 @@ export function addMonthsOnAnchor(date: Date, months: number, anchorDay: number)
 
 /**
  * The first anchor day strictly after `after`'s Bogotá day, at `after`'s time of day: where a
- * resumed plan's next charge falls (DECISIONS 11), so no paused month is charged.
+ * resumed plan's next charge falls (docs/billing.md), so no paused month is charged.
  */
 export function nextOnAnchor(after: Date, anchorDay: number): Date {
   const thisMonth = addMonthsOnAnchor(after, 0, anchorDay);

@@ -9,7 +9,7 @@ import { savedMethodType } from '@/lib/payments/processor';
 import { type ChargeOutcome, NEVER_RECEIVED, outcomeAfterFailedCharge, settleCharge } from '@/lib/settlement/settle';
 import { periodDueOf } from './schedule';
 
-// Monthly renewals (DECISIONS 11). A renewal is collected per period, the period named by its due
+// Monthly renewals (docs/billing.md). A renewal is collected per period, the period named by its due
 // date. The first attempt is on the due date; a declined or failed one is retried 1, 3 and 5 days
 // after it, and a fourth failure cancels the plan. Meanwhile the plan stays ACTIVE and
 // nextChargeDate holds the next attempt's time, so the one partial index finds first attempts and

@@ -4,7 +4,7 @@ import type { ProcessorSource } from '@/lib/payments';
 import { chargeRenewal, findDueRenewals, type RenewalOutcome } from './renewals';
 import type { SweepSummary } from './schemas';
 
-// The renewal sweep run in this process: by the timer of the embedded setup (DECISIONS 13), the
+// The renewal sweep run in this process: by the timer of the embedded setup (docs/operations.md#running-it), the
 // test clock (POST /admin/billing/run) and the benchmark. With Inngest the cron function finds the
 // same attempts and a per-plan function charges each with the same chargeRenewal.
 

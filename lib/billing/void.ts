@@ -7,7 +7,7 @@ import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 import type { VoidedView } from './schemas';
 
-// POST /merchants/transactions/{id}/void (DECISIONS 11): APPROVED → VOIDED. The processor voids
+// POST /merchants/transactions/{id}/void (docs/billing.md): APPROVED → VOIDED. The processor voids
 // first, outside any database transaction; then, under the plan's lock, a conditional update
 // records it with its `subscription.charge.voided` event. The plan itself does not change: a
 // voided first payment still counts as the link's one approval (the database says so), and a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { embedTargetOrigin, frameAncestors, originMatchesEntry } from './embed';
 
-describe('frameAncestors (DECISIONS 9)', () => {
+describe('frameAncestors (docs/checkout.md#embedding)', () => {
   it('allows only our own origin for an empty list', () => {
     expect(frameAncestors([])).toBe("frame-ancestors 'self'");
   });

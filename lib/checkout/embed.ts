@@ -1,7 +1,7 @@
 import { allowedDomainProblem } from '@/lib/merchants/schemas';
 import { EMBED_MESSAGE_TYPE } from '@/lib/widget/protocol';
 
-// Who may embed a merchant's checkout (DECISIONS 9), decided from its `allowedDomains`. Pure, so
+// Who may embed a merchant's checkout (docs/checkout.md#embedding), decided from its `allowedDomains`. Pure, so
 // proxy.ts (the header) and the page (where its messages may go) apply the same rules, and both
 // match entries the way browsers match the scheme-less sources of `frame-ancestors`.
 

@@ -71,7 +71,7 @@ describe('fill', () => {
 describe('copy', () => {
   const session = { planName: 'Plan Gimnasio', merchantName: 'Gimnasio Norte', amount: 150000 };
 
-  it('names the modality as DECISIONS 14 asks', () => {
+  it('names the modality as docs/checkout.md#hosted-page asks', () => {
     expect(checkoutCopy('es').modality).toEqual({ SUBSCRIPTION: 'Suscripción mensual', SINGLE: 'Pago único' });
     expect(checkoutCopy('en').modality.SINGLE).toBe('One-time payment');
   });

@@ -1,4 +1,4 @@
-// The hosted checkout's words (DECISIONS 14): Spanish (es-CO) by default, English with `?lang=en`
+// The hosted checkout's words (docs/checkout.md#hosted-page): Spanish (es-CO) by default, English with `?lang=en`
 // or an English Accept-Language. The customer is addressed as "usted", as Colombian banks and
 // payment pages do. No Node-only code: proxy.ts resolves the language, the page picks the copy
 // and hands the form only the plain strings it needs.

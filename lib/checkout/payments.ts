@@ -17,7 +17,7 @@ import type { Consent, PaymentInstrument, PaymentMethodType } from '@/lib/paymen
 import { type ChargeOutcome, outcomeAfterFailedCharge, settleCharge } from '@/lib/settlement/settle';
 import { findCheckoutPlan, findPlanByToken } from './session';
 
-// The first payment of a plan through its checkout token (DECISIONS 5). The database decides
+// The first payment of a plan through its checkout token (docs/states.md). The database decides
 // every race: one PENDING transaction per plan and one approval per token are unique indexes,
 // and each transition is a conditional UPDATE … WHERE status = 'PENDING' (lib/settlement/settle.ts,
 // shared with renewals and the settler). The processor is called outside any database transaction.

@@ -13,7 +13,7 @@ const PROBLEM_MESSAGES: Record<CardProblem, string> = {
 
 const field = z.string({ error: 'must be a string' }).max(100, 'must be at most 100 characters');
 
-/** The checkout form's card (DECISIONS 14). Anything else sent (an amount, a plan) is dropped. */
+/** The checkout form's card (docs/checkout.md#hosted-page). Anything else sent (an amount, a plan) is dropped. */
 export const cardPaymentBodySchema = z
   .object({ cardNumber: field, cardExpiry: field, cardCvc: field, cardHolder: field })
   .superRefine((input, ctx) => {
@@ -23,7 +23,7 @@ export const cardPaymentBodySchema = z
   })
   .transform((input) => parseCard(input)!);
 
-/** The checkout session (SPEC 2.4, DECISIONS 6): what the checkout shows for a token. */
+/** The checkout session (docs/api.md#checkout-session): what the checkout shows for a token. */
 export const checkoutSessionSchema = z
   .object({
     customer: z.object({ phone: z.string(), firstName: z.string().nullable() }),

@@ -5,7 +5,7 @@ import { ApiError } from '@/lib/api/errors';
 import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import type { checkoutSessionSchema } from './schemas';
 
-// SPEC 2.4 / 4.4 and DECISIONS 6: what the checkout shows, found by the token alone.
+// docs/api.md#checkout-session / 4.4 and docs/api.md#checkout-session: what the checkout shows, found by the token alone.
 
 
 export type CheckoutSessionView = z.infer<typeof checkoutSessionSchema>;

@@ -10,7 +10,7 @@ import { transitionWithNotices } from '@/lib/plans/lifecycle';
 import { findManagedPlan } from './manage-links';
 import { notePlanChange, sendNotices } from './notices';
 
-// What the customer does on /manage/<token> (docs/customers.md): cancel (immediate, DECISIONS 5)
+// What the customer does on /manage/<token> (docs/customers.md): cancel (immediate, docs/states.md)
 // and replace the payment method renewals charge. Each checks the token again, takes the plan's
 // lock, and writes its lifecycle event and e-mail in the same database transaction.
 
@@ -41,7 +41,7 @@ export function cancelByCustomer(db: Db, token: string, now: Date = new Date()):
 
 /**
  * Replaces the saved payment method of an ACTIVE or PAUSED RECURRING plan. The processor checks
- * the new method first (the sandbox: DECISIONS 7's cards and Nequi numbers); a refused one changes
+ * the new method first (the sandbox's cards and Nequi numbers, docs/processors.md#the-sandbox); a refused one changes
  * nothing. A plan in its renewal retries is charged with the new method at the next retry.
  */
 export async function replacePaymentMethod(

@@ -4,7 +4,7 @@ import { env } from '@/lib/env';
 
 // One Inngest client and the events ServicePay sends itself. The client reads INNGEST_* from the
 // environment as usual; `inngestConfigured()` says whether work goes to Inngest at all
-// (DECISIONS 13: unset, the same function code runs in this process).
+// (docs/operations.md#running-it: unset, the same function code runs in this process).
 
 export const inngest = new Inngest({ id: 'servicepay' });
 

@@ -11,7 +11,7 @@ import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 
-// With Inngest configured (DECISIONS 13), committed events go to Inngest as events whose id is
+// With Inngest configured (docs/operations.md#running-it), committed events go to Inngest as events whose id is
 // the outbox id, and /api/inngest serves the functions. Inngest itself is played by a local HTTP
 // stub that records what it is sent: nothing leaves loopback.
 

@@ -19,7 +19,7 @@ const DEMO_NAME = 'Tienda Demo';
 export const DEMO_PORTAL_EMAIL = 'demo@servicepay.test';
 
 /**
- * First start of an empty embedded database (DECISIONS 13): create a demo merchant, print its
+ * First start of an empty embedded database (docs/operations.md#running-it): create a demo merchant, print its
  * credentials once and keep them beside the data, so a newcomer can call the API straight away.
  */
 export async function ensureDemoMerchant(database: Database, options: { dataDir: string; appUrl: string; port: number }) {

@@ -9,7 +9,7 @@ import { type CreatedMerchant, createdMerchantSchema, withChargeEvents, type Cre
 export type { CreatedMerchant, MerchantView };
 
 /**
- * Creates a merchant with its first API key (DECISIONS 12). A webhook secret is generated when
+ * Creates a merchant with its first API key (docs/operations.md#operator-api). A webhook secret is generated when
  * none is given. `id` is for the demo merchant's reserved id only.
  */
 export async function createMerchant(db: Db, input: CreateMerchantInput, options: { id?: string } = {}): Promise<CreatedMerchant> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allowedDomainProblem, allowedDomainsSchema } from './schemas';
 
-describe('allowedDomains (DECISIONS 9)', () => {
+describe('allowedDomains (docs/checkout.md#embedding)', () => {
   it.each(['shop.example.com', '*.example.com', 'localhost:3000', '127.0.0.1:8080', 'localhost', 'a-b.example.co'])(
     'accepts %s',
     (entry) => expect(allowedDomainProblem(entry)).toBeNull(),

@@ -3,9 +3,9 @@ import { MERCHANT_STATUSES } from '@/db/schema';
 import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@/lib/webhooks/payload';
 import { processorSettingsSchema } from './processor-settings';
 
-// Merchant settings as the operator API and the portal accept them (DECISIONS 8, 9, 12).
+// Merchant settings as the operator API and the portal accept them (docs/webhooks.md#delivery, docs/checkout.md#embedding, docs/operations.md#operator-api).
 
-/** Why a webhook URL is refused, or null (SPEC 5.7: https only). */
+/** Why a webhook URL is refused, or null (docs/webhooks.md#webhook-settings: https only). */
 function webhookUrlProblem(value: string): string | null {
   if (!URL.canParse(value)) return 'must be an absolute URL';
   const url = new URL(value);
@@ -36,7 +36,7 @@ const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
 
 /**
  * Why an allowedDomains entry is refused, or null when it is fine. Entries are `host[:port]`
- * (DECISIONS 9): a DNS name or an IPv4 address, `*.` meaning subdomains only, no scheme or path.
+ * (docs/checkout.md#embedding): a DNS name or an IPv4 address, `*.` meaning subdomains only, no scheme or path.
  */
 export function allowedDomainProblem(entry: string): string | null {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) return 'must not include a scheme such as https://';

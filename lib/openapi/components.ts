@@ -7,7 +7,7 @@ import { idPattern } from '@/lib/ids';
 
 type JsonObject = Record<string, unknown>;
 
-// What every operation shares: the DECISIONS 1 error body, the headers of DECISIONS 1 and 10, the
+// What every operation shares: the docs/api.md#conventions error body, the headers of docs/api.md#conventions, docs/api.md#rate-limits, the
 // two Bearer schemes, and the error replies built from the one table of codes.
 
 const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
@@ -82,7 +82,7 @@ export const planIdParam = {
 /** The errors of reading one plan. */
 export const PLAN_ERRORS = ['unauthorized', 'forbidden', 'not_found', 'rate_limited', 'internal_error'] as const satisfies ErrorCode[];
 
-/** The errors of an extension endpoint that changes a plan or a transaction (DECISIONS 11). */
+/** The errors of an extension endpoint that changes a plan or a transaction (docs/billing.md). */
 export const CHANGE_ERRORS = [
   'invalid_request',
   'unauthorized',

@@ -131,7 +131,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.paths['/checkout/session/{token}']!.get!.responses as object).sort()).toEqual(['200', '400', '404', '429', '500']);
   });
 
-  it('describes the webhooks of SPEC 6, and the lifecycle events of DECISIONS 18, with their signature header', () => {
+  it('describes the webhooks of docs/webhooks.md#events, and the lifecycle events of docs/customers.md, with their signature header', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual([
       'subscription.activated',
       'subscription.cancelled',

@@ -171,7 +171,7 @@ export const manageLinkExample = (appUrl: string) => ({
   expiresAt: '2026-11-28T15:04:05.123Z',
 });
 
-/** The plan record after `POST …/pause` (DECISIONS 11): no next charge while paused. */
+/** The plan record after `POST …/pause` (docs/billing.md): no next charge while paused. */
 export const pausedPlanExample = { ...planRecordExample, status: 'PAUSED', nextChargeDate: null, updatedAt: '2027-01-05T14:00:00.000Z' } satisfies PlanRecordView;
 
 export const cancelPlanExample = { reason: 'Customer asked to cancel' };

@@ -11,7 +11,7 @@ import {
 import type { ZodOpenApiPathItemObject } from 'zod-openapi';
 import { IDS, lifecycleExample, webhookExample } from './examples';
 
-// The merchant's webhook receiver (SPEC 2.6, 4.5, 5.7–5.9, 6; DECISIONS 8), described as OpenAPI
+// The merchant's webhook receiver (docs/webhooks.md#payload, docs/webhooks.md#receiver, docs/webhooks.md#webhook-settings–5.9, 6; docs/webhooks.md#delivery), described as OpenAPI
 // 3.1 `webhooks`: requests this service sends, which the merchant's server answers.
 
 const VERIFY_SAMPLE = `import { createHmac, timingSafeEqual } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Card fields as the checkout form sends them (DECISIONS 14: cardNumber, cardExpiry MM/YY,
+// Card fields as the checkout form sends them (docs/checkout.md#hosted-page: cardNumber, cardExpiry MM/YY,
 // cardCvc, cardHolder). Checked in the browser before submitting and again on the server; no
 // Node-only code here, the client form imports it. The number never leaves memory: callers keep
 // only `brand` and `last4`.
@@ -82,7 +82,7 @@ export function cardProblems(input: Partial<CardInput>, now: Date = new Date()):
 
   const cvc = (input.cardCvc ?? '').trim();
   if (!cvc) problems.cardCvc = 'required';
-  // DECISIONS 7: any 3-digit CVC (American Express uses 4).
+  // docs/processors.md#the-sandbox: any 3-digit CVC (American Express uses 4).
   else if (!(brandOf(digits) === 'amex' ? /^\d{4}$/ : /^\d{3}$/).test(cvc)) problems.cardCvc = 'invalid_cvc';
 
   const holder = (input.cardHolder ?? '').trim();

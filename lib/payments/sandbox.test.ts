@@ -16,7 +16,7 @@ async function pay(number: string, initiator: 'customer' | 'recurring' = 'custom
   return sandbox.charge({ amount: 150000, currency: 'COP', reference, paymentMethod: method.token, initiator });
 }
 
-describe('sandbox processor (DECISIONS 7)', () => {
+describe('sandbox processor (docs/processors.md#the-sandbox)', () => {
   it.each([
     ['4242 4242 4242 4242', 'APPROVED', undefined],
     ['4111 1111 1111 1111', 'DECLINED', 'insufficient_funds'],

@@ -12,7 +12,7 @@ import type {
   PseInstitution,
 } from './processor';
 
-// The deterministic sandbox of DECISIONS 7. The card's behaviour travels in the payment-method
+// The deterministic sandbox of docs/processors.md#the-sandbox. The card's behaviour travels in the payment-method
 // token, and a charge's outcome in its processor id, so a PENDING charge settles the same way
 // after a restart or on another instance. Its one record is a ledger of references, as a real
 // processor keeps: a charge repeated with the same reference returns the first one (never a
@@ -173,7 +173,7 @@ export function createSandboxProcessor(options: { pendingMs: number; now?: () =>
       return id ? resultOf(id) : null;
     },
 
-    // A card check, as a processor's zero-amount authorization: the methods DECISIONS 7 declines
+    // A card check, as a processor's zero-amount authorization: the methods docs/processors.md#the-sandbox declines
     // or fails are refused; the others are saved with their behaviour, as a first payment saves them.
     async saveMethod({ instrument }) {
       if (instrument.type === 'PSE') return { ok: false, declineReason: 'card_not_supported' };

@@ -8,7 +8,7 @@ import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import type { CreateLinkBody, PaymentLink } from './schemas';
 
 /**
- * SPEC 4.1: the customer (one per merchant and e-mail), the plan and its checkout token, in one
+ * docs/api.md#create-a-payment-link: the customer (one per merchant and e-mail), the plan and its checkout token, in one
  * statement: atomic on its own, so a plain creation needs no transaction (an idempotent one runs
  * it in runIdempotent's). An open plan with the same externalReference is a 409, decided by the
  * partial unique index, so concurrent requests cannot both pass.
@@ -42,7 +42,7 @@ export async function createPaymentLink(db: Db, merchantId: string, body: Create
         modality: plan.modality,
         interval: plan.modality === 'RECURRING' ? 'MONTHLY' : null,
         status: 'PENDING_ACTIVATION',
-        // DECISIONS 4: while pending, the first charge is due now.
+        // docs/api.md#plan-status: while pending, the first charge is due now.
         nextChargeDate: now,
         checkoutToken: token,
         tokenExpiresAt,

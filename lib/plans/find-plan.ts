@@ -3,7 +3,7 @@ import { findOwned } from '@/lib/auth/ownership';
 
 /**
  * Loads a plan through a merchant-scoped query: 404 for a malformed or unknown id, 403 for another
- * merchant's plan (DECISIONS 2), whose data is never read.
+ * merchant's plan (docs/api.md#authentication), whose data is never read.
  */
 export function findMerchantPlan<T>(db: Db, planId: string, load: () => Promise<T | undefined>): Promise<T> {
   return findOwned(db, 'sub', planId, load);

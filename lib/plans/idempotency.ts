@@ -20,7 +20,7 @@ export interface StoredResponse {
 }
 
 /**
- * DECISIONS 3 (extension): with an Idempotency-Key, the same merchant, key and body within 24 h
+ * docs/api.md#create-a-payment-link (extension): with an Idempotency-Key, the same merchant, key and body within 24 h
  * get the first reply again; another body is a 409. The claim, the work and the saved reply share
  * one transaction, so concurrent requests with one key do the work once and an error saves nothing.
  */

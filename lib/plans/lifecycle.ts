@@ -7,7 +7,7 @@ import { notePlanChange, type Notices, sendNotices } from '@/lib/customers/notic
 import type { LifecycleEventType } from '@/lib/webhooks/payload';
 import { findMerchantPlan } from './find-plan';
 
-// Pause, resume and cancel (DECISIONS 5 and 11, extension endpoints). Each runs under the plan's
+// Pause, resume and cancel (docs/states.md, docs/billing.md, extension endpoints). Each runs under the plan's
 // row lock, like every change to a plan's payments, so it cannot interleave with a renewal's
 // bookkeeping; a transition section 5 does not list is a 409.
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ID_TYPES, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUSES } from '@/db/schema';
 
-// The merchant API's bodies (SPEC 2.1–2.5, DECISIONS 3–4). Handlers parse with these, replies are
+// The merchant API's bodies (docs/api.md#create-a-payment-link, docs/api.md#plan-status, docs/api.md#checkout-session, docs/api.md#plan-record, docs/api.md#create-a-payment-link, docs/api.md#plan-status). Handlers parse with these, replies are
 // built from them, and the OpenAPI document is generated from them.
 
 export const MIN_AMOUNT = 100;
@@ -41,7 +41,7 @@ const customerSchema = z
     { error: (i) => (i.input === undefined ? 'is required' : 'must be an object') },
   )
   .superRefine((c, ctx) => {
-    // DECISIONS 3: optional as a pair; the error names the missing one.
+    // docs/api.md#create-a-payment-link: optional as a pair; the error names the missing one.
     if (c.idType !== undefined && c.idNumber === undefined)
       ctx.addIssue({ code: 'custom', path: ['idNumber'], message: 'is required when customer.idType is given' });
     if (c.idNumber !== undefined && c.idType === undefined)
@@ -70,7 +70,7 @@ const planSchema = z.object(
 
 export const createLinkBodySchema = z
   .object({ customer: customerSchema, plan: planSchema })
-  .meta({ id: 'CreateLinkRequest', description: 'Body of POST /merchants/subscription-link (SPEC 2.1).' });
+  .meta({ id: 'CreateLinkRequest', description: 'Body of POST /merchants/subscription-link (docs/api.md#create-a-payment-link).' });
 
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
 
@@ -140,7 +140,7 @@ export type PaymentLink = z.infer<typeof linkSchema>;
 export type PlanStatusView = z.infer<typeof planStatusSchema>;
 export type PlanRecordView = z.infer<typeof planRecordSchema>;
 
-/** Pause and resume take no body: nothing, or `{}` (DECISIONS 11). */
+/** Pause and resume take no body: nothing, or `{}` (docs/billing.md). */
 export const emptyBodySchema = z.object({}).meta({ id: 'EmptyRequest', description: 'No fields; the body may be left out.' });
 
 export const cancelPlanBodySchema = z

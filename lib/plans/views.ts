@@ -1,7 +1,7 @@
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import type { PlanRecordView, PlanStatusView } from './schemas';
 
-/** SPEC 2.3 at top level (DECISIONS 4); built field by field so no column leaks by accident. */
+/** docs/api.md#plan-status at top level (docs/api.md#plan-status); built field by field so no column leaks by accident. */
 export function toPlanStatus(plan: PlanRow, last: TransactionRow | null): PlanStatusView {
   return {
     subscriptionPlanId: plan.id,
@@ -27,7 +27,7 @@ export function toPlanStatus(plan: PlanRow, last: TransactionRow | null): PlanSt
   };
 }
 
-/** DECISIONS 4: the plan record. */
+/** docs/api.md#plan-status: the plan record. */
 export function toPlanRecord(plan: PlanRow): PlanRecordView {
   return {
     id: plan.id,
@@ -54,7 +54,7 @@ export function toPlanRecord(plan: PlanRow): PlanRecordView {
   };
 }
 
-/** Null when no charge is scheduled (DECISIONS 4: any number there would be a false date). */
+/** Null when no charge is scheduled (docs/api.md#plan-status: any number there would be a false date). */
 export function nextChargeDateOf(plan: Pick<PlanRow, 'status' | 'nextChargeDate'>): number | null {
   const scheduled = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE';
   return scheduled && plan.nextChargeDate ? plan.nextChargeDate.getTime() : null;

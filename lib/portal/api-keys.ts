@@ -2,7 +2,7 @@ import type { Db } from '@/db/client';
 import { insertApiKey, listApiKeys, revokeApiKey } from '@/db/queries/api-keys';
 import { generateApiKey, generateApiSecret, sha256Hex } from '@/lib/auth/secrets';
 
-// Settings → API (SPEC 5.2, DECISIONS 2): a merchant may hold several active keys, so a new key
+// Settings → API (docs/api.md#authentication): a merchant may hold several active keys, so a new key
 // can replace an old one without downtime. The secret exists in clear only in `createKey`'s answer.
 
 export type ApiKeyView = Awaited<ReturnType<typeof listApiKeys>>[number];

@@ -3,7 +3,7 @@ import { getMerchant, updateMerchant } from '@/db/queries/merchants';
 import { generateWebhookSecret } from '@/lib/auth/secrets';
 import { allowedDomainsSchema, webhookSecretSchema, webhookUrlSchema } from '@/lib/merchants/schemas';
 
-// Settings → Webhooks (SPEC 5.7, DECISIONS 8 and 9), with the operator API's own rules. Each
+// Settings → Webhooks (docs/webhooks.md#webhook-settings, docs/webhooks.md#delivery, docs/checkout.md#embedding), with the operator API's own rules. Each
 // change answers the problem in the schema's words, or null; the page adds the explanation.
 
 export type SettingResult = { ok: true } | { ok: false; problems: string[] };

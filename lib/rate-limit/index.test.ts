@@ -36,7 +36,7 @@ describe('rateLimitHeaders', () => {
 });
 
 describe('LIMITS', () => {
-  it('are those of DECISIONS 10, and the portal sign-in limits', () => {
+  it('are those of docs/api.md#rate-limits, and the portal sign-in limits', () => {
     expect(LIMITS).toEqual({ 'create-link': 60, 'plan-status': 120, merchant: 60, 'checkout-session': 60, 'sign-in-email': 5, 'sign-in-ip': 30 });
   });
 });

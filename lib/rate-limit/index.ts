@@ -3,7 +3,7 @@ import type { LimitResult, RateLimiter } from './limits';
 import { createMemoryRateLimiter } from './memory';
 import { createUpstashRateLimiter } from './upstash';
 
-// The rate limiter of DECISIONS 10 behind one interface: Upstash Redis when it is configured
+// The rate limiter of docs/api.md#rate-limits behind one interface: Upstash Redis when it is configured
 // (shared by every instance), otherwise in-process (one instance).
 
 export { LIMITS, type LimitBucket, type LimitResult, type RateLimiter } from './limits';
@@ -22,7 +22,7 @@ export function getRateLimiter(): RateLimiter {
 }
 
 /**
- * The headers of DECISIONS 10 for a limited response, 429 or not. Times are whole seconds from
+ * The headers of docs/api.md#rate-limits for a limited response, 429 or not. Times are whole seconds from
  * `now`, rounded up so a client that waits that long finds the window freed.
  */
 export function rateLimitHeaders(result: LimitResult, now: number = Date.now()): Record<string, string> {

@@ -1,4 +1,4 @@
-// The buckets of DECISIONS 10 and what both limiters share. Separate from index.ts so the two
+// The buckets of docs/api.md#rate-limits and what both limiters share. Separate from index.ts so the two
 // implementations can import it without a cycle.
 
 export type LimitBucket = 'create-link' | 'plan-status' | 'merchant' | 'checkout-session' | 'sign-in-email' | 'sign-in-ip';

@@ -3,7 +3,7 @@ import { Redis } from '@upstash/redis';
 import { log } from '@/lib/log';
 import { LIMITS, windowEnd, type LimitBucket, type LimitResult, type RateLimiter } from './limits';
 
-// Limits shared by every instance, kept in Upstash Redis (DECISIONS 10). Redis slow or down must
+// Limits shared by every instance, kept in Upstash Redis (docs/api.md#rate-limits). Redis slow or down must
 // not take the API down with it: past the deadline the request is let through and logged.
 
 export interface UpstashRateLimiterOptions {

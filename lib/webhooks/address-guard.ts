@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-// DECISIONS 8: in production a webhook may only reach a public address. The check runs on the
+// docs/webhooks.md#delivery: in production a webhook may only reach a public address. The check runs on the
 // address the socket is about to connect to (inside the connection's own DNS lookup, or on the
 // literal IP of the URL), so a name that resolves to a public address when the URL is saved
 // and to 10.0.0.1 at delivery (DNS rebinding) is refused too.

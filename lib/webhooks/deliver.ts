@@ -63,7 +63,7 @@ export async function deliverEvent(db: Db, eventId: string, options: DeliveryOpt
   if (!row || (options.merchantId && row.event.merchantId !== options.merchantId)) return { status: 'not_found' };
   const { event, webhookUrl, webhookSecret } = row;
   if (!webhookUrl) {
-    // DECISIONS 8: recorded, never attempted; a URL configured later does not send it.
+    // docs/webhooks.md#delivery: recorded, never attempted; a URL configured later does not send it.
     if (automatic) await markDispatched(db, event.id, new Date());
     return { status: 'no_url' };
   }

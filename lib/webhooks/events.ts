@@ -6,7 +6,7 @@ import { createId } from '@/lib/ids';
 import { nextChargeDateOf } from '@/lib/plans/views';
 import { EVENT_TYPE_FOR_STATUS, type FinalStatus, type LifecycleEventType, serializeLifecyclePayload, serializeWebhookPayload } from './payload';
 
-// The outbox side of webhooks (DECISIONS 8): the event is written by the database transaction
+// The outbox side of webhooks (docs/webhooks.md#delivery): the event is written by the database transaction
 // that records the outcome it reports, its body serialized here once. Those bytes are what is
 // signed, stored and sent, on every delivery and resend.
 

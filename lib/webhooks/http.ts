@@ -4,7 +4,7 @@ import net from 'node:net';
 import { isPublicAddress, type LookupFunction, PrivateAddressError, publicOnlyLookup } from './address-guard';
 import { agentFor } from './connections';
 
-// One HTTPS POST of a webhook and what became of it (DECISIONS 8): 10 s for the whole exchange,
+// One HTTPS POST of a webhook and what became of it (docs/webhooks.md#delivery): 10 s for the whole exchange,
 // redirects not followed, only 2xx is success, the first 2 KiB of the reply kept. Nothing here
 // retries a delivery the receiver may have seen.
 //

@@ -3,7 +3,7 @@ import { errorFields, log } from '@/lib/log';
 import { deliverJob, WEBHOOK_CONCURRENCY_PER_MERCHANT, type WebhookJob, type WebhookQueue } from './deliver';
 import { handOffsSettled } from './hand-offs';
 
-// DECISIONS 13: without Inngest, deliveries run in this process with the same per-merchant
+// docs/operations.md#running-it: without Inngest, deliveries run in this process with the same per-merchant
 // concurrency limit as the send-webhook function, and the same delivery code (deliverJob).
 
 const lanes = new Map<string, { active: number; waiting: WebhookJob[] }>();

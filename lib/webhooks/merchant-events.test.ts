@@ -14,7 +14,7 @@ import { createTestMerchant } from '@/test/merchants';
 import { type Receiver, reply, startReceiver } from '@/test/webhook-receiver';
 import { inProcessIdle } from './in-process';
 
-// The merchant endpoints over real payments, with delivery running in process (DECISIONS 13) to
+// The merchant endpoints over real payments, with delivery running in process (docs/operations.md#running-it) to
 // a real HTTPS receiver.
 
 let database: Database;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 // parsing through this schema, the OpenAPI document publishes it, and the tests check every body
 // the suite stores against it. No app imports here: db/schema.ts reads the event names too.
 
-/** The charge events (SPEC 6), each with the transaction status it reports: every merchant gets these. */
+/** The charge events (docs/webhooks.md#events), each with the transaction status it reports: every merchant gets these. */
 export const WEBHOOK_EVENTS = {
   'subscription.charge.approved': { status: 'APPROVED', when: 'A charge was processed and approved' },
   'subscription.charge.declined': { status: 'DECLINED', when: 'A charge was rejected (insufficient funds, blocked card…)' },
@@ -16,7 +16,7 @@ export type ChargeEventType = keyof typeof WEBHOOK_EVENTS;
 export const CHARGE_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [ChargeEventType, ...ChargeEventType[]];
 
 /**
- * The plan's lifecycle events (DECISIONS 18; docs/customers.md#lifecycle-events): sent only to a
+ * The plan's lifecycle events (docs/customers.md; docs/customers.md#lifecycle-events): sent only to a
  * merchant who chose them in its webhook settings, so a receiver written to SPEC sees nothing new.
  */
 export const LIFECYCLE_EVENTS = {

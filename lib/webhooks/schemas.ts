@@ -23,7 +23,7 @@ const isoTime = z.iso.datetime({ precision: 3 });
 export const webhookAttemptSchema = z
   .object({
     attemptedAt: isoTime,
-    trigger: z.enum(WEBHOOK_ATTEMPT_TRIGGERS).describe('`automatic` (the one delivery of SPEC 6) or `manual` (a resend)'),
+    trigger: z.enum(WEBHOOK_ATTEMPT_TRIGGERS).describe('`automatic` (the one delivery of docs/webhooks.md#events) or `manual` (a resend)'),
     url: z.string().describe('Where it was sent'),
     ok: z.boolean().describe('Whether the receiver answered 2xx'),
     statusCode: z.number().int().nullable().describe('The receiver’s HTTP status; null when no reply came'),

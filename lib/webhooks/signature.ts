@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-// SPEC 5.8: lowercase hex HMAC-SHA256 of the raw body, keyed with the merchant's Webhook Secret.
+// docs/webhooks.md#signature: lowercase hex HMAC-SHA256 of the raw body, keyed with the merchant's Webhook Secret.
 
 export function signWebhookBody(body: string, secret: string): string {
   return createHmac('sha256', secret).update(body, 'utf8').digest('hex');
@@ -8,7 +8,7 @@ export function signWebhookBody(body: string, secret: string): string {
 
 export const WEBHOOK_USER_AGENT = 'ServicePay-Webhooks/1';
 
-/** The headers of every delivery of an event (DECISIONS 8). */
+/** The headers of every delivery of an event (docs/webhooks.md#delivery). */
 export function webhookHeaders(event: { id: string; body: string }, secret: string): Record<string, string> {
   return {
     'Content-Type': 'application/json',

@@ -2,7 +2,7 @@ import type { Db } from '@/db/client';
 import { findUndispatchedEvents } from '@/db/queries/webhooks';
 import { webhookQueue } from './queue';
 
-// The safety net of the outbox (DECISIONS 8): events committed but never handed to delivery
+// The safety net of the outbox (docs/webhooks.md#delivery): events committed but never handed to delivery
 // (the process died after the commit, or the hand-off to Inngest failed). An event gets a grace
 // period first, so the sweeper does not race the normal path; the lease decides any race anyway.
 

@@ -67,7 +67,7 @@ const verifies = (body: string, signature: string | string[] | undefined, secret
   createHmac('sha256', secret).update(body).digest('hex') === signature;
 
 describe('the event of a payment outcome', () => {
-  it('is written with the approval, in the SPEC 2.6 shape, and handed to delivery once committed', async () => {
+  it('is written with the approval, in the docs/webhooks.md#payload shape, and handed to delivery once committed', async () => {
     const { link, payment, events } = await pay(CARDS.approved);
     expect(events).toHaveLength(1);
     const [event] = events;

@@ -1,4 +1,4 @@
-// The embeddable script (DECISIONS 9), built into public/widget.js by scripts/build-widget.ts:
+// The embeddable script (docs/checkout.md#embedding), built into public/widget.js by scripts/build-widget.ts:
 // `ServicePay.open({ token, onSuccess, onError, onClose })` shows /pay/<token>?embed=1 in a modal
 // <dialog> (top layer, the page behind inert). No dependencies; every byte counts (< 2 KB gzip).
 //

@@ -1,4 +1,4 @@
-// ServicePay widget: the types of `window.ServicePay` (DECISIONS 9). Copy this file into your
+// ServicePay widget: the types of `window.ServicePay` (docs/checkout.md#embedding). Copy this file into your
 // project (it is served as /widget.d.ts) to type the script you load from /widget.js.
 
 /** Given once the payment is APPROVED on ServicePay's server (a PENDING one is waited for). */

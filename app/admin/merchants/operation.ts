@@ -1,4 +1,4 @@
-// POST /admin/merchants (DECISIONS 12), declared for its route and the OpenAPI document
+// POST /admin/merchants (docs/operations.md#operator-api), declared for its route and the OpenAPI document
 import { operation } from '@/lib/api/operation';
 import { createdMerchantSchema, createMerchantBodySchema } from '@/lib/merchants/schemas';
 import { createdMerchantExample, createMerchantExample } from '@/lib/openapi/examples';

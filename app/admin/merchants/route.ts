@@ -1,4 +1,4 @@
-// POST /admin/merchants (DECISIONS 12)
+// POST /admin/merchants (docs/operations.md#operator-api)
 import { getDb } from '@/db/client';
 import { route } from '@/lib/api/route';
 import { createMerchant } from '@/lib/merchants/merchants';

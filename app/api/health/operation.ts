@@ -1,4 +1,4 @@
-// GET /api/health (DECISIONS 15), declared for its route and the OpenAPI document
+// GET /api/health (docs/operations.md#health), declared for its route and the OpenAPI document
 import { operation } from '@/lib/api/operation';
 import { DATABASE_UNREACHABLE, HEALTHY, healthSchema } from '@/lib/health';
 

@@ -1,4 +1,4 @@
-// GET /api/health (DECISIONS 15)
+// GET /api/health (docs/operations.md#health)
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { route } from '@/lib/api/route';

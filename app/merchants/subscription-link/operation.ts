@@ -1,4 +1,4 @@
-// POST /merchants/subscription-link (SPEC 4.1), declared for its route and the OpenAPI document
+// POST /merchants/subscription-link (docs/api.md#create-a-payment-link), declared for its route and the OpenAPI document
 import { type DocumentSettings, operation } from '@/lib/api/operation';
 import { duration } from '@/lib/openapi/components';
 import { createLinkExamples, paymentLinkExample } from '@/lib/openapi/examples';

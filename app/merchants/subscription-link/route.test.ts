@@ -19,7 +19,7 @@ const plansOf = (merchantId: string) =>
   database.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.merchantId, merchantId));
 
 describe('POST /merchants/subscription-link', () => {
-  it('creates the plan, customer and token, and answers SPEC 2.2', async () => {
+  it('creates the plan, customer and token, and answers docs/api.md#create-a-payment-link', async () => {
     const m = await createTestMerchant(database.db);
     const before = Date.now();
     const res = await create(m, linkBody({ plan: { externalReference: 'order-1', amount: 150000 } }));
@@ -71,7 +71,7 @@ describe('POST /merchants/subscription-link', () => {
     expect(res.status).toBe(200);
   });
 
-  describe('validation: every DECISIONS 3 rule, on both sides of its bound', () => {
+  describe('validation: every docs/api.md#create-a-payment-link rule, on both sides of its bound', () => {
     it.each([
       [{ plan: { amount: 100 } }, true],
       [{ plan: { amount: 99_999_999_999 } }, true],

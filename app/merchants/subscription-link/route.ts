@@ -1,4 +1,4 @@
-// POST /merchants/subscription-link (SPEC 4.1)
+// POST /merchants/subscription-link (docs/api.md#create-a-payment-link)
 import { route } from '@/lib/api/route';
 import { createPaymentLink } from '@/lib/plans/create-link';
 import { runIdempotent } from '@/lib/plans/idempotency';

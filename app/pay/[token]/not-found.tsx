@@ -1,4 +1,4 @@
-// The 404 of /pay/<token>: an unknown or malformed token (DECISIONS 14). Spanish first.
+// The 404 of /pay/<token>: an unknown or malformed token (docs/checkout.md#hosted-page). Spanish first.
 import type { Metadata } from 'next';
 import { CheckoutNotice } from '@/components/checkout/checkout-notice';
 import { checkoutCopy } from '@/lib/checkout/i18n';

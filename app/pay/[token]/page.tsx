@@ -1,6 +1,6 @@
-// GET /pay/<token>: the hosted checkout (DECISIONS 14). The server decides what the link allows
+// GET /pay/<token>: the hosted checkout (docs/checkout.md#hosted-page). The server decides what the link allows
 // (404, expired, already paid, unavailable, or payable) and only a payable link gets the form.
-// With `?embed=1` it is the widget's iframe (DECISIONS 9) and reports to the merchant's page,
+// With `?embed=1` it is the widget's iframe (docs/checkout.md#embedding) and reports to the merchant's page,
 // when the origin the widget names is ours or on the merchant's allowedDomains.
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';

@@ -3,7 +3,7 @@ import { chargeRenewal, type RenewalOutcome } from '@/lib/billing/renewals';
 import { merchantProcessors } from '@/lib/payments';
 import { inngest, renewalDue } from '../client';
 
-// One renewal attempt (DECISIONS 11): the domain's chargeRenewal in a named step. A retried step
+// One renewal attempt (docs/billing.md): the domain's chargeRenewal in a named step. A retried step
 // finds the attempt already made, or in flight, and charges nothing twice. A charge the processor
 // leaves PENDING is asked about again each minute, a few times; if it is still PENDING then, the
 // cron's events for that attempt carry the same id, so it is asked again once Inngest's

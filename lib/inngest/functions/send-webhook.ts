@@ -2,8 +2,8 @@ import { getDb } from '@/db/client';
 import { deliverJob, WEBHOOK_CONCURRENCY_PER_MERCHANT } from '@/lib/webhooks/deliver';
 import { inngest, webhookEventCreated, webhookEventResent } from '../client';
 
-// Delivers one outbox event (DECISIONS 8) with the domain's deliverJob, as the in-process queue
-// does. No retries: SPEC 6 says a failed delivery is not retried, and a retried step could POST
+// Delivers one outbox event (docs/webhooks.md#delivery) with the domain's deliverJob, as the in-process queue
+// does. No retries: docs/webhooks.md#events says a failed delivery is not retried, and a retried step could POST
 // twice. Concurrency is keyed per merchant, so a merchant whose receiver hangs for 10 s holds up
 // only its own events.
 

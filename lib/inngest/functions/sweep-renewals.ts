@@ -2,7 +2,7 @@ import { getDb } from '@/db/client';
 import { findDueRenewals, type RenewalDue, renewalEventId } from '@/lib/billing/renewals';
 import { inngest, renewalDue } from '../client';
 
-// The renewal cron (DECISIONS 11): finds the attempts due and sends one event per plan, period and
+// The renewal cron (docs/billing.md): finds the attempts due and sends one event per plan, period and
 // attempt; charge-renewal charges each. A sweep that finds more than MAX_PER_SWEEP leaves the rest
 // to the next one, and an attempt found twice is one event (its id).
 

@@ -1,4 +1,4 @@
-// POST /admin/billing/run: the test clock (DECISIONS 11 and 12, extension), declared for its route and the OpenAPI document
+// POST /admin/billing/run: the test clock (docs/billing.md, docs/operations.md#operator-api, extension), declared for its route and the OpenAPI document
 import { operation } from '@/lib/api/operation';
 import { billingRunBodySchema, sweepSummarySchema } from '@/lib/billing/schemas';
 import { env } from '@/lib/env';

@@ -1,4 +1,4 @@
-// POST /admin/billing/run: the test clock (DECISIONS 11 and 12, extension)
+// POST /admin/billing/run: the test clock (docs/billing.md, docs/operations.md#operator-api, extension)
 import { getDb } from '@/db/client';
 import { route } from '@/lib/api/route';
 import { runTestClock } from '@/lib/billing/sweep';

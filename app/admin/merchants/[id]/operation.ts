@@ -1,4 +1,4 @@
-// PATCH /admin/merchants/{id} (DECISIONS 12), declared for its route and the OpenAPI document
+// PATCH /admin/merchants/{id} (docs/operations.md#operator-api), declared for its route and the OpenAPI document
 import { operation } from '@/lib/api/operation';
 import { merchantSchema, updateMerchantBodySchema } from '@/lib/merchants/schemas';
 import { IDS, merchantExample, updateMerchantExample } from '@/lib/openapi/examples';

@@ -1,4 +1,4 @@
-// PATCH /admin/merchants/{id} (DECISIONS 12)
+// PATCH /admin/merchants/{id} (docs/operations.md#operator-api)
 import { getDb } from '@/db/client';
 import { route } from '@/lib/api/route';
 import { updateMerchant } from '@/lib/merchants/merchants';

@@ -1,4 +1,4 @@
-// GET /checkout/session/{token} (SPEC 4.4, DECISIONS 6), declared for its route and the OpenAPI document
+// GET /checkout/session/{token} (docs/api.md#checkout-session), declared for its route and the OpenAPI document
 import { operation } from '@/lib/api/operation';
 import { checkoutSessionSchema } from '@/lib/checkout/schemas';
 import { checkoutSessionExample, IDS } from '@/lib/openapi/examples';

@@ -19,7 +19,7 @@ const session = (token: string, from = `203.0.113.${++ip}`) =>
   call(GET, { path: `/checkout/session/${token}`, params: { token }, headers: { 'x-forwarded-for': from } });
 
 describe('GET /checkout/session/{token}', () => {
-  it('answers SPEC 2.4 with the plan status, never cached', async () => {
+  it('answers docs/api.md#checkout-session with the plan status, never cached', async () => {
     const link = await createTestLink(database.db, { description: 'Plan Gimnasio', amount: 150000 });
     await database.db.update((await import('@/db/schema')).merchants).set({ allowedDomains: ['shop.example.com'] });
     const res = await session(link.token);

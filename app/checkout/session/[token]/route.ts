@@ -1,4 +1,4 @@
-// GET /checkout/session/{token} (SPEC 4.4, DECISIONS 6)
+// GET /checkout/session/{token} (docs/api.md#checkout-session)
 import { route } from '@/lib/api/route';
 import { loadCheckoutSession } from '@/lib/checkout/session';
 import * as op from './operation';

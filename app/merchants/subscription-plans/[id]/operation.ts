@@ -1,4 +1,4 @@
-// GET /merchants/subscription-plans/{id} (SPEC 4.3, DECISIONS 4), declared for its route and the OpenAPI document
+// GET /merchants/subscription-plans/{id} (docs/api.md#plan-record, docs/api.md#plan-status), declared for its route and the OpenAPI document
 import { operation } from '@/lib/api/operation';
 import { PLAN_ERRORS, planIdParam, SHARED_LIMIT } from '@/lib/openapi/components';
 import { IDS, planRecordExample } from '@/lib/openapi/examples';

@@ -1,4 +1,4 @@
-// What pause, resume and cancel declare alike (DECISIONS 11, extensions): POST on the plan, an
+// What pause, resume and cancel declare alike (docs/billing.md, extensions): POST on the plan, an
 // optional body, the plan record after the change, and the errors of a change.
 import type { z } from 'zod';
 import { type Operation, operation } from '@/lib/api/operation';

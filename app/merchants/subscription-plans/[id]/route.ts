@@ -1,4 +1,4 @@
-// GET /merchants/subscription-plans/{id} (SPEC 4.3, DECISIONS 4)
+// GET /merchants/subscription-plans/{id} (docs/api.md#plan-record, docs/api.md#plan-status)
 import { getPlanForMerchant } from '@/db/queries/plans';
 import { route } from '@/lib/api/route';
 import { findMerchantPlan } from '@/lib/plans/find-plan';

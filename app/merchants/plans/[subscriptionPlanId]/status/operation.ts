@@ -1,4 +1,4 @@
-// GET /merchants/plans/{subscriptionPlanId}/status (SPEC 4.2), declared for its route and the OpenAPI document
+// GET /merchants/plans/{subscriptionPlanId}/status (docs/api.md#plan-status), declared for its route and the OpenAPI document
 import { operation } from '@/lib/api/operation';
 import { IDS, planStatusExamples } from '@/lib/openapi/examples';
 import { PLAN_ERRORS, planIdParam } from '@/lib/openapi/components';

@@ -26,7 +26,7 @@ const status = (m: { headers: Record<string, string> }, id: string) =>
 const record = (m: { headers: Record<string, string> }, id: string) => call(getRecord, { headers: m.headers, params: { id } });
 
 describe('GET /merchants/plans/{id}/status', () => {
-  it('answers SPEC 2.3 at top level, without lastTransaction before any payment', async () => {
+  it('answers docs/api.md#plan-status at top level, without lastTransaction before any payment', async () => {
     const m = await createTestMerchant(database.db);
     const id = await newPlan(m, { plan: { externalReference: 'ord-77', description: 'Gimnasio', amount: 4_990_000 } });
     const [row] = await database.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id));
@@ -117,7 +117,7 @@ describe('GET /merchants/plans/{id}/status', () => {
 });
 
 describe('GET /merchants/subscription-plans/{id}', () => {
-  it('answers the DECISIONS 4 record', async () => {
+  it('answers the docs/api.md#plan-status record', async () => {
     const m = await createTestMerchant(database.db);
     const id = await newPlan(m, {
       customer: { email: 'pedro@example.com', firstName: 'Pedro', lastName: 'Pérez', idType: 'CC', idNumber: '1020304050' },

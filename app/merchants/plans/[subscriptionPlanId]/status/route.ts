@@ -1,4 +1,4 @@
-// GET /merchants/plans/{subscriptionPlanId}/status (SPEC 4.2)
+// GET /merchants/plans/{subscriptionPlanId}/status (docs/api.md#plan-status)
 import { getPlanWithLastTransaction } from '@/db/queries/plans';
 import { route } from '@/lib/api/route';
 import { findMerchantPlan } from '@/lib/plans/find-plan';

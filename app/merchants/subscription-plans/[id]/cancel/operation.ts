@@ -1,4 +1,4 @@
-// POST /merchants/subscription-plans/{id}/cancel (DECISIONS 11, extension), declared for its route and the OpenAPI document
+// POST /merchants/subscription-plans/{id}/cancel (docs/billing.md, extension), declared for its route and the OpenAPI document
 import { cancelPlanExample, planRecordExample } from '@/lib/openapi/examples';
 import { cancelPlanBodySchema } from '@/lib/plans/schemas';
 import { planChange } from '../plan-change';

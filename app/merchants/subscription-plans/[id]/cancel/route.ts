@@ -1,4 +1,4 @@
-// POST /merchants/subscription-plans/{id}/cancel (DECISIONS 11, extension)
+// POST /merchants/subscription-plans/{id}/cancel (docs/billing.md, extension)
 import { route } from '@/lib/api/route';
 import { cancelPlan } from '@/lib/plans/lifecycle';
 import { toPlanRecord } from '@/lib/plans/views';

@@ -1,4 +1,4 @@
-// POST /merchants/subscription-plans/{id}/manage-link (DECISIONS 18, extension), declared for its route and the OpenAPI document
+// POST /merchants/subscription-plans/{id}/manage-link (docs/customers.md, extension), declared for its route and the OpenAPI document
 import { type DocumentSettings, operation } from '@/lib/api/operation';
 import { manageLinkSchema } from '@/lib/customers/schemas';
 import { planIdParam, SHARED_LIMIT } from '@/lib/openapi/components';

@@ -1,4 +1,4 @@
-// POST /merchants/subscription-plans/{id}/manage-link (DECISIONS 18, extension): a link to the
+// POST /merchants/subscription-plans/{id}/manage-link (docs/customers.md, extension): a link to the
 // plan's customer page, /manage/<token>, valid for 7 days. docs/customers.md#the-manage-page
 import { getPlanForMerchant } from '@/db/queries/plans';
 import { route } from '@/lib/api/route';

@@ -1,4 +1,4 @@
-// POST /merchants/subscription-plans/{id}/pause (DECISIONS 11, extension), declared for its route and the OpenAPI document
+// POST /merchants/subscription-plans/{id}/pause (docs/billing.md, extension), declared for its route and the OpenAPI document
 import { pausedPlanExample } from '@/lib/openapi/examples';
 import { planChange } from '../plan-change';
 

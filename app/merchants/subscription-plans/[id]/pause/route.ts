@@ -1,4 +1,4 @@
-// POST /merchants/subscription-plans/{id}/pause (DECISIONS 11, extension)
+// POST /merchants/subscription-plans/{id}/pause (docs/billing.md, extension)
 import { route } from '@/lib/api/route';
 import { pausePlan } from '@/lib/plans/lifecycle';
 import { toPlanRecord } from '@/lib/plans/views';

@@ -1,4 +1,4 @@
-// POST /merchants/subscription-plans/{id}/resume (DECISIONS 11, extension), declared for its route and the OpenAPI document
+// POST /merchants/subscription-plans/{id}/resume (docs/billing.md, extension), declared for its route and the OpenAPI document
 import { planRecordExample } from '@/lib/openapi/examples';
 import { planChange } from '../plan-change';
 

@@ -1,4 +1,4 @@
-// POST /merchants/subscription-plans/{id}/resume (DECISIONS 11, extension)
+// POST /merchants/subscription-plans/{id}/resume (docs/billing.md, extension)
 import { route } from '@/lib/api/route';
 import { resumePlan } from '@/lib/plans/lifecycle';
 import { toPlanRecord } from '@/lib/plans/views';

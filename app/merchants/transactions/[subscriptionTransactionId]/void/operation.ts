@@ -1,4 +1,4 @@
-// POST /merchants/transactions/{subscriptionTransactionId}/void (DECISIONS 11, extension), declared for its route and the OpenAPI document
+// POST /merchants/transactions/{subscriptionTransactionId}/void (docs/billing.md, extension), declared for its route and the OpenAPI document
 import { voidedTransactionSchema } from '@/lib/billing/schemas';
 import { operation } from '@/lib/api/operation';
 import { CHANGE_ERRORS, SHARED_LIMIT } from '@/lib/openapi/components';

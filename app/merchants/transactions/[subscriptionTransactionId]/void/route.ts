@@ -1,4 +1,4 @@
-// POST /merchants/transactions/{subscriptionTransactionId}/void (DECISIONS 11, extension)
+// POST /merchants/transactions/{subscriptionTransactionId}/void (docs/billing.md, extension)
 import { route } from '@/lib/api/route';
 import { voidCharge } from '@/lib/billing/void';
 import { merchantProcessors } from '@/lib/payments';

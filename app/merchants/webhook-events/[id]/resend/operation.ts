@@ -1,4 +1,4 @@
-// POST /merchants/webhook-events/{id}/resend (extension, DECISIONS 8, 11), declared for its route and the OpenAPI document
+// POST /merchants/webhook-events/{id}/resend (extension, docs/webhooks.md#delivery, docs/billing.md), declared for its route and the OpenAPI document
 import { operation } from '@/lib/api/operation';
 import { SHARED_LIMIT } from '@/lib/openapi/components';
 import { IDS } from '@/lib/openapi/examples';

@@ -1,4 +1,4 @@
-// POST /merchants/webhook-events/{id}/resend: deliver an event again, same bytes and id (extension, DECISIONS 8, 11)
+// POST /merchants/webhook-events/{id}/resend: deliver an event again, same bytes and id (extension, docs/webhooks.md#delivery, docs/billing.md)
 import { route } from '@/lib/api/route';
 import { resendMerchantEvent } from '@/lib/webhooks/merchant-events';
 import * as op from './operation';

@@ -1,4 +1,4 @@
-// /portal/settings/api (SPEC 5.2): the merchant's keys, a new key, revocation, a curl example.
+// /portal/settings/api (docs/api.md#authentication): the merchant's keys, a new key, revocation, a curl example.
 import { ActionForm } from '@/components/portal/action-form';
 import { DataTable } from '@/components/portal/data-table';
 import { getDb } from '@/db/client';

@@ -1,4 +1,4 @@
-// /portal/settings/webhooks (SPEC 5.7, DECISIONS 8 and 9): URL, signing secret, test event, allowed domains.
+// /portal/settings/webhooks (docs/webhooks.md#webhook-settings, docs/webhooks.md#delivery, docs/checkout.md#embedding): URL, signing secret, test event, allowed domains.
 import { ActionForm } from '@/components/portal/action-form';
 import { CopyButton } from '@/components/portal/copy-button';
 import { WebhookEventChoice } from '@/components/portal/webhook-event-choice';
