@@ -30,6 +30,8 @@ export const TRANSACTION_KINDS = ['INITIAL', 'RENEWAL'] as const;
 export const ID_TYPES = ['CC', 'CE', 'NIT', 'PP'] as const;
 export const PROCESSOR_TYPES = ['sandbox', 'wompi'] as const;
 export const PAYMENT_METHOD_TYPES = ['CARD', 'NEQUI', 'PSE'] as const;
+/** The languages the customer may read us in (lib/i18n/locale.ts). */
+export const CUSTOMER_LANGS = ['es', 'en'] as const;
 
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 export type Modality = (typeof MODALITIES)[number];
@@ -137,6 +139,9 @@ export const subscriptionPlans = pgTable(
     customerIdType: text('customer_id_type', { enum: ID_TYPES }),
     customerIdNumber: text('customer_id_number'),
     cancelReason: text('cancel_reason'),
+    // The customer's language (docs/customers.md#e-mails): the checkout page's when they first
+    // paid, or the manage page's they chose since; their e-mails are written in it.
+    customerLang: text('customer_lang', { enum: CUSTOMER_LANGS }).notNull().default('es'),
     // Failed renewal attempts of the period being collected (0..3). While it is above 0,
     // nextChargeDate is the retry time; the period's due date is that minus the retry offset
     // (lib/billing/renewals.ts), so the period needs no column of its own.
@@ -164,6 +169,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_status_check', inList('status', PLAN_STATUSES)),
     check('subscription_plans_modality_check', inList('modality', MODALITIES)),
     check('subscription_plans_renewal_failures_check', sql`renewal_failures between 0 and 3`),
+    check('subscription_plans_customer_lang_check', inList('customer_lang', CUSTOMER_LANGS)),
   ],
 );
 

@@ -235,7 +235,8 @@ export function CheckoutForm(props: CheckoutFormProps) {
   }
 
   async function pay(body: Record<string, unknown>, signal: AbortSignal) {
-    const reply = await call(`/checkout/session/${token}/payments`, {
+    // The page's language goes along: the customer's e-mails are written in it.
+    const reply = await call(`/checkout/session/${token}/payments?lang=${encodeURIComponent(lang)}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),

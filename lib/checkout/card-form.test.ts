@@ -42,7 +42,7 @@ describe('POST /pay/{token}/card (the form without JavaScript)', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     const transactionId = res.location.split('/').at(-1)!;
     expect(await getPayment(database.db, countingSandbox(0).processor, { token: link.token, transactionId })).toMatchObject({ status: 'APPROVED' });
-    expect((await link.plan()).status).toBe('ACTIVE');
+    expect(await link.plan()).toMatchObject({ status: 'ACTIVE', customerLang: 'es' });
   });
 
   it('goes through the route handler the same way, and never logs the card', async () => {
@@ -58,6 +58,8 @@ describe('POST /pay/{token}/card (the form without JavaScript)', () => {
       });
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toMatch(new RegExp(`^/pay/${link.token}/payments/txn_\\w+\\?lang=en$`));
+      // The page's language is the customer's: their e-mails are written in it.
+      expect((await link.plan()).customerLang).toBe('en');
       const lines = [...logged.mock.calls, ...errors.mock.calls].flat().join('\n');
       expect(lines).toContain('/pay/[token]/card');
       for (const secret of ['4242', '12/30', link.token]) expect(lines).not.toContain(secret);

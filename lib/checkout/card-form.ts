@@ -1,6 +1,7 @@
 import type { Db } from '@/db/client';
 import { readCapped } from '@/lib/api/body';
 import { ApiError } from '@/lib/api/errors';
+import { resolveLang } from '@/lib/i18n/locale';
 import { getRateLimiter } from '@/lib/rate-limit';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import { type CardField, cardProblems } from '@/lib/payments/card';
@@ -108,7 +109,9 @@ export async function payWithCardForm(
   }
 
   try {
-    const payment = await payWithCard(db, processor, { token, card: parsed.data });
+    // The page's language, as the page resolved it: the customer's e-mails are written in it.
+    const lang = resolveLang(url.searchParams.get('lang'), req.headers.get('accept-language'));
+    const payment = await payWithCard(db, processor, { token, card: parsed.data, lang });
     return seeOther(`/pay/${token}/payments/${payment.subscriptionTransactionId}${keptQuery(url.searchParams)}`);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

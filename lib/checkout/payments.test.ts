@@ -58,6 +58,38 @@ describe('paying a link', () => {
     expect((await link.plan()).status).toBe('PENDING_ACTIVATION');
   });
 
+  it("records the checkout page's language on the plan, as the page resolves it; anything else is Spanish", async () => {
+    const paidIn = async (query: string, headers: Record<string, string> = {}) => {
+      const link = await createTestLink(database.db);
+      const res = await call(POST, {
+        path: `/checkout/session/${link.token}/payments${query}`,
+        params: { token: link.token },
+        body: cardForm(CARDS.approved),
+        headers: { 'x-forwarded-for': `192.0.2.${++ip % 250}`, ...headers },
+      });
+      expect(res.status).toBe(200);
+      return (await link.plan()).customerLang;
+    };
+    expect(await paidIn('?lang=en')).toBe('en');
+    expect(await paidIn('?lang=en-US', { 'accept-language': 'es-CO' })).toBe('en');
+    expect(await paidIn('', { 'accept-language': 'en-GB,en;q=0.9' })).toBe('en');
+    expect(await paidIn('?lang=es', { 'accept-language': 'en' })).toBe('es');
+    expect(await paidIn('')).toBe('es');
+    expect(await paidIn('?lang=fr')).toBe('es');
+    expect(await paidIn('?lang=%3Cscript%3E', { 'accept-language': 'de-DE' })).toBe('es');
+    expect(await paidIn('?lang=fr', { 'accept-language': 'en' })).toBe('en');
+  });
+
+  it('keeps the language of the attempt that paid: a declined attempt in English, then one approved in Spanish', async () => {
+    const link = await createTestLink(database.db);
+    const attempt = (lang: string, number: string) =>
+      call(POST, { path: `/checkout/session/${link.token}/payments?lang=${lang}`, params: { token: link.token }, body: cardForm(number), headers: { 'x-forwarded-for': `192.0.2.${++ip % 250}` } });
+    expect((await attempt('en', CARDS.declined)).json.status).toBe('DECLINED');
+    expect((await link.plan()).customerLang).toBe('en');
+    expect((await attempt('es', CARDS.approved)).json.status).toBe('APPROVED');
+    expect(await link.plan()).toMatchObject({ status: 'ACTIVE', customerLang: 'es' });
+  });
+
   it('lets a declined customer pay with another card', async () => {
     const link = await createTestLink(database.db);
     expect((await post(link.token, cardForm(CARDS.declined))).json.status).toBe('DECLINED');

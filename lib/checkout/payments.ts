@@ -1,11 +1,14 @@
+import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import { getTransactionOfPlan, insertTransaction, lockPlan, recentFailedAttempts } from '@/db/queries/transactions';
+import { subscriptionPlans } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
 import { createId, isId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 import { env } from '@/lib/env';
+import type { Lang } from '@/lib/i18n/locale';
 import type { Card } from '@/lib/payments/card';
 import {
   type DeclineReason,
@@ -68,8 +71,17 @@ function methodOf(instrument: PaymentInstrument): { paymentMethodType: PaymentMe
   }
 }
 
-/** Starts the plan's first payment: refuses what may not be paid, then records a PENDING transaction. */
-async function openAttempt(db: Db, token: string, instrument: PaymentInstrument, now: Date): Promise<{ plan: PlanRow; txn: TransactionRow }> {
+/**
+ * Starts the plan's first payment: refuses what may not be paid, then records a PENDING
+ * transaction and, with it, the language the customer pays in (their e-mails' language,
+ * docs/customers.md#e-mails).
+ */
+async function openAttempt(
+  db: Db,
+  token: string,
+  { instrument, lang }: { instrument: PaymentInstrument; lang?: Lang },
+  now: Date,
+): Promise<{ plan: PlanRow; txn: TransactionRow }> {
   return db.transaction(async (tx) => {
     // The status must be read under the lock: read before it, a concurrent approval could commit
     // between our read and our insert, and the customer would be charged twice.
@@ -85,6 +97,9 @@ async function openAttempt(db: Db, token: string, instrument: PaymentInstrument,
       throw new ApiError('rate_limited', 'Too many failed attempts on this link; try again later', {
         headers: { 'Retry-After': String(retryAfter) },
       });
+    }
+    if (lang && lang !== plan.customerLang) {
+      await tx.update(subscriptionPlans).set({ customerLang: lang }).where(eq(subscriptionPlans.id, plan.id));
     }
     try {
       const txn = await insertTransaction(tx, {
@@ -112,9 +127,9 @@ async function openAttempt(db: Db, token: string, instrument: PaymentInstrument,
 export async function payWithCard(
   db: Db,
   processors: ProcessorSource,
-  { token, card, now = new Date() }: { token: string; card: Card; now?: Date },
+  { token, card, lang, now = new Date() }: { token: string; card: Card; lang?: Lang; now?: Date },
 ): Promise<PaymentView> {
-  return payCheckout(db, processors, { token, payment: { instrument: { type: 'CARD', card } }, now });
+  return payCheckout(db, processors, { token, payment: { instrument: { type: 'CARD', card } }, lang, now });
 }
 
 /** Refuses what the merchant's processor cannot take before any transaction is recorded. */
@@ -133,11 +148,15 @@ function checkInstrument(kind: 'sandbox' | 'wompi', payment: CheckoutPayment) {
   }
 }
 
-/** The customer pays the link: one attempt through the merchant's processor, its outcome or PENDING. */
+/**
+ * The customer pays the link: one attempt through the merchant's processor, its outcome or
+ * PENDING. `lang` is the checkout page's language (lib/i18n/locale.ts resolveLang), recorded on
+ * the plan; without it the plan keeps the one it has.
+ */
 export async function payCheckout(
   db: Db,
   processors: ProcessorSource,
-  { token, payment, now = new Date() }: { token: string; payment: CheckoutPayment; now?: Date },
+  { token, payment, lang, now = new Date() }: { token: string; payment: CheckoutPayment; lang?: Lang; now?: Date },
 ): Promise<PaymentView> {
   const { plan: found } = await findCheckoutPlan(db, token, now);
   const processor = await resolveProcessor(processors, found.merchantId);
@@ -146,7 +165,7 @@ export async function payCheckout(
   if (payment.instrument.type === 'NEQUI' && processor.kind === 'wompi' && found.modality === 'RECURRING') {
     throw new ApiError('invalid_request', 'A Nequi subscription is paid with a Nequi token the payer approved (nequiToken)');
   }
-  const { plan, txn } = await openAttempt(db, token, payment.instrument, now);
+  const { plan, txn } = await openAttempt(db, token, { instrument: payment.instrument, lang }, now);
   let result: PaymentResult | null = null;
   let outcome: ChargeOutcome | null;
   try {

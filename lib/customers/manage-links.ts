@@ -5,6 +5,7 @@ import { manageLinks, merchants, subscriptionPlans, transactions } from '@/db/sc
 import { sha256Hex } from '@/lib/auth/secrets';
 import { env } from '@/lib/env';
 import { randomBase62 } from '@/lib/ids';
+import type { Lang } from '@/lib/i18n/locale';
 
 // The customer's way in (docs/customers.md#the-manage-page): /manage/<token>, from a link that
 // expires. Only a SHA-256 of the token is stored, so the table cannot open any plan; a forged,
@@ -55,6 +56,15 @@ export async function recordManageLinkUse(db: Db, token: string, now: Date = new
     .update(manageLinks)
     .set({ uses: sql`${manageLinks.uses} + 1`, lastUsedAt: now })
     .where(eq(manageLinks.tokenHash, sha256Hex(token)));
+}
+
+/**
+ * The customer chose to read the manage page in `lang` (its `?lang=`): their e-mails follow
+ * (docs/customers.md#e-mails). Not a change of the plan: its updatedAt stays.
+ */
+export async function recordCustomerLang(db: Db, plan: PlanRow, lang: Lang): Promise<void> {
+  if (plan.customerLang === lang) return;
+  await db.update(subscriptionPlans).set({ customerLang: lang }).where(eq(subscriptionPlans.id, plan.id));
 }
 
 /** A plan's charges for its customer, newest first. */

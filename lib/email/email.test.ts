@@ -57,9 +57,9 @@ const emailsOf = (planId: string) => database.db.select().from(emails).where(eq(
 const attemptsOf = (emailId: string) => database.db.select().from(emailAttempts).where(eq(emailAttempts.emailId, emailId));
 const manageLinkIn = (text: string) => /https?:\/\/\S+\/manage\/(mng_[0-9A-Za-z]{40})/.exec(text)?.[1];
 
-async function paidPlan(cardNumber = CARDS.approved) {
+async function paidPlan(cardNumber = CARDS.approved, lang?: 'es' | 'en') {
   const link = await createTestLink(database.db);
-  await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(cardNumber))! });
+  await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(cardNumber))!, lang });
   await dispatchesSettled();
   return link;
 }
@@ -70,9 +70,8 @@ describe('the customer e-mails, over SMTP', () => {
     const [receipt] = await smtp.waitFor(1);
     expect(receipt!.to).toMatchObject({ value: [{ address: 'ana@example.com' }] });
     expect(receipt!.from).toMatchObject({ value: [{ address: 'pagos@servicepay.test', name: 'Pagos' }] });
-    expect(receipt!.subject).toBe('Recibo de su pago a Tienda de prueba · Receipt for your payment to Tienda de prueba');
+    expect(receipt!.subject).toBe('Recibo de su pago a Tienda de prueba');
     expect(receipt!.text).toContain('Recibimos su pago de $ 1.500 por «Plan mensual»');
-    expect(receipt!.text).toContain('We received your payment of $ 1.500');
     expect(receipt!.html).toContain('Gestionar mi suscripción');
     const receiptToken = manageLinkIn(receipt!.text!);
     expect((await findManagedPlan(database.db, receiptToken!))?.plan.id).toBe(link.subscriptionPlanId);
@@ -176,16 +175,76 @@ describe('the templates', () => {
     expect(mail.text).toContain('Plan <script>alert(1)</script>');
     expect(mail.text).toContain('$ 1.500,50');
     expect(mail.text).toContain('24 de noviembre de 2026');
-    expect(mail.text).toContain('November 24, 2026');
+    expect(renderEmail('renewal_failed', facts, 'en').text).toContain('November 24, 2026');
   });
 
-  it('put Spanish first and English second, in every kind', () => {
+  it('write each kind in one language: English for en, Spanish for es, for none and for any other value', () => {
     for (const kind of ['receipt', 'renewal_failed', 'cancelled'] as const) {
-      const mail = renderEmail(kind, facts);
-      expect(mail.text.indexOf('Hola, Ana:')).toBeLessThan(mail.text.indexOf('Hello Ana,'));
-      expect(mail.text.indexOf('Hola, Ana:')).toBe(0);
-      expect(mail.html).toContain('<html lang="es-CO">');
-      expect(mail.html).toContain('<div lang="en">');
+      const en = renderEmail(kind, facts, 'en');
+      expect(en.text.startsWith('Hello Ana,')).toBe(true);
+      expect(en.html).toContain('<html lang="en">');
+      expect(`${en.subject}\n${en.text}\n${en.html}`).not.toMatch(/Hola|suscripción|Recibe este correo/);
+      for (const lang of ['es', undefined, null, 'fr', 'EN', ''] as const) {
+        const es = renderEmail(kind, facts, lang);
+        expect(es.text.startsWith('Hola, Ana:')).toBe(true);
+        expect(es.html).toContain('<html lang="es-CO">');
+        expect(`${es.subject}\n${es.text}\n${es.html}`).not.toMatch(/Hello|subscription|You receive this e-mail/);
+      }
     }
   });
+});
+
+describe("the customer's language, from the checkout to every e-mail", () => {
+  /** Pays in `lang`, declines the first renewal, then cancels: the three e-mails, as received. */
+  async function threeEmails(lang?: 'es' | 'en') {
+    const link = await paidPlan(CARDS.renewalsDecline, lang);
+    const due = (await link.plan()).nextChargeDate!;
+    // The sweep renews the other tests' plans too: only this plan's e-mails count.
+    await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() + 1000) });
+    await dispatchesSettled();
+    await cancelPlan(database.db, { merchantId: link.merchant.merchantId, planId: link.subscriptionPlanId }, 'Pedido del cliente');
+    await dispatchesSettled();
+    // In the order they were about (the renewal's e-mail is dated at the sweep's later clock).
+    const order = ['receipt', 'renewal_failed', 'cancelled'];
+    const rows = (await emailsOf(link.subscriptionPlanId)).sort((x, y) => order.indexOf(x.kind) - order.indexOf(y.kind));
+    const ids = rows.map((e) => `<${e.id}@servicepay>`);
+    expect(ids).toHaveLength(3);
+    await expect.poll(() => smtp.received.filter((m) => ids.includes(m.messageId ?? '')).length).toBe(3);
+    const mails = ids.map((id) => smtp.received.find((m) => m.messageId === id)!);
+    return { link, mails: mails.map((m) => ({ subject: m.subject ?? '', all: `${m.subject}\n${m.text}\n${m.html}`, text: m.text ?? '', html: String(m.html) })) };
+  }
+
+  it('a plan paid in English gets its receipt, failed-renewal notice and cancellation in English only', async () => {
+    const { link, mails } = await threeEmails('en');
+    expect((await link.plan()).customerLang).toBe('en');
+    expect(mails.map((m) => m.subject)).toEqual([
+      'Receipt for your payment to Tienda de prueba',
+      'We could not charge your subscription to Tienda de prueba',
+      'Your subscription to Tienda de prueba was cancelled',
+    ]);
+    for (const mail of mails) {
+      expect(mail.all).not.toMatch(/Hola|suscripción|Recibe este correo/);
+      expect(mail.html).toContain('<html lang="en">');
+      // Its manage link opens the page in English.
+      expect(mail.text).toMatch(/\/manage\/mng_[0-9A-Za-z]{40}\?lang=en\b/);
+    }
+    expect(mails[2]!.text).toContain('Reason: Pedido del cliente');
+  });
+
+  for (const lang of ['es', undefined] as const) {
+    it(`a plan paid in ${lang ?? 'no recorded language'} gets the three e-mails in Spanish only`, async () => {
+      const { link, mails } = await threeEmails(lang);
+      expect((await link.plan()).customerLang).toBe('es');
+      expect(mails.map((m) => m.subject)).toEqual([
+        'Recibo de su pago a Tienda de prueba',
+        'No pudimos cobrar su suscripción a Tienda de prueba',
+        'Su suscripción a Tienda de prueba fue cancelada',
+      ]);
+      for (const mail of mails) {
+        expect(mail.all).not.toMatch(/Hello|subscription|You receive this e-mail/);
+        expect(mail.html).toContain('<html lang="es-CO">');
+        expect(mail.text).not.toContain('?lang=');
+      }
+    });
+  }
 });

@@ -33,8 +33,9 @@ export async function queueCustomerEmail(
     reference: txn?.gatewayTransactionId,
     nextDate: plan.status === 'ACTIVE' ? plan.nextChargeDate : null,
     reason: kind === 'cancelled' ? plan.cancelReason : null,
-    manageUrl: link.url,
-  });
+    // An English e-mail opens the manage page in English.
+    manageUrl: plan.customerLang === 'en' ? `${link.url}?lang=en` : link.url,
+  }, plan.customerLang);
   const id = createId('eml', now.getTime());
   await tx.insert(emails).values({
     id,

@@ -4,8 +4,8 @@ import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
 
 // The customer's e-mails (docs/customers.md#e-mails), from one set of templates: each message is
 // written once per language, and rendered both as plain text and as simple HTML that common mail
-// clients show alike (one column, inline styles, no images, no scripts, a real link). Spanish
-// first, English below, since the customer's language is not recorded with the plan.
+// clients show alike (one column, inline styles, no images, no scripts, a real link). Each e-mail
+// is in one language, the customer's as the plan records it: Spanish unless they chose English.
 
 export interface EmailFacts {
   merchantName: string;
@@ -97,10 +97,10 @@ function words(kind: EmailKind, lang: Lang, f: EmailFacts): Words {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function htmlPart(w: Words, url: string, lang: Lang): string {
+function htmlPart(w: Words, url: string): string {
   const p = (text: string) => `<p style="margin:0 0 12px 0;font-size:16px;line-height:24px;color:#14213d">${escapeHtml(text)}</p>`;
   return [
-    `<div lang="${LANG_TAG[lang]}">`,
+    '<div>',
     p(w.greeting),
     ...w.lines.map(p),
     `<p style="margin:20px 0"><a href="${escapeHtml(url)}" style="display:inline-block;background:#0b6e4f;color:#ffffff;font-size:16px;font-weight:bold;text-decoration:none;padding:12px 20px;border-radius:6px">${escapeHtml(w.action)}</a></p>`,
@@ -120,24 +120,21 @@ export interface RenderedEmail {
   html: string;
 }
 
-/** The e-mail of `kind`, Spanish then English, as subject, plain text and HTML. */
-export function renderEmail(kind: EmailKind, facts: EmailFacts): RenderedEmail {
-  const es = words(kind, 'es', facts);
-  const en = words(kind, 'en', facts);
-  const divider = '<hr style="border:0;border-top:1px solid #d9dee7;margin:24px 0">';
+/** The e-mail of `kind` in the customer's language (Spanish for anything but 'en'), as subject, plain text and HTML. */
+export function renderEmail(kind: EmailKind, facts: EmailFacts, customerLang?: string | null): RenderedEmail {
+  const lang: Lang = customerLang === 'en' ? 'en' : 'es';
+  const w = words(kind, lang, facts);
   return {
-    subject: `${es.subject} · ${en.subject}`,
-    text: [textPart(es, facts.manageUrl), '', '— English —', '', textPart(en, facts.manageUrl)].join('\n'),
+    subject: w.subject,
+    text: textPart(w, facts.manageUrl),
     html: [
       '<!doctype html>',
-      `<html lang="${LANG_TAG.es}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(es.subject)}</title></head>`,
+      `<html lang="${LANG_TAG[lang]}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(w.subject)}</title></head>`,
       '<body style="margin:0;padding:0;background:#f7f8fa">',
       '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f7f8fa"><tr><td align="center" style="padding:24px 12px">',
       '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:1px solid #d9dee7;border-radius:8px"><tr><td style="padding:24px;font-family:Arial,Helvetica,sans-serif">',
       `<p style="margin:0 0 16px 0;font-size:14px;color:#4a5568;font-weight:bold">${escapeHtml(facts.merchantName)}</p>`,
-      htmlPart(es, facts.manageUrl, 'es'),
-      divider,
-      htmlPart(en, facts.manageUrl, 'en'),
+      htmlPart(w, facts.manageUrl),
       '</td></tr></table>',
       '</td></tr></table>',
       '</body></html>',

@@ -10,7 +10,8 @@ export const LANG_TAG: Record<Lang, string> = { es: 'es-CO', en: 'en' };
 /** Request header by which proxy.ts tells a page (and its 404) which language to use. */
 export const LANG_HEADER = 'x-checkout-lang';
 
-function langOfTag(tag: string): Lang | null {
+/** The language a tag names (`en-US` → en), or null for any other. */
+export function langOfTag(tag: string): Lang | null {
   const primary = tag.trim().toLowerCase().split('-')[0];
   return primary === 'es' || primary === 'en' ? primary : null;
 }

@@ -6,10 +6,10 @@ import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { requestLang } from '@/app/pay/[token]/lang';
 import { cancelAction, replaceMethodAction } from '@/app/manage/actions';
-import { findManagedPlan, listPlanCharges, recordManageLinkUse } from '@/lib/customers/manage-links';
+import { findManagedPlan, listPlanCharges, recordCustomerLang, recordManageLinkUse } from '@/lib/customers/manage-links';
 import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
 import { fill, formatCop } from '@/lib/i18n/format';
-import { LANG_TAG } from '@/lib/i18n/locale';
+import { LANG_TAG, langOfTag } from '@/lib/i18n/locale';
 import { savedMethodType } from '@/lib/payments/processor';
 import { nextChargeDateOf } from '@/lib/plans/views';
 import styles from '../manage.module.css';
@@ -30,6 +30,9 @@ export default async function ManagePage({ params, searchParams }: Props) {
   if (!found) notFound();
   const { plan, merchantName, processorType } = found;
   await recordManageLinkUse(db, token);
+  // A language the customer picked here (not the browser's guess) is theirs for the e-mails too.
+  const chosen = langOfTag(one(query.lang) ?? '');
+  if (chosen) await recordCustomerLang(db, plan, chosen);
   const charges = await listPlanCharges(db, plan.id);
   const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
   const next = nextChargeDateOf(plan);

@@ -1,0 +1,2 @@
+ALTER TABLE "subscription_plans" ADD COLUMN "customer_lang" text DEFAULT 'es' NOT NULL;--> statement-breakpoint
+ALTER TABLE "subscription_plans" ADD CONSTRAINT "subscription_plans_customer_lang_check" CHECK (customer_lang in ('es', 'en'));
