@@ -1,7 +1,7 @@
 import type { ParsedMail } from 'mailparser';
 import { startSmtpServer, type TestSmtpServer } from '../test/smtp-server';
 import { type Receiver, startReceiver } from '../test/webhook-receiver';
-import { CARDS, expectAccessible, expectState, pay } from './checkout-helpers';
+import { CARDS, expectAccessible, expectHydrated, expectState, pay } from './checkout-helpers';
 import { expect, SMTP_PORT, test } from './fixtures';
 import { createKey, expectAccessible as expectPortalAccessible, signUp } from './portal-helpers';
 
@@ -61,7 +61,9 @@ test('a declined renewal e-mails the customer, who replaces the card on the mana
   await pay(page, { number: RENEWALS_DECLINE, holder: 'Ana Gómez' });
   await expectState(page, 'approved');
   const [receipt] = await mailTo(email, 1);
-  expect(receipt!.subject).toContain('Recibo de su pago a Gimnasio Norte');
+  expect(receipt!.subject).toBe('Recibo de su pago a Gimnasio Norte');
+  // Spanish only: the checkout page was in Spanish (docs/customers.md#e-mails).
+  expect(receipt!.text).not.toContain('We received');
 
   // The test clock: the renewal is due and declines; the customer is told, with the retry date.
   const plan = async () => (await request.get(`/merchants/subscription-plans/${link.subscriptionPlanId}`, { headers: { Authorization: authorization } })).json();
@@ -160,6 +162,43 @@ test('a customer cancels from the manage page; the merchant gets subscription.ca
   await expect.poll(() => bodiesOf(second.planId).map((b) => b.event).sort()).toEqual(['subscription.cancelled', 'subscription.charge.approved']);
   expect(bodiesOf(second.planId).find((b) => b.event === 'subscription.cancelled').data).toMatchObject({ status: 'CANCELLED', reason: 'Cancelled by the customer' });
   expect(bodiesOf(first.planId).map((b) => b.event)).toEqual(['subscription.charge.approved']);
+});
+
+test("the customer's e-mails follow the checkout page's language, and later the manage page's choice", async ({ page, request, admin }) => {
+  const m = await (await admin.post('/admin/merchants', { data: { name: 'Gimnasio Norte' } })).json();
+  const email = `english-${Date.now().toString(36)}-${++sequence}@example.com`;
+  const link = await (
+    await request.post('/merchants/subscription-link', {
+      headers: { Authorization: `Bearer ${m.apiKey}:${m.apiSecret}` },
+      data: { customer: { phone: '+573001234567', email, firstName: 'Ann' }, plan: { externalReference: `e2e-english-${Date.now()}`, description: 'Gym plan', amount: 150000 } },
+    })
+  ).json();
+
+  // Paid on the checkout page in English: the receipt is in English only, and so is its manage link.
+  await page.goto(`/pay/${link.token}?lang=en`);
+  await expectHydrated(page);
+  await page.getByLabel('Card number').fill(CARDS.approved);
+  await page.getByLabel('Expiry date (MM/YY)').fill('12/30');
+  await page.getByLabel('Security code (CVC)').fill('123');
+  await page.getByLabel('Cardholder name').fill('Ann Smith');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expectState(page, 'approved');
+  const [receipt] = await mailTo(email, 1);
+  expect(receipt!.subject).toBe('Receipt for your payment to Gimnasio Norte');
+  expect(receipt!.text).toContain('We received your payment of $ 1.500 for “Gym plan”');
+  expect(`${receipt!.text}${receipt!.html}`).not.toMatch(/Recibimos|Hola|suscripción/);
+  const manageUrl = manageUrlIn(receipt!)!;
+  expect(receipt!.text).toContain(`${manageUrl}?lang=en`);
+
+  // The customer switches the manage page to Spanish and cancels: the confirmation is in Spanish.
+  await page.goto(`${manageUrl}?lang=es`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Su suscripción');
+  await page.getByRole('link', { name: 'Cancelar suscripción' }).click();
+  await page.getByRole('button', { name: 'Sí, cancelar la suscripción' }).click();
+  await expect(page.getByTestId('manage-status')).toHaveText('Cancelada');
+  const [, cancelled] = await mailTo(email, 2);
+  expect(cancelled!.subject).toBe('Su suscripción a Gimnasio Norte fue cancelada');
+  expect(cancelled!.text).not.toMatch(/Hello|was cancelled/);
 });
 
 test('outside production, /dev/emails shows the customer e-mails as they were made', async ({ page }) => {
