@@ -100,13 +100,11 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', 
 function htmlPart(w: Words, url: string): string {
   const p = (text: string) => `<p style="margin:0 0 12px 0;font-size:16px;line-height:24px;color:#14213d">${escapeHtml(text)}</p>`;
   return [
-    '<div>',
     p(w.greeting),
     ...w.lines.map(p),
     `<p style="margin:20px 0"><a href="${escapeHtml(url)}" style="display:inline-block;background:#0b6e4f;color:#ffffff;font-size:16px;font-weight:bold;text-decoration:none;padding:12px 20px;border-radius:6px">${escapeHtml(w.action)}</a></p>`,
     `<p style="margin:0 0 12px 0;font-size:13px;line-height:20px;color:#4a5568">${escapeHtml(url)}</p>`,
     `<p style="margin:0 0 12px 0;font-size:13px;line-height:20px;color:#4a5568">${escapeHtml(w.footer)}</p>`,
-    '</div>',
   ].join('\n');
 }
 
