@@ -44,16 +44,16 @@ export function repairTarget(target: string): string | null {
   return segments.map((s) => (decodes(s) ? s : UNDECODABLE_SEGMENT)).join('/') + (query === -1 ? '' : target.slice(query));
 }
 
-/** The URL paths of the files under public/, read once at start-up. */
+/** The URL paths of the files under public/, read once at start-up (read at run time, never traced into the build). */
 function publicPaths(root = path.join(process.cwd(), 'public')): Set<string> {
   const found = new Set<string>();
   const walk = (dir: string, prefix: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    for (const entry of fs.readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })) {
       if (entry.isDirectory()) walk(path.join(dir, entry.name), `${prefix}/${entry.name}`);
       else found.add(`${prefix}/${entry.name}`);
     }
   };
-  if (fs.existsSync(root)) walk(root, '');
+  if (fs.existsSync(/*turbopackIgnore: true*/ root)) walk(root, '');
   return found;
 }
 
@@ -101,8 +101,8 @@ export function routePattern(entry: string): RegExp {
 
 function buildRoutes(dir = path.join(process.cwd(), '.next', 'server')): BuildRoutes | null {
   try {
-    const paths = JSON.parse(fs.readFileSync(path.join(dir, 'app-paths-manifest.json'), 'utf8')) as Record<string, string>;
-    const references = JSON.parse(fs.readFileSync(path.join(dir, 'server-reference-manifest.json'), 'utf8')) as Record<string, unknown>;
+    const paths = JSON.parse(fs.readFileSync(/*turbopackIgnore: true*/ path.join(dir, 'app-paths-manifest.json'), 'utf8')) as Record<string, string>;
+    const references = JSON.parse(fs.readFileSync(/*turbopackIgnore: true*/ path.join(dir, 'server-reference-manifest.json'), 'utf8')) as Record<string, unknown>;
     return {
       paths: Object.keys(paths)
         .filter((entry) => !entry.startsWith('/_'))
