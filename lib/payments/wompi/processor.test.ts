@@ -145,7 +145,10 @@ describe('Wompi processor', () => {
 
     expect(await save({ type: 'CARD_TOKEN', token: 'tok_forged', brand: 'visa', last4: '4242' })).toEqual({ ok: false, declineReason: 'card_not_supported' });
     await expect(save({ type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: '4242' }, false)).rejects.toThrow(/acceptance tokens/);
-    await expect(save({ type: 'NEQUI', phoneNumber: '3991111111' })).rejects.toThrow(/browser/);
+    const sourcesSoFar = double.requests.filter((r) => r.path === '/v1/payment_sources').length;
+    expect(await save({ type: 'NEQUI', phoneNumber: '3991111111' })).toEqual({ ok: false, declineReason: 'card_not_supported' });
+    expect(await save({ type: 'CARD', card: { number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123', holder: 'Ana', brand: 'visa', last4: '4242' } })).toEqual({ ok: false, declineReason: 'card_not_supported' });
+    expect(double.requests.filter((r) => r.path === '/v1/payment_sources').length).toBe(sourcesSoFar);
     // A wrong key is ours to fix, not the customer's decline.
     const wrong = createWompiProcessor({ ...keys, privateKey: 'prv_test_wrong' }, { apiUrl: double.url });
     await expect(wrong.saveMethod!({ instrument: { type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: '4242' }, customerEmail: 'ana@example.com', consent: await consent() })).rejects.toMatchObject({ status: 401 });

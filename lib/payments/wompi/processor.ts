@@ -137,9 +137,8 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
     // A payment source without a charge: a card token or an approved Nequi token from the browser.
     // A source Wompi refuses (a bad or unapproved token, 4xx) or does not make AVAILABLE saves nothing.
     async saveMethod({ instrument, customerEmail, consent }) {
-      if (instrument.type !== 'CARD_TOKEN' && instrument.type !== 'NEQUI_TOKEN') {
-        throw new Error('With Wompi the method is tokenized in the browser; a card number never reaches the server');
-      }
+      // A card number or a bare phone posted to us (a forged form): never sent on, refused.
+      if (instrument.type !== 'CARD_TOKEN' && instrument.type !== 'NEQUI_TOKEN') return { ok: false, declineReason: 'card_not_supported' };
       if (!consent) throw new Error('Wompi needs both acceptance tokens on every payment source');
       const type = instrument.type === 'CARD_TOKEN' ? 'CARD' : 'NEQUI';
       try {
