@@ -116,3 +116,33 @@ test("without JavaScript a Wompi merchant's manage page asks for it and has no c
     await context.close();
   }
 });
+
+test('Nequi on the manage page: an account not approved in the app changes nothing; an approved one is saved as a source', async ({ page, request, admin, merchant, createLink }) => {
+  const keys = await useWompi(request, admin, merchant.merchantId);
+  const link = await createLink();
+  await page.goto(link.url);
+  await fillCard(page, { number: FIRST, cvc: '123' });
+  await acceptConsent(page);
+  await payButton(page).click();
+  await expectState(page, 'approved', 15_000);
+  const sources = async () =>
+    ((await (await request.get(`${WOMPI_DOUBLE.origin}/__control/requests`)).json()) as Recorded[]).filter((r) => r.authorization === `Bearer ${keys.privateKey}` && r.path === '/v1/payment_sources');
+  const before = (await sources()).length;
+
+  const manage = await request.post(`/merchants/subscription-plans/${link.subscriptionPlanId}/manage-link`, { headers: { Authorization: merchant.authorization } });
+  await page.goto((await manage.json()).url);
+  await page.getByRole('radio', { name: /Nequi/ }).check();
+  await page.getByLabel('Celular registrado en Nequi').fill('3992222222');
+  await acceptConsent(page);
+  await page.getByRole('button', { name: 'Guardar el medio de pago' }).click();
+  await expect(page.getByText('El medio de pago fue rechazado. Pruebe con otro.')).toBeVisible({ timeout: 15_000 });
+  expect(await sources()).toHaveLength(before);
+  await expectAccessible(page);
+
+  await page.getByLabel('Celular registrado en Nequi').fill('3991111111');
+  await page.getByRole('button', { name: 'Guardar el medio de pago' }).click();
+  await expect(page.getByText('Listo: guardamos su nuevo medio de pago.')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Nequi', { exact: true })).toBeVisible();
+  expect((await sources()).at(-1)!.body).toMatchObject({ type: 'NEQUI', token: expect.stringMatching(/^nequi_/) });
+  expect(await sources()).toHaveLength(before + 1);
+});
