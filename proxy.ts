@@ -18,6 +18,7 @@ import { LANG_HEADER, resolveLang } from '@/lib/i18n/locale';
 import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import { errorFields, log } from '@/lib/log';
 import { wompiBaseUrl } from '@/lib/payments/wompi/client';
+import { findManagedPlan } from '@/lib/customers/manage-links';
 
 function nonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -30,13 +31,16 @@ async function merchantOf(pathname: string): Promise<{ allowedDomains: string[];
   if (!token || !CHECKOUT_TOKEN_PATTERN.test(token)) return { allowedDomains: [], wompiOrigin: null };
   try {
     const found = await getAllowedDomainsByToken(await getDb(), token);
-    const key = found?.wompiPublicKey;
-    // The one Wompi origin this merchant's page tokenizes at (docs/processors.md), and no other.
-    return { allowedDomains: found?.allowedDomains ?? [], wompiOrigin: key ? new URL(wompiBaseUrl(key, env().WOMPI_API_URL)).origin : null };
+    return { allowedDomains: found?.allowedDomains ?? [], wompiOrigin: wompiOriginOf(found?.wompiPublicKey) };
   } catch (error) {
     log.error('frame-ancestors lookup failed; only our own origin may frame the checkout', errorFields(error));
     return { allowedDomains: [], wompiOrigin: null };
   }
+}
+
+/** The one Wompi origin a merchant's page tokenizes at (docs/processors.md), and no other. */
+function wompiOriginOf(publicKey: string | null | undefined): string | null {
+  return publicKey ? new URL(wompiBaseUrl(publicKey, env().WOMPI_API_URL)).origin : null;
 }
 
 /**
@@ -78,14 +82,23 @@ function portalProxy(request: NextRequest) {
 
 /**
  * The customer page, /manage/<token> (docs/customers.md): its language, and headers for a page
- * whose URL is a credential: never cached, never framed, never sent as a referrer.
+ * whose URL is a credential: never cached, never framed, never sent as a referrer. It connects to
+ * our origin only, and for a Wompi merchant to the Wompi origin it tokenizes a new method at.
  */
-function manageProxy(request: NextRequest) {
+async function manageProxy(request: NextRequest) {
   const forwarded = new Headers(request.headers);
   forwarded.set(LANG_HEADER, resolveLang(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')));
   const response = NextResponse.next({ request: { headers: forwarded } });
   response.headers.set('Cache-Control', 'no-store');
-  response.headers.set('Content-Security-Policy', "frame-ancestors 'none'");
+  const token = /^\/manage\/([^/]+)$/.exec(request.nextUrl.pathname)?.[1];
+  let wompiOrigin: string | null = null;
+  try {
+    const found = token ? await findManagedPlan(await getDb(), token) : null;
+    wompiOrigin = found?.processorType === 'wompi' ? wompiOriginOf(found.wompiPublicKey) : null;
+  } catch (error) {
+    log.error('manage page lookup failed; it connects to our own origin only', errorFields(error));
+  }
+  response.headers.set('Content-Security-Policy', `frame-ancestors 'none'; connect-src 'self'${wompiOrigin ? ` ${wompiOrigin}` : ''}`);
   response.headers.set('Referrer-Policy', 'no-referrer');
   response.headers.set('X-Robots-Tag', 'noindex');
   return response;

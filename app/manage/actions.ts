@@ -10,8 +10,9 @@ import { ApiError } from '@/lib/api/errors';
 import { MANAGE_TOKEN_PATTERN } from '@/lib/customers/manage-links';
 import { cancelByCustomer, REPLACEMENT_UNAVAILABLE, replacePaymentMethod } from '@/lib/customers/self-service';
 import { merchantProcessors } from '@/lib/payments';
+import { parseCheckoutPayment } from '@/lib/checkout/payment-schemas';
 import { parseCard } from '@/lib/payments/card';
-import type { PaymentInstrument } from '@/lib/payments/processor';
+import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
 
 const field = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -34,6 +35,18 @@ function problemOf(error: unknown): string {
   throw error;
 }
 
+function tokenizedOf(form: FormData): { instrument: PaymentInstrument; consent?: Consent } | null {
+  const body = Object.fromEntries(['method', 'cardToken', 'cardBrand', 'cardLast4', 'nequiToken', 'phoneNumber', 'acceptanceToken', 'personalDataToken'].map((name) => [name, form.get(name) ?? undefined]));
+  try {
+    const parsed = parseCheckoutPayment(body);
+    const tokenized = parsed.instrument.type === 'CARD_TOKEN' || parsed.instrument.type === 'NEQUI_TOKEN';
+    return tokenized && parsed.consent ? parsed : null;
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
 export async function cancelAction(form: FormData): Promise<void> {
   const token = tokenOf(form);
   const lang = field(form, 'lang');
@@ -50,7 +63,14 @@ export async function replaceMethodAction(form: FormData): Promise<void> {
   const token = tokenOf(form);
   const lang = field(form, 'lang');
   let instrument: PaymentInstrument;
-  if (field(form, 'method') === 'NEQUI') {
+  let consent: Consent | undefined;
+  if (field(form, 'cardToken') || field(form, 'nequiToken')) {
+    // With Wompi the browser tokenized the method (docs/customers.md): only its token and both
+    // acceptance tokens come here, checked as the checkout checks them.
+    const tokenized = tokenizedOf(form);
+    if (!tokenized) back(token, { problem: field(form, 'method') === 'NEQUI' ? 'nequi' : 'card', lang });
+    ({ instrument, consent } = tokenized);
+  } else if (field(form, 'method') === 'NEQUI') {
     const phone = field(form, 'phoneNumber').replace(/\D/g, '');
     if (phone.length !== 10) back(token, { problem: 'nequi', lang });
     instrument = { type: 'NEQUI', phoneNumber: phone };
@@ -62,7 +82,7 @@ export async function replaceMethodAction(form: FormData): Promise<void> {
   let outcome: Record<string, string>;
   try {
     const db = await getDb();
-    const result = await replacePaymentMethod(db, merchantProcessors(db), { token, instrument });
+    const result = await replacePaymentMethod(db, merchantProcessors(db), { token, instrument, consent });
     outcome = result.declined ? { problem: 'declined' } : { done: 'method' };
   } catch (error) {
     outcome = { problem: error instanceof ApiError && error.message === REPLACEMENT_UNAVAILABLE ? 'unavailable' : problemOf(error) };

@@ -38,10 +38,10 @@ export async function findManagedPlan(
   db: Db,
   token: string,
   now: Date = new Date(),
-): Promise<{ plan: PlanRow; merchantName: string; processorType: 'sandbox' | 'wompi' } | null> {
+): Promise<{ plan: PlanRow; merchantName: string; processorType: 'sandbox' | 'wompi'; wompiPublicKey: string | null } | null> {
   if (!MANAGE_TOKEN_PATTERN.test(token)) return null;
   const [row] = await db
-    .select({ plan: subscriptionPlans, merchantName: merchants.name, processorType: merchants.processorType })
+    .select({ plan: subscriptionPlans, merchantName: merchants.name, processorType: merchants.processorType, wompiPublicKey: merchants.wompiPublicKey })
     .from(manageLinks)
     .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, manageLinks.planId))
     .innerJoin(merchants, eq(merchants.id, manageLinks.merchantId))

@@ -8,9 +8,12 @@ import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import type { PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { createWompiClient } from '@/lib/payments/wompi/client';
+import { createWompiProcessor } from '@/lib/payments/wompi/processor';
 import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
+import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
 import { call } from '@/test/http';
 import { createTestMerchant } from '@/test/merchants';
 import { createManageLink, findManagedPlan, manageLinkUse, recordManageLinkUse } from './manage-links';
@@ -164,7 +167,34 @@ describe('the customer replaces the payment method', () => {
     expect(await typesOf(notChosen.link.subscriptionPlanId)).toEqual(['subscription.charge.approved']);
   });
 
-  it('is a 409 for a cancelled or unpaid plan, and for a processor that cannot save a method yet (Wompi)', async () => {
+  it('with Wompi saves a payment source from a browser token and both acceptance tokens; a refused token changes nothing', async () => {
+    const double = await startWompiDouble({ settleMs: 60_000 });
+    try {
+      const keys = testWompiKeys();
+      double.addMerchant(keys);
+      const wompi = createWompiProcessor(keys, { apiUrl: double.url });
+      const client = createWompiClient({ baseUrl: double.url, publicKey: keys.publicKey });
+      const documents = await client.merchant();
+      const consent = { acceptanceToken: documents.presigned_acceptance.acceptance_token, personalDataToken: documents.presigned_personal_data_auth.acceptance_token };
+      const { link, token } = await paidPlan();
+      const before = (await link.plan()).paymentMethodToken;
+
+      const forged = await replacePaymentMethod(database.db, wompi, { token, instrument: { type: 'CARD_TOKEN', token: 'tok_forged', brand: 'visa', last4: '4242' }, consent });
+      expect(forged.declined).toBe('card_not_supported');
+      expect((await link.plan()).paymentMethodToken).toBe(before);
+
+      const cardToken = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
+      const saved = await replacePaymentMethod(database.db, wompi, { token, instrument: { type: 'CARD_TOKEN', token: cardToken.id, brand: 'visa', last4: '4242' }, consent });
+      expect(saved.declined).toBeUndefined();
+      expect(saved.plan.paymentMethodToken).toMatch(/^wompi_source_CARD_\d+$/);
+      expect((await link.plan()).paymentMethodToken).toBe(saved.plan.paymentMethodToken);
+      expect(double.requests.filter((r) => r.path === '/v1/transactions')).toHaveLength(0);
+    } finally {
+      await double.close();
+    }
+  });
+
+  it('is a 409 for a cancelled or unpaid plan, and for a processor that cannot save a method', async () => {
     const { link, token } = await paidPlan();
     const withoutSave: PaymentProcessor = { ...sandbox, saveMethod: undefined };
     await expect(replacePaymentMethod(database.db, withoutSave, { token, instrument: card(CARDS.approved) })).rejects.toMatchObject({ code: 'conflict' });

@@ -5,7 +5,7 @@ import { subscriptionPlans } from '@/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import { ApiError } from '@/lib/api/errors';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
-import type { PaymentInstrument } from '@/lib/payments/processor';
+import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
 import { transitionWithNotices } from '@/lib/plans/lifecycle';
 import { findManagedPlan } from './manage-links';
 import { notePlanChange, sendNotices } from './notices';
@@ -16,7 +16,7 @@ import { notePlanChange, sendNotices } from './notices';
 
 export const CUSTOMER_CANCEL_REASON = 'Cancelled by the customer';
 
-/** The 409 for a processor that cannot save a method without a charge yet (Wompi, for now). */
+/** The 409 for a processor that cannot save a method without a charge. */
 export const REPLACEMENT_UNAVAILABLE = 'Replacing the payment method is not available with this processor yet; ask the merchant';
 
 async function planOfToken(db: Db, token: string, now: Date): Promise<PlanRow> {
@@ -41,13 +41,14 @@ export function cancelByCustomer(db: Db, token: string, now: Date = new Date()):
 
 /**
  * Replaces the saved payment method of an ACTIVE or PAUSED RECURRING plan. The processor checks
- * the new method first (the sandbox's cards and Nequi numbers, docs/processors.md#the-sandbox); a refused one changes
- * nothing. A plan in its renewal retries is charged with the new method at the next retry.
+ * the new method first (the sandbox's cards and Nequi numbers, docs/processors.md#the-sandbox; with Wompi a
+ * browser token becomes a payment source, with both acceptance tokens); a refused one changes nothing.
+ * A plan in its renewal retries is charged with the new method at the next retry.
  */
 export async function replacePaymentMethod(
   db: Db,
   processors: ProcessorSource,
-  { token, instrument, now = new Date() }: { token: string; instrument: PaymentInstrument; now?: Date },
+  { token, instrument, consent, now = new Date() }: { token: string; instrument: PaymentInstrument; consent?: Consent; now?: Date },
 ): Promise<{ plan: PlanRow; declined?: string }> {
   const found = await planOfToken(db, token, now);
   if (found.modality !== 'RECURRING' || (found.status !== 'ACTIVE' && found.status !== 'PAUSED')) {
@@ -58,7 +59,7 @@ export async function replacePaymentMethod(
   if (!processor.saveMethod) {
     throw new ApiError('conflict', REPLACEMENT_UNAVAILABLE);
   }
-  const saved = await processor.saveMethod({ instrument, customerEmail: found.customerEmail });
+  const saved = await processor.saveMethod({ instrument, customerEmail: found.customerEmail, consent });
   if (!saved.ok) return { plan: found, declined: saved.declineReason };
   const { plan, notices } = await db.transaction(async (tx) => {
     const locked = await lockPlan(tx, found.id);

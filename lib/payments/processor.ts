@@ -114,9 +114,10 @@ export interface PaymentProcessor {
   pseInstitutions(): Promise<PseInstitution[]>;
   /**
    * Checks and saves a new method for renewals without charging it (the customer's manage page,
-   * docs/customers.md). Absent where not supported yet (Wompi): the page answers 409.
+   * docs/customers.md). With Wompi, a browser token and both acceptance tokens the payer accepted
+   * become a payment source. Absent where not supported: the page answers 409.
    */
-  saveMethod?(request: { instrument: PaymentInstrument; customerEmail: string }): Promise<SavedMethod>;
+  saveMethod?(request: { instrument: PaymentInstrument; customerEmail: string; consent?: Consent }): Promise<SavedMethod>;
 }
 
 export type SavedMethod = { ok: true; token: string } | { ok: false; declineReason: DeclineReason };

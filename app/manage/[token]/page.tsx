@@ -8,6 +8,9 @@ import { requestLang } from '@/app/pay/[token]/lang';
 import { cancelAction, replaceMethodAction } from '@/app/manage/actions';
 import { findManagedPlan, listPlanCharges, recordCustomerLang, recordManageLinkUse } from '@/lib/customers/manage-links';
 import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
+import { WompiMethodForm } from '@/components/customers/wompi-method-form';
+import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
+import { methodsCopy } from '@/lib/checkout/methods-i18n';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { LANG_TAG, langOfTag } from '@/lib/i18n/locale';
 import { savedMethodType } from '@/lib/payments/processor';
@@ -42,6 +45,8 @@ export default async function ManagePage({ params, searchParams }: Props) {
   const done = one(query.done);
   const problem = one(query.problem);
   const langQuery = lang === 'en' ? '?lang=en' : '';
+  // With Wompi the browser tokenizes the new method with the merchant's public key (docs/customers.md).
+  const wompi = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, 'SUBSCRIPTION') : null;
   const hidden = (
     <>
       <input type="hidden" name="token" value={token} />
@@ -120,8 +125,22 @@ export default async function ManagePage({ params, searchParams }: Props) {
         <section className={styles.card} aria-labelledby="replace">
           <h2 id="replace">{c.replaceTitle}</h2>
           {processorType === 'wompi' ? (
-            // Not built for Wompi yet (docs/customers.md): no card field may post to our server there.
-            <p data-testid="manage-replace-unavailable">{c.problems.unavailable}</p>
+            wompi?.kind === 'ready' && wompi.processor.type === 'wompi' ? (
+              <>
+                <p>{c.replaceIntro}</p>
+                <WompiMethodForm
+                  token={token}
+                  lang={lang}
+                  processor={wompi.processor}
+                  initialPhone=""
+                  copy={{ labels: { cardNumber: c.cardNumber, cardExpiry: c.cardExpiry, cardCvc: c.cardCvc, cardHolder: c.cardHolder }, nequiPhone: c.nequiPhone, save: c.save, saving: c.saving, cardProblem: c.problems.card!, declined: c.problems.declined!, network: c.network }}
+                  methodsCopy={methodsCopy(lang, { merchantName, amount: plan.amount, modality: 'SUBSCRIPTION' })}
+                />
+              </>
+            ) : (
+              // Wompi did not answer: no card field may post to our server, so nothing to fill in.
+              <p data-testid="manage-replace-unavailable">{c.problems.unavailable}</p>
+            )
           ) : (
             <>
               <p>{c.replaceIntro}</p>

@@ -121,6 +121,39 @@ describe('Wompi processor', () => {
     await expect(processor.void(paid.gatewayTransactionId)).rejects.toMatchObject({ status: 422 });
   });
 
+  it('saves a browser card token or an approved Nequi token as a payment source without a charge; renewals charge it', async () => {
+    const save = async (instrument: Parameters<typeof processor.pay>[0]['instrument'], given = true) =>
+      processor.saveMethod!({ instrument, customerEmail: 'ana@example.com', consent: given ? await consent() : undefined });
+    const charges = double.requests.filter((r) => r.path === '/v1/transactions').length;
+    const token = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
+    const saved = await save({ type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: '4242' });
+    expect(saved).toEqual({ ok: true, token: expect.stringMatching(/^wompi_source_CARD_\d+$/) });
+    expect(lastRequest('/v1/payment_sources').body).toMatchObject({ type: 'CARD', token: token.id, customer_email: 'ana@example.com', acceptance_token: expect.stringMatching(/^acc_/), accept_personal_auth: expect.stringMatching(/^acc_/) });
+    expect(double.requests.filter((r) => r.path === '/v1/transactions').length).toBe(charges);
+    const renewal = await processor.charge({ amount: 90000, currency: 'COP', reference: reference(), paymentMethod: saved.ok ? saved.token : '', initiator: 'recurring' });
+    expect(lastRequest('/v1/transactions').body).toMatchObject({ payment_source_id: Number(saved.ok && saved.token.split('_').at(-1)), recurrent: true });
+    expect(renewal.status).toBe('PENDING');
+
+    const nequi = await client.tokenizeNequi('3991111111');
+    // Not approved yet in the app: Wompi refuses the source, and nothing is saved.
+    expect(await save({ type: 'NEQUI_TOKEN', token: nequi.id, phoneNumber: '3991111111' })).toEqual({ ok: false, declineReason: 'card_not_supported' });
+    expect((await client.nequiToken(nequi.id)).status).toBe('APPROVED');
+    expect(await save({ type: 'NEQUI_TOKEN', token: nequi.id, phoneNumber: '3991111111' })).toEqual({ ok: true, token: expect.stringMatching(/^wompi_source_NEQUI_\d+$/) });
+    const declined = await client.tokenizeNequi('3992222222');
+    expect((await client.nequiToken(declined.id)).status).toBe('DECLINED');
+    expect(await save({ type: 'NEQUI_TOKEN', token: declined.id, phoneNumber: '3992222222' })).toEqual({ ok: false, declineReason: 'card_not_supported' });
+
+    expect(await save({ type: 'CARD_TOKEN', token: 'tok_forged', brand: 'visa', last4: '4242' })).toEqual({ ok: false, declineReason: 'card_not_supported' });
+    await expect(save({ type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: '4242' }, false)).rejects.toThrow(/acceptance tokens/);
+    const sourcesSoFar = double.requests.filter((r) => r.path === '/v1/payment_sources').length;
+    expect(await save({ type: 'NEQUI', phoneNumber: '3991111111' })).toEqual({ ok: false, declineReason: 'card_not_supported' });
+    expect(await save({ type: 'CARD', card: { number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123', holder: 'Ana', brand: 'visa', last4: '4242' } })).toEqual({ ok: false, declineReason: 'card_not_supported' });
+    expect(double.requests.filter((r) => r.path === '/v1/payment_sources').length).toBe(sourcesSoFar);
+    // A wrong key is ours to fix, not the customer's decline.
+    const wrong = createWompiProcessor({ ...keys, privateKey: 'prv_test_wrong' }, { apiUrl: double.url });
+    await expect(wrong.saveMethod!({ instrument: { type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: '4242' }, customerEmail: 'ana@example.com', consent: await consent() })).rejects.toMatchObject({ status: 401 });
+  });
+
   it('maps declines and errors, and surfaces Wompi error replies (a wrong key, a missing consent)', async () => {
     const declined = await client.tokenizeCard({ number: '4111111111111111', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
     const d = await processor.pay(await request({ type: 'CARD_TOKEN', token: declined.id, brand: 'visa', last4: '1111' }, false));

@@ -6,7 +6,7 @@ import type {
   PaymentRequest,
   PaymentResult,
 } from '../processor';
-import { type CreateTransaction, createWompiClient, type WompiTransaction, wompiBaseUrl } from './client';
+import { type CreateTransaction, createWompiClient, WompiError, type WompiTransaction, wompiBaseUrl } from './client';
 import { integritySignature } from './signatures';
 
 // A merchant's own Wompi account behind the processor interface (docs/processors.md). Every
@@ -132,6 +132,25 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
         ...(source[1] === 'CARD' ? { payment_method: { installments: 1 } } : {}),
       });
       return toChargeResult(transaction);
+    },
+
+    // A payment source without a charge: a card token or an approved Nequi token from the browser.
+    // A source Wompi refuses (a bad or unapproved token, 4xx) or does not make AVAILABLE saves nothing.
+    async saveMethod({ instrument, customerEmail, consent }) {
+      // A card number or a bare phone posted to us (a forged form): never sent on, refused.
+      if (instrument.type !== 'CARD_TOKEN' && instrument.type !== 'NEQUI_TOKEN') return { ok: false, declineReason: 'card_not_supported' };
+      if (!consent) throw new Error('Wompi needs both acceptance tokens on every payment source');
+      const type = instrument.type === 'CARD_TOKEN' ? 'CARD' : 'NEQUI';
+      try {
+        const source = await client.createPaymentSource({ type, token: instrument.token, customer_email: customerEmail, ...accepted(consent) });
+        if (source.status !== 'AVAILABLE') return { ok: false, declineReason: 'card_not_supported' };
+        return { ok: true, token: `wompi_source_${type}_${source.id}` };
+      } catch (error) {
+        if (error instanceof WompiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
+          return { ok: false, declineReason: 'card_not_supported' };
+        }
+        throw error;
+      }
     },
 
     async retrieve(gatewayTransactionId: string) {

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import type { APIRequestContext, Page, Request } from '@playwright/test';
+import { expect } from './checkout-helpers';
+import { BASE_URL, WOMPI_DOUBLE } from './fixtures';
+
+// A merchant on Wompi against the local double (test/wompi-double.ts), for the journeys that pay
+// or save a method there: the checkout's and the manage page's.
+
+export async function useWompi(request: APIRequestContext, admin: APIRequestContext, merchantId: string) {
+  const id = randomBytes(8).toString('hex');
+  const keys = { publicKey: `pub_test_${id}`, privateKey: `prv_test_${id}`, integritySecret: `test_integrity_${id}`, eventsSecret: `test_events_${id}` };
+  const registered = await request.post(`${WOMPI_DOUBLE.origin}/__control/merchants`, {
+    data: { ...keys, eventsUrl: `${BASE_URL}/processors/wompi/events/${merchantId}` },
+  });
+  expect(registered.status()).toBe(200);
+  const res = await admin.patch(`/admin/merchants/${merchantId}`, { data: { processor: { type: 'wompi', ...keys } } });
+  expect(res.status(), await res.text()).toBe(200);
+  expect((await res.json()).processor).toEqual({ type: 'wompi', publicKey: keys.publicKey });
+  return keys;
+}
+
+/** Every request the page makes, split by where it goes. */
+export function watchRequests(page: Page) {
+  const ours: Request[] = [];
+  const wompi: Request[] = [];
+  page.on('request', (req) => {
+    const origin = new URL(req.url()).origin;
+    if (origin === BASE_URL) ours.push(req);
+    if (origin === WOMPI_DOUBLE.origin) wompi.push(req);
+  });
+  return { ours, wompi };
+}
+
+export async function acceptConsent(page: Page) {
+  await page.getByRole('checkbox', { name: /reglamento para usuarios pagadores/ }).check();
+  await page.getByRole('checkbox', { name: /tratamiento de mis datos personales/ }).check();
+}
