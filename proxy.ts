@@ -86,10 +86,6 @@ function portalProxy(request: NextRequest) {
  * our origin only, and for a Wompi merchant to the Wompi origin it tokenizes a new method at.
  */
 async function manageProxy(request: NextRequest) {
-  const forwarded = new Headers(request.headers);
-  forwarded.set(LANG_HEADER, resolveLang(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')));
-  const response = NextResponse.next({ request: { headers: forwarded } });
-  response.headers.set('Cache-Control', 'no-store');
   const token = /^\/manage\/([^/]+)$/.exec(request.nextUrl.pathname)?.[1];
   let wompiOrigin: string | null = null;
   try {
@@ -98,9 +94,28 @@ async function manageProxy(request: NextRequest) {
   } catch (error) {
     log.error('manage page lookup failed; it connects to our own origin only', errorFields(error));
   }
-  response.headers.set('Content-Security-Policy', `frame-ancestors 'none'; connect-src 'self'${wompiOrigin ? ` ${wompiOrigin}` : ''}`);
+  // It collects payment methods as the checkout does, under the checkout's policy; never framed.
+  return underCheckoutPolicy(request, { ancestors: "frame-ancestors 'none'", wompiOrigin }, { 'X-Robots-Tag': 'noindex' });
+}
+
+/** A checkout-like page under the checkout's policy (a fresh nonce passed on to Next.js), never cached, sending no referrer. */
+function underCheckoutPolicy(
+  request: NextRequest,
+  { ancestors, wompiOrigin }: { ancestors: string; wompiOrigin: string | null },
+  extra: Record<string, string> = {},
+) {
+  const value = nonce();
+  const csp = checkoutCsp(value, process.env.NODE_ENV === 'development', ancestors, wompiOrigin);
+  const forwarded = new Headers(request.headers);
+  forwarded.set('content-security-policy', csp);
+  forwarded.set('x-nonce', value);
+  forwarded.set(LANG_HEADER, resolveLang(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')));
+  const response = NextResponse.next({ request: { headers: forwarded } });
+  response.headers.set('Content-Security-Policy', csp);
   response.headers.set('Referrer-Policy', 'no-referrer');
-  response.headers.set('X-Robots-Tag', 'noindex');
+  response.headers.set('Cache-Control', 'no-store');
+  response.headers.set('X-Content-Type-Options', 'nosniff');
+  for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
   return response;
 }
 
@@ -131,22 +146,8 @@ export async function proxy(request: NextRequest) {
   if (request.nextUrl.pathname.startsWith('/manage/')) return manageProxy(request);
   if (!/^\/(?:pay|portal)(?:\/|$)/.test(request.nextUrl.pathname)) return NextResponse.next();
   if (request.nextUrl.pathname.startsWith('/portal')) return portalProxy(request);
-  const value = nonce();
   const merchant = await merchantOf(request.nextUrl.pathname);
-  const ancestors = frameAncestors(merchant.allowedDomains);
-  const csp = checkoutCsp(value, process.env.NODE_ENV === 'development', ancestors, merchant.wompiOrigin);
-
-  const forwarded = new Headers(request.headers);
-  forwarded.set('content-security-policy', csp);
-  forwarded.set('x-nonce', value);
-  forwarded.set(LANG_HEADER, resolveLang(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')));
-
-  const response = NextResponse.next({ request: { headers: forwarded } });
-  response.headers.set('Content-Security-Policy', csp);
-  response.headers.set('Referrer-Policy', 'no-referrer');
-  response.headers.set('Cache-Control', 'no-store');
-  response.headers.set('X-Content-Type-Options', 'nosniff');
-  return response;
+  return underCheckoutPolicy(request, { ancestors: frameAncestors(merchant.allowedDomains), wompiOrigin: merchant.wompiOrigin });
 }
 
 export const config = {

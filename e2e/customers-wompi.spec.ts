@@ -39,7 +39,11 @@ test('a RECURRING plan paid by card at Wompi: the customer replaces the card in 
   await page.setViewportSize({ width: 360, height: 800 });
   const seen = watchRequests(page);
   const opened = await page.goto((await manage.json()).url);
-  expect(opened!.headers()['content-security-policy']).toBe(`frame-ancestors 'none'; connect-src 'self' ${WOMPI_DOUBLE.origin}`);
+  // The checkout's policy: scripts only with this response's nonce, connections only to us and this Wompi origin, never framed.
+  const csp = opened!.headers()['content-security-policy']!;
+  expect(csp).toMatch(/script-src 'self' 'nonce-[^']+' 'strict-dynamic';/);
+  expect(csp).toContain(`connect-src 'self' ${WOMPI_DOUBLE.origin};`);
+  expect(csp).toContain("frame-ancestors 'none'");
   await expect(page.getByRole('heading', { name: 'Reemplazar el medio de pago' })).toBeVisible();
   await expect(page.getByTestId('manage-replace-unavailable')).toHaveCount(0);
   const save = page.getByRole('button', { name: 'Guardar el medio de pago' });
