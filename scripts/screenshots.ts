@@ -30,18 +30,20 @@ async function newLink(page: Page, { app, demo }: Context, ref: string) {
 }
 
 /** Pays a new link in the hosted checkout, as a customer would, so the portal has something to show. */
-async function paidLink(page: Page, ctx: Context, ref: string, card: string, amount: number) {
+async function paidLink(page: Page, ctx: Context, ref: string, card: string, amount: number): Promise<string> {
   const res = await page.request.post(`${ctx.app}/merchants/subscription-link`, {
     headers: { Authorization: `Bearer ${ctx.demo.apiKey}:${ctx.demo.apiSecret}` },
     data: { customer: { phone: '+573001234567', email: `${ref}@example.com`, firstName: 'Ana' }, plan: { externalReference: `${ref}-${Date.now()}`, description: 'Plan mensual', amount } },
   });
-  await page.goto(((await res.json()) as { url: string }).url);
+  const link = (await res.json()) as { url: string; subscriptionPlanId: string };
+  await page.goto(link.url);
   await page.waitForFunction(() => Object.keys(document.querySelector('#cardNumber') ?? {}).some((k) => k.startsWith('__reactProps')));
   await page.getByLabel('Número de la tarjeta').fill(card);
   await page.getByLabel('Vencimiento (MM/AA)').fill(`12/${(new Date().getUTCFullYear() + 2) % 100}`);
   await page.getByLabel('Código de seguridad (CVC)').fill('123');
   await page.getByRole('button', { name: /^Pagar/ }).click();
   await page.locator('[data-checkout-state="approved"], [data-checkout-state="declined"]').waitFor();
+  return link.subscriptionPlanId;
 }
 
 async function signIn(page: Page, { app, demo }: Context) {
@@ -80,6 +82,19 @@ export const SHOTS: Shot[] = [
       await signIn(page, ctx);
       await page.goto(`${ctx.app}/portal/overview`);
       await page.locator('.recharts-surface').waitFor();
+    },
+  },
+  {
+    name: 'manage',
+    open: async (page, ctx) => {
+      // A customer's page for a paid subscription, from the link the merchant creates.
+      const planId = await paidLink(page, ctx, 'cliente-manage', '4242 4242 4242 4242', 150000);
+      const res = await page.request.post(`${ctx.app}/merchants/subscription-plans/${planId}/manage-link`, {
+        headers: { Authorization: `Bearer ${ctx.demo.apiKey}:${ctx.demo.apiSecret}` },
+      });
+      if (!res.ok()) throw new Error(`creating a manage link answered ${res.status()}: ${await res.text()}`);
+      await page.goto(((await res.json()) as { url: string }).url);
+      await page.getByRole('heading', { name: 'Reemplazar el medio de pago' }).waitFor();
     },
   },
 ];
