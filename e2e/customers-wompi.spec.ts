@@ -1,3 +1,4 @@
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectAccessible, expectState, fillCard, payButton, test } from './checkout-helpers';
 import { WOMPI_DOUBLE } from './fixtures';
 import { acceptConsent, useWompi, watchRequests } from './wompi-helpers';
@@ -19,17 +20,28 @@ interface Recorded {
   body: Record<string, unknown> | null;
 }
 
-test('a RECURRING plan paid by card at Wompi: the customer replaces the card in the browser and the renewal charges the new source', async ({ page, request, admin, merchant, createLink }) => {
-  const keys = await useWompi(request, admin, merchant.merchantId);
+/** A new RECURRING link of a merchant now on Wompi, paid by card on the hosted page. */
+async function paidAtWompi(page: Page, request: APIRequestContext, admin: APIRequestContext, merchantId: string, createLink: () => Promise<{ url: string; subscriptionPlanId: string }>) {
+  const keys = await useWompi(request, admin, merchantId);
   const link = await createLink();
   await page.goto(link.url);
   await fillCard(page, { number: FIRST, cvc: '123' });
   await acceptConsent(page);
   await payButton(page).click();
   await expectState(page, 'approved', 15_000);
+  return { keys, link };
+}
 
-  const ofMerchant = async () =>
-    ((await (await request.get(`${WOMPI_DOUBLE.origin}/__control/requests`)).json()) as Recorded[]).filter((r) => r.authorization === `Bearer ${keys.privateKey}`);
+/** The requests the Wompi double received with this merchant's private key. */
+async function recordedAtWompi(request: APIRequestContext, privateKey: string): Promise<Recorded[]> {
+  const all = (await (await request.get(`${WOMPI_DOUBLE.origin}/__control/requests`)).json()) as Recorded[];
+  return all.filter((r) => r.authorization === `Bearer ${privateKey}`);
+}
+
+test('a RECURRING plan paid by card at Wompi: the customer replaces the card in the browser and the renewal charges the new source', async ({ page, request, admin, merchant, createLink }) => {
+  const { keys, link } = await paidAtWompi(page, request, admin, merchant.merchantId, createLink);
+
+  const ofMerchant = () => recordedAtWompi(request, keys.privateKey);
   const charges = async () => (await ofMerchant()).filter((r) => r.method === 'POST' && r.path === '/v1/transactions');
   const firstSource = (await charges()).at(-1)!.body!.payment_source_id as number;
   expect(firstSource).toEqual(expect.any(Number));
@@ -97,14 +109,8 @@ test('a RECURRING plan paid by card at Wompi: the customer replaces the card in 
 });
 
 test("without JavaScript a Wompi merchant's manage page asks for it and has no card field that could post to us", async ({ page, request, admin, merchant, createLink, browser }) => {
-  await useWompi(request, admin, merchant.merchantId);
-  const link = await createLink();
   // Paid with JavaScript (the checkout tokenizes at Wompi); the manage page opened without it.
-  await page.goto(link.url);
-  await fillCard(page, { number: FIRST, cvc: '123' });
-  await acceptConsent(page);
-  await payButton(page).click();
-  await expectState(page, 'approved', 15_000);
+  const { link } = await paidAtWompi(page, request, admin, merchant.merchantId, createLink);
 
   const manage = await request.post(`/merchants/subscription-plans/${link.subscriptionPlanId}/manage-link`, { headers: { Authorization: merchant.authorization } });
   const context = await browser.newContext({ locale: 'es-CO', javaScriptEnabled: false });
@@ -122,15 +128,8 @@ test("without JavaScript a Wompi merchant's manage page asks for it and has no c
 });
 
 test('Nequi on the manage page: an account not approved in the app changes nothing; an approved one is saved as a source', async ({ page, request, admin, merchant, createLink }) => {
-  const keys = await useWompi(request, admin, merchant.merchantId);
-  const link = await createLink();
-  await page.goto(link.url);
-  await fillCard(page, { number: FIRST, cvc: '123' });
-  await acceptConsent(page);
-  await payButton(page).click();
-  await expectState(page, 'approved', 15_000);
-  const sources = async () =>
-    ((await (await request.get(`${WOMPI_DOUBLE.origin}/__control/requests`)).json()) as Recorded[]).filter((r) => r.authorization === `Bearer ${keys.privateKey}` && r.path === '/v1/payment_sources');
+  const { keys, link } = await paidAtWompi(page, request, admin, merchant.merchantId, createLink);
+  const sources = async () => (await recordedAtWompi(request, keys.privateKey)).filter((r) => r.path === '/v1/payment_sources');
   const before = (await sources()).length;
 
   const manage = await request.post(`/merchants/subscription-plans/${link.subscriptionPlanId}/manage-link`, { headers: { Authorization: merchant.authorization } });
