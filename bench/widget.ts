@@ -112,7 +112,7 @@ async function main() {
   const app = `http://127.0.0.1:${PORT}`;
   const server = await startServer('next', {
     port: PORT,
-    env: { PGLITE_DATA_DIR: path.join(dataDir, 'pglite'), APP_URL: app, ADMIN_API_TOKEN: ADMIN, NODE_ENV: 'production', SANDBOX_DEPLOYMENT: '1', NEXT_TELEMETRY_DISABLED: '1' },
+    env: { PGLITE_DATA_DIR: path.join(dataDir, 'pglite'), APP_URL: app, ADMIN_API_TOKEN: ADMIN, NODE_ENV: 'production', SANDBOX_DEPLOYMENT: '1', BETTER_AUTH_SECRET: 'bench-only-auth-secret-0123456789abcdef', NEXT_TELEMETRY_DISABLED: '1' },
   });
   const site = http.createServer();
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
