@@ -1,9 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { sha256Hex } from '@/lib/auth/secrets';
 
 // Wompi's two hashes (docs/processors.md): the integrity signature we put on every transaction,
 // and the checksum Wompi puts on every event it sends us. Pure functions, so known answers test them.
-
-const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** sha256_hex(reference + amount_in_cents + currency [+ expiration_time] + integrity_secret). */
 export function integritySignature(
