@@ -152,9 +152,8 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    '/pay',
+    // `:path*` matches the bare path too; every request is checked against each entry in turn.
     '/pay/:path*',
-    '/portal',
     '/portal/:path*',
     '/manage/:path*',
     // Every other page, for a multipart post only (the API routes read their own bodies).

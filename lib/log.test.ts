@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { withApi } from '@/lib/api/handler';
 import { errorFields, log, withRequestLog } from './log';
@@ -49,5 +50,18 @@ describe('log', () => {
     expect(written.map((l) => l.msg).sort()).toEqual(['about to fail', 'request', 'unhandled error']);
     for (const line of written) expect(line.requestId).toBe('support-ticket-42');
     expect(JSON.stringify(await res.json())).not.toContain('boom');
+  });
+
+  it('outside tests, buffers stdout yet loses no line when the process exits or dies', () => {
+    // A real process with the production destination (no VITEST): 200 lines, then an exit or a crash.
+    const run = (ending: string) =>
+      spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `const { log } = await import('./lib/log.ts'); for (let i = 0; i < 200; i++) log.info('line', { i }); ${ending}`], {
+        encoding: 'utf8',
+        env: { ...process.env, VITEST: '' },
+      });
+    for (const ending of ['process.exit(0);', "throw new Error('crash');"]) {
+      const out = run(ending).stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(out.map((l) => l.i)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    }
   });
 });

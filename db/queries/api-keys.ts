@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { type Db, preparedFor } from '../client';
 import { apiKeys, merchants } from '../schema';
 
@@ -24,12 +24,16 @@ export async function findApiKey(db: Db, key: string) {
   return row;
 }
 
-/** Records use, at most once a minute per key, so authentication does not write on every call. */
-export async function touchApiKey(db: Db, key: string): Promise<void> {
+/**
+ * Records the use of `keys` now, in one statement; a key already recorded in the last minute is
+ * left alone (last use is kept to the minute).
+ */
+export async function touchApiKeys(db: Db, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
   await db
     .update(apiKeys)
     .set({ lastUsedAt: sql`now()` })
-    .where(and(eq(apiKeys.key, key), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
+    .where(and(inArray(apiKeys.key, keys), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
 }
 
 /** A merchant's keys, newest first: public parts and dates only, never the secret's hash. */

@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { findApiKey, touchApiKey } from '@/db/queries/api-keys';
+import { findApiKey, touchApiKeys } from '@/db/queries/api-keys';
 import { ApiError } from '@/lib/api/errors';
 import { errorFields, log } from '@/lib/log';
 import { secretMatchesHash, sha256Hex } from './secrets';
@@ -34,15 +34,43 @@ export async function authenticateMerchant(db: Db, authorization: string | null)
   return { merchantId: row.merchantId, apiKey };
 }
 
-// When this process last recorded each key's use: the database keeps last use to the minute,
-// so a busy key costs one write a minute, not one a request.
-const lastRecorded = new Map<string, number>();
+// Last use is kept to the minute, and never written on the request path: each process notes the
+// keys it authenticates and writes them in one statement a few seconds later. A busy key costs one
+// write a minute; many keys share one. A process that dies loses at most its last few seconds of
+// notes (last use is shown to merchants, nothing decides on it).
 const RECORD_EVERY_MS = 60_000;
+const FLUSH_AFTER_MS = 5_000;
+const FLUSH_BATCH = 1_000;
+
+/** When this process last noted each key, so a key is noted at most once a minute. */
+const lastNoted = new Map<string, number>();
+/** Keys noted and not yet written, per database (tests use several). */
+const pending = new Map<Db, Set<string>>();
+let flushTimer: NodeJS.Timeout | undefined;
 
 function recordUse(db: Db, apiKey: string): void {
   const now = Date.now();
-  if (now - (lastRecorded.get(apiKey) ?? 0) < RECORD_EVERY_MS) return;
-  if (lastRecorded.size >= 10_000) lastRecorded.clear();
-  lastRecorded.set(apiKey, now);
-  touchApiKey(db, apiKey).catch((error) => log.warn('could not record API key use', errorFields(error)));
+  if (now - (lastNoted.get(apiKey) ?? 0) < RECORD_EVERY_MS) return;
+  if (lastNoted.size >= 100_000) lastNoted.clear();
+  lastNoted.set(apiKey, now);
+  const keys = pending.get(db) ?? new Set();
+  pending.set(db, keys.add(apiKey));
+  if (!flushTimer) {
+    flushTimer = setTimeout(() => void flushKeyUse(), FLUSH_AFTER_MS);
+    flushTimer.unref();
+  }
+}
+
+/** Writes every noted use now (the timer's job; tests and shutdown call it too). */
+export async function flushKeyUse(): Promise<void> {
+  clearTimeout(flushTimer);
+  flushTimer = undefined;
+  const batches = [...pending];
+  pending.clear();
+  for (const [db, keys] of batches) {
+    const all = [...keys];
+    for (let i = 0; i < all.length; i += FLUSH_BATCH) {
+      await touchApiKeys(db, all.slice(i, i + FLUSH_BATCH)).catch((error) => log.warn('could not record API key use', errorFields(error)));
+    }
+  }
 }

@@ -141,14 +141,15 @@ export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse
     // These files are small: the whole file, rather than a 500 for a Range Next cannot serve.
     delete req.headers.range;
   }
-  if (build) {
+  // A GET or HEAD carries no body for Next to misread.
+  if (build && req.method !== 'GET' && req.method !== 'HEAD') {
     const action = req.headers['next-action'];
     if (req.method === 'POST' && action !== undefined && !build.actions.has(String(action))) {
       refuse(req, res, 404, 'not_found', 'No such action');
       return true;
     }
     const pathname = pathOf(req.url ?? '/');
-    if (req.method !== 'GET' && req.method !== 'HEAD' && (pathname === null || !build.paths.some((p) => p.test(pathname)))) {
+    if (pathname === null || !build.paths.some((p) => p.test(pathname))) {
       refuse(req, res, 404, 'not_found', 'Nothing is served at this path');
       return true;
     }
