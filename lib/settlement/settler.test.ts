@@ -12,7 +12,8 @@ import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { truncateAll, useTestDatabase } from '@/test/database';
-import { runSettler } from './settler';
+import { WOMPI_CALL_TIMEOUT_MS } from '@/lib/payments/wompi/client';
+import { ORPHAN_AFTER_MS, runSettler } from './settler';
 
 let database: Database;
 const dispatched: string[] = [];
@@ -181,5 +182,12 @@ describe('the hosted page while a payment is PENDING', () => {
     expect((await loadCheckoutPage(database.db, link.token)).pendingPaymentId).toBeNull();
     const paid = await payWithCard(database.db, sandbox, { token: link.token, card: card(CARDS.pendingApproved) });
     expect((await loadCheckoutPage(database.db, link.token)).pendingPaymentId).toBe(paid.subscriptionTransactionId);
+  });
+});
+
+describe('the orphan limit', () => {
+  it('waits out every processor call that could still give a charge its id, twice over', () => {
+    // A slow charge that succeeds after the settler marked it ERROR would find it final.
+    expect(ORPHAN_AFTER_MS).toBeGreaterThanOrEqual(2 * 2 * WOMPI_CALL_TIMEOUT_MS);
   });
 });

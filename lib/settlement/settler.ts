@@ -16,6 +16,12 @@ import { NEVER_RECEIVED, settleCharge } from './settle';
 // of the transaction's updatedAt, so two settlers never ask about the same charge at once.
 
 export const FIRST_CHECK_AFTER_MS = 60_000;
+/**
+ * A charge with no processor id is taken for one the processor never received only once every call
+ * that could still give it an id has timed out: a Wompi charge makes at most two calls before its
+ * transaction exists (a payment source or the merchant's documents, then the transaction), each
+ * cut at WOMPI_CALL_TIMEOUT_MS. settler.test.ts keeps this at least twice their sum.
+ */
 export const ORPHAN_AFTER_MS = 2 * 60_000;
 export const MAX_CHECK_INTERVAL_MS = 15 * 60_000;
 

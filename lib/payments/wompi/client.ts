@@ -88,6 +88,9 @@ export class WompiError extends Error {
   }
 }
 
+/** The longest one call to Wompi may take; the settler waits well past it (lib/settlement/settler.ts). */
+export const WOMPI_CALL_TIMEOUT_MS = 15_000;
+
 export interface WompiClientOptions {
   baseUrl: string;
   publicKey: string;
@@ -99,7 +102,7 @@ export interface WompiClientOptions {
 
 export function createWompiClient(options: WompiClientOptions) {
   const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 15_000;
+  const timeoutMs = options.timeoutMs ?? WOMPI_CALL_TIMEOUT_MS;
 
   async function call<T>(method: 'GET' | 'POST', path: string, auth: 'public' | 'private' | 'none', body?: unknown): Promise<T> {
     const key = auth === 'public' ? options.publicKey : auth === 'private' ? options.privateKey : undefined;
