@@ -24,8 +24,8 @@ import { createTestMerchant, linkBody } from '../test/merchants';
 import { createPaymentLink } from '../lib/plans/create-link';
 import { createLinkBodySchema } from '../lib/plans/schemas';
 import { createTestCertificates } from '../test/tls';
-import { hang, type Receiver, reply, startReceiver } from '../test/webhook-receiver';
 import { median, writeSection } from './report';
+import { startReceiverThread } from './webhook-receivers';
 
 const LATENCY_PAYMENTS = 200;
 const MERCHANTS = 10;
@@ -48,15 +48,6 @@ const pct = (values: number[], p: number) => {
 };
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 
-/** Arrival time (performance.now) of each event id at a receiver. */
-function track(receiver: Receiver, arrivals: Map<string, number>) {
-  const push = receiver.received.push.bind(receiver.received);
-  receiver.received.push = (...items) => {
-    for (const item of items) arrivals.set(String(item.headers['x-webhook-id']), performance.now());
-    return push(...items);
-  };
-}
-
 async function main() {
   const started = Date.now();
   const loadAtStart = os.loadavg()[0]!;
@@ -68,17 +59,17 @@ async function main() {
   const card = parseCard(cardForm(CARDS.approved))!;
   const arrivals = new Map<string, number>();
   const committed = new Map<string, number>();
+  const receiverThread = startReceiverThread((id, at) => arrivals.set(id, at));
 
   // 1. Commit → POST arrives, one payment at a time.
-  const receiver = await startReceiver();
-  track(receiver, arrivals);
+  const receiverUrl = await receiverThread.start();
   setWebhookDispatcher(async (ids) => {
     for (const id of ids) committed.set(id, performance.now());
     await defaultDispatcher()(ids);
   });
   for (let i = 0; i < LATENCY_PAYMENTS; i++) {
     const link = await createTestLink(db);
-    await updateMerchant(db, link.merchant.merchantId, { webhookUrl: receiver.url });
+    await updateMerchant(db, link.merchant.merchantId, { webhookUrl: receiverUrl });
     await payWithCard(db, processor, { token: link.token, card });
     await inProcessIdle();
   }
@@ -86,15 +77,12 @@ async function main() {
 
   // 2. Ten merchants, 100 events each; the events are recorded first, then sent as one burst.
   setWebhookDispatcher(async () => {});
-  const receivers: Receiver[] = [];
   const eventsOf: string[][] = [];
   for (let m = 0; m < MERCHANTS; m++) {
-    const r = await startReceiver();
-    track(r, arrivals);
-    receivers.push(r);
+    const url = await receiverThread.start();
     // One merchant per receiver, with its own 100 paid links: its deliveries share its lane.
     const merchant = await createTestMerchant(db);
-    await updateMerchant(db, merchant.merchantId, { webhookUrl: r.url });
+    await updateMerchant(db, merchant.merchantId, { webhookUrl: url });
     const ids: string[] = [];
     for (let i = 0; i < EVENTS_PER_MERCHANT; i++) {
       const body = createLinkBodySchema.parse(linkBody({ plan: { externalReference: `bench-${m}-${i}` } }));
@@ -115,8 +103,9 @@ async function main() {
     // every burst would look up its events through more of them than the one before.
     await db.execute(sql`vacuum webhook_events`);
     for (const id of all) arrivals.delete(id);
-    if (hanging) receivers[0]!.respondWith(hang);
-    const cpu0 = process.cpuUsage();
+    // Merchant 1's receiver is the second started (the first takes the commit-to-arrival payments).
+    if (hanging) await receiverThread.respond(1, { hang: true });
+    const cpu0 = process.threadCpuUsage();
     const t0 = performance.now();
     await defaultDispatcher()(all);
     // Until every POST counted has reached its receiver (with merchant 1 hanging, its POSTs trickle
@@ -127,7 +116,7 @@ async function main() {
     if (!hanging) void inProcessIdle().then(() => (idle = true));
     const deadline = t0 + 120_000;
     while (counted.some((id) => !arrivals.has(id)) && !idle && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
-    const cpu = process.cpuUsage(cpu0);
+    const cpu = process.threadCpuUsage(cpu0);
     const arrivedIds = counted.filter((id) => arrivals.has(id));
     const last = Math.max(...arrivedIds.map((id) => arrivals.get(id)!)) - t0;
     const lat = nine.filter((id) => arrivals.has(id)).map((id) => arrivals.get(id)!- t0);
@@ -137,7 +126,7 @@ async function main() {
     // Every delivery of this burst ends before the next burst resets the events: one still
     // recording its attempt would mark its event dispatched after the reset, and that event would
     // then (rightly) not be sent again. Merchant 1's hanging POSTs end at their 10 s limit.
-    receivers[0]!.respondWith(reply(200, 'ok'));
+    await receiverThread.respond(1, { hang: false });
     await inProcessIdle();
     const lost = counted.filter((id) => !arrivals.has(id)).length;
     console.log(
@@ -150,7 +139,7 @@ async function main() {
   const stalled = await burst('merchant 1 hangs', true, true);
   const calm2 = await burst('all receivers answer, again', true);
   const stalledOff = await burst('merchant 1 hangs', false, true);
-  for (const r of [receiver, ...receivers]) await r.close();
+  await receiverThread.close();
   await inProcessIdle();
   await database.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -160,7 +149,7 @@ async function main() {
   const slowerCalm = Math.max(calm.p99, calm2.p99);
   const body = [
     `- Command: \`npm run bench:webhooks\`, ${new Date(started).toISOString().slice(0, 10)}, ${Math.round((Date.now() - started) / 1000)} s. Machine: ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load average ${loadAtStart.toFixed(1)} at the start, ${(os.loadavg()[0]!).toFixed(1)} at the end (other engineers' builds and benchmarks share the two cores), Node ${process.version}.`,
-    '- Setup: the embedded setup (PGlite in a fresh directory, delivery in process through the send-webhook function code, per-merchant concurrency 5), sandbox processor, real HTTPS receivers on 127.0.0.1 with a test CA. Everything, the receivers included, shares one process and its event loop. Before each burst the events are reset to undelivered and \`webhook_events\` vacuumed (PGlite has no autovacuum; the reset would otherwise leave each later burst more dead rows to step over).',
+    `- Setup: the embedded setup (PGlite in a fresh directory, delivery in process through the send-webhook function code, per-merchant concurrency 5), sandbox processor, real HTTPS receivers on 127.0.0.1 with a test CA, on a worker thread of the same process (their own event loop: a merchant's receiver is not on ours; in runs before 2026-11-24 they shared delivery's event loop, which counted their TLS and HTTP work as delivery's); each arrival is timed on that thread as it happens. Before each burst the events are reset to undelivered and \`webhook_events\` vacuumed (PGlite has no autovacuum; the reset would otherwise leave each later burst more dead rows to step over).`,
     '',
     `**Commit to arrival**, ${LATENCY_PAYMENTS} approved payments one after another: from the moment the payment's transaction commits (the hand-off after commit) to the POST reaching the receiver.`,
     '',
@@ -168,7 +157,7 @@ async function main() {
     '|---:|---:|---:|',
     `| ${ms(median(latencies))} | ${ms(pct(latencies, 99))} | ${ms(Math.max(...latencies))} |`,
     '',
-    `**Burst and isolation**, ${MERCHANTS * EVENTS_PER_MERCHANT} events over ${MERCHANTS} merchants handed to delivery at once; deliveries a second are the POSTs that reached their receivers over the time until the last one did (the nine merchants' 900 when merchant 1 hangs); "CPU per delivery" is the process's CPU time (user and system: delivery, database and receivers alike) from the hand-off until the last counted POST arrived, over the POSTs counted; "never arrived" counts deliveries that ended without their POST reaching the receiver, counted once every delivery of the burst has ended (each burst waits for that before the next one resets the events); latencies are of the other nine merchants' ${nine.length} events from the hand-off. Five bursts in one run, in this order; in the "hangs" bursts merchant 1's receiver never answers (each of its deliveries waits the full 10 s, and it reaches its receiver all the same). "Fresh per POST" turns connection reuse off (\`setConnectionReuse(false)\`: a new TCP and TLS connection for every POST, as delivery did before keep-alive); "kept alive" is the shipped setting (lib/webhooks/connections.ts: one pool per receiver origin, at most ${MAX_IDLE_SOCKETS_PER_ORIGIN} idle sockets kept).`,
+    `**Burst and isolation**, ${MERCHANTS * EVENTS_PER_MERCHANT} events over ${MERCHANTS} merchants handed to delivery at once; deliveries a second are the POSTs that reached their receivers over the time until the last one did (the nine merchants' 900 when merchant 1 hangs); "CPU per delivery" is the delivery thread's CPU time (user and system, \`process.threadCpuUsage\`: delivery and database, not the receivers) from the hand-off until the last counted POST arrived, over the POSTs counted; "never arrived" counts deliveries that ended without their POST reaching the receiver, counted once every delivery of the burst has ended (each burst waits for that before the next one resets the events); latencies are of the other nine merchants' ${nine.length} events from the hand-off. Five bursts in one run, in this order; in the "hangs" bursts merchant 1's receiver never answers (each of its deliveries waits the full 10 s, and it reaches its receiver all the same). "Fresh per POST" turns connection reuse off (\`setConnectionReuse(false)\`: a new TCP and TLS connection for every POST, as delivery did before keep-alive); "kept alive" is the shipped setting (lib/webhooks/connections.ts: one pool per receiver origin, at most ${MAX_IDLE_SOCKETS_PER_ORIGIN} idle sockets kept).`,
     '',
     '| burst | connections | deliveries/s | CPU per delivery | never arrived | p50 | p99 | nine merchants done |',
     '|---|---|---:|---:|---:|---:|---:|---:|',
