@@ -21,6 +21,8 @@ export interface Receiver {
   /** TLS connections accepted so far (keep-alive reuse shows as fewer connections than requests). */
   readonly connections: number;
   respondWith(responder: Responder): void;
+  /** Closes the connections that carry no request, as a server does when their keep-alive ends. */
+  closeIdleConnections(): void;
   /** Resolves once `count` requests have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedWebhook[]>;
   close(): Promise<void>;
@@ -71,6 +73,7 @@ export async function startReceiver(
     respondWith: (next) => {
       responder = next;
     },
+    closeIdleConnections: () => server.closeIdleConnections(),
     waitFor: (count, timeoutMs = 15_000) =>
       new Promise((resolve, reject) => {
         const check = () => {

@@ -5,10 +5,27 @@ import { merchants, webhookAttempts, webhookEvents } from '../schema';
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
 
-/** The event with where and how its merchant receives webhooks now. */
-export async function getEventForDelivery(db: Db, eventId: string) {
+/** What a delivery needs: the event's stored bytes, and where and how its merchant receives webhooks now. */
+const deliveryFields = {
+  id: webhookEvents.id,
+  merchantId: webhookEvents.merchantId,
+  body: webhookEvents.body,
+  webhookUrl: merchants.webhookUrl,
+  webhookSecret: merchants.webhookSecret,
+};
+
+export interface DeliveryTarget {
+  id: string;
+  merchantId: string;
+  body: string;
+  webhookUrl: string | null;
+  webhookSecret: string;
+}
+
+/** The event with where and how its merchant receives webhooks now (a resend: no lease). */
+export async function getEventForDelivery(db: Db, eventId: string): Promise<DeliveryTarget | undefined> {
   const [row] = await db
-    .select({ event: webhookEvents, webhookUrl: merchants.webhookUrl, webhookSecret: merchants.webhookSecret })
+    .select(deliveryFields)
     .from(webhookEvents)
     .innerJoin(merchants, eq(merchants.id, webhookEvents.merchantId))
     .where(eq(webhookEvents.id, eventId))
@@ -17,32 +34,61 @@ export async function getEventForDelivery(db: Db, eventId: string) {
 }
 
 /**
- * Takes the automatic delivery of an event for `leaseMs`: only if it was never dispatched and no
- * live lease holds it. Of two dispatchers racing, one gets true. A dispatcher that dies mid-way
- * leaves a lease that lapses, and the sweeper takes the event again.
+ * Takes the automatic delivery of each event for `leaseMs`, and reads what its delivery needs, in
+ * one statement: only events never dispatched and under no live lease are taken. Returns the
+ * events taken; one that is not returned belongs to another dispatcher (or does not exist). Of
+ * two dispatchers racing for an event, one gets it back. A dispatcher that dies mid-way leaves a
+ * lease that lapses, and the sweeper takes the event again.
  */
-export async function claimEvent(db: Db, eventId: string, now: Date, leaseMs: number): Promise<boolean> {
-  const rows = await db
+export async function claimEvents(db: Db, eventIds: string[], now: Date, leaseMs: number): Promise<DeliveryTarget[]> {
+  if (eventIds.length === 0) return [];
+  return db
     .update(webhookEvents)
     .set({ claimedUntil: new Date(now.getTime() + leaseMs) })
+    .from(merchants)
     .where(
       and(
-        eq(webhookEvents.id, eventId),
+        inArray(webhookEvents.id, eventIds),
+        eq(merchants.id, webhookEvents.merchantId),
         isNull(webhookEvents.dispatchedAt),
         or(isNull(webhookEvents.claimedUntil), lt(webhookEvents.claimedUntil, now)),
       ),
     )
-    .returning({ id: webhookEvents.id });
-  return rows.length === 1;
+    .returning(deliveryFields);
+}
+
+/** Takes one event's automatic delivery (see claimEvents); true when this dispatcher got it. */
+export async function claimEvent(db: Db, eventId: string, now: Date, leaseMs: number): Promise<boolean> {
+  return (await claimEvents(db, [eventId], now, leaseMs)).length === 1;
 }
 
 export async function markDispatched(db: Db, eventId: string, now: Date): Promise<void> {
   await db.update(webhookEvents).set({ dispatchedAt: now, claimedUntil: null }).where(eq(webhookEvents.id, eventId));
 }
 
-export async function insertAttempt(db: Db, attempt: typeof webhookAttempts.$inferInsert): Promise<WebhookAttemptRow> {
-  const [row] = await db.insert(webhookAttempts).values(attempt).returning();
-  return row!;
+export type NewWebhookAttempt = typeof webhookAttempts.$inferInsert;
+
+/**
+ * Records attempts, in order, and marks the events of the automatic ones dispatched (their lease
+ * given back), in ONE statement: a data-modifying CTE runs with the insert or not at all, so an
+ * attempt is never recorded without its event marked, nor the other way round.
+ */
+export async function recordAttempts(
+  db: Db,
+  attempts: NewWebhookAttempt[],
+  { dispatchedIds, now }: { dispatchedIds: string[]; now: Date },
+): Promise<WebhookAttemptRow[]> {
+  if (attempts.length === 0) return [];
+  const dispatched = db.$with('dispatched').as(
+    db
+      .update(webhookEvents)
+      .set({ dispatchedAt: now, claimedUntil: null })
+      .where(inArray(webhookEvents.id, dispatchedIds))
+      .returning({ id: webhookEvents.id }),
+  );
+  const rows = await db.with(dispatched).insert(webhookAttempts).values(attempts).returning();
+  // RETURNING gives no order; identities are handed out in VALUES order.
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 /** Events never dispatched, created before `createdBefore`, and not under a live lease; oldest first. */

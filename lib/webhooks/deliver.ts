@@ -1,8 +1,17 @@
-import type { Db } from '@/db/client';
-import { claimEvent, getEventForDelivery, insertAttempt, markDispatched, type WebhookAttemptRow } from '@/db/queries/webhooks';
+import { type Db, preparedFor } from '@/db/client';
+import {
+  claimEvents,
+  type DeliveryTarget,
+  getEventForDelivery,
+  markDispatched,
+  type NewWebhookAttempt,
+  recordAttempts,
+  type WebhookAttemptRow,
+} from '@/db/queries/webhooks';
 import type { WEBHOOK_ATTEMPT_TRIGGERS } from '@/db/schema';
 import { env } from '@/lib/env';
 import type { LookupFunction } from './address-guard';
+import { batchCalls } from './batch';
 import { DELIVERY_TIMEOUT_MS, postWebhook } from './http';
 import { webhookHeaders } from './signature';
 
@@ -56,12 +65,36 @@ export async function deliverJob(db: Db, job: Pick<WebhookJob, 'eventId' | 'kind
     : { status: result.status };
 }
 
+/** Takes an event's lease and reads it, batched with the other deliveries starting (./batch.ts). */
+const claimBatch = preparedFor((db) =>
+  batchCalls(async (eventIds: string[]): Promise<(DeliveryTarget | undefined)[]> => {
+    const taken = new Map((await claimEvents(db, [...new Set(eventIds)], new Date(), LEASE_MS)).map((row) => [row.id, row]));
+    // The same event twice in one batch (two dispatchers racing) is taken once: the first gets it.
+    return eventIds.map((id) => {
+      const row = taken.get(id);
+      taken.delete(id);
+      return row;
+    });
+  }),
+);
+
+/** Records an attempt (and an automatic one's dispatch, atomically), batched with the others ending. */
+const recordBatch = preparedFor((db) =>
+  batchCalls((records: { attempt: NewWebhookAttempt; automatic: boolean }[]) =>
+    recordAttempts(
+      db,
+      records.map((r) => r.attempt),
+      { dispatchedIds: records.filter((r) => r.automatic).map((r) => r.attempt.eventId), now: new Date() },
+    ),
+  ),
+);
+
 export async function deliverEvent(db: Db, eventId: string, options: DeliveryOptions): Promise<DeliveryResult> {
   const automatic = options.trigger === 'automatic';
-  if (automatic && !(await claimEvent(db, eventId, new Date(), LEASE_MS))) return { status: 'already_handled' };
-  const row = await getEventForDelivery(db, eventId);
-  if (!row || (options.merchantId && row.event.merchantId !== options.merchantId)) return { status: 'not_found' };
-  const { event, webhookUrl, webhookSecret } = row;
+  const event = automatic ? await claimBatch(db)(eventId) : await getEventForDelivery(db, eventId);
+  if (!event) return { status: automatic ? 'already_handled' : 'not_found' };
+  if (options.merchantId && event.merchantId !== options.merchantId) return { status: 'not_found' };
+  const { webhookUrl, webhookSecret } = event;
   if (!webhookUrl) {
     // docs/webhooks.md#delivery: recorded, never attempted; a URL configured later does not send it.
     if (automatic) await markDispatched(db, event.id, new Date());
@@ -75,9 +108,9 @@ export async function deliverEvent(db: Db, eventId: string, options: DeliveryOpt
     allowPrivateNetwork: options.allowPrivateNetwork ?? env().WEBHOOK_ALLOW_PRIVATE_NETWORK,
     resolve: options.resolve,
   });
-  const attempt = await db.transaction(async (tx) => {
-    if (automatic) await markDispatched(tx, event.id, new Date());
-    return insertAttempt(tx, { eventId: event.id, trigger: options.trigger, url: webhookUrl, attemptedAt, ...outcome });
+  const attempt = await recordBatch(db)({
+    attempt: { eventId: event.id, trigger: options.trigger, url: webhookUrl, attemptedAt, ...outcome },
+    automatic,
   });
   return { status: 'sent', attempt };
 }

@@ -6,7 +6,7 @@ import { agentFor } from './connections';
 
 // One HTTPS POST of a webhook and what became of it (docs/webhooks.md#delivery): 10 s for the whole exchange,
 // redirects not followed, only 2xx is success, the first 2 KiB of the reply kept. Nothing here
-// retries a delivery the receiver may have seen.
+// retries a delivery the receiver may have seen: the one retry is of a POST never written.
 //
 // Connections are kept alive and reused per receiver origin (docs/webhooks.md): a burst to one
 // endpoint pays the TCP and TLS handshakes once per socket instead of once per POST. The address
@@ -36,9 +36,6 @@ export interface PostOutcome {
   error: string | null;
   responseExcerpt: string | null;
 }
-
-/** How a kept-alive socket the receiver already closed fails a request written to it. */
-const STALE_SOCKET = new Set(['ECONNRESET', 'EPIPE']);
 
 const TLS_CODES = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
 
@@ -84,19 +81,33 @@ export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
       current?.destroy(new Error('timeout'));
     }, timeoutMs);
 
-    const send = (retry: boolean) => {
+    // `fresh` is the one retry: a new connection outside the pool.
+    const send = (fresh: boolean) => {
       const req = https.request(url, {
         method: 'POST',
-        agent: agent ?? false,
+        agent: fresh ? false : (agent ?? false),
         headers: { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
         ...(lookup ? { lookup } : {}),
       });
       current = req;
+      let written = false;
+      let abandoned = false;
+      const write = () => {
+        if (abandoned || req.destroyed) return;
+        written = true;
+        req.end(request.body);
+      };
+      // A kept-alive socket the receiver closed while it sat idle may still look open: its close
+      // is on the wire, not yet read. One turn of the event loop reads it, so such a socket fails
+      // with nothing of the POST written (node:http reports "socket hang up" or ECONNRESET).
+      req.on('socket', () => (req.reusedSocket ? setImmediate(write) : write()));
       req.on('error', (error: NodeJS.ErrnoException) => {
-        // A kept-alive socket the receiver closed while it sat idle fails before any reply; the
-        // receiver never read the POST, so it goes once more on a new (guarded) connection.
-        // The documented pattern for reused sockets (node:http, request.reusedSocket).
-        if (!retry && !timedOut && req.reusedSocket && STALE_SOCKET.has(error.code ?? '')) return send(true);
+        // Only a POST of which no byte was written goes again: any other may have reached the receiver.
+        if (abandoned) return;
+        if (!fresh && !timedOut && req.reusedSocket && !written) {
+          abandoned = true;
+          return send(true);
+        }
         finish(failed(describe(error, timedOut, timeoutMs)));
       });
       req.on('response', (res) => {
@@ -128,7 +139,6 @@ export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
         res.on('end', done);
         res.on('error', (error: NodeJS.ErrnoException) => finish(failed(describe(error, timedOut, timeoutMs))));
       });
-      req.end(request.body);
     };
     send(false);
   });

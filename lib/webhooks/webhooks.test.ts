@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET as planStatusRoute } from '@/app/merchants/plans/[subscriptionPlanId]/status/route';
 import type { Database } from '@/db/client';
-import { claimEvent } from '@/db/queries/webhooks';
+import { claimEvent, claimEvents, recordAttempts } from '@/db/queries/webhooks';
 import { merchants, webhookAttempts, webhookEvents } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
@@ -139,6 +139,32 @@ describe('delivering an event', () => {
     expect(await attemptsOf(events[0]!.id)).toHaveLength(1);
   });
 
+  it('is one POST per event when dispatchers race over several events at once (one claim statement)', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await pay(CARDS.approved)).events[0]!.id);
+    const results = await Promise.all(ids.flatMap((id) => Array.from({ length: 4 }, () => deliverEvent(database.db, id, { trigger: 'automatic' }))));
+    expect(results.filter((r) => r.status === 'sent')).toHaveLength(3);
+    expect(results.filter((r) => r.status === 'already_handled')).toHaveLength(9);
+    expect(receiver.received.map((r) => r.headers['x-webhook-id']).sort()).toEqual([...ids].sort());
+    for (const id of ids) {
+      expect(await attemptsOf(id)).toEqual([expect.objectContaining({ trigger: 'automatic', ok: true })]);
+      expect(await eventRow(id)).toMatchObject({ dispatchedAt: expect.any(Date), claimedUntil: null });
+    }
+  });
+
+  it("a merchant's resend sends even while an automatic delivery holds the lease, and another merchant's is not_found", async () => {
+    const { link, events } = await pay(CARDS.approved);
+    const other = await pay(CARDS.approved);
+    expect(await claimEvent(database.db, events[0]!.id, new Date(), LEASE_MS)).toBe(true);
+    const resend = await deliverEvent(database.db, events[0]!.id, { trigger: 'manual', merchantId: link.merchant.merchantId });
+    expect(resend).toMatchObject({ status: 'sent', attempt: { trigger: 'manual', ok: true } });
+    expect(await deliverEvent(database.db, events[0]!.id, { trigger: 'manual', merchantId: other.link.merchant.merchantId })).toEqual({
+      status: 'not_found',
+    });
+    expect(receiver.received.map((r) => r.headers['x-webhook-id'])).toEqual([events[0]!.id]);
+    expect((await eventRow(events[0]!.id)).dispatchedAt).toBeNull();
+  });
+
   it.each([404, 500, 410])('records a %i reply as one failed attempt, never retried', async (status) => {
     receiver.respondWith(reply(status, 'nope'));
     const { events } = await pay(CARDS.approved);
@@ -185,6 +211,61 @@ describe('delivering an event', () => {
     const [attempt] = await attemptsOf(events[0]!.id);
     expect(attempt).toMatchObject({ ok: false, statusCode: null, error: 'timeout: no complete reply within 10 s' });
     expect(attempt!.latencyMs).toBeGreaterThanOrEqual(9_950);
+  });
+});
+
+describe('the delivery statements', () => {
+  const later = (ms: number) => new Date(Date.now() + ms);
+
+  it("claimEvents takes each event once, however the racing statements overlap, with its merchant's URL and secret", async () => {
+    const paid = [];
+    for (let i = 0; i < 4; i++) paid.push(await pay(CARDS.approved));
+    const ids = paid.map((p) => p.events[0]!.id);
+    const now = new Date();
+    const [a, b] = await Promise.all([claimEvents(database.db, ids.slice(0, 3), now, LEASE_MS), claimEvents(database.db, ids.slice(1), now, LEASE_MS)]);
+    expect([...a, ...b].map((row) => row.id).sort()).toEqual([...ids].sort());
+    const first = [...a, ...b].find((row) => row.id === ids[0])!;
+    expect(first).toEqual({
+      id: ids[0],
+      merchantId: paid[0]!.link.merchant.merchantId,
+      body: paid[0]!.events[0]!.body,
+      webhookUrl: receiver.url,
+      webhookSecret: paid[0]!.link.merchant.webhookSecret,
+    });
+    expect(await claimEvents(database.db, ids, now, LEASE_MS)).toEqual([]);
+    expect(await claimEvents(database.db, ids, later(LEASE_MS + 1000), LEASE_MS)).toHaveLength(4);
+  });
+
+  it('recordAttempts writes the attempts and the dispatch of the automatic ones together, or none of it', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await pay(CARDS.approved)).events[0]!.id);
+    const attempt = (eventId: string, statusCode: number) => ({
+      eventId,
+      trigger: 'automatic' as const,
+      url: receiver.url,
+      attemptedAt: new Date(),
+      latencyMs: 5,
+      statusCode,
+      ok: statusCode === 200,
+      error: null,
+      responseExcerpt: 'ok',
+    });
+    const now = new Date();
+    const rows = await recordAttempts(database.db, [attempt(ids[0]!, 200), attempt(ids[1]!, 500)], { dispatchedIds: [ids[0]!], now });
+    expect(rows.map((r) => [r.eventId, r.statusCode])).toEqual([
+      [ids[0], 200],
+      [ids[1], 500],
+    ]);
+    expect((await eventRow(ids[0]!)).dispatchedAt).toEqual(now);
+    expect((await eventRow(ids[1]!)).dispatchedAt).toBeNull();
+    // An attempt of no event breaks the statement: the other attempt and its dispatch are not written either.
+    const broken = recordAttempts(database.db, [attempt(ids[2]!, 200), attempt('evt_0000000000000000000000ZZ', 200)], {
+      dispatchedIds: [ids[2]!, 'evt_0000000000000000000000ZZ'],
+      now,
+    });
+    await expect(broken).rejects.toThrow();
+    expect(await attemptsOf(ids[2]!)).toEqual([]);
+    expect((await eventRow(ids[2]!)).dispatchedAt).toBeNull();
   });
 });
 
