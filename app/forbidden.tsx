@@ -1,5 +1,4 @@
 // The 403 page (`forbidden()`): a portal user opening another merchant's plan or event by URL.
-import Link from 'next/link';
 import { PortalShell } from '@/components/portal/portal-shell';
 import { isProductionDeployment } from '@/lib/payments/secret-box';
 import { portalLang } from '@/lib/portal/request';
@@ -11,7 +10,9 @@ export default async function Forbidden() {
       <h1>{t.forbidden.title}</h1>
       <p>{t.forbidden.text}</p>
       <p>
-        <Link href="/portal/activity">{t.activity.back}</Link>
+        {/* A plain link: next/link here, at the root, would load its client code on every page,
+            the checkout's included (docs/benchmarks.md, widget). */}
+        <a href="/portal/activity">{t.activity.back}</a>
       </p>
     </PortalShell>
   );

@@ -131,17 +131,24 @@ async function waitUntilUp(url: string, child: ChildProcess, stderrFile: string)
  */
 export async function startServer(
   kind: ServerKind,
-  options: { port: number; env: Record<string, string>; cpuProfileDir?: string; floorDir?: string },
+  options: {
+    port: number;
+    env: Record<string, string>;
+    cpuProfileDir?: string;
+    floorDir?: string;
+    /** Another checkout whose production build `next start` serves (bench:widget's baseline). */
+    appDir?: string;
+  },
 ): Promise<RunningServer> {
   const nodeArgs = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
   const nextStart = [path.resolve('node_modules/next/dist/bin/next'), 'start', '-p', String(options.port), '-H', '127.0.0.1'];
   const args = kind === 'bare' ? [...nodeArgs, '--import', 'tsx', 'bench/bare-server.ts'] : [...nodeArgs, ...nextStart];
   if (kind === 'floor' && !options.floorDir) throw new Error('the floor server needs the floor app (bench/floor-app.ts)');
-  const stderrFile = path.join(os.tmpdir(), `servicepay-bench-${kind}-${process.pid}.stderr.log`);
+  const stderrFile = path.join(os.tmpdir(), `servicepay-bench-${kind}-${process.pid}-${options.port}.stderr.log`);
   const stdout = fs.openSync('/dev/null', 'w');
   const stderr = fs.openSync(stderrFile, 'w');
   const child = spawn(process.execPath, args, {
-    cwd: kind === 'floor' ? options.floorDir : undefined,
+    cwd: kind === 'floor' ? options.floorDir : options.appDir,
     env: { ...process.env, ...options.env, PORT: String(options.port) },
     stdio: ['ignore', stdout, stderr],
   });
