@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { type Db, preparedFor } from '../client';
 import { apiKeys, merchants } from '../schema';
 
@@ -33,7 +33,8 @@ export async function touchApiKeys(db: Db, keys: string[]): Promise<void> {
   await db
     .update(apiKeys)
     .set({ lastUsedAt: sql`now()` })
-    .where(and(inArray(apiKeys.key, keys), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
+    // One array parameter, not one parameter per key: cheap to build however many keys there are.
+    .where(and(sql`${apiKeys.key} = any(${sql.param(keys)}::text[])`, or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, sql`now() - interval '1 minute'`))));
 }
 
 /** A merchant's keys, newest first: public parts and dates only, never the secret's hash. */

@@ -40,7 +40,7 @@ export async function authenticateMerchant(db: Db, authorization: string | null)
 // notes (last use is shown to merchants, nothing decides on it).
 const RECORD_EVERY_MS = 60_000;
 const FLUSH_AFTER_MS = 5_000;
-const FLUSH_BATCH = 1_000;
+const FLUSH_BATCH = 500;
 
 /** When this process last noted each key, so a key is noted at most once a minute. */
 const lastNoted = new Map<string, number>();
