@@ -2,9 +2,11 @@ import { eq, inArray } from 'drizzle-orm';
 import { InngestTestEngine } from '@inngest/test';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { idempotencyKeys, webhookAttempts, webhookEvents } from '@/db/schema';
+import { emailAttempts, emails, idempotencyKeys, manageLinks, webhookAttempts, webhookEvents } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
-import { deleteExpiredIdempotencyKeysFunction, deleteOldWebhookEventsFunction } from '@/lib/inngest/functions/retention';
+import { createManageLink } from '@/lib/customers/manage-links';
+import { deleteExpiredIdempotencyKeysFunction, deleteOldEmailsFunction, deleteOldManageLinksFunction, deleteOldWebhookEventsFunction } from '@/lib/inngest/functions/retention';
+import { createId } from '@/lib/ids';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
@@ -12,7 +14,7 @@ import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
 import { runRenewalSweep, runTestClock } from '@/lib/billing/sweep';
 import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
 import { truncateAll, useTestDatabase } from '@/test/database';
-import { deleteOldWebhookEvents, WEBHOOK_EVENT_RETENTION_DAYS } from './retention';
+import { deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents, EMAIL_RETENTION_DAYS, MANAGE_LINK_RETENTION_DAYS, WEBHOOK_EVENT_RETENTION_DAYS } from './retention';
 
 // Retention jobs (docs/operations.md#scheduled-jobs), on their own and as Inngest functions.
 
@@ -85,5 +87,55 @@ describe('idempotency record retention', () => {
     expect(await runRenewalSweep(database.db, countingSandbox().processor, { now: new Date() })).not.toHaveProperty('idempotencyKeysDeleted');
     expect(await runTestClock(database.db, countingSandbox().processor, new Date())).toMatchObject({ idempotencyKeysDeleted: 1 });
     expect(await keysLeft()).toEqual(['live']);
+  });
+});
+
+describe('customer data retention', () => {
+  /** A receipt to the link's customer, written `daysAgo` days ago, with one attempt. */
+  async function emailAged(daysAgo: number) {
+    const link = await createTestLink(database.db);
+    const id = createId('eml');
+    await database.db.insert(emails).values({
+      id,
+      merchantId: link.merchant.merchantId,
+      planId: link.subscriptionPlanId,
+      kind: 'receipt',
+      toAddress: 'ana@example.com',
+      subject: 'Recibo',
+      text: 'Gracias',
+      html: '<p>Gracias</p>',
+      createdAt: new Date(Date.now() - daysAgo * DAY),
+    });
+    await database.db.insert(emailAttempts).values({ emailId: id, transport: 'kept', attemptedAt: new Date(), latencyMs: 1, ok: true });
+    return id;
+  }
+
+  /** A manage link of a new plan that expired `daysAgo` days ago. */
+  async function manageLinkExpired(daysAgo: number) {
+    const link = await createTestLink(database.db);
+    const ttlMs = 7 * DAY;
+    await createManageLink(database.db, { id: link.subscriptionPlanId, merchantId: link.merchant.merchantId }, { source: 'merchant', now: new Date(Date.now() - daysAgo * DAY - ttlMs), ttlMs });
+    return link.subscriptionPlanId;
+  }
+
+  it(`deletes e-mails older than ${EMAIL_RETENTION_DAYS} days with their attempts; younger ones stay`, async () => {
+    const old = await emailAged(EMAIL_RETENTION_DAYS + 1);
+    const kept = await emailAged(EMAIL_RETENTION_DAYS - 1);
+    expect(await deleteOldEmails(database.db)).toBe(1);
+    expect((await database.db.select({ id: emails.id }).from(emails)).map((e) => e.id)).toEqual([kept]);
+    expect(await database.db.select().from(emailAttempts).where(eq(emailAttempts.emailId, old))).toEqual([]);
+    expect(await database.db.select().from(emailAttempts).where(eq(emailAttempts.emailId, kept))).toHaveLength(1);
+    await emailAged(EMAIL_RETENTION_DAYS + 5);
+    expect((await new InngestTestEngine({ function: deleteOldEmailsFunction }).execute()).result).toEqual({ deleted: 1 });
+  });
+
+  it(`deletes manage links ${MANAGE_LINK_RETENTION_DAYS} days after they expired; live and recently expired ones stay`, async () => {
+    await manageLinkExpired(MANAGE_LINK_RETENTION_DAYS + 1);
+    const recent = await manageLinkExpired(MANAGE_LINK_RETENTION_DAYS - 1);
+    const live = await manageLinkExpired(-3);
+    expect(await deleteOldManageLinks(database.db)).toBe(1);
+    expect((await database.db.select({ planId: manageLinks.planId }).from(manageLinks)).map((l) => l.planId).sort()).toEqual([recent, live].sort());
+    await manageLinkExpired(MANAGE_LINK_RETENTION_DAYS + 9);
+    expect((await new InngestTestEngine({ function: deleteOldManageLinksFunction }).execute()).result).toEqual({ deleted: 1 });
   });
 });

@@ -6,7 +6,7 @@ import { inngestWebhookQueue } from '@/lib/inngest/webhook-queue';
 import { log } from '@/lib/log';
 import { merchantProcessors } from '@/lib/payments';
 import { startPeriodic } from '@/lib/periodic';
-import { deleteExpiredIdempotencyKeys, deleteOldWebhookEvents } from '@/lib/retention';
+import { deleteExpiredIdempotencyKeys, deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents } from '@/lib/retention';
 import { runSettler } from '@/lib/settlement/settler';
 import { installWebhookQueue } from '@/lib/webhooks/queue';
 import { sweepAndDispatch } from '@/lib/webhooks/sweep';
@@ -68,6 +68,22 @@ export const IN_PROCESS_JOBS: { name: string; everyMs: number; run: () => Promis
     run: async () => {
       const deleted = await deleteOldWebhookEvents(await getDb());
       if (deleted) log.info('old webhook events deleted', { deleted });
+    },
+  },
+  {
+    name: 'e-mail retention',
+    everyMs: 24 * 60 * MINUTE,
+    run: async () => {
+      const deleted = await deleteOldEmails(await getDb());
+      if (deleted) log.info('old customer e-mails deleted', { deleted });
+    },
+  },
+  {
+    name: 'manage link retention',
+    everyMs: 24 * 60 * MINUTE,
+    run: async () => {
+      const deleted = await deleteOldManageLinks(await getDb());
+      if (deleted) log.info('long-expired manage links deleted', { deleted });
     },
   },
 ];

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../client';
+import { deleteInBatches } from './batched-delete';
 import { merchants, webhookAttempts, webhookEvents } from '../schema';
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
@@ -181,22 +182,17 @@ export async function getEventMerchants(db: Db, eventIds: string[]) {
 }
 
 /**
- * Deletes events written before `before`, with their attempts, at most `batchSize` events per
- * transaction so no statement holds many row locks or runs long; returns how many events went.
+ * Deletes events written before `before`, with their attempts (./batched-delete.ts); returns how
+ * many events went.
  */
-export async function deleteEventsCreatedBefore(db: Db, before: Date, { batchSize = 500, maxBatches = 20 } = {}): Promise<number> {
-  let deleted = 0;
-  for (let batch = 0; batch < maxBatches; batch++) {
-    const count = await db.transaction(async (tx) => {
-      const old = await tx.select({ id: webhookEvents.id }).from(webhookEvents).where(lt(webhookEvents.createdAt, before)).limit(batchSize);
-      if (old.length === 0) return 0;
-      const ids = old.map((e) => e.id);
+export function deleteEventsCreatedBefore(db: Db, before: Date, batches?: { batchSize?: number; maxBatches?: number }): Promise<number> {
+  return deleteInBatches(
+    db,
+    async (tx, limit) => (await tx.select({ id: webhookEvents.id }).from(webhookEvents).where(lt(webhookEvents.createdAt, before)).limit(limit)).map((e) => e.id),
+    async (tx, ids) => {
       await tx.delete(webhookAttempts).where(inArray(webhookAttempts.eventId, ids));
       await tx.delete(webhookEvents).where(inArray(webhookEvents.id, ids));
-      return ids.length;
-    });
-    deleted += count;
-    if (count < batchSize) break;
-  }
-  return deleted;
+    },
+    batches,
+  );
 }

@@ -1,5 +1,6 @@
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { deleteInBatches } from '@/db/queries/batched-delete';
 import type { PlanRow } from '@/db/queries/plans';
 import { manageLinks, merchants, subscriptionPlans, transactions } from '@/db/schema';
 import { sha256Hex } from '@/lib/auth/secrets';
@@ -96,4 +97,14 @@ export async function manageLinkUse(db: Db, planId: string) {
     .from(manageLinks)
     .where(eq(manageLinks.planId, planId));
   return row ?? { links: 0, uses: 0, lastUsedAt: null };
+}
+
+/** Deletes manage links that expired before `before` (the hash of a dead token); returns how many went. */
+export function deleteManageLinksExpiredBefore(db: Db, before: Date): Promise<number> {
+  return deleteInBatches(
+    db,
+    async (tx, limit) =>
+      (await tx.select({ tokenHash: manageLinks.tokenHash }).from(manageLinks).where(lt(manageLinks.expiresAt, before)).limit(limit)).map((l) => l.tokenHash),
+    async (tx, hashes) => void (await tx.delete(manageLinks).where(inArray(manageLinks.tokenHash, hashes))),
+  );
 }

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { deleteInBatches } from '@/db/queries/batched-delete';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import { emailAttempts, type EmailKind, emails, merchants } from '@/db/schema';
 import { createManageLink } from '@/lib/customers/manage-links';
@@ -111,4 +112,16 @@ export async function listPlanEmails(db: Db, { merchantId, planId }: { merchantI
 /** The latest e-mails, kept or sent (the development page, /dev/emails). */
 export async function listRecentEmails(db: Db, limit = 50) {
   return db.select().from(emails).orderBy(desc(emails.id)).limit(limit);
+}
+
+/** Deletes e-mails written before `before`, sent or given up, with their attempts; returns how many went. */
+export function deleteEmailsCreatedBefore(db: Db, before: Date): Promise<number> {
+  return deleteInBatches(
+    db,
+    async (tx, limit) => (await tx.select({ id: emails.id }).from(emails).where(lt(emails.createdAt, before)).limit(limit)).map((e) => e.id),
+    async (tx, ids) => {
+      await tx.delete(emailAttempts).where(inArray(emailAttempts.emailId, ids));
+      await tx.delete(emails).where(inArray(emails.id, ids));
+    },
+  );
 }

@@ -84,6 +84,8 @@ describe('with Inngest configured', () => {
     expect(JSON.parse(registration!.body).functions.map((f: { id: string }) => f.id).sort()).toEqual([
       'servicepay-charge-renewal',
       'servicepay-delete-expired-idempotency-keys',
+      'servicepay-delete-old-emails',
+      'servicepay-delete-old-manage-links',
       'servicepay-delete-old-webhook-events',
       'servicepay-send-webhook',
       'servicepay-settle-payments',

@@ -1,5 +1,5 @@
 import { getDb } from '@/db/client';
-import { deleteExpiredIdempotencyKeys, deleteOldWebhookEvents } from '@/lib/retention';
+import { deleteExpiredIdempotencyKeys, deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents } from '@/lib/retention';
 import { inngest } from '../client';
 
 // Retention as scheduled jobs of their own (docs/operations.md#scheduled-jobs), apart from the
@@ -15,4 +15,19 @@ export const deleteOldWebhookEventsFunction = inngest.createFunction(
   async ({ step }) => ({ deleted: await step.run('delete', async () => deleteOldWebhookEvents(await getDb())) }),
 );
 
-export const retentionFunctions = [deleteExpiredIdempotencyKeysFunction, deleteOldWebhookEventsFunction];
+export const deleteOldEmailsFunction = inngest.createFunction(
+  { id: 'delete-old-emails', retries: 1, concurrency: 1, triggers: [{ cron: '47 3 * * *' }] },
+  async ({ step }) => ({ deleted: await step.run('delete', async () => deleteOldEmails(await getDb())) }),
+);
+
+export const deleteOldManageLinksFunction = inngest.createFunction(
+  { id: 'delete-old-manage-links', retries: 1, concurrency: 1, triggers: [{ cron: '51 3 * * *' }] },
+  async ({ step }) => ({ deleted: await step.run('delete', async () => deleteOldManageLinks(await getDb())) }),
+);
+
+export const retentionFunctions = [
+  deleteExpiredIdempotencyKeysFunction,
+  deleteOldWebhookEventsFunction,
+  deleteOldEmailsFunction,
+  deleteOldManageLinksFunction,
+];
