@@ -61,7 +61,7 @@ function recordUse(db: Db, apiKey: string): void {
   }
 }
 
-/** Writes every noted use now (the timer's job; tests and shutdown call it too). */
+/** Writes every noted use now (the timer's job; tests call it too). */
 export async function flushKeyUse(): Promise<void> {
   clearTimeout(flushTimer);
   flushTimer = undefined;
