@@ -1,4 +1,4 @@
-import { getDb } from '@/db/client';
+import { type Db, getDb } from '@/db/client';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { sweepEmails } from '@/lib/email/send';
 import { inngestConfigured } from '@/lib/inngest/client';
@@ -16,6 +16,18 @@ import { sweepAndDispatch } from '@/lib/webhooks/sweep';
 // does, on the in-process webhook queue and timers (docs/operations.md#running-it; docs/operations.md#scheduled-jobs).
 
 const MINUTE = 60_000;
+
+/** A deletion on a timer, logging how many rows went when any did. */
+function retentionJob(name: string, everyMs: number, deletion: (db: Db) => Promise<number>, message: string) {
+  return {
+    name,
+    everyMs,
+    run: async () => {
+      const deleted = await deletion(await getDb());
+      if (deleted) log.info(message, { deleted });
+    },
+  };
+}
 
 /** The in-process schedule: what Inngest's cron functions do, at the rhythm one process can keep. */
 export const IN_PROCESS_JOBS: { name: string; everyMs: number; run: () => Promise<void> }[] = [
@@ -54,38 +66,10 @@ export const IN_PROCESS_JOBS: { name: string; everyMs: number; run: () => Promis
       if (summary.checked) log.info('settler', { ...summary });
     },
   },
-  {
-    name: 'idempotency retention',
-    everyMs: 60 * MINUTE,
-    run: async () => {
-      const deleted = await deleteExpiredIdempotencyKeys(await getDb());
-      if (deleted) log.info('expired idempotency records deleted', { deleted });
-    },
-  },
-  {
-    name: 'webhook retention',
-    everyMs: 24 * 60 * MINUTE,
-    run: async () => {
-      const deleted = await deleteOldWebhookEvents(await getDb());
-      if (deleted) log.info('old webhook events deleted', { deleted });
-    },
-  },
-  {
-    name: 'e-mail retention',
-    everyMs: 24 * 60 * MINUTE,
-    run: async () => {
-      const deleted = await deleteOldEmails(await getDb());
-      if (deleted) log.info('old customer e-mails deleted', { deleted });
-    },
-  },
-  {
-    name: 'manage link retention',
-    everyMs: 24 * 60 * MINUTE,
-    run: async () => {
-      const deleted = await deleteOldManageLinks(await getDb());
-      if (deleted) log.info('long-expired manage links deleted', { deleted });
-    },
-  },
+  retentionJob('idempotency retention', 60 * MINUTE, deleteExpiredIdempotencyKeys, 'expired idempotency records deleted'),
+  retentionJob('webhook retention', 24 * 60 * MINUTE, deleteOldWebhookEvents, 'old webhook events deleted'),
+  retentionJob('e-mail retention', 24 * 60 * MINUTE, deleteOldEmails, 'old customer e-mails deleted'),
+  retentionJob('manage link retention', 24 * 60 * MINUTE, deleteOldManageLinks, 'long-expired manage links deleted'),
 ];
 
 export function startRunners(): void {

@@ -15,16 +15,8 @@ const deliveryFields = {
   webhookSecret: merchants.webhookSecret,
 };
 
-export interface DeliveryTarget {
-  id: string;
-  merchantId: string;
-  body: string;
-  webhookUrl: string | null;
-  webhookSecret: string;
-}
-
 /** The event with where and how its merchant receives webhooks now (a resend: no lease). */
-export async function getEventForDelivery(db: Db, eventId: string): Promise<DeliveryTarget | undefined> {
+export async function getEventForDelivery(db: Db, eventId: string) {
   const [row] = await db
     .select(deliveryFields)
     .from(webhookEvents)
@@ -41,7 +33,7 @@ export async function getEventForDelivery(db: Db, eventId: string): Promise<Deli
  * two dispatchers racing for an event, one gets it back. A dispatcher that dies mid-way leaves a
  * lease that lapses, and the sweeper takes the event again.
  */
-export async function claimEvents(db: Db, eventIds: string[], now: Date, leaseMs: number): Promise<DeliveryTarget[]> {
+export async function claimEvents(db: Db, eventIds: string[], now: Date, leaseMs: number) {
   if (eventIds.length === 0) return [];
   return db
     .update(webhookEvents)
@@ -58,10 +50,8 @@ export async function claimEvents(db: Db, eventIds: string[], now: Date, leaseMs
     .returning(deliveryFields);
 }
 
-/** Takes one event's automatic delivery (see claimEvents); true when this dispatcher got it. */
-export async function claimEvent(db: Db, eventId: string, now: Date, leaseMs: number): Promise<boolean> {
-  return (await claimEvents(db, [eventId], now, leaseMs)).length === 1;
-}
+/** An event as a delivery reads it (getEventForDelivery, claimEvents). */
+export type DeliveryTarget = NonNullable<Awaited<ReturnType<typeof getEventForDelivery>>>;
 
 export async function markDispatched(db: Db, eventId: string, now: Date): Promise<void> {
   await db.update(webhookEvents).set({ dispatchedAt: now, claimedUntil: null }).where(eq(webhookEvents.id, eventId));

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET as planStatusRoute } from '@/app/merchants/plans/[subscriptionPlanId]/status/route';
 import type { Database } from '@/db/client';
-import { claimEvent, claimEvents, recordAttempts } from '@/db/queries/webhooks';
+import { claimEvents, recordAttempts } from '@/db/queries/webhooks';
 import { merchants, webhookAttempts, webhookEvents } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
@@ -155,7 +155,7 @@ describe('delivering an event', () => {
   it("a merchant's resend sends even while an automatic delivery holds the lease, and another merchant's is not_found", async () => {
     const { link, events } = await pay(CARDS.approved);
     const other = await pay(CARDS.approved);
-    expect(await claimEvent(database.db, events[0]!.id, new Date(), LEASE_MS)).toBe(true);
+    expect(await claimEvents(database.db, [events[0]!.id], new Date(), LEASE_MS)).toHaveLength(1);
     const resend = await deliverEvent(database.db, events[0]!.id, { trigger: 'manual', merchantId: link.merchant.merchantId });
     expect(resend).toMatchObject({ status: 'sent', attempt: { trigger: 'manual', ok: true } });
     expect(await deliverEvent(database.db, events[0]!.id, { trigger: 'manual', merchantId: other.link.merchant.merchantId })).toEqual({
@@ -287,7 +287,7 @@ describe('the sweeper', () => {
 
   it('takes over an event whose delivery died mid-way, once its lease has lapsed', async () => {
     const { events } = await pay(CARDS.approved);
-    expect(await claimEvent(database.db, events[0]!.id, new Date(), LEASE_MS)).toBe(true); // …and then the process died
+    expect(await claimEvents(database.db, [events[0]!.id], new Date(), LEASE_MS)).toHaveLength(1); // …and then the process died
     expect(await sweepAndDispatch(database.db, later(SWEEP_GRACE_MS + 1000))).toBe(0);
     await inProcessIdle();
     expect(receiver.received).toHaveLength(0);

@@ -1,29 +1,20 @@
-import { getDb } from '@/db/client';
+import { type Db, getDb } from '@/db/client';
 import { deleteExpiredIdempotencyKeys, deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents } from '@/lib/retention';
 import { inngest } from '../client';
 
 // Retention as scheduled jobs of their own (docs/operations.md#scheduled-jobs), apart from the
 // renewal sweep: a slow deletion never delays a charge.
 
-export const deleteExpiredIdempotencyKeysFunction = inngest.createFunction(
-  { id: 'delete-expired-idempotency-keys', retries: 1, concurrency: 1, triggers: [{ cron: '17 * * * *' }] },
-  async ({ step }) => ({ deleted: await step.run('delete', async () => deleteExpiredIdempotencyKeys(await getDb())) }),
-);
+/** A retention job: `deletion` on its cron, once at a time, retried once; answers how many rows went. */
+const retentionFunction = (id: string, cron: string, deletion: (db: Db) => Promise<number>) =>
+  inngest.createFunction({ id, retries: 1, concurrency: 1, triggers: [{ cron }] }, async ({ step }) => ({
+    deleted: await step.run('delete', async () => deletion(await getDb())),
+  }));
 
-export const deleteOldWebhookEventsFunction = inngest.createFunction(
-  { id: 'delete-old-webhook-events', retries: 1, concurrency: 1, triggers: [{ cron: '43 3 * * *' }] },
-  async ({ step }) => ({ deleted: await step.run('delete', async () => deleteOldWebhookEvents(await getDb())) }),
-);
-
-export const deleteOldEmailsFunction = inngest.createFunction(
-  { id: 'delete-old-emails', retries: 1, concurrency: 1, triggers: [{ cron: '47 3 * * *' }] },
-  async ({ step }) => ({ deleted: await step.run('delete', async () => deleteOldEmails(await getDb())) }),
-);
-
-export const deleteOldManageLinksFunction = inngest.createFunction(
-  { id: 'delete-old-manage-links', retries: 1, concurrency: 1, triggers: [{ cron: '51 3 * * *' }] },
-  async ({ step }) => ({ deleted: await step.run('delete', async () => deleteOldManageLinks(await getDb())) }),
-);
+export const deleteExpiredIdempotencyKeysFunction = retentionFunction('delete-expired-idempotency-keys', '17 * * * *', deleteExpiredIdempotencyKeys);
+export const deleteOldWebhookEventsFunction = retentionFunction('delete-old-webhook-events', '43 3 * * *', deleteOldWebhookEvents);
+export const deleteOldEmailsFunction = retentionFunction('delete-old-emails', '47 3 * * *', deleteOldEmails);
+export const deleteOldManageLinksFunction = retentionFunction('delete-old-manage-links', '51 3 * * *', deleteOldManageLinks);
 
 export const retentionFunctions = [
   deleteExpiredIdempotencyKeysFunction,
