@@ -18,6 +18,12 @@ export interface Database {
   db: Db;
   kind: 'postgres' | 'pglite';
   close(): Promise<void>;
+  /**
+   * LISTENs on `channel`: `onNotify` gets each payload, `onListen` runs each time the listen is in
+   * place (again after a lost connection, when what was sent meanwhile is gone). Resolves once
+   * listening; the function it resolves to stops.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onListen: () => void): Promise<() => Promise<void>>;
   /** PGlite only: a gzip tarball of the data directory, to clone the database (tests). */
   dump?: () => Promise<Blob>;
 }
@@ -34,7 +40,16 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     const where = new URL(url).host || 'the server';
     throw new Error(`DATABASE_URL does not answer (${where}): ${(error as Error).message}`, { cause: error });
   }
-  return { db: drizzlePostgres({ client, schema }) as unknown as Db, kind: 'postgres', close: () => client.end() };
+  return {
+    db: drizzlePostgres({ client, schema }) as unknown as Db,
+    kind: 'postgres',
+    close: () => client.end(),
+    listen: async (channel, onNotify, onListen) => {
+      // postgres.js listens on a connection of its own and listens again after reconnecting.
+      const { unlisten } = await client.listen(channel, onNotify, onListen);
+      return unlisten;
+    },
+  };
 }
 
 /** PGlite on a data directory (locked for this process) or in memory, migrated. */
@@ -50,6 +65,12 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
       db,
       kind: 'pglite',
       dump: () => client.dumpDataDir('gzip'),
+      listen: async (channel, onNotify, onListen) => {
+        // In process: no connection to lose, so listening starts once.
+        const unlisten = await client.listen(channel, onNotify);
+        onListen();
+        return unlisten;
+      },
       close: async () => {
         await client.close();
         release();

@@ -1,5 +1,6 @@
-import { type Db, getDb } from '@/db/client';
+import { type Db, getDatabase } from '@/db/client';
 import { type AuthenticatedMerchant, authenticateMerchant } from '@/lib/auth/authenticate';
+import { keyCacheOf } from '@/lib/auth/key-cache';
 import { getRateLimiter, type LimitBucket, rateLimitHeaders } from '@/lib/rate-limit';
 import { ApiError } from './errors';
 import { type ApiContext, withApi, withResponseHeaders } from './handler';
@@ -19,8 +20,9 @@ export function withMerchant<P = Record<string, never>>(
   options: { limit: LimitBucket },
 ) {
   return withApi<P>(async (req, ctx) => {
-    const db = await getDb();
-    const merchant = await authenticateMerchant(db, req.headers.get('authorization'));
+    const database = await getDatabase();
+    const { db } = database;
+    const merchant = await authenticateMerchant(db, req.headers.get('authorization'), keyCacheOf(database));
     const result = await getRateLimiter().limit(options.limit, merchant.apiKey);
     const headers = rateLimitHeaders(result);
     if (!result.success) {

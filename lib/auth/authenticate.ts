@@ -2,6 +2,7 @@ import type { Db } from '@/db/client';
 import { findApiKey, touchApiKeys } from '@/db/queries/api-keys';
 import { ApiError } from '@/lib/api/errors';
 import { errorFields, log } from '@/lib/log';
+import type { CachedKey, KeyCache } from './key-cache';
 import { secretMatchesHash, sha256Hex } from './secrets';
 
 export interface AuthenticatedMerchant {
@@ -17,21 +18,31 @@ const unauthorized = () =>
   new ApiError('unauthorized', 'Send Authorization: Bearer <api_key>:<api_secret> with an active key');
 
 /**
- * docs/api.md#authentication / docs/api.md#authentication: `Bearer <api_key>:<api_secret>`, split on the first colon. A missing
+ * docs/api.md#authentication: `Bearer <api_key>:<api_secret>`, split on the first colon. A missing
  * header, another scheme, an unknown key, a wrong secret, a revoked key and an inactive merchant
- * all get the same 401.
+ * all get the same 401. With `cache`, a key that authenticated lately is not read again
+ * (lib/auth/key-cache.ts); its secret is still checked against the hash on every request.
  */
-export async function authenticateMerchant(db: Db, authorization: string | null): Promise<AuthenticatedMerchant> {
+export async function authenticateMerchant(db: Db, authorization: string | null, cache?: KeyCache): Promise<AuthenticatedMerchant> {
   const credentials = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
   const colon = credentials?.indexOf(':') ?? -1;
   if (!credentials || colon < 0) throw unauthorized();
   const apiKey = credentials.slice(0, colon);
   const secret = credentials.slice(colon + 1);
-  const row = API_KEY.test(apiKey) ? await findApiKey(db, apiKey) : undefined;
-  const matches = secretMatchesHash(secret, row?.secretHash ?? DUMMY_HASH);
-  if (!row || !matches || secret.length === 0 || row.revokedAt || row.merchantStatus !== 'ACTIVE') throw unauthorized();
+  const wellFormed = API_KEY.test(apiKey);
+  const cached = wellFormed ? cache?.get(apiKey) : undefined;
+  const ticket = cache?.ticket() ?? 0;
+  const known = cached ?? (wellFormed ? usable(await findApiKey(db, apiKey)) : undefined);
+  const matches = secretMatchesHash(secret, known?.secretHash ?? DUMMY_HASH);
+  if (!known || !matches || secret.length === 0) throw unauthorized();
+  if (!cached) cache?.remember(apiKey, known, ticket);
   recordUse(db, apiKey);
-  return { merchantId: row.merchantId, apiKey };
+  return { merchantId: known.merchantId, apiKey };
+}
+
+/** A key that may authenticate (not revoked, its merchant active): what is checked and kept of it. */
+function usable(row: Awaited<ReturnType<typeof findApiKey>>): CachedKey | undefined {
+  return row && !row.revokedAt && row.merchantStatus === 'ACTIVE' ? { merchantId: row.merchantId, secretHash: row.secretHash } : undefined;
 }
 
 // Last use is kept to the minute, and never written on the request path: each process notes the

@@ -1,6 +1,7 @@
 import type { Db } from '@/db/client';
 import { insertMerchantWithKey, type MerchantRow, updateMerchant as updateMerchantRow } from '@/db/queries/merchants';
 import { ApiError } from '@/lib/api/errors';
+import { forgetApiKeys } from '@/lib/auth/key-cache';
 import { generateApiKey, generateApiSecret, generateWebhookSecret, sha256Hex } from '@/lib/auth/secrets';
 import { createId, isId } from '@/lib/ids';
 import { processorColumns, processorView } from './processor-settings';
@@ -55,5 +56,7 @@ export async function updateMerchant(db: Db, merchantId: string, input: UpdateMe
     ...(webhookEvents ? { webhookEventTypes: webhookEvents } : {}),
   });
   if (!row) throw new ApiError('not_found', 'No merchant with this id');
+  // An INACTIVE merchant's keys are refused from the next request on (lib/auth/key-cache.ts).
+  if (rest.status) forgetApiKeys(db);
   return merchantView(row);
 }

@@ -1,5 +1,6 @@
 import type { Db } from '@/db/client';
 import { insertApiKey, listApiKeys, revokeApiKey } from '@/db/queries/api-keys';
+import { forgetApiKeys } from '@/lib/auth/key-cache';
 import { generateApiKey, generateApiSecret, sha256Hex } from '@/lib/auth/secrets';
 
 // Settings → API (docs/api.md#authentication): a merchant may hold several active keys, so a new key
@@ -25,6 +26,8 @@ export async function createKey(db: Db, merchantId: string): Promise<{ apiKey: s
  */
 export async function revokeKey(db: Db, merchantId: string, key: string): Promise<{ activeLeft: number } | null> {
   if (!(await revokeApiKey(db, { merchantId, key }))) return null;
+  // Refused from the next request on in this process; the database announces it to the others.
+  forgetApiKeys(db);
   const keys = await listApiKeys(db, merchantId);
   return { activeLeft: keys.filter((k) => !k.revokedAt).length };
 }

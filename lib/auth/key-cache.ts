@@ -1,0 +1,147 @@
+import { sql } from 'drizzle-orm';
+import type { Database, Db } from '@/db/client';
+import { randomBase62 } from '@/lib/ids';
+import { errorFields, log } from '@/lib/log';
+
+// API keys this process has authenticated, kept so a merchant request makes one round trip to the
+// database instead of two (docs/api.md#authentication). A key is only as good as the news of its
+// changes: PostgreSQL announces every change that can turn a key away on KEY_CHANGES_CHANNEL
+// (db/migrations/0009_api_key_changes.sql), and each announcement empties the cache. The cache is
+// used only while this process knows the announcements reach it: it sends itself a beat on the
+// same channel now and then, and trusts what it holds for TRUST_FOR_MS after the send of the
+// last beat that came back. Announcements arrive in commit order, so a beat back means every
+// change committed before it was sent has been heard. A listen lost and made again empties the
+// cache too (whatever was announced meanwhile is gone). Changes made through this process empty
+// it at once (forgetApiKeys).
+
+export const KEY_CHANGES_CHANNEL = 'servicepay_api_key_changes';
+
+/** What authentication needs of a key that authenticated; nothing else is kept. */
+export interface CachedKey {
+  merchantId: string;
+  secretHash: string;
+}
+
+/** A beat is sent at most this often, and only while keys are looked up. */
+const BEAT_EVERY_MS = 1_000;
+/** How long after a returned beat was sent the cache may be used: the most a lost listen can hide a change. */
+export const TRUST_FOR_MS = 3_000;
+/** Keys kept at most; the oldest goes first. */
+const MAX_KEYS = 50_000;
+/** After a failed LISTEN, the next try waits this long. */
+const RETRY_LISTEN_MS = 10_000;
+
+export class KeyCache {
+  private readonly keys = new Map<string, CachedKey>();
+  /** Bumped by every forgetting: a lookup that started under an older one is not kept. */
+  private generation = 0;
+  private trustedUntil = 0;
+  private lastBeat = -Infinity;
+  private heardBeats = 0;
+  private listening: 'no' | 'starting' | 'yes' = 'no';
+  private listenFailedAt = -Infinity;
+  private readonly beatPrefix = `beat:${randomBase62(16)}:`;
+
+  constructor(
+    private readonly database: Pick<Database, 'db' | 'listen'>,
+    /** Monotonic: the beats compare times of this process only. */
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** The key as it last authenticated, while announcements are known to arrive; else undefined. */
+  get(key: string): CachedKey | undefined {
+    const now = this.now();
+    this.keepInformed(now);
+    if (now >= this.trustedUntil) {
+      // Announcements may have been missed meanwhile: what is held may be out of date.
+      if (this.keys.size) this.forget();
+      return undefined;
+    }
+    return this.keys.get(key);
+  }
+
+  /** A ticket for remember(): taken before the database is read. */
+  ticket(): number {
+    return this.generation;
+  }
+
+  /** Keeps a key that just authenticated from the database, unless something was forgotten since `ticket`. */
+  remember(key: string, value: CachedKey, ticket: number): void {
+    if (ticket !== this.generation || this.now() >= this.trustedUntil) return;
+    if (this.keys.size >= MAX_KEYS) this.keys.delete(this.keys.keys().next().value!);
+    this.keys.set(key, value);
+  }
+
+  forget(): void {
+    this.generation++;
+    this.keys.clear();
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  /** Whether announcements are known to arrive now, so what is held may be used. */
+  get trusted(): boolean {
+    return this.now() < this.trustedUntil;
+  }
+
+  /** This process's own beats that came back so far. */
+  get beatsHeard(): number {
+    return this.heardBeats;
+  }
+
+  /** The payload of this cache's beat sent at `sentAt`. */
+  beatPayload(sentAt: number): string {
+    return this.beatPrefix + String(Math.floor(sentAt));
+  }
+
+  private keepInformed(now: number): void {
+    if (this.listening === 'no' && now - this.listenFailedAt >= RETRY_LISTEN_MS) this.listen();
+    if (this.listening === 'yes' && now - this.lastBeat >= BEAT_EVERY_MS) {
+      this.lastBeat = now;
+      this.database.db
+        .execute(sql`select pg_notify(${KEY_CHANGES_CHANNEL}, ${this.beatPayload(now)})`)
+        .catch((error) => log.warn('could not send the key cache its beat', errorFields(error)));
+    }
+  }
+
+  private listen(): void {
+    this.listening = 'starting';
+    this.database
+      .listen(KEY_CHANGES_CHANNEL, (payload) => this.heard(payload), () => this.forget())
+      .then(() => {
+        this.listening = 'yes';
+      })
+      .catch((error) => {
+        this.listening = 'no';
+        this.listenFailedAt = this.now();
+        log.warn('could not listen for API key changes; keys are read from the database on every request', errorFields(error));
+      });
+  }
+
+  private heard(payload: string): void {
+    if (!payload.startsWith('beat:')) return this.forget();
+    // Another process's beat says nothing about this process's listen.
+    if (!payload.startsWith(this.beatPrefix)) return;
+    this.heardBeats++;
+    this.trustedUntil = Math.max(this.trustedUntil, Number(payload.slice(this.beatPrefix.length)) + TRUST_FOR_MS);
+  }
+}
+
+const caches = new WeakMap<Db, KeyCache>();
+
+/** The key cache of a database, made on first use. */
+export function keyCacheOf(database: Pick<Database, 'db' | 'listen'>): KeyCache {
+  let cache = caches.get(database.db);
+  if (!cache) {
+    cache = new KeyCache(database);
+    caches.set(database.db, cache);
+  }
+  return cache;
+}
+
+/** Empties this process's cache of `db` at once, after a change that can turn a key away was committed. */
+export function forgetApiKeys(db: Db): void {
+  caches.get(db)?.forget();
+}
