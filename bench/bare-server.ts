@@ -11,6 +11,7 @@ import { getPlanWithLastTransaction } from '@/db/queries/plans';
 import { MAX_BODY_BYTES, parseJsonObject, parseWith } from '@/lib/api/body';
 import { ApiError, errorBody } from '@/lib/api/errors';
 import { authenticateMerchant } from '@/lib/auth/authenticate';
+import { type KeyCache, keyCacheOf } from '@/lib/auth/key-cache';
 import { env } from '@/lib/env';
 import { createPaymentLink } from '@/lib/plans/create-link';
 import { findMerchantPlan } from '@/lib/plans/find-plan';
@@ -46,9 +47,12 @@ async function readJsonObject(req: http.IncomingMessage): Promise<Record<string,
   return parseJsonObject(await readBody(req), req.headers['content-type'] ?? null);
 }
 
+/** The key cache, as withMerchant uses it. */
+let keys: KeyCache;
+
 /** Authentication and the route's rate limit, in withMerchant's order. */
 async function merchantOf(db: Db, req: http.IncomingMessage, bucket: LimitBucket) {
-  const merchant = await authenticateMerchant(db, req.headers.authorization ?? null);
+  const merchant = await authenticateMerchant(db, req.headers.authorization ?? null, keys);
   const result = await getRateLimiter().limit(bucket, merchant.apiKey);
   const headers = rateLimitHeaders(result);
   if (!result.success) throw new ApiError('rate_limited', 'Too many requests', { headers });
@@ -79,7 +83,9 @@ async function main() {
   const { DATABASE_URL, PORT } = env();
   if (!DATABASE_URL) throw new Error('bench/bare-server.ts needs DATABASE_URL');
   // openPostgres's default pool, as `next start` gets through openConfiguredDatabase.
-  const { db, close } = await openPostgres(DATABASE_URL);
+  const database = await openPostgres(DATABASE_URL);
+  const { db, close } = database;
+  keys = keyCacheOf(database);
 
   const server = http.createServer((req, res) => {
     handle(db, req)
