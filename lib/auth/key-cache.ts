@@ -129,7 +129,9 @@ export class KeyCache {
   }
 }
 
-const caches = new WeakMap<Db, KeyCache>();
+// On globalThis, as the database is (db/client.ts): a dev-server reload keeps the cache and its listen.
+const holder = globalThis as typeof globalThis & { __servicepayKeyCaches?: WeakMap<Db, KeyCache> };
+const caches = (holder.__servicepayKeyCaches ??= new WeakMap());
 
 /** The key cache of a database, made on first use. */
 export function keyCacheOf(database: Pick<Database, 'db' | 'listen'>): KeyCache {
