@@ -76,7 +76,23 @@ const planWithLastTransactionQuery = preparedFor((db) => {
     .orderBy(desc(transactions.id))
     .limit(1);
   return db
-    .select({ plan: subscriptionPlans, lastTransaction: transactions })
+    .select({
+      plan: {
+        id: subscriptionPlans.id,
+        externalReference: subscriptionPlans.externalReference,
+        status: subscriptionPlans.status,
+        amount: subscriptionPlans.amount,
+        description: subscriptionPlans.description,
+        nextChargeDate: subscriptionPlans.nextChargeDate,
+      },
+      lastTransaction: {
+        id: transactions.id,
+        status: transactions.status,
+        amount: transactions.amount,
+        chargeDate: transactions.chargeDate,
+        gatewayTransactionId: transactions.gatewayTransactionId,
+      },
+    })
     .from(subscriptionPlans)
     .leftJoin(transactions, eq(transactions.id, sql`(${latest})`))
     .where(and(eq(subscriptionPlans.id, sql.placeholder('planId')), eq(subscriptionPlans.merchantId, sql.placeholder('merchantId'))))
@@ -84,7 +100,10 @@ const planWithLastTransactionQuery = preparedFor((db) => {
     .prepare('plan_with_last_transaction');
 });
 
-/** A plan of this merchant with its most recent transaction, in one round trip (plan status: prepared). */
+/**
+ * What the plan status shows of a plan of this merchant and of its most recent transaction, in one
+ * round trip (plan status: prepared; only the columns the view reads, each mapped on every request).
+ */
 export async function getPlanWithLastTransaction(db: Db, scope: { merchantId: string; planId: string }) {
   const [row] = await planWithLastTransactionQuery(db).execute(scope);
   return row;

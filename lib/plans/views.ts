@@ -2,7 +2,10 @@ import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import type { PlanRecordView, PlanStatusView } from './schemas';
 
 /** docs/api.md#plan-status at top level (docs/api.md#plan-status); built field by field so no column leaks by accident. */
-export function toPlanStatus(plan: PlanRow, last: TransactionRow | null): PlanStatusView {
+export function toPlanStatus(
+  plan: Pick<PlanRow, 'id' | 'externalReference' | 'status' | 'amount' | 'description' | 'nextChargeDate'>,
+  last: Pick<TransactionRow, 'id' | 'status' | 'amount' | 'chargeDate' | 'gatewayTransactionId'> | null,
+): PlanStatusView {
   return {
     subscriptionPlanId: plan.id,
     externalReference: plan.externalReference,
