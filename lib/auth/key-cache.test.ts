@@ -181,6 +181,35 @@ describe('when the cache may be used', () => {
     expect(cache.get('pk')).toBeUndefined();
   });
 
+  it('listens anew when its beats stop coming back, as after a connection its listen did not survive', async () => {
+    let listens = 0;
+    let unlistens = 0;
+    let now = 10_000;
+    const cache = new KeyCache(
+      {
+        db: { execute: async () => [] } as unknown as Db,
+        listen: async (_channel, _onNotify, onListen) => {
+          listens++;
+          onListen();
+          return async () => {
+            unlistens++;
+          };
+        },
+      },
+      () => now,
+    );
+    cache.get('pk');
+    await Promise.resolve();
+    cache.get('pk');
+    now += 9_999;
+    cache.get('pk');
+    expect([listens, unlistens]).toEqual([1, 0]);
+    now += 1;
+    cache.get('pk');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect([listens, unlistens]).toEqual([2, 1]);
+  });
+
   it('reads every key from the database when it cannot listen, and tries again later', async () => {
     let attempts = 0;
     let now = 10_000;

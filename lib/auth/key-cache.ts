@@ -28,7 +28,7 @@ const BEAT_EVERY_MS = 1_000;
 export const TRUST_FOR_MS = 3_000;
 /** Keys kept at most; the oldest goes first. */
 const MAX_KEYS = 50_000;
-/** After a failed LISTEN, the next try waits this long. */
+/** After a failed LISTEN, the next try waits this long; a beat not back after as long listens anew. */
 const RETRY_LISTEN_MS = 10_000;
 
 export class KeyCache {
@@ -40,6 +40,9 @@ export class KeyCache {
   private heardBeats = 0;
   private listening: 'no' | 'starting' | 'yes' = 'no';
   private listenFailedAt = -Infinity;
+  private unlisten?: () => Promise<void>;
+  /** When the oldest beat sent since the last one came back was sent. */
+  private unheardSince?: number;
   private readonly beatPrefix = `beat:${randomBase62(16)}:`;
 
   constructor(
@@ -98,8 +101,17 @@ export class KeyCache {
 
   private keepInformed(now: number): void {
     if (this.listening === 'no' && now - this.listenFailedAt >= RETRY_LISTEN_MS) this.listen();
+    // A listen that a lost connection could not make again hears nothing: drop it and listen anew.
+    if (this.listening === 'yes' && this.unheardSince !== undefined && now - this.unheardSince >= RETRY_LISTEN_MS) {
+      log.warn('no beat of the key cache came back in 10 s: listening for API key changes anew');
+      this.unheardSince = undefined;
+      this.listening = 'starting';
+      void (this.unlisten?.() ?? Promise.resolve()).catch(() => {}).then(() => this.listen());
+      return;
+    }
     if (this.listening === 'yes' && now - this.lastBeat >= BEAT_EVERY_MS) {
       this.lastBeat = now;
+      this.unheardSince ??= now;
       this.database.db
         .execute(sql`select pg_notify(${KEY_CHANGES_CHANNEL}, ${this.beatPayload(now)})`)
         .catch((error) => log.warn('could not send the key cache its beat', errorFields(error)));
@@ -110,7 +122,8 @@ export class KeyCache {
     this.listening = 'starting';
     this.database
       .listen(KEY_CHANGES_CHANNEL, (payload) => this.heard(payload), () => this.forget())
-      .then(() => {
+      .then((unlisten) => {
+        this.unlisten = unlisten;
         this.listening = 'yes';
       })
       .catch((error) => {
@@ -125,6 +138,7 @@ export class KeyCache {
     // Another process's beat says nothing about this process's listen.
     if (!payload.startsWith(this.beatPrefix)) return;
     this.heardBeats++;
+    this.unheardSince = undefined;
     this.trustedUntil = Math.max(this.trustedUntil, Number(payload.slice(this.beatPrefix.length)) + TRUST_FOR_MS);
   }
 }
