@@ -23,7 +23,9 @@ const nextConfig: NextConfig = {
   // PGlite loads its WebAssembly and data files from its own package folder at run time.
   serverExternalPackages: ['@electric-sql/pglite'],
   // `forbidden()`: the portal answers another merchant's plan or event with a 403 page.
-  experimental: { authInterrupts: true },
+  // `inlineCss`: the CSS comes in the HTML, so the checkout paints without waiting for a stylesheet;
+  // its policy allows the `<style>` by hash (docs/checkout.md#hosted-page, proxy.ts).
+  experimental: { authInterrupts: true, inlineCss: true },
   async headers() {
     const version = widgetVersion();
     // Any merchant page may load the script (and a bundler may fetch the types).

@@ -9,10 +9,12 @@
 // proxy runs in the server's Node.js process and shares its database client). Every response of
 // /pay/<token>, embedded or not, gets the same list; an unknown token, or a lookup that fails,
 // gets only our own origin.
+import path from 'node:path';
 import { type NextRequest, NextResponse } from 'next/server';
 import { getDb } from '@/db/client';
 import { getAllowedDomainsByToken } from '@/db/queries/merchants';
 import { frameAncestors } from '@/lib/checkout/embed';
+import { inlineStyleHashes } from '@/lib/checkout/style-hashes';
 import { env } from '@/lib/env';
 import { LANG_HEADER, resolveLang } from '@/lib/i18n/locale';
 import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
@@ -43,15 +45,30 @@ function wompiOriginOf(publicKey: string | null | undefined): string | null {
   return publicKey ? new URL(wompiBaseUrl(publicKey, env().WOMPI_API_URL)).origin : null;
 }
 
+let styleHashes: string[] | undefined;
+
+/** The build's inlined CSS, allowed by hash (lib/checkout/style-hashes.ts); read at the first checkout request. */
+function inlineStyleSources(): string[] {
+  if (!styleHashes) {
+    try {
+      styleHashes = inlineStyleHashes(path.join(process.cwd(), '.next'));
+    } catch (error) {
+      log.error('the build\'s inline CSS could not be hashed; the checkout will show unstyled', errorFields(error));
+      styleHashes = [];
+    }
+  }
+  return styleHashes;
+}
+
 /**
  * Development only: React's debugging needs `eval`, and the dev server injects styles inline (a
- * nonce in style-src would make browsers ignore 'unsafe-inline').
+ * nonce or hash in style-src would make browsers ignore 'unsafe-inline').
  */
 function checkoutCsp(nonceValue: string, dev: boolean, ancestors: string, wompiOrigin: string | null): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonceValue}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
-    `style-src 'self' ${dev ? "'unsafe-inline'" : `'nonce-${nonceValue}'`}`,
+    `style-src 'self' ${dev ? "'unsafe-inline'" : [`'nonce-${nonceValue}'`, ...inlineStyleSources()].join(' ')}`,
     "img-src 'self'",
     "font-src 'self'",
     `connect-src 'self'${wompiOrigin ? ` ${wompiOrigin}` : ''}`,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   CARDS,
   checkoutRoot,
@@ -79,6 +80,19 @@ test.describe('a payable link', () => {
     // Nothing was loaded from another origin.
     const origins = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).origin));
     expect(origins.filter((o) => o !== new URL(page.url()).origin)).toEqual([]);
+  });
+
+  test('carries its CSS in the HTML, allowed by hash, so it paints with no stylesheet to wait for', async ({ page, createLink }) => {
+    const link = await createLink();
+    const res = await page.goto(`/pay/${link.token}`);
+    const styleSrc = (res!.headers()['content-security-policy'] ?? '').split('; ').find((d) => d.startsWith('style-src '))?.split(' ') ?? [];
+    expect(styleSrc).not.toContain("'unsafe-inline'");
+    await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(0);
+    const styles = await page.locator('style').allTextContents();
+    expect(styles.length).toBeGreaterThan(0);
+    for (const css of styles) expect(styleSrc).toContain(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+    // Applied (a blocked one would also be a violation): the page's rules, not the browser's 8 px.
+    expect(await page.evaluate(() => getComputedStyle(document.body).marginTop)).toBe('0px');
   });
 
   test('a fresh nonce on every response', async ({ request, createLink }) => {

@@ -1,0 +1,32 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+
+// The production build inlines its CSS into each page's HTML (next.config.ts, `inlineCss`), so the
+// checkout paints, and its inline bridge posts to the widget, without waiting for a stylesheet
+// (docs/checkout.md#hosted-page). Next.js writes that `<style>` without the CSP nonce, so the
+// checkout's policy allows it by hash instead: React merges a page's inlined files into one
+// `<style>`, in the order of the entry's list in the build's client reference manifests.
+
+type Manifests = Record<string, { entryCSSFiles?: Record<string, { inlined?: boolean; content?: string }[]> }>;
+
+/** `'sha256-…'` sources for every `<style>` the build in `distDir` can inline, read once per call. */
+export function inlineStyleHashes(distDir: string): string[] {
+  const appDir = path.join(distDir, 'server', 'app');
+  if (!fs.existsSync(appDir)) return [];
+  const hashes = new Set<string>();
+  for (const file of fs.readdirSync(appDir, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('_client-reference-manifest.js')) continue;
+    // Our own build output, a script that sets globalThis.__RSC_MANIFEST (Next.js reads it the same way).
+    const context: { __RSC_MANIFEST?: Manifests } = {};
+    vm.runInNewContext(fs.readFileSync(path.join(appDir, file), 'utf8'), context);
+    for (const manifest of Object.values(context.__RSC_MANIFEST ?? {})) {
+      for (const files of Object.values(manifest.entryCSSFiles ?? {})) {
+        const css = files.filter((f) => f.inlined).map((f) => f.content ?? '').join('');
+        if (css) hashes.add(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+      }
+    }
+  }
+  return [...hashes].sort();
+}
