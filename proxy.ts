@@ -114,7 +114,6 @@ function underCheckoutPolicy(
   response.headers.set('Content-Security-Policy', csp);
   response.headers.set('Referrer-Policy', 'no-referrer');
   response.headers.set('Cache-Control', 'no-store');
-  response.headers.set('X-Content-Type-Options', 'nosniff');
   for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
   return response;
 }
