@@ -151,10 +151,9 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    // `:path*` matches the bare path too; every request is checked against each entry in turn.
-    '/pay/:path*',
-    '/portal/:path*',
-    '/manage/:path*',
+    // `:path*` matches the bare path too; every request is checked against each entry in turn
+    // (a RegExp made per entry and request), so the three sections share one.
+    '/:section(pay|portal|manage)/:path*',
     // Every other page, for a multipart post only (the API routes read their own bodies).
     {
       source: '/((?!merchants/|checkout/|admin/|api/|processors/|_next/).*)',
