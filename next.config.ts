@@ -33,8 +33,9 @@ const nextConfig: NextConfig = {
       { key: 'Cache-Control', value: WIDGET_CACHE },
       { key: 'Access-Control-Allow-Origin', value: '*' },
     ];
+    // X-Content-Type-Options: nosniff goes on every response from lib/http/request-guard.ts: a
+    // rule for every path here would be matched on every request (docs/benchmarks.md).
     return [
-      { source: '/:path*', headers: [{ key: 'X-Content-Type-Options', value: 'nosniff' }] },
       { source: '/widget.js', headers: [...widgetHeaders, ...(version ? [{ key: 'X-Widget-Version', value: version }] : [])] },
       // Text to copy, not a video (the static server reads .ts as MPEG transport stream).
       { source: '/widget.d.ts', headers: [...widgetHeaders, { key: 'Content-Type', value: 'text/plain; charset=utf-8' }] },

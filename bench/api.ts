@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LIMITS } from '@/lib/rate-limit';
-import { foreignShare, processCpuMs, sampleCpu } from './cpu';
+import { foreignShare, postgresCpuMsBetween, processCpuMs, sampleCpu, samplePostgres } from './cpu';
 import { CONNECTIONS, expectedStatus, type Measured, Rotation, type RunResult, runLoad, type Scenario } from './load';
 import { buildFloorApp, type FloorApp } from './floor-app';
 import { runPaced } from './paced';
@@ -68,7 +68,7 @@ function freePort(): Promise<number> {
 
 const line = (label: string, r: RunResult) =>
   `${label.padEnd(22)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms` +
-  `  server CPU ${r.serverCpuMs?.toFixed(2) ?? '?'} ms/req  other CPU ${r.otherCpu === undefined ? '?' : Math.round(r.otherCpu * 100)} %` +
+  `  server CPU ${r.serverCpuMs?.toFixed(2) ?? '?'} ms/req  database CPU ${r.dbCpuMs?.toFixed(2) ?? '?'} ms/req  other CPU ${r.otherCpu === undefined ? '?' : Math.round(r.otherCpu * 100)} %` +
   (r.unexpected + r.errors ? `  !! unexpected ${r.unexpected} errors ${r.errors} ${JSON.stringify(r.statusCodes)}` : '');
 
 const failures: string[] = [];
@@ -88,19 +88,22 @@ function check(label: string, scenario: Scenario, r: RunResult): RunResult {
   return r;
 }
 
-/** One checked run, flat out (autocannon) or paced, with the server's CPU per request and what other processes took. */
+/** One checked run, flat out (autocannon) or paced, with the server's and PostgreSQL's CPU per request and what other processes took. */
 async function measure(label: string, server: RunningServer, scenario: Scenario, rotation: Rotation, seconds: number, rate?: number) {
   const pids = [process.pid, server.pid];
   const before = sampleCpu(pids);
   const serverBefore = processCpuMs(server.pid);
+  const dbBefore = samplePostgres();
   const options = { url: server.url, scenario, rotation, seconds };
   const result = rate ? await runPaced({ ...options, rate }) : await runLoad(options);
   const serverAfter = processCpuMs(server.pid);
+  const dbMs = postgresCpuMsBetween(dbBefore, samplePostgres());
   const r: RunResult = {
     ...result,
     otherCpu: foreignShare(before, sampleCpu(pids)),
     serverCpuMs:
       serverBefore === undefined || serverAfter === undefined || !result.requests ? undefined : (serverAfter - serverBefore) / result.requests,
+    dbCpuMs: dbMs === undefined || !result.requests ? undefined : dbMs / result.requests,
   };
   return check(`${label} ${server.kind}`, scenario, r);
 }

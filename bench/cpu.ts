@@ -33,11 +33,20 @@ function postgresPids(): string[] {
   });
 }
 
+/** Jiffies used so far by each PostgreSQL process (every database's: the server may be shared). */
+export function samplePostgres(): Map<string, number> {
+  try {
+    return new Map(postgresPids().map((pid) => [pid, procStatTimes(pid)]));
+  } catch {
+    return new Map();
+  }
+}
+
 export function sampleCpu(pids: number[]): CpuSample | undefined {
   try {
     const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
     const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = cpu;
-    const ours = new Map([...pids.map(String), ...postgresPids()].map((pid) => [pid, procStatTimes(pid)]));
+    const ours = new Map([...pids.map((pid): [string, number] => [String(pid), procStatTimes(pid)]), ...samplePostgres()]);
     return { total: user + nice + system + idle + iowait + irq + softirq + steal, busy: user + nice + system + irq + softirq + steal, ours };
   } catch {
     return undefined;
@@ -56,9 +65,25 @@ export function foreignShare(before: CpuSample | undefined, after: CpuSample | u
 
 let ticksPerSecond: number | undefined;
 
+function jiffiesToMs(jiffies: number): number {
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  return (jiffies * 1000) / ticksPerSecond;
+}
+
 /** CPU time (user + system) a process has used so far, in ms, if known. */
 export function processCpuMs(pid: number): number | undefined {
   if (!fs.existsSync(`/proc/${pid}/stat`)) return undefined;
-  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  return (procStatTimes(pid) * 1000) / ticksPerSecond;
+  return jiffiesToMs(procStatTimes(pid));
+}
+
+/**
+ * CPU time (user + system) PostgreSQL's processes used between two samples, in ms, or undefined
+ * when none was found. A process started in between used all its time in between; one that ended
+ * in between is lost.
+ */
+export function postgresCpuMsBetween(before: Map<string, number>, after: Map<string, number>): number | undefined {
+  if (!after.size) return undefined;
+  let jiffies = 0;
+  for (const [pid, used] of after) jiffies += used - (before.get(pid) ?? 0);
+  return jiffiesToMs(jiffies);
 }

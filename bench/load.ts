@@ -30,6 +30,8 @@ export interface RunResult {
   otherCpu?: number;
   /** CPU time (user + system) the server process spent per request, in ms, when known. */
   serverCpuMs?: number;
+  /** CPU time (user + system) every PostgreSQL process spent per request, in ms, when known. */
+  dbCpuMs?: number;
 }
 
 export function expectedStatus(scenario: Scenario, code: number): boolean {

@@ -43,6 +43,8 @@ interface ServerFigures {
   p99: number;
   /** Server process CPU per request, ms (NaN when unknown). */
   cpuMs: number;
+  /** PostgreSQL's CPU per request (all its processes), ms (NaN when unknown). */
+  dbCpuMs: number;
 }
 
 /** One run per server at a fixed rate (half of next's flat-out throughput). */
@@ -79,6 +81,7 @@ export function figuresOf(rounds: Round[], scenario: Measured, paced: Paced[] = 
     p50: median(mine.map((r) => r[kind].p50)),
     p99: median(mine.map((r) => r[kind].p99)),
     cpuMs: median(mine.map((r) => r[kind].serverCpuMs ?? NaN)),
+    dbCpuMs: median(mine.map((r) => r[kind].dbCpuMs ?? NaN)),
   });
   const next = of('next');
   const ratio = median(mine.map((r) => r.next.rps / r.bare.rps));
@@ -104,30 +107,30 @@ const cpuMs = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '
 
 export function figuresTable(figures: ScenarioFigures[]): string {
   const lines = [
-    '| endpoint | server | req/s | p50 ms | p99 ms | ours / floor app req/s | ours / bare req/s | server CPU ms/request |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| endpoint | server | req/s | p50 ms | p99 ms | ours / floor app req/s | ours / bare req/s | server CPU ms/request | database CPU ms/request |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const f of figures) {
     lines.push(
-      `| ${SCENARIO_LABEL[f.scenario]} | next start (ours) | ${n0(f.next.rps)} | ${ms(f.next.p50)} | ${ms(f.next.p99)} | **${pct(f.floorRatio)}** | ${pct(f.ratio)} | ${cpuMs(f.next.cpuMs)} |`,
+      `| ${SCENARIO_LABEL[f.scenario]} | next start (ours) | ${n0(f.next.rps)} | ${ms(f.next.p50)} | ${ms(f.next.p99)} | **${pct(f.floorRatio)}** | ${pct(f.ratio)} | ${cpuMs(f.next.cpuMs)} | ${cpuMs(f.next.dbCpuMs)} |`,
     );
-    lines.push(`| | floor app (401, same rounds) | ${n0(f.floor.rps)} | ${ms(f.floor.p50)} | ${ms(f.floor.p99)} | | | ${cpuMs(f.floor.cpuMs)} |`);
-    lines.push(`| | bare node:http | ${n0(f.bare.rps)} | ${ms(f.bare.p50)} | ${ms(f.bare.p99)} | | | ${cpuMs(f.bare.cpuMs)} |`);
+    lines.push(`| | floor app (401, same rounds) | ${n0(f.floor.rps)} | ${ms(f.floor.p50)} | ${ms(f.floor.p99)} | | | ${cpuMs(f.floor.cpuMs)} | ${cpuMs(f.floor.dbCpuMs)} |`);
+    lines.push(`| | bare node:http | ${n0(f.bare.rps)} | ${ms(f.bare.p50)} | ${ms(f.bare.p99)} | | | ${cpuMs(f.bare.cpuMs)} | ${cpuMs(f.bare.dbCpuMs)} |`);
   }
   return lines.join('\n');
 }
 
 export function roundsTable(rounds: Round[]): string {
   const lines = [
-    '| endpoint | round | next req/s | p50 | p99 | bare req/s | p50 | p99 | floor app req/s | ours/floor | ours/bare | unexpected + errors | server CPU ms/req next / bare | other CPU next / bare |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| endpoint | round | next req/s | p50 | p99 | bare req/s | p50 | p99 | floor app req/s | ours/floor | ours/bare | unexpected + errors | server CPU ms/req next / bare | database CPU ms/req next / bare | other CPU next / bare |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of rounds) {
     const bad = r.next.unexpected + r.next.errors + r.bare.unexpected + r.bare.errors + r.floor.unexpected + r.floor.errors;
     lines.push(
       `| ${r.scenario} | ${r.round} | ${n0(r.next.rps)} | ${ms(r.next.p50)} | ${ms(r.next.p99)} | ` +
         `${n0(r.bare.rps)} | ${ms(r.bare.p50)} | ${ms(r.bare.p99)} | ${n0(r.floor.rps)} | ${pct(r.next.rps / r.floor.rps)} | ${pct(r.next.rps / r.bare.rps)} | ${bad} | ` +
-        `${cpuMs(r.next.serverCpuMs)} / ${cpuMs(r.bare.serverCpuMs)} | ${share(r.next.otherCpu)} / ${share(r.bare.otherCpu)} |`,
+        `${cpuMs(r.next.serverCpuMs)} / ${cpuMs(r.bare.serverCpuMs)} | ${cpuMs(r.next.dbCpuMs)} / ${cpuMs(r.bare.dbCpuMs)} | ${share(r.next.otherCpu)} / ${share(r.bare.otherCpu)} |`,
     );
   }
   return lines.join('\n');
@@ -164,6 +167,7 @@ export function floorFiguresOf(rounds: FloorRound[], bare: RunResult): FloorFigu
     p50: median(rounds.map((r) => r[kind].p50)),
     p99: median(rounds.map((r) => r[kind].p99)),
     cpuMs: median(rounds.map((r) => r[kind].serverCpuMs ?? NaN)),
+    dbCpuMs: median(rounds.map((r) => r[kind].dbCpuMs ?? NaN)),
   });
   const ratio = median(rounds.map((r) => r.next.rps / r.floor.rps));
   return { rounds, bare, next: of('next'), floor: of('floor'), ratio, met: ratio >= AIMS.floorShare.floor };
@@ -172,11 +176,11 @@ export function floorFiguresOf(rounds: FloorRound[], bare: RunResult): FloorFigu
 /** The plumbing alone: a 401 before any database work, ours against the floor app (and bare node:http for scale). */
 export function floorTable(f: FloorFigures): string {
   return [
-    '| server | req/s | p50 ms | p99 ms | server CPU ms/request | per round (req/s, ours / floor) |',
-    '|---|---:|---:|---:|---:|---|',
-    `| next start (ours) | ${n0(f.next.rps)} | ${ms(f.next.p50)} | ${ms(f.next.p99)} | ${cpuMs(f.next.cpuMs)} | ${f.rounds.map((r) => `${n0(r.next.rps)} / ${n0(r.floor.rps)}`).join(', ')} |`,
-    `| floor app | ${n0(f.floor.rps)} | ${ms(f.floor.p50)} | ${ms(f.floor.p99)} | ${cpuMs(f.floor.cpuMs)} | |`,
-    `| bare node:http | ${n0(f.bare.rps)} | ${ms(f.bare.p50)} | ${ms(f.bare.p99)} | ${cpuMs(f.bare.serverCpuMs)} | |`,
+    '| server | req/s | p50 ms | p99 ms | server CPU ms/request | database CPU ms/request | per round (req/s, ours / floor) |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    `| next start (ours) | ${n0(f.next.rps)} | ${ms(f.next.p50)} | ${ms(f.next.p99)} | ${cpuMs(f.next.cpuMs)} | ${cpuMs(f.next.dbCpuMs)} | ${f.rounds.map((r) => `${n0(r.next.rps)} / ${n0(r.floor.rps)}`).join(', ')} |`,
+    `| floor app | ${n0(f.floor.rps)} | ${ms(f.floor.p50)} | ${ms(f.floor.p99)} | ${cpuMs(f.floor.cpuMs)} | ${cpuMs(f.floor.dbCpuMs)} | |`,
+    `| bare node:http | ${n0(f.bare.rps)} | ${ms(f.bare.p50)} | ${ms(f.bare.p99)} | ${cpuMs(f.bare.serverCpuMs)} | ${cpuMs(f.bare.dbCpuMs)} | |`,
   ].join('\n');
 }
 

@@ -48,3 +48,30 @@ test.describe('operator API (docs/operations.md#operator-api)', () => {
     expect(wrong.status()).toBe(401);
   });
 });
+
+test('every kind of response carries X-Content-Type-Options: nosniff (lib/http/request-guard.ts)', async ({ request }) => {
+  const home = await request.get('/');
+  const script = /<script src="(\/_next\/static\/[^"]+\.js)"/.exec(await home.text())?.[1];
+  expect(script).toBeTruthy();
+  const responses = {
+    page: home,
+    'API JSON 401': await request.get('/merchants/plans/plan_x/status'),
+    'public file': await request.get('/widget.js'),
+    'build asset': await request.get(script!),
+    'not-found page': await request.get('/no-such-page'),
+    'checkout 404 (proxy)': await request.get('/pay/no-such-token'),
+    'proxy 400 (unreadable form)': await request.post('/', { headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, data: 'not multipart' }),
+    'guard 405': await request.fetch('/api/health', { method: 'TRACE' }),
+  };
+  const statuses = Object.fromEntries(Object.entries(responses).map(([kind, res]) => [kind, `${res.status()} ${res.headers()['x-content-type-options']}`]));
+  expect(statuses).toEqual({
+    page: '200 nosniff',
+    'API JSON 401': '401 nosniff',
+    'public file': '200 nosniff',
+    'build asset': '200 nosniff',
+    'not-found page': '404 nosniff',
+    'checkout 404 (proxy)': '404 nosniff',
+    'proxy 400 (unreadable form)': '400 nosniff',
+    'guard 405': '405 nosniff',
+  });
+});

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { withApi } from '@/lib/api/handler';
-import { errorFields, log, withRequestLog } from './log';
+import pino from 'pino';
+import { errorFields, isoTime, log, withRequestLog } from './log';
 
 // pino's lines, as the test destination hands them to the console: each one JSON object.
 
@@ -15,6 +16,17 @@ function captureConsole() {
   vi.spyOn(console, 'log').mockImplementation(() => {});
   vi.spyOn(console, 'error').mockImplementation(() => {});
 }
+
+describe('isoTime', () => {
+  it("writes what pino's isoTime writes, within a second, across seconds and at their edges", () => {
+    const start = Date.UTC(2026, 10, 24, 23, 59, 58, 990);
+    for (const now of [start, start + 5, start + 9, start + 10, start + 99, start + 100, start + 1_000, start + 1_009, start + 2_011, start + 86_400_000, 0, Date.now()]) {
+      vi.setSystemTime(now);
+      expect(isoTime(now)).toBe(pino.stdTimeFunctions.isoTime());
+    }
+    vi.useRealTimers();
+  });
+});
 
 describe('log', () => {
   it('writes one JSON line per event with level, ISO time, message and fields', () => {

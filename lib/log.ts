@@ -29,10 +29,26 @@ function stdout(): DestinationStream {
   return destination;
 }
 
+let second = NaN;
+let secondPrefix = '';
+
+/**
+ * pino's isoTime (`,"time":"2026-11-24T10:51:34.092Z"`) without formatting a Date per line: the
+ * text up to the second is made once a second and the milliseconds appended (docs/operations.md#logs).
+ */
+export function isoTime(now = Date.now()): string {
+  const ms = now % 1000;
+  if (now - ms !== second) {
+    second = now - ms;
+    secondPrefix = `,"time":"${new Date(second).toISOString().slice(0, -4)}`;
+  }
+  return `${secondPrefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z"`;
+}
+
 const root: Logger = pino(
   {
     base: undefined,
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTime,
     formatters: { level: (label) => ({ level: label }) },
   },
   process.env.VITEST ? testConsole : stdout(),

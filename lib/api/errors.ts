@@ -22,21 +22,26 @@ export interface ErrorDetail {
   message: string;
 }
 
-export class ApiError extends Error {
+/**
+ * An Error to `instanceof` (Error.prototype is its prototype) that the Error constructor never
+ * runs for: an ApiError is an answer (a 401, a 404), not a fault, so it needs no stack, and even
+ * with Error.stackTraceLimit at 0 constructing an Error cost a few µs of every 401 (docs/benchmarks.md).
+ */
+const Answer = function Answer() {} as unknown as new () => Error;
+Answer.prototype = Error.prototype;
+
+export class ApiError extends Answer {
   readonly status: number;
+  override readonly message: string;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
   ) {
-    // An ApiError is an answer (a 401, a 404), not a fault: it is never logged with a stack, and
-    // capturing one cost more than the rest of an unauthenticated request (docs/benchmarks.md).
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(message);
-    Error.stackTraceLimit = limit;
+    super();
     this.name = 'ApiError';
+    this.message = message;
     this.status = ERROR_STATUS[code];
   }
 }

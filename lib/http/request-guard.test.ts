@@ -76,6 +76,13 @@ describe('guardRequest in front of a server', () => {
     await raw(port, 'GET /pay/abcdefghij HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(seen).toEqual(['GET /pay/_', 'GET /pay/abcdefghij']);
   });
+
+  it('puts X-Content-Type-Options: nosniff on every response, its own refusals and what it hands on', async () => {
+    const refused = await raw(port, 'TRACE / HTTP/1.1\r\nHost: x\r\n\r\n');
+    const passed = await raw(port, 'GET /other HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    for (const reply of [refused, passed]) expect(reply).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
+    seen.length = 0;
+  });
 });
 
 describe('routePattern', () => {

@@ -127,6 +127,9 @@ function pathOf(target: string): string | null {
 
 /** Handles `req` here when Next.js could not (`files`: public/ paths, for tests); false to let Next.js have it (its URL repaired if need be). */
 export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse, files: Set<string> = staticFiles, build: BuildRoutes | null = routes): boolean {
+  // Every response, ours and Next's (pages, files, 404s), is never sniffed as another type; set
+  // here once rather than by a header rule that Next matches on every request (docs/benchmarks.md).
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   if (req.method && UNREPRESENTABLE_METHODS.has(req.method.toUpperCase())) {
     refuseMethod(req, res);
     return true;
