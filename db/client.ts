@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -132,4 +132,17 @@ export function preparedFor<Q>(build: (db: Db) => Q): (db: Db) => Q {
     }
     return query;
   };
+}
+
+const dialect = new PgDialect();
+
+/**
+ * Raw SQL as a named prepared statement, run with `.execute({ name: value })` for its
+ * `sql.placeholder`s. drizzle names (prepares) only the statements of its query builders; a raw
+ * statement it runs unnamed, which postgres.js sends in two round trips (a Describe to learn the
+ * parameter types, then Bind and Execute), parsed and planned each time. A named one is described
+ * once per connection, then runs in one round trip. In a transaction, pass the transaction.
+ */
+export function prepareSql(db: Db, name: string, query: SQL) {
+  return db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
 }

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
-import { type Db, preparedFor } from '../client';
+import { type Db, preparedFor, prepareSql } from '../client';
 import { customers, subscriptionPlans, transactions } from '../schema';
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
@@ -25,20 +25,17 @@ type PlanInput = Pick<
   | 'customerIdNumber'
 > & { nextChargeDate: Date; tokenExpiresAt: Date; createdAt: Date };
 
-/**
- * A new plan and its customer (one per merchant and e-mail: created, or brought up to date with
- * what this link says) in one statement, so one round trip and atomic without a transaction of
- * its own; a unique violation (the open externalReference) undoes the customer's change too.
- */
-export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanInput): Promise<void> {
-  // drizzle cannot name the expression index lower(email) as a conflict target, hence plain SQL.
-  // Times go as ISO strings so both drivers (postgres.js, PGlite) send them the same way.
-  const created = p.createdAt.toISOString();
-  await db.execute(
+const ph = sql.placeholder;
+
+const insertPlanWithCustomerQuery = preparedFor((db) =>
+  prepareSql(
+    db,
+    'insert_plan_with_customer',
+    // drizzle cannot name the expression index lower(email) as a conflict target, hence plain SQL.
     sql`with customer as (
           insert into customers (id, merchant_id, email, phone, first_name, last_name, id_type, id_number)
-          values (${c.id}, ${c.merchantId}, ${c.email}, ${c.phone}, ${c.firstName ?? null}, ${c.lastName ?? null},
-                  ${c.idType ?? null}, ${c.idNumber ?? null})
+          values (${ph('customerId')}, ${ph('merchantId')}, ${ph('email')}, ${ph('phone')}, ${ph('firstName')}, ${ph('lastName')},
+                  ${ph('idType')}, ${ph('idNumber')})
           on conflict (merchant_id, lower(email)) do update set
             phone = excluded.phone,
             first_name = coalesce(excluded.first_name, customers.first_name),
@@ -51,11 +48,48 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
         insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval,
           status, next_charge_date, checkout_token, token_expires_at, customer_phone, customer_email, customer_first_name,
           customer_last_name, customer_id_type, customer_id_number, created_at, updated_at)
-        values (${p.id}, ${p.merchantId}, (select id from customer), ${p.externalReference}, ${p.description}, ${p.amount},
-          ${p.modality}, ${p.interval ?? null}, ${p.status ?? 'PENDING_ACTIVATION'}, ${p.nextChargeDate.toISOString()}, ${p.checkoutToken},
-          ${p.tokenExpiresAt.toISOString()}, ${p.customerPhone}, ${p.customerEmail}, ${p.customerFirstName ?? null},
-          ${p.customerLastName ?? null}, ${p.customerIdType ?? null}, ${p.customerIdNumber ?? null}, ${created}, ${created})`,
-  );
+        values (${ph('planId')}, ${ph('merchantId')}, (select id from customer), ${ph('externalReference')}, ${ph('description')},
+          ${ph('amount')}, ${ph('modality')}, ${ph('interval')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
+          ${ph('tokenExpiresAt')}, ${ph('customerPhone')}, ${ph('customerEmail')}, ${ph('customerFirstName')},
+          ${ph('customerLastName')}, ${ph('customerIdType')}, ${ph('customerIdNumber')}, ${ph('createdAt')}, ${ph('createdAt')})`,
+  ),
+);
+
+/**
+ * A new plan and its customer (one per merchant and e-mail: created, or brought up to date with
+ * what this link says) in one statement, so one round trip and atomic without a transaction of
+ * its own; a unique violation (the open externalReference) undoes the customer's change too.
+ * Prepared: every link creation runs it.
+ */
+export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanInput): Promise<void> {
+  // Times go as ISO strings so both drivers (postgres.js, PGlite) send them the same way.
+  await insertPlanWithCustomerQuery(db).execute({
+    customerId: c.id,
+    merchantId: c.merchantId,
+    email: c.email,
+    phone: c.phone,
+    firstName: c.firstName ?? null,
+    lastName: c.lastName ?? null,
+    idType: c.idType ?? null,
+    idNumber: c.idNumber ?? null,
+    planId: p.id,
+    externalReference: p.externalReference,
+    description: p.description,
+    amount: p.amount,
+    modality: p.modality,
+    interval: p.interval ?? null,
+    status: p.status ?? 'PENDING_ACTIVATION',
+    nextChargeDate: p.nextChargeDate.toISOString(),
+    checkoutToken: p.checkoutToken,
+    tokenExpiresAt: p.tokenExpiresAt.toISOString(),
+    customerPhone: p.customerPhone,
+    customerEmail: p.customerEmail,
+    customerFirstName: p.customerFirstName ?? null,
+    customerLastName: p.customerLastName ?? null,
+    customerIdType: p.customerIdType ?? null,
+    customerIdNumber: p.customerIdNumber ?? null,
+    createdAt: p.createdAt.toISOString(),
+  });
 }
 
 /** A plan of this merchant, or undefined: the merchant is in the `where`, never checked after. */
