@@ -40,6 +40,8 @@ export interface ScratchDatabase {
   name: string;
   url: string;
   serverVersion: string;
+  /** VACUUM ANALYZE of the whole database, waited for. */
+  vacuum(): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -63,7 +65,15 @@ export async function createScratchDatabase(): Promise<ScratchDatabase> {
     await drop();
     throw new Error('npm run db:migrate failed on the scratch database');
   }
-  return { name, url: url.href, serverVersion: version?.server_version ?? 'unknown', drop };
+  const vacuum = async () => {
+    const client = postgres(url.href, { max: 1, onnotice: () => {} });
+    try {
+      await client.unsafe('vacuum analyze');
+    } finally {
+      await client.end();
+    }
+  };
+  return { name, url: url.href, serverVersion: version?.server_version ?? 'unknown', vacuum, drop };
 }
 
 export interface BenchMerchant {
