@@ -51,8 +51,8 @@ describe('the key cache against the database', () => {
   });
 
   it('refuses a key revoked through this process at once', async () => {
+    // The cache the merchant routes use, the one revokeKey empties.
     const cache = keyCacheOf(database);
-    await informedCache();
     const m = await createTestMerchant(db);
     const second = await createKey(db, m.merchantId);
     await expect.poll(async () => (await authenticateMerchant(db, bearer(second), cache), cache.get(second.apiKey))).toBeDefined();
@@ -91,17 +91,13 @@ describe('the key cache against the database', () => {
   });
 });
 
-/** A database whose announcements this test delivers by hand. */
-function handDelivered() {
+/** A cache, already listening, over a database whose announcements this test delivers by hand. */
+async function handDelivered() {
   const heard: { notify?: (payload: string) => void; listened?: () => void } = {};
-  const beats: string[] = [];
+  let beats = 0;
+  const clock = { now: 10_000 };
   const fake = {
-    db: {
-      execute: async (query: { queryChunks?: unknown[] }) => {
-        beats.push(JSON.stringify(query));
-        return [];
-      },
-    } as unknown as Db,
+    db: { execute: async () => (beats++, []) } as unknown as Db,
     listen: async (channel: string, onNotify: (payload: string) => void, onListen: () => void) => {
       expect(channel).toBe(KEY_CHANGES_CHANNEL);
       heard.notify = onNotify;
@@ -110,75 +106,71 @@ function handDelivered() {
       return async () => {};
     },
   };
-  return { fake, heard, beats };
+  const cache = new KeyCache(fake, () => clock.now);
+  cache.get('pk');
+  await Promise.resolve();
+  return {
+    cache,
+    heard: heard as Required<typeof heard>,
+    clock,
+    beats: () => beats,
+    /** This cache's beat, sent now, comes back. */
+    beatBack: () => heard.notify!(cache.beatPayload(clock.now)),
+  };
 }
 
 const KEY = { merchantId: 'mch_x', secretHash: 'h' };
 
 describe('when the cache may be used', () => {
   it('is never used while its beats do not come back', async () => {
-    const { fake, beats } = handDelivered();
-    let now = 10_000;
-    const cache = new KeyCache(fake, () => now);
+    const { cache, clock, beats } = await handDelivered();
     cache.get('pk');
-    await Promise.resolve();
-    cache.get('pk');
-    expect(beats.length).toBe(1);
+    expect(beats()).toBe(1);
     cache.remember('pk', KEY, cache.ticket());
     expect(cache.get('pk')).toBeUndefined();
-    now += 5_000;
+    clock.now += 5_000;
     cache.get('pk');
-    expect(beats.length).toBe(2);
+    expect(beats()).toBe(2);
     expect(cache.size).toBe(0);
   });
 
   it('is used for TRUST_FOR_MS after a returned beat was sent, then emptied', async () => {
-    const { fake, heard } = handDelivered();
-    let now = 10_000;
-    const cache = new KeyCache(fake, () => now);
-    cache.get('pk');
-    await Promise.resolve();
-    cache.get('pk');
+    const { cache, heard, clock, beatBack } = await handDelivered();
     // Another process's beat on the same channel says nothing of this one's listen.
-    heard.notify!(`beat:someoneelse0000000:${now}`);
+    heard.notify(`beat:someoneelse0000000:${clock.now}`);
     expect(cache.trusted).toBe(false);
-    heard.notify!(`${cache.beatPayload(now)}`);
+    beatBack();
     cache.remember('pk', KEY, cache.ticket());
     expect(cache.get('pk')).toEqual(KEY);
-    now += TRUST_FOR_MS - 1;
+    clock.now += TRUST_FOR_MS - 1;
     expect(cache.size).toBe(1);
-    now += 1;
+    clock.now += 1;
     expect(cache.get('pk')).toBeUndefined();
     expect(cache.size).toBe(0);
   });
 
   it('forgets everything on an announcement, and on a listen made again', async () => {
-    const { fake, heard } = handDelivered();
-    const now = 10_000;
-    const cache = new KeyCache(fake, () => now);
-    cache.get('pk');
-    await Promise.resolve();
-    heard.notify!(cache.beatPayload(now));
+    const { cache, heard, beatBack } = await handDelivered();
+    beatBack();
     cache.remember('pk', KEY, cache.ticket());
-    heard.notify!('changed');
+    heard.notify('changed');
     expect(cache.get('pk')).toBeUndefined();
     cache.remember('pk', KEY, cache.ticket());
-    heard.listened!();
+    heard.listened();
     expect(cache.get('pk')).toBeUndefined();
   });
 
   it('does not keep what was read before an announcement arrived', async () => {
-    const { fake, heard } = handDelivered();
-    const now = 10_000;
-    const cache = new KeyCache(fake, () => now);
-    cache.get('pk');
-    await Promise.resolve();
-    heard.notify!(cache.beatPayload(now));
+    const { cache, heard, beatBack } = await handDelivered();
+    beatBack();
     const ticket = cache.ticket();
     // The read is under way when the announcement of a revocation arrives: what it read may be stale.
-    heard.notify!('changed');
+    heard.notify('changed');
     cache.remember('pk', KEY, ticket);
     expect(cache.get('pk')).toBeUndefined();
+    // The same read, with nothing announced meanwhile, is kept.
+    cache.remember('pk', KEY, cache.ticket());
+    expect(cache.get('pk')).toEqual(KEY);
   });
 
   it('listens anew when its beats stop coming back, as after a connection its listen did not survive', async () => {
