@@ -17,12 +17,6 @@ type PlanInput = Pick<
   | 'interval'
   | 'status'
   | 'checkoutToken'
-  | 'customerPhone'
-  | 'customerEmail'
-  | 'customerFirstName'
-  | 'customerLastName'
-  | 'customerIdType'
-  | 'customerIdNumber'
 > & { nextChargeDate: Date; tokenExpiresAt: Date; createdAt: Date };
 
 const ph = sql.placeholder;
@@ -50,8 +44,8 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
           customer_last_name, customer_id_type, customer_id_number, created_at, updated_at)
         values (${ph('planId')}, ${ph('merchantId')}, (select id from customer), ${ph('externalReference')}, ${ph('description')},
           ${ph('amount')}, ${ph('modality')}, ${ph('interval')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
-          ${ph('tokenExpiresAt')}, ${ph('customerPhone')}, ${ph('customerEmail')}, ${ph('customerFirstName')},
-          ${ph('customerLastName')}, ${ph('customerIdType')}, ${ph('customerIdNumber')}, ${ph('createdAt')}, ${ph('createdAt')})`,
+          ${ph('tokenExpiresAt')}, ${ph('phone')}, ${ph('email')}, ${ph('firstName')}, ${ph('lastName')}, ${ph('idType')},
+          ${ph('idNumber')}, ${ph('createdAt')}, ${ph('createdAt')})`,
   ),
 );
 
@@ -59,6 +53,7 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
  * A new plan and its customer (one per merchant and e-mail: created, or brought up to date with
  * what this link says) in one statement, so one round trip and atomic without a transaction of
  * its own; a unique violation (the open externalReference) undoes the customer's change too.
+ * The plan keeps the customer's details as this link sent them (its customer_* columns).
  * Prepared: every link creation runs it.
  */
 export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanInput): Promise<void> {
@@ -82,12 +77,6 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
     nextChargeDate: p.nextChargeDate.toISOString(),
     checkoutToken: p.checkoutToken,
     tokenExpiresAt: p.tokenExpiresAt.toISOString(),
-    customerPhone: p.customerPhone,
-    customerEmail: p.customerEmail,
-    customerFirstName: p.customerFirstName ?? null,
-    customerLastName: p.customerLastName ?? null,
-    customerIdType: p.customerIdType ?? null,
-    customerIdNumber: p.customerIdNumber ?? null,
     createdAt: p.createdAt.toISOString(),
   });
 }

@@ -46,12 +46,6 @@ export async function createPaymentLink(db: Db, merchantId: string, body: Create
         nextChargeDate: now,
         checkoutToken: token,
         tokenExpiresAt,
-        customerPhone: customer.phone,
-        customerEmail: customer.email,
-        customerFirstName: customer.firstName ?? null,
-        customerLastName: customer.lastName ?? null,
-        customerIdType: customer.idType ?? null,
-        customerIdNumber: customer.idNumber ?? null,
         createdAt: now,
       },
     );
