@@ -134,7 +134,7 @@ describe('when the cache may be used', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('is used for TRUST_FOR_MS after a returned beat was sent, then emptied', async () => {
+  it('is used for TRUST_FOR_MS after a returned beat was sent, and again once a later beat is back', async () => {
     const { cache, heard, clock, beatBack } = await handDelivered();
     // Another process's beat on the same channel says nothing of this one's listen.
     heard.notify(`beat:someoneelse0000000:${clock.now}`);
@@ -143,8 +143,28 @@ describe('when the cache may be used', () => {
     cache.remember('pk', KEY, cache.ticket());
     expect(cache.get('pk')).toEqual(KEY);
     clock.now += TRUST_FOR_MS - 1;
-    expect(cache.size).toBe(1);
+    expect(cache.get('pk')).toEqual(KEY);
+    // Idle past the trust: held, not used, and nothing new is kept.
     clock.now += 1;
+    expect(cache.get('pk')).toBeUndefined();
+    cache.remember('other', KEY, cache.ticket());
+    expect(cache.size).toBe(1);
+    // A beat sent before the lapse and late to arrive does not make it usable again.
+    heard.notify(cache.beatPayload(clock.now - TRUST_FOR_MS));
+    expect(cache.get('pk')).toBeUndefined();
+    // The beat sent now comes back: every change committed before it was announced before it.
+    beatBack();
+    expect(cache.get('pk')).toEqual(KEY);
+  });
+
+  it('forgets what it held while idle when a change is announced before its next beat is back', async () => {
+    const { cache, heard, clock, beatBack } = await handDelivered();
+    beatBack();
+    cache.remember('pk', KEY, cache.ticket());
+    clock.now += TRUST_FOR_MS;
+    expect(cache.get('pk')).toBeUndefined();
+    heard.notify('changed');
+    beatBack();
     expect(cache.get('pk')).toBeUndefined();
     expect(cache.size).toBe(0);
   });

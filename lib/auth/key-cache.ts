@@ -12,7 +12,8 @@ import { errorFields, log } from '@/lib/log';
 // last beat that came back. Announcements arrive in commit order, so a beat back means every
 // change committed before it was sent has been heard. A listen lost and made again empties the
 // cache too (whatever was announced meanwhile is gone). Changes made through this process empty
-// it at once (forgetApiKeys).
+// it at once (forgetApiKeys). A server that sat idle past TRUST_FOR_MS keeps what it holds and
+// uses it again once its next beat is back, rather than reading every key anew.
 
 export const KEY_CHANGES_CHANNEL = 'servicepay_api_key_changes';
 
@@ -55,12 +56,11 @@ export class KeyCache {
   get(key: string): CachedKey | undefined {
     const now = this.now();
     this.keepInformed(now);
-    if (now >= this.trustedUntil) {
-      // Announcements may have been missed meanwhile: what is held may be out of date.
-      if (this.keys.size) this.forget();
-      return undefined;
-    }
-    return this.keys.get(key);
+    // Not trusted now (idle, or the beats stopped): what is held is kept but not used. The next beat
+    // that comes back comes after every announcement of a change committed before it was sent, so
+    // whatever survives those is current again; a listen lost meanwhile empties the cache when it is
+    // made again, and one that is not made again sends back no beat.
+    return now < this.trustedUntil ? this.keys.get(key) : undefined;
   }
 
   /** A ticket for remember(): taken before the database is read. */

@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '@/lib/ids';
 
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 /**
@@ -10,12 +10,12 @@ export function sha256Hex(value: string): string {
  * same time whatever their lengths (timingSafeEqual throws on unequal lengths).
  */
 export function safeEqual(a: string, b: string): boolean {
-  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+  return timingSafeEqual(hash('sha256', a, 'buffer'), hash('sha256', b, 'buffer'));
 }
 
 /** Compares a presented secret with a stored SHA-256 hex digest, in constant time. */
 export function secretMatchesHash(secret: string, storedHashHex: string): boolean {
-  const presented = createHash('sha256').update(secret, 'utf8').digest();
+  const presented = hash('sha256', secret, 'buffer');
   const stored = Buffer.from(storedHashHex, 'hex');
   return stored.length === presented.length && timingSafeEqual(presented, stored);
 }
