@@ -167,7 +167,10 @@ async function measureAll(servers: Servers, rotations: Rotations, vacuum: () => 
     // does not run during (and get counted in) whatever is measured next.
     await vacuum();
   }
-  // The 401 path: ours and the floor app alternating, then bare node:http once for scale.
+  // The 401 path: a warm-up of each on it, as every endpoint has (ours has answered only creation
+  // and status so far), then ours and the floor app alternating, then bare node:http once for scale.
+  console.log(`401 path: warm-up ${settings.warmupSeconds} s each`);
+  for (const kind of ['next', 'floor'] as const) await measure('401 warm-up', servers[kind], 'floor', rotations[kind].floor, settings.warmupSeconds);
   const floorRounds: report.FloorRound[] = [];
   for (let round = 1; round <= settings.rounds; round++) {
     const order: ('next' | 'floor')[] = round % 2 ? ['next', 'floor'] : ['floor', 'next'];

@@ -60,7 +60,7 @@ function latencyNote(run: BenchRun): string {
 function floorNote(run: BenchRun): string {
   const { next, floor, bare } = run.floor;
   return (
-    `The 401 path: GET status without credentials, answered 401 before any database work; ${run.settings.rounds} rounds of ${run.settings.floorSeconds} s, ours and the floor app alternating, then bare node:http once. ` +
+    `The 401 path: GET status without credentials, answered 401 before any database work; a ${run.settings.warmupSeconds} s warm-up of each on it, then ${run.settings.rounds} rounds of ${run.settings.floorSeconds} s, ours and the floor app alternating, then bare node:http once. ` +
     `Ours reached **${pct(run.floor.ratio)} of the floor app** (aim ≥ 90 %: ${run.floor.met ? 'met' : '**missed**'}); per request ours spent ${next.cpuMs.toFixed(2)} ms of CPU against the floor app's ${floor.cpuMs.toFixed(2)} ms ` +
     `and bare node:http's ${(bare.serverCpuMs ?? NaN).toFixed(2)} ms.`
   );
