@@ -19,8 +19,8 @@ beforeAll(async () => {
 const bearer = (m: { apiKey: string; apiSecret: string }) => `Bearer ${m.apiKey}:${m.apiSecret}`;
 
 /** A cache whose announcements arrive: its first lookup starts the listen and sends a beat. */
-async function informedCache(): Promise<KeyCache> {
-  const cache = new KeyCache(database);
+async function informedCache(now?: () => number): Promise<KeyCache> {
+  const cache = new KeyCache(database, now);
   cache.get('pk_test_none');
   await expect.poll(() => (cache.get('pk_test_none'), cache.trusted), { timeout: 5_000 }).toBe(true);
   return cache;
@@ -76,6 +76,25 @@ describe('the key cache against the database', () => {
     await db.update(merchants).set({ status: 'INACTIVE' }).where(eq(merchants.id, deactivatedElsewhere.merchantId));
     await expect.poll(() => cache.get(deactivatedElsewhere.apiKey), { timeout: 2_000 }).toBeUndefined();
     await expect(authenticateMerchant(db, bearer(deactivatedElsewhere), cache)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('keeps its keys through an idle spell, and still refuses one revoked in SQL during it', async () => {
+    // A clock that can jump past the trust, as a server with no requests for a while sees it.
+    let idle = 0;
+    const cache = await informedCache(() => performance.now() + idle);
+    const m = await createTestMerchant(db);
+    await authenticateMerchant(db, bearer(m), cache);
+
+    idle += TRUST_FOR_MS + 1_000;
+    expect(cache.get(m.apiKey)).toBeUndefined();
+    // Its next beat back makes what it held usable again: not read anew.
+    await expect.poll(() => cache.get(m.apiKey), { timeout: 5_000 }).toBeDefined();
+
+    idle += TRUST_FOR_MS + 1_000;
+    await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.key, m.apiKey));
+    await expect.poll(() => (cache.get(m.apiKey), cache.trusted), { timeout: 5_000 }).toBe(true);
+    expect(cache.get(m.apiKey)).toBeUndefined();
+    await expect(authenticateMerchant(db, bearer(m), cache)).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
   it('is not emptied by the last-use writes every request leads to', async () => {
