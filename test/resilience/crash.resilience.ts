@@ -6,7 +6,7 @@ import { type AppServer, api, createLinks, createMerchant, eventually, operator,
 // kill -9 during first payments and webhook deliveries, then a restart on the same database:
 // nothing may be lost or stuck (docs/settlement.md). Whatever the instant of the kill, every
 // PENDING charge is settled, every link is payable again or paid, and every event reaches the
-// receiver at least once.
+// receiver at least once. And a graceful stop (SIGTERM) writes what it held in memory first.
 
 const LINKS = 40;
 // Approved, declined, PENDING-then-approved and processor-error cards, in turn.
@@ -91,5 +91,18 @@ describe('a crash mid-payment and mid-delivery', () => {
     }
     const paid = await db.sql<{ n: number }[]>`select count(*)::int as n from subscription_plans where status in ('ACTIVE', 'COMPLETED')`;
     expect(paid[0]!.n).toBe(LINKS);
+  });
+});
+
+describe('a graceful stop', () => {
+  it("writes the API keys' last use before the process ends", async () => {
+    const stopping = await startApp(env(), 'stop-1');
+    const merchant = await createMerchant(stopping.url, receiver.url);
+    expect((await api(stopping.url, '/merchants/webhook-events', { auth: merchant.auth })).status).toBe(200);
+    // SIGTERM well inside the few seconds the note waits to be written with others.
+    await stopping.stop();
+    const keys = await db.sql<{ last_used_at: Date | null }[]>`select last_used_at from api_keys where merchant_id = ${merchant.merchantId}`;
+    expect(keys.length).toBe(1);
+    expect(keys[0]!.last_used_at).not.toBeNull();
   });
 });
