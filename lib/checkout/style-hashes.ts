@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -24,7 +24,7 @@ export function inlineStyleHashes(distDir: string): string[] {
     for (const manifest of Object.values(context.__RSC_MANIFEST ?? {})) {
       for (const files of Object.values(manifest.entryCSSFiles ?? {})) {
         const css = files.filter((f) => f.inlined).map((f) => f.content ?? '').join('');
-        if (css) hashes.add(`'sha256-${createHash('sha256').update(css).digest('base64')}'`);
+        if (css) hashes.add(`'sha256-${hash('sha256', css, 'base64')}'`);
       }
     }
   }
