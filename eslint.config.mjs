@@ -28,4 +28,12 @@ export default defineConfig([
     files: ['e2e/**'],
     rules: { 'react-hooks/rules-of-hooks': 'off' },
   },
+  {
+    // API replies go through jsonResponse (lib/api/handler.ts: no-store, and no gzip of a small body).
+    files: ['app/**/route.ts', 'lib/api/**'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'Response', property: 'json', message: 'Use jsonResponse from lib/api/handler.ts.' }],
+    },
+  },
 ]);

@@ -49,6 +49,24 @@ test.describe('operator API (docs/operations.md#operator-api)', () => {
   });
 });
 
+test('small API replies reach a gzip-accepting client uncompressed, large ones gzipped (docs/api.md#conventions)', async ({ request }) => {
+  const headers = { 'Accept-Encoding': 'gzip, deflate' };
+  const encoding = (res: Awaited<ReturnType<typeof request.get>>) =>
+    `${res.status()} ${res.headers()['content-encoding'] ?? 'identity'} ${res.headers()['cache-control']}`;
+  const unauthorized = await request.get('/merchants/plans/plan_x/status', { headers });
+  expect(unauthorized.headers()['www-authenticate']).toBe('Bearer');
+  expect((await unauthorized.json()).error.code).toBe('unauthorized');
+  expect({
+    '401': encoding(unauthorized),
+    health: encoding(await request.get('/api/health', { headers })),
+    'OpenAPI document (over 1 KiB)': encoding(await request.get('/api/openapi.json', { headers })),
+  }).toEqual({
+    '401': '401 identity no-store, no-transform',
+    health: '200 identity no-store, no-transform',
+    'OpenAPI document (over 1 KiB)': '200 gzip public, max-age=300',
+  });
+});
+
 test('every kind of response carries X-Content-Type-Options: nosniff (lib/http/request-guard.ts)', async ({ request }) => {
   const home = await request.get('/');
   const script = /<script src="(\/_next\/static\/[^"]+\.js)"/.exec(await home.text())?.[1];

@@ -46,6 +46,11 @@ export class ApiError extends Answer {
   }
 }
 
+/** A 401 for missing or wrong Bearer credentials, naming the scheme as RFC 9110 asks of every 401. */
+export function bearerUnauthorized(message: string): ApiError {
+  return new ApiError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+}
+
 export function issuePath(path: readonly PropertyKey[]): string {
   return path.map(String).join('.');
 }

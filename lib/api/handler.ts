@@ -19,8 +19,36 @@ export function requestIdOf(req: Pick<Request, 'headers'>): string {
   return incoming && VALID_REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(24)}`;
 }
 
+/**
+ * Replies under this many bytes go uncompressed. Next.js gzips every route handler's reply for a
+ * client that accepts gzip, as most HTTP clients do, because it drops the Content-Length that would
+ * have let its 1 KiB threshold apply; gzip then cost more CPU than the rest of a 401 and saved
+ * nothing on a few hundred bytes (docs/api.md#conventions, docs/benchmarks.md).
+ */
+const COMPRESS_FROM_BYTES = 1024;
+
+export interface JsonInit {
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Every JSON reply of the API, from its serialized text: `Cache-Control: no-store` unless the route
+ * sets its own (a reply may carry a customer's e-mail and phone), and `no-transform` on a small one,
+ * which Next's compression honours.
+ */
+export function jsonTextResponse(text: string, { status = 200, headers }: JsonInit = {}): Response {
+  const cacheControl = Buffer.byteLength(text) < COMPRESS_FROM_BYTES ? 'no-store, no-transform' : 'no-store';
+  return new Response(text, { status, headers: { 'Cache-Control': cacheControl, ...headers, 'Content-Type': 'application/json' } });
+}
+
+/** jsonTextResponse of `data` serialized (what Response.json would send, with the headers above). */
+export function jsonResponse(data: unknown, init?: JsonInit): Response {
+  return jsonTextResponse(JSON.stringify(data), init);
+}
+
 export function errorResponse(error: ApiError, requestId: string): Response {
-  const response = Response.json(errorBody(error, requestId), { status: error.status, headers: error.options.headers });
+  const response = jsonResponse(errorBody(error, requestId), { status: error.status, headers: error.options.headers });
   // A 413 is sent before the body is read: the rest of it is still on the socket, and a client
   // reusing the connection would have its next request read as that body. Close it instead.
   if (error.code === 'payload_too_large') response.headers.set('Connection', 'close');

@@ -1,6 +1,6 @@
 import { safeEqual } from '@/lib/auth/secrets';
 import { env } from '@/lib/env';
-import { ApiError } from './errors';
+import { ApiError, bearerUnauthorized } from './errors';
 import { type ApiHandler, withApi } from './handler';
 
 /**
@@ -13,7 +13,7 @@ export function withAdmin<P = Record<string, never>>(handler: ApiHandler<P>) {
     if (!expected) throw new ApiError('not_found', 'Not found');
     const header = req.headers.get('authorization') ?? '';
     const presented = /^Bearer (.+)$/.exec(header)?.[1] ?? '';
-    if (!safeEqual(presented, expected)) throw new ApiError('unauthorized', 'A valid operator token is required');
+    if (!safeEqual(presented, expected)) throw bearerUnauthorized('A valid operator token is required');
     return handler(req, ctx);
   });
 }

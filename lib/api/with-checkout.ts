@@ -12,10 +12,10 @@ export function clientIp(req: Pick<Request, 'headers'>): string {
   return forwarded?.split(',').at(-1)?.trim() || req.headers.get('x-real-ip') || 'unknown';
 }
 
-// The token in these URLs is a secret: nobody caches an answer, and nothing is sent as a referrer.
-// The answers are data, never a document: they may load nothing and be framed by nobody.
+// The token in these URLs is a secret: nobody caches an answer (every API reply is no-store,
+// lib/api/handler.ts), and nothing is sent as a referrer. The answers are data, never a document:
+// they may load nothing and be framed by nobody.
 const CHECKOUT_HEADERS = {
-  'Cache-Control': 'no-store',
   'Referrer-Policy': 'no-referrer',
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
 };

@@ -1,7 +1,7 @@
 import { after } from 'next/server';
 import type { Db } from '@/db/client';
 import { findApiKey, touchApiKeys } from '@/db/queries/api-keys';
-import { ApiError } from '@/lib/api/errors';
+import { bearerUnauthorized } from '@/lib/api/errors';
 import { errorFields, log } from '@/lib/log';
 import type { CachedKey, KeyCache } from './key-cache';
 import { secretMatchesHash, sha256Hex } from './secrets';
@@ -15,8 +15,7 @@ const API_KEY = /^pk_(test|live)_[0-9A-Za-z]{24}$/;
 // Compared against when the key is unknown, so an unknown key costs what a wrong secret costs.
 const DUMMY_HASH = sha256Hex('servicepay-dummy-secret');
 
-const unauthorized = () =>
-  new ApiError('unauthorized', 'Send Authorization: Bearer <api_key>:<api_secret> with an active key');
+const unauthorized = () => bearerUnauthorized('Send Authorization: Bearer <api_key>:<api_secret> with an active key');
 
 /**
  * docs/api.md#authentication: `Bearer <api_key>:<api_secret>`, split on the first colon. A missing

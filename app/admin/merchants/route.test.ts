@@ -57,6 +57,7 @@ describe('POST /admin/merchants', () => {
     const res = await call(POST, { headers, body: { name: 'Acme' } });
     expect(res.status).toBe(401);
     expect(res.json.error).toMatchObject({ code: 'unauthorized', requestId: expect.any(String) });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
     expect(await countMerchants()).toBe(before);
   });
 

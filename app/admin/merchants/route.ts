@@ -1,7 +1,8 @@
 // POST /admin/merchants (docs/operations.md#operator-api)
 import { getDb } from '@/db/client';
+import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { createMerchant } from '@/lib/merchants/merchants';
 import * as op from './operation';
 
-export const POST = route(op.POST, async (_req, { body }) => Response.json(await createMerchant(await getDb(), body), { status: 201 }));
+export const POST = route(op.POST, async (_req, { body }) => jsonResponse(await createMerchant(await getDb(), body), { status: 201 }));

@@ -14,7 +14,7 @@ describe('GET /api/health', () => {
     const res = await call(GET);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ status: 'ok', db: 'ok' });
-    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('cache-control')).toBe('no-store, no-transform');
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
   });
 

@@ -1,6 +1,7 @@
 // GET /api/health (docs/operations.md#health)
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
+import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { DATABASE_UNREACHABLE, HEALTHY } from '@/lib/health';
 import { errorFields, log } from '@/lib/log';
@@ -15,9 +16,9 @@ export const GET = route(op.GET, async () => {
       db.execute(sql`select 1`),
       new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref()),
     ]);
-    return Response.json(HEALTHY, { headers: { 'Cache-Control': 'no-store' } });
+    return jsonResponse(HEALTHY);
   } catch (error) {
     log.error('health check: database unreachable', errorFields(error));
-    return Response.json(DATABASE_UNREACHABLE, { status: 503, headers: { 'Cache-Control': 'no-store' } });
+    return jsonResponse(DATABASE_UNREACHABLE, { status: 503 });
   }
 });

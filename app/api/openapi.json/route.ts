@@ -1,10 +1,10 @@
 // GET /api/openapi.json: the OpenAPI 3.1 document of this deployment (rendered at /docs)
-import { withApi } from '@/lib/api/handler';
+import { jsonResponse, withApi } from '@/lib/api/handler';
 import { openApiDocument } from '@/lib/openapi/document';
 
 // The document names this deployment's APP_URL, read at start-up: never prerendered at build.
 export const dynamic = 'force-dynamic';
 
 export const GET = withApi(async () =>
-  Response.json(openApiDocument(), { headers: { 'Cache-Control': 'public, max-age=300' } }),
+  jsonResponse(openApiDocument(), { headers: { 'Cache-Control': 'public, max-age=300' } }),
 );

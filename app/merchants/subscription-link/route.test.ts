@@ -169,6 +169,7 @@ describe('POST /merchants/subscription-link', () => {
       const res = await call(POST, { headers: headersOf(m), body: linkBody() });
       expect(res.status).toBe(401);
       expect(res.json.error.code).toBe('unauthorized');
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
       expect(res.headers.get('ratelimit-limit')).toBeNull();
       expect(await plansOf(m.merchantId)).toHaveLength(0);
     });

@@ -1,4 +1,5 @@
 // POST /merchants/subscription-link (docs/api.md#create-a-payment-link)
+import { jsonResponse, jsonTextResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { createPaymentLink } from '@/lib/plans/create-link';
 import { runIdempotent } from '@/lib/plans/idempotency';
@@ -8,14 +9,11 @@ export const POST = route(op.POST, async (_req, { db, merchant, headers, body, r
   const idempotencyKey = headers['Idempotency-Key'];
   if (idempotencyKey === undefined) {
     // One statement (lib/plans/create-link.ts): no transaction, so no BEGIN and COMMIT round trips.
-    return Response.json(await createPaymentLink(db, merchant.merchantId, body));
+    return jsonResponse(await createPaymentLink(db, merchant.merchantId, body));
   }
   const stored = await runIdempotent(db, { merchantId: merchant.merchantId, key: idempotencyKey, body: rawBody }, async (tx) => ({
     status: 200,
     body: await createPaymentLink(tx, merchant.merchantId, body),
   }));
-  return new Response(stored.body, {
-    status: stored.status,
-    headers: { 'Content-Type': 'application/json', ...(stored.replayed ? { 'Idempotent-Replayed': 'true' } : {}) },
-  });
+  return jsonTextResponse(stored.body, { status: stored.status, headers: stored.replayed ? { 'Idempotent-Replayed': 'true' } : {} });
 });

@@ -1,5 +1,6 @@
 // POST /admin/billing/run: the test clock (docs/billing.md, docs/operations.md#operator-api, extension)
 import { getDb } from '@/db/client';
+import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { runTestClock } from '@/lib/billing/sweep';
 import { merchantProcessors } from '@/lib/payments';
@@ -10,5 +11,5 @@ export const POST = route(op.POST, async (_req, { body: { now } }) => {
   const db = await getDb();
   // Settled first, so a renewal left PENDING is final before the sweep looks at its plan.
   const settlement = await runSettler(db, { now: new Date(now) });
-  return Response.json({ ...(await runTestClock(db, merchantProcessors(db), new Date(now))), settlement });
+  return jsonResponse({ ...(await runTestClock(db, merchantProcessors(db), new Date(now))), settlement });
 });

@@ -1,7 +1,8 @@
 // PATCH /admin/merchants/{id} (docs/operations.md#operator-api)
 import { getDb } from '@/db/client';
+import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import * as op from './operation';
 
-export const PATCH = route(op.PATCH, async (_req, { params, body }) => Response.json(await updateMerchant(await getDb(), params.id, body)));
+export const PATCH = route(op.PATCH, async (_req, { params, body }) => jsonResponse(await updateMerchant(await getDb(), params.id, body)));

@@ -36,7 +36,7 @@ describe('GET /checkout/session/{token}', () => {
       allowedDomains: ['shop.example.com'],
       status: 'PENDING_ACTIVATION',
     });
-    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('cache-control')).toBe('no-store, no-transform');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(res.headers.get('ratelimit-limit')).toBe('60');
@@ -57,7 +57,7 @@ describe('GET /checkout/session/{token}', () => {
     const res = await session(token);
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe('not_found');
-    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('cache-control')).toBe('no-store, no-transform');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
   });
 

@@ -3,6 +3,7 @@
 // The checkout page's language comes as `?lang=` (else Accept-Language) and is recorded on the plan
 // for the customer's e-mails (docs/customers.md#e-mails).
 import { readJsonObject } from '@/lib/api/body';
+import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { parseCheckoutPayment } from '@/lib/checkout/payment-schemas';
 import { payCheckout } from '@/lib/checkout/payments';
@@ -13,5 +14,5 @@ import * as op from './operation';
 export const POST = route(op.POST, async (req, { db, params }) => {
   const payment = parseCheckoutPayment(await readJsonObject(req));
   const lang = resolveLang(new URL(req.url).searchParams.get('lang'), req.headers.get('accept-language'));
-  return Response.json(await payCheckout(db, merchantProcessors(db), { token: params.token, payment, lang }));
+  return jsonResponse(await payCheckout(db, merchantProcessors(db), { token: params.token, payment, lang }));
 });

@@ -1,5 +1,6 @@
 // GET /merchants/plans/{subscriptionPlanId}/status (docs/api.md#plan-status)
 import { getPlanWithLastTransaction } from '@/db/queries/plans';
+import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { findMerchantPlan } from '@/lib/plans/find-plan';
 import { toPlanStatus } from '@/lib/plans/views';
@@ -8,5 +9,5 @@ import * as op from './operation';
 export const GET = route(op.GET, async (_req, { db, merchant, params }) => {
   const planId = params.subscriptionPlanId;
   const found = await findMerchantPlan(db, planId, () => getPlanWithLastTransaction(db, { merchantId: merchant.merchantId, planId }));
-  return Response.json(toPlanStatus(found.plan, found.lastTransaction));
+  return jsonResponse(toPlanStatus(found.plan, found.lastTransaction));
 });

@@ -1,9 +1,10 @@
 // POST /merchants/subscription-plans/{id}/cancel (docs/billing.md, extension)
+import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { cancelPlan } from '@/lib/plans/lifecycle';
 import { toPlanRecord } from '@/lib/plans/views';
 import * as op from './operation';
 
 export const POST = route(op.POST, async (_req, { db, merchant, params, body }) =>
-  Response.json(toPlanRecord(await cancelPlan(db, { merchantId: merchant.merchantId, planId: params.id }, body.reason))),
+  jsonResponse(toPlanRecord(await cancelPlan(db, { merchantId: merchant.merchantId, planId: params.id }, body.reason))),
 );

@@ -1,6 +1,7 @@
 // POST /merchants/subscription-plans/{id}/manage-link (docs/customers.md, extension): a link to the
 // plan's customer page, /manage/<token>, valid for 7 days. docs/customers.md#the-manage-page
 import { getPlanForMerchant } from '@/db/queries/plans';
+import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { createManageLink } from '@/lib/customers/manage-links';
 import { manageLinkSchema } from '@/lib/customers/schemas';
@@ -10,5 +11,5 @@ import * as op from './operation';
 export const POST = route(op.POST, async (_req, { db, merchant, params }) => {
   const plan = await findMerchantPlan(db, params.id, () => getPlanForMerchant(db, { merchantId: merchant.merchantId, planId: params.id }));
   const link = await createManageLink(db, plan, { source: 'merchant' });
-  return Response.json(manageLinkSchema.parse({ url: link.url, expiresAt: link.expiresAt.toISOString() }), { status: 201 });
+  return jsonResponse(manageLinkSchema.parse({ url: link.url, expiresAt: link.expiresAt.toISOString() }), { status: 201 });
 });

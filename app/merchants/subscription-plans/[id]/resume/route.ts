@@ -1,9 +1,10 @@
 // POST /merchants/subscription-plans/{id}/resume (docs/billing.md, extension)
+import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { resumePlan } from '@/lib/plans/lifecycle';
 import { toPlanRecord } from '@/lib/plans/views';
 import * as op from './operation';
 
 export const POST = route(op.POST, async (_req, { db, merchant, params }) =>
-  Response.json(toPlanRecord(await resumePlan(db, { merchantId: merchant.merchantId, planId: params.id }))),
+  jsonResponse(toPlanRecord(await resumePlan(db, { merchantId: merchant.merchantId, planId: params.id }))),
 );

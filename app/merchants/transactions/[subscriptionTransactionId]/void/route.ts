@@ -1,9 +1,10 @@
 // POST /merchants/transactions/{subscriptionTransactionId}/void (docs/billing.md, extension)
+import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { voidCharge } from '@/lib/billing/void';
 import { merchantProcessors } from '@/lib/payments';
 import * as op from './operation';
 
 export const POST = route(op.POST, async (_req, { db, merchant, params }) =>
-  Response.json(await voidCharge(db, merchantProcessors(db), { merchantId: merchant.merchantId, transactionId: params.subscriptionTransactionId })),
+  jsonResponse(await voidCharge(db, merchantProcessors(db), { merchantId: merchant.merchantId, transactionId: params.subscriptionTransactionId })),
 );

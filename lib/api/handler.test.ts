@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from './errors';
+import { errorResponse, jsonResponse, jsonTextResponse } from './handler';
+
+// Every JSON reply of the API: never cached, and a small one marked no-transform so that Next's
+// compression leaves it alone (the e2e test in e2e/home.spec.ts sees what a client receives).
+
+describe('jsonResponse', () => {
+  it('sends the JSON with no-store, and no-transform while the body is under 1 KiB', async () => {
+    const res = jsonResponse({ status: 'ACTIVE' }, { status: 201, headers: { Location: '/x' } });
+    expect(res.status).toBe(201);
+    expect(await res.text()).toBe('{"status":"ACTIVE"}');
+    expect(Object.fromEntries(res.headers)).toEqual({
+      'cache-control': 'no-store, no-transform',
+      'content-type': 'application/json',
+      location: '/x',
+    });
+  });
+
+  it('leaves a body of 1 KiB or more to be compressed, counting bytes rather than characters', () => {
+    // 1,023 bytes of JSON (the quotes included) and then one more.
+    expect(jsonTextResponse(JSON.stringify('a'.repeat(1021))).headers.get('cache-control')).toBe('no-store, no-transform');
+    expect(jsonTextResponse(JSON.stringify('a'.repeat(1022))).headers.get('cache-control')).toBe('no-store');
+    // 600 characters, 1,202 bytes in UTF-8.
+    expect(jsonResponse({ d: 'ñ'.repeat(600) }).headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("keeps a route's own Cache-Control, but never its Content-Type", () => {
+    const res = jsonResponse({}, { headers: { 'Cache-Control': 'public, max-age=300', 'Content-Type': 'text/html' } });
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('content-type')).toBe('application/json');
+  });
+});
+
+describe('errorResponse', () => {
+  it('answers a 401 with the Bearer challenge and the error body, uncached and uncompressed', async () => {
+    const res = errorResponse(new ApiError('unauthorized', 'no', { headers: { 'WWW-Authenticate': 'Bearer' } }), 'req_1');
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: { code: 'unauthorized', message: 'no', requestId: 'req_1' } });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect(res.headers.get('cache-control')).toBe('no-store, no-transform');
+  });
+});
