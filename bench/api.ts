@@ -88,14 +88,24 @@ function check(label: string, scenario: Scenario, r: RunResult): RunResult {
   return r;
 }
 
-/** One checked run, flat out (autocannon) or paced, with the server's and PostgreSQL's CPU per request and what other processes took. */
-async function measure(label: string, server: RunningServer, scenario: Scenario, rotation: Rotation, seconds: number, rate?: number) {
+/**
+ * One checked run, flat out (autocannon) or paced at `rate`, with the server's and PostgreSQL's CPU
+ * per request and what other processes took; `headers` go with every flat-out request.
+ */
+async function measure(
+  label: string,
+  server: RunningServer,
+  scenario: Scenario,
+  rotation: Rotation,
+  seconds: number,
+  { rate, headers }: { rate?: number; headers?: Record<string, string> } = {},
+) {
   const pids = [process.pid, server.pid];
   const before = sampleCpu(pids);
   const serverBefore = processCpuMs(server.pid);
   const dbBefore = samplePostgres();
   const options = { url: server.url, scenario, rotation, seconds };
-  const result = rate ? await runPaced({ ...options, rate }) : await runLoad(options);
+  const result = rate ? await runPaced({ ...options, rate }) : await runLoad({ ...options, headers });
   const serverAfter = processCpuMs(server.pid);
   const dbMs = postgresCpuMsBetween(dbBefore, samplePostgres());
   const r: RunResult = {
@@ -159,7 +169,7 @@ async function measureAll(servers: Servers, rotations: Rotations, vacuum: () => 
     const rate = Math.max(1, Math.round(PACE * report.figuresOf(rounds, scenario).next.rps));
     const results = {} as Record<'next' | 'bare', RunResult>;
     for (const kind of ['next', 'bare'] as const) {
-      results[kind] = await measure(`${scenario} paced`, servers[kind], scenario, rotations[kind][scenario], settings.pacedSeconds, rate);
+      results[kind] = await measure(`${scenario} paced`, servers[kind], scenario, rotations[kind][scenario], settings.pacedSeconds, { rate });
       console.log(line(`  paced ${rate}/s ${kind}`, results[kind]));
     }
     paced.push({ scenario, rate, ...results });
@@ -169,21 +179,34 @@ async function measureAll(servers: Servers, rotations: Rotations, vacuum: () => 
   }
   // The 401 path: a warm-up of each on it, as every endpoint has (ours has answered only creation
   // and status so far), then ours and the floor app alternating, then bare node:http once for scale.
-  console.log(`401 path: warm-up ${settings.warmupSeconds} s each`);
-  for (const kind of ['next', 'floor'] as const) await measure('401 warm-up', servers[kind], 'floor', rotations[kind].floor, settings.warmupSeconds);
+  const floor = await measureFloor(servers, rotations, '401');
+  // The same again as most HTTP clients send it, accepting gzip (docs/api.md#conventions).
+  const gzip = await measureFloor(servers, rotations, '401 gzip', ACCEPT_GZIP);
+  return { rounds, paced, floor, gzip };
+}
+
+/** What Node's fetch, axios and Python's requests send unless told otherwise. */
+const ACCEPT_GZIP = { 'accept-encoding': 'gzip, deflate' };
+
+/** The 401 path: a warm-up of ours and the floor app, alternating rounds of the two, then bare node:http once. */
+async function measureFloor(servers: Servers, rotations: Rotations, label: string, headers?: Record<string, string>) {
+  console.log(`${label} path: warm-up ${settings.warmupSeconds} s each`);
+  for (const kind of ['next', 'floor'] as const) {
+    await measure(`${label} warm-up`, servers[kind], 'floor', rotations[kind].floor, settings.warmupSeconds, { headers });
+  }
   const floorRounds: report.FloorRound[] = [];
   for (let round = 1; round <= settings.rounds; round++) {
     const order: ('next' | 'floor')[] = round % 2 ? ['next', 'floor'] : ['floor', 'next'];
     const results = {} as Record<'next' | 'floor', RunResult>;
     for (const kind of order) {
-      results[kind] = await measure(`401 round ${round}`, servers[kind], 'floor', rotations[kind].floor, settings.floorSeconds);
-      console.log(line(`  401 round ${round} ${kind}`, results[kind]));
+      results[kind] = await measure(`${label} round ${round}`, servers[kind], 'floor', rotations[kind].floor, settings.floorSeconds, { headers });
+      console.log(line(`  ${label} round ${round} ${kind}`, results[kind]));
     }
     floorRounds.push({ round, ...results });
   }
-  const bare = await measure('401 bare', servers.bare, 'floor', rotations.bare.floor, settings.floorSeconds);
-  console.log(line('  401 bare', bare));
-  return { rounds, paced, floor: report.floorFiguresOf(floorRounds, bare) };
+  const bare = await measure(`${label} bare`, servers.bare, 'floor', rotations.bare.floor, settings.floorSeconds, { headers });
+  console.log(line(`  ${label} bare`, bare));
+  return report.floorFiguresOf(floorRounds, bare);
 }
 
 /** The same flat-out load on fresh servers under --cpu-prof (slower, so not measured), summarized. */
@@ -261,12 +284,12 @@ async function main() {
     servers = await startAll(env, ports, floorApp);
     for (const kind of KINDS) await smoke(servers[kind], rotations[kind]);
     console.log(`next start on ${servers.next.url}, bare server on ${servers.bare.url}, floor app on ${servers.floor.url}; ${CONNECTIONS} connections\n`);
-    const { rounds, paced, floor } = await measureAll(servers, rotations, () => db.vacuum());
+    const { rounds, paced, floor, gzip } = await measureAll(servers, rotations, () => db.vacuum());
     await stopAll(servers);
     servers = undefined;
 
     const figures = MEASURED.map((s) => report.figuresOf(rounds, s, paced));
-    console.log(`\n${report.figuresTable(figures)}\n\n${report.aimsList(figures)}\n\n${report.floorTable(floor)}\n`);
+    console.log(`\n${report.figuresTable(figures)}\n\n${report.aimsList(figures)}\n\n${report.floorTable(floor)}\n\n${report.floorTable(gzip)}\n`);
     const missed = figures.some((f) => !f.aims.floor) || !floor.met;
     const profiles = (missed || args.profile) && !args['no-profile'] ? await profileAll(env, ports, rotations, floorApp) : [];
 
@@ -288,6 +311,7 @@ async function main() {
       rounds,
       figures,
       floor,
+      gzip,
       profiles,
     };
     report.writeSection(sectionBody(run));

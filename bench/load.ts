@@ -104,10 +104,18 @@ export interface LoadOptions {
   scenario: Scenario;
   rotation: Rotation;
   seconds: number;
+  /** Sent with every request besides the scenario's own. */
+  headers?: Record<string, string>;
+}
+
+/** The next request of `scenario`, with `headers` added. */
+export function requestOf({ scenario, rotation, headers }: Pick<LoadOptions, 'scenario' | 'rotation' | 'headers'>) {
+  const request = rotation.request(scenario);
+  return headers ? { ...request, headers: { ...request.headers, ...headers } } : request;
 }
 
 /** Flat out: every connection sends its next request as soon as the previous one is answered. */
-export async function runLoad({ url, scenario, rotation, seconds }: LoadOptions): Promise<RunResult> {
+export async function runLoad({ url, scenario, rotation, seconds, headers }: LoadOptions): Promise<RunResult> {
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -115,7 +123,7 @@ export async function runLoad({ url, scenario, rotation, seconds }: LoadOptions)
         url,
         connections: CONNECTIONS,
         duration: seconds,
-        requests: [{ setupRequest: (req) => ({ ...req, ...rotation.request(scenario) }) }],
+        requests: [{ setupRequest: (req) => ({ ...req, ...requestOf({ scenario, rotation, headers }) }) }],
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );

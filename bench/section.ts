@@ -20,6 +20,8 @@ export interface BenchRun {
   rounds: report.Round[];
   figures: report.ScenarioFigures[];
   floor: report.FloorFigures;
+  /** The 401 path again, every request accepting gzip. */
+  gzip: report.FloorFigures;
   profiles: { kind: ServerKind; summary: ProfileSummary; requests: number }[];
 }
 
@@ -66,6 +68,15 @@ function floorNote(run: BenchRun): string {
   );
 }
 
+function gzipNote(run: BenchRun): string {
+  const { next, floor } = run.gzip;
+  return (
+    'The same 401 path as a client that accepts gzip sends it (`Accept-Encoding: gzip, deflate`, the default of Node\'s fetch, axios and Python\'s requests), the same warm-up and rounds: ' +
+    `ours ${n0(next.rps)} req/s at ${next.cpuMs.toFixed(2)} ms of CPU per request, the floor app ${n0(floor.rps)} req/s at ${floor.cpuMs.toFixed(2)} ms (ours ${pct(run.gzip.ratio)} of it). ` +
+    'Next.js gzips every route handler\'s reply to such a client, whatever its size (it drops the Content-Length its compression\'s 1 KiB threshold reads); ours marks a reply under 1 KiB `no-transform` and sends it as it is (docs/api.md#conventions).'
+  );
+}
+
 function profileNotes(run: BenchRun): string[] {
   if (!run.profiles.length) return [];
   const next = run.profiles.find((p) => p.kind === 'next');
@@ -104,6 +115,10 @@ export function sectionBody(run: BenchRun): string {
     floorNote(run),
     '',
     report.floorTable(run.floor),
+    '',
+    gzipNote(run),
+    '',
+    report.floorTable(run.gzip),
     '',
     '<details><summary>Every round</summary>',
     '',

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardRequest, repairTarget, routePattern } from './request-guard';
+import { flushHeadersWithFirstChunk, guardRequest, repairTarget, routePattern } from './request-guard';
 
 describe('repairTarget', () => {
   it.each([
@@ -141,5 +141,67 @@ describe('guardRequest with the build’s routes and actions', () => {
     await raw(port, 'POST /merchants/transactions/txn_1/void HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     await raw(port, 'GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(seen).toEqual(['POST /merchants/transactions/txn_1/void', 'GET /nope']);
+  });
+});
+
+describe('flushHeadersWithFirstChunk', () => {
+  /**
+   * A server whose handler runs `respond` with flushHeaders as given, counting the writes its socket
+   * makes to the kernel (Writable's _write and _writev, one system call each).
+   */
+  async function serve(flushHeaders: http.ServerResponse['flushHeaders'], respond: (res: http.ServerResponse) => void) {
+    let writes = 0;
+    const server = http.createServer((_req, res) => {
+      const socket = res.socket!;
+      const write = socket._write.bind(socket);
+      const writev = socket._writev!.bind(socket);
+      socket._write = (...args) => (writes++, write(...args));
+      socket._writev = (...args) => (writes++, writev(...args));
+      res.flushHeaders = flushHeaders;
+      respond(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, port: (server.address() as AddressInfo).port, writes: () => writes };
+  }
+
+  // What Next.js does with a route handler's reply, in promise callbacks (a web stream piped to the
+  // response): headers flushed, then the body, then the end.
+  const likeNext = (res: http.ServerResponse) => {
+    void Promise.resolve()
+      .then(() => {
+        res.setHeader('Content-Type', 'application/json');
+        res.flushHeaders();
+        res.write('{"ok":true}');
+      })
+      .then(() => res.end());
+  };
+
+  it('sends the headers with a chunk written in the same tick, in one write instead of two', async () => {
+    for (const [flush, expected] of [
+      [http.ServerResponse.prototype.flushHeaders, 2],
+      [flushHeadersWithFirstChunk, 1],
+    ] as const) {
+      const { server, port, writes } = await serve(flush, likeNext);
+      const reply = await raw(port, 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      server.close();
+      expect(reply).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*content-type: application\/json\r\n[\s\S]*\r\n\r\nb\r\n\{"ok":true\}\r\n0\r\n\r\n$/i);
+      expect(writes()).toBe(expected);
+    }
+  });
+
+  it('still sends the headers at once when no body follows in that tick', async () => {
+    let finish = () => {};
+    const { server, port } = await serve(flushHeadersWithFirstChunk, (res) => {
+      res.flushHeaders();
+      finish = () => res.end('late');
+    });
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) => http.get({ port, host: '127.0.0.1' }, resolve).on('error', reject));
+    // The headers arrived while the body was still open.
+    expect(response.statusCode).toBe(200);
+    finish();
+    let body = '';
+    for await (const chunk of response) body += chunk;
+    server.close();
+    expect(body).toBe('late');
   });
 });

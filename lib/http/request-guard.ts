@@ -160,11 +160,28 @@ export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse
   return false;
 }
 
+const flushHeadersNow = http.ServerResponse.prototype.flushHeaders;
+
+function flushUnsentHeaders(res: http.ServerResponse): void {
+  if (!res.headersSent && !res.destroyed) flushHeadersNow.call(res);
+}
+
+/**
+ * ServerResponse#flushHeaders, deferred to the end of the current tick: the headers then go out
+ * with the first chunk when one is written in that tick, as Next.js does right after flushing them
+ * (pipe-readable), in one system call and one TCP segment instead of two; when nothing is written,
+ * they go alone a tick later (docs/benchmarks.md).
+ */
+export function flushHeadersWithFirstChunk(this: http.ServerResponse): void {
+  process.nextTick(flushUnsentHeaders, this);
+}
+
 const holder = globalThis as typeof globalThis & { __servicepayRequestGuard?: boolean };
 
 /**
  * Puts guardRequest in front of every HTTP server of this process (next start's among them; its
- * server is created before instrumentation runs, so the prototype is where to reach it).
+ * server is created before instrumentation runs, so the prototype is where to reach it), and defers
+ * their responses' header flushes (flushHeadersWithFirstChunk).
  */
 export function installRequestGuard(): void {
   if (holder.__servicepayRequestGuard) return;
@@ -172,6 +189,7 @@ export function installRequestGuard(): void {
   staticFiles = publicPaths();
   // Only what `next start` serves has manifests that are current; `next dev` builds as it goes.
   if (process.env.NODE_ENV === 'production') routes = buildRoutes();
+  http.ServerResponse.prototype.flushHeaders = flushHeadersWithFirstChunk;
   const emit = http.Server.prototype.emit;
   // Every event of every server passes here: its arguments are handed on as they came, uncopied.
   http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, req?: unknown, res?: unknown) {
