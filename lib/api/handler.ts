@@ -27,7 +27,7 @@ export function requestIdOf(req: Pick<Request, 'headers'>): string {
  */
 const COMPRESS_FROM_BYTES = 1024;
 
-export interface JsonInit {
+interface JsonInit {
   status?: number;
   headers?: Record<string, string>;
 }
