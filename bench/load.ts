@@ -108,11 +108,6 @@ export interface LoadOptions {
   headers?: Record<string, string>;
 }
 
-/** The next request of `scenario`, with `headers` added. */
-export function requestOf({ scenario, rotation, headers }: Pick<LoadOptions, 'scenario' | 'rotation' | 'headers'>) {
-  const request = rotation.request(scenario);
-  return headers ? { ...request, headers: { ...request.headers, ...headers } } : request;
-}
 
 /** Flat out: every connection sends its next request as soon as the previous one is answered. */
 export async function runLoad({ url, scenario, rotation, seconds, headers }: LoadOptions): Promise<RunResult> {
@@ -123,7 +118,14 @@ export async function runLoad({ url, scenario, rotation, seconds, headers }: Loa
         url,
         connections: CONNECTIONS,
         duration: seconds,
-        requests: [{ setupRequest: (req) => ({ ...req, ...requestOf({ scenario, rotation, headers }) }) }],
+        requests: [
+          {
+            setupRequest: (req) => {
+              const next = rotation.request(scenario);
+              return { ...req, ...next, headers: { ...next.headers, ...headers } };
+            },
+          },
+        ],
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
