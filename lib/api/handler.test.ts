@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './errors';
+import { bearerUnauthorized } from './errors';
 import { errorResponse, jsonResponse, jsonTextResponse } from './handler';
 
 // Every JSON reply of the API: never cached, and a small one marked no-transform so that Next's
@@ -34,7 +34,7 @@ describe('jsonResponse', () => {
 
 describe('errorResponse', () => {
   it('answers a 401 with the Bearer challenge and the error body, uncached and uncompressed', async () => {
-    const res = errorResponse(new ApiError('unauthorized', 'no', { headers: { 'WWW-Authenticate': 'Bearer' } }), 'req_1');
+    const res = errorResponse(bearerUnauthorized('no'), 'req_1');
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: { code: 'unauthorized', message: 'no', requestId: 'req_1' } });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');

@@ -55,6 +55,7 @@ describe('guardRequest in front of a server', () => {
     expect(reply).toMatch(/^HTTP\/1\.1 405 /);
     expect(reply).toMatch(/\r\nx-request-id: req_fuzz_1\r\n/i);
     expect(reply).toMatch(/\r\nconnection: close\r\n/i);
+    expect(reply).toMatch(/\r\ncache-control: no-store\r\n/i);
     expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({
       error: { code: 'method_not_allowed', message: `${method} is not supported`, requestId: 'req_fuzz_1' },
     });
@@ -178,7 +179,7 @@ describe('flushHeadersWithFirstChunk', () => {
 
   it('sends the headers with a chunk written in the same tick, in one write instead of two', async () => {
     for (const [flush, expected] of [
-      [http.ServerResponse.prototype.flushHeaders, 2],
+      [http.OutgoingMessage.prototype.flushHeaders, 2],
       [flushHeadersWithFirstChunk, 1],
     ] as const) {
       const { server, port, writes } = await serve(flush, likeNext);

@@ -66,6 +66,7 @@ function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: 404
   res.writeHead(status, {
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
     'X-Request-Id': requestId,
     ...headers,
     Connection: 'close',
@@ -160,10 +161,10 @@ export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse
   return false;
 }
 
-const flushHeadersNow = http.ServerResponse.prototype.flushHeaders;
-
+// Node's own flushHeaders lives on OutgoingMessage; only ServerResponse's is replaced, so this one
+// stays Node's even in a copy of this module evaluated after the guard was installed.
 function flushUnsentHeaders(res: http.ServerResponse): void {
-  if (!res.headersSent && !res.destroyed) flushHeadersNow.call(res);
+  if (!res.headersSent && !res.destroyed) http.OutgoingMessage.prototype.flushHeaders.call(res);
 }
 
 /**
