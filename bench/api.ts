@@ -5,9 +5,7 @@
 // and the "Merchant API" section of docs/benchmarks.md is rewritten. Traffic goes to 127.0.0.1 only.
 //
 //   npx tsx bench/api.ts [--rounds 3] [--seconds 20] [--merchants 12000] [--profile | --no-profile]
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,7 +17,7 @@ import { runPaced } from './paced';
 import { summarizeProfile } from './profile';
 import * as report from './report';
 import { type BenchRun, sectionBody } from './section';
-import { createScratchDatabase, ensureBuild, type RunningServer, seedMerchants, type ServerKind, startServer } from './setup';
+import { apiServerEnv, createScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, type ServerKind, startServer } from './setup';
 
 const { values: args } = parseArgs({
   options: {
@@ -55,16 +53,6 @@ const scenarioOf = (kind: ServerKind, scenario: Scenario): Scenario => (kind ===
 
 type Servers = Record<ServerKind, RunningServer>;
 type Rotations = Record<ServerKind, Record<Scenario, Rotation>>;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 const line = (label: string, r: RunResult) =>
   `${label.padEnd(22)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms` +
@@ -264,18 +252,8 @@ async function main() {
     console.log(`${settings.merchants} merchants with a key and a plan each, in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
 
     const ports = { next: await freePort(), bare: await freePort(), floor: await freePort() };
-    const env = {
-      DATABASE_URL: db.url,
-      NODE_ENV: 'production',
-      NEXT_TELEMETRY_DISABLED: '1',
-      ADMIN_API_TOKEN: randomBytes(24).toString('hex'),
-      BETTER_AUTH_SECRET: randomBytes(24).toString('hex'),
-      // Same link URL from both servers, so the replies are the same size.
-      APP_URL: `http://127.0.0.1:${ports.next}`,
-      // The in-process rate limiter in both (docs/api.md#rate-limits: Upstash unset).
-      UPSTASH_REDIS_REST_URL: '',
-      UPSTASH_REDIS_REST_TOKEN: '',
-    };
+    // Same link URL from both servers, so the replies are the same size.
+    const env = apiServerEnv(db.url, `http://127.0.0.1:${ports.next}`);
     // One rotation per server and scenario: each server's limiter counts only its own traffic.
     const rotations = Object.fromEntries(
       KINDS.map((kind) => [kind, { create: new Rotation(merchants, kind), status: new Rotation(merchants, kind), floor: new Rotation(merchants, kind) }]),

@@ -2,7 +2,9 @@
 // PostgreSQL database migrated by `npm run db:migrate`, merchants with keys and plans made by the
 // app's own code, and the two servers as child processes on 127.0.0.1.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -106,6 +108,32 @@ export async function seedMerchants(url: string, count: number): Promise<BenchMe
     await database.close();
   }
   return merchants;
+}
+
+/** A port free on 127.0.0.1 now (the bench listens on nothing else). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** The environment of a measured server: production, on `databaseUrl`, with fresh secrets. */
+export function apiServerEnv(databaseUrl: string, appUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    ADMIN_API_TOKEN: randomBytes(24).toString('hex'),
+    BETTER_AUTH_SECRET: randomBytes(24).toString('hex'),
+    APP_URL: appUrl,
+    // The in-process rate limiter (docs/api.md#rate-limits: Upstash unset).
+    UPSTASH_REDIS_REST_URL: '',
+    UPSTASH_REDIS_REST_TOKEN: '',
+  };
 }
 
 /** Our app under `next start`, the bare node:http server, and the minimal Next.js app of bench/floor-app.ts. */
