@@ -9,9 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { LIMITS } from '@/lib/rate-limit';
 import { foreignShare, postgresCpuMsBetween, processCpuMs, sampleCpu, samplePostgres } from './cpu';
-import { CONNECTIONS, expectedStatus, type Measured, Rotation, type RunResult, runLoad, type Scenario } from './load';
+import { CONNECTIONS, expectedStatus, type Measured, nearRateLimit, Rotation, type RunResult, runLoad, type Scenario } from './load';
 import { buildFloorApp, type FloorApp } from './floor-app';
 import { runPaced } from './paced';
 import { summarizeProfile } from './profile';
@@ -66,13 +65,8 @@ function check(label: string, scenario: Scenario, r: RunResult): RunResult {
   if (r.unexpected || r.errors || r.timeouts || r.ok === 0) {
     failures.push(`${label}: ${r.ok} ok, ${r.unexpected} unexpected ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`);
   }
-  if (scenario !== 'floor') {
-    const perKeyPerMinute = (r.rps * 60) / settings.merchants;
-    const limit = LIMITS[scenario === 'create' ? 'create-link' : 'plan-status'];
-    if (perKeyPerMinute > limit / 2) {
-      failures.push(`${label}: ${perKeyPerMinute.toFixed(0)} requests a minute per key, near the limit of ${limit}: raise --merchants`);
-    }
-  }
+  const nearLimit = nearRateLimit(scenario, r.rps, settings.merchants);
+  if (nearLimit) failures.push(`${label}: ${nearLimit}`);
   return r;
 }
 

@@ -11,10 +11,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { LIMITS } from '@/lib/rate-limit';
 import { processCpuMs } from './cpu';
 import { buildFloorApp } from './floor-app';
-import { CONNECTIONS, Rotation, runLoad, type Scenario } from './load';
+import { CONNECTIONS, nearRateLimit, Rotation, runLoad, type Scenario } from './load';
 import { median } from './report';
 import { apiServerEnv, createScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, startServer } from './setup';
 
@@ -55,10 +54,8 @@ async function load(c: Contender, seconds: number): Promise<{ rps: number; cpuMs
   if (r.unexpected || r.errors || !r.requests || before === undefined || after === undefined) {
     throw new Error(`${c.label}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors: not the answer being measured`);
   }
-  // The same check as bench:api: a key near its limit would measure 429s.
-  if (scenario === 'status' && (r.rps * 60) / settings.merchants > LIMITS['plan-status'] / 2) {
-    throw new Error(`${c.label}: too many requests a minute per key: raise --merchants`);
-  }
+  const nearLimit = nearRateLimit(scenario, r.rps, settings.merchants);
+  if (nearLimit) throw new Error(`${c.label}: ${nearLimit}`);
   return { rps: r.rps, cpuMs: (after - before) / r.requests };
 }
 

@@ -2,6 +2,7 @@
 // autocannon's per-response event (sub-millisecond, as measured by autocannon) rather than its
 // histogram, which keeps whole milliseconds only.
 import autocannon from 'autocannon';
+import { LIMITS } from '@/lib/rate-limit';
 import type { BenchMerchant } from './setup';
 
 /**
@@ -75,6 +76,17 @@ export class Rotation {
   }
 }
 
+/**
+ * Why a run at `rps` over `keys` keys measured the wrong thing: each key came back more than half
+ * its rate limit a minute, so some answers were 429s or about to be. Undefined when it did not.
+ */
+export function nearRateLimit(scenario: Scenario, rps: number, keys: number): string | undefined {
+  if (scenario === 'floor') return undefined;
+  const perKeyPerMinute = (rps * 60) / keys;
+  const limit = LIMITS[scenario === 'create' ? 'create-link' : 'plan-status'];
+  return perKeyPerMinute > limit / 2 ? `${perKeyPerMinute.toFixed(0)} requests a minute per key, near the limit of ${limit}: raise --merchants` : undefined;
+}
+
 export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -107,7 +119,6 @@ export interface LoadOptions {
   /** Sent with every request besides the scenario's own. */
   headers?: Record<string, string>;
 }
-
 
 /** Flat out: every connection sends its next request as soon as the previous one is answered. */
 export async function runLoad({ url, scenario, rotation, seconds, headers }: LoadOptions): Promise<RunResult> {
