@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { EnvError, parseEnv } from './env';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { env, EnvError, parseEnv, resetEnvForTests } from './env';
 
 describe('parseEnv', () => {
   it('gives the docs/operations.md#running-it defaults with nothing set', () => {
@@ -54,5 +54,28 @@ describe('parseEnv', () => {
     expect(parseEnv({ PGLITE_DATA_DIR: '/elsewhere' }).BETTER_AUTH_SECRET).not.toBe(first);
     const given = 'a'.repeat(32);
     expect(parseEnv({ NODE_ENV: 'production', BETTER_AUTH_SECRET: given }).BETTER_AUTH_SECRET).toBe(given);
+  });
+});
+
+describe('env', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    resetEnvForTests();
+  });
+
+  it('reads the settings once: invalid ones throw the same error on every use, until re-read', () => {
+    vi.stubEnv('PORT', 'eighty');
+    resetEnvForTests();
+    let first: unknown;
+    try {
+      env();
+    } catch (error) {
+      first = error;
+    }
+    expect(first).toBeInstanceOf(EnvError);
+    vi.stubEnv('PORT', '4000');
+    expect(() => env()).toThrow(first as EnvError);
+    resetEnvForTests();
+    expect(env().PORT).toBe(4000);
   });
 });

@@ -122,11 +122,22 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return result.data;
 }
 
-let cached: Env | undefined;
+let cached: Env | EnvError | undefined;
 
-/** The validated settings of this process, parsed on first use. */
+/**
+ * The validated settings of this process, parsed on first use. Invalid settings throw the same
+ * EnvError on every later use without being parsed again (a process does not re-read its settings).
+ */
 export function env(): Env {
-  cached ??= parseEnv(process.env);
+  if (cached === undefined) {
+    try {
+      cached = parseEnv(process.env);
+    } catch (error) {
+      if (!(error instanceof EnvError)) throw error;
+      cached = error;
+    }
+  }
+  if (cached instanceof EnvError) throw cached;
   return cached;
 }
 
