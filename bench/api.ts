@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { foreignShare, postgresCpuMsBetween, processCpuMs, sampleCpu, samplePostgres } from './cpu';
-import { CONNECTIONS, expectedStatus, type Measured, nearRateLimit, Rotation, type RunResult, runLoad, type Scenario } from './load';
+import { CONNECTIONS, expectedStatus, type Measured, Rotation, type RunResult, runLoad, type Scenario, wrongRun } from './load';
 import { buildFloorApp, type FloorApp } from './floor-app';
 import { runPaced } from './paced';
 import { summarizeProfile } from './profile';
@@ -62,11 +62,8 @@ const failures: string[] = [];
 
 /** A run counts only if every answer had the expected status and no key came near its limit. */
 function check(label: string, scenario: Scenario, r: RunResult): RunResult {
-  if (r.unexpected || r.errors || r.timeouts || r.ok === 0) {
-    failures.push(`${label}: ${r.ok} ok, ${r.unexpected} unexpected ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`);
-  }
-  const nearLimit = nearRateLimit(scenario, r.rps, settings.merchants);
-  if (nearLimit) failures.push(`${label}: ${nearLimit}`);
+  const wrong = wrongRun(scenario, r, settings.merchants);
+  if (wrong) failures.push(`${label}: ${wrong}`);
   return r;
 }
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { processCpuMs } from './cpu';
 import { buildFloorApp } from './floor-app';
-import { CONNECTIONS, nearRateLimit, Rotation, runLoad, type Scenario } from './load';
+import { CONNECTIONS, Rotation, runLoad, type Scenario, wrongRun } from './load';
 import { median } from './report';
 import { apiServerEnv, createScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, startServer } from './setup';
 
@@ -28,12 +28,18 @@ const { values: args, positionals: checkouts } = parseArgs({
     merchants: { type: 'string', default: '3000' },
   },
 });
+
+function count(name: 'rounds' | 'seconds' | 'warmup-seconds' | 'merchants'): number {
+  const value = Number(args[name]);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} is a whole number above 0`);
+  return value;
+}
 const settings = {
   scenario: args.scenario as Scenario,
-  rounds: Number(args.rounds),
-  seconds: Number(args.seconds),
-  warmupSeconds: Number(args['warmup-seconds']),
-  merchants: Number(args.merchants),
+  rounds: count('rounds'),
+  seconds: count('seconds'),
+  warmupSeconds: count('warmup-seconds'),
+  merchants: count('merchants'),
 };
 if (settings.scenario !== 'floor' && settings.scenario !== 'status') throw new Error('--scenario is floor (the 401 path) or status');
 
@@ -51,11 +57,9 @@ async function load(c: Contender, seconds: number): Promise<{ rps: number; cpuMs
   const before = processCpuMs(c.server.pid);
   const r = await runLoad({ url: c.server.url, scenario, rotation: c.rotation, seconds });
   const after = processCpuMs(c.server.pid);
-  if (r.unexpected || r.errors || !r.requests || before === undefined || after === undefined) {
-    throw new Error(`${c.label}: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors: not the answer being measured`);
-  }
-  const nearLimit = nearRateLimit(scenario, r.rps, settings.merchants);
-  if (nearLimit) throw new Error(`${c.label}: ${nearLimit}`);
+  const wrong = wrongRun(scenario, r, settings.merchants);
+  if (wrong) throw new Error(`${c.label}: ${wrong}`);
+  if (before === undefined || after === undefined) throw new Error(`${c.label}: its CPU time could not be read from /proc`);
   return { rps: r.rps, cpuMs: (after - before) / r.requests };
 }
 

@@ -80,11 +80,22 @@ export class Rotation {
  * Why a run at `rps` over `keys` keys measured the wrong thing: each key came back more than half
  * its rate limit a minute, so some answers were 429s or about to be. Undefined when it did not.
  */
-export function nearRateLimit(scenario: Scenario, rps: number, keys: number): string | undefined {
+function nearRateLimit(scenario: Scenario, rps: number, keys: number): string | undefined {
   if (scenario === 'floor') return undefined;
   const perKeyPerMinute = (rps * 60) / keys;
   const limit = LIMITS[scenario === 'create' ? 'create-link' : 'plan-status'];
   return perKeyPerMinute > limit / 2 ? `${perKeyPerMinute.toFixed(0)} requests a minute per key, near the limit of ${limit}: raise --merchants` : undefined;
+}
+
+/**
+ * Why run `r` of `scenario` over `keys` keys measured the wrong thing: an answer other than the
+ * expected one (or none at all), or a key near its rate limit. Undefined when it measured what it should.
+ */
+export function wrongRun(scenario: Scenario, r: RunResult, keys: number): string | undefined {
+  if (r.unexpected || r.errors || r.timeouts || r.ok === 0) {
+    return `${r.ok} ok, ${r.unexpected} unexpected ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`;
+  }
+  return nearRateLimit(scenario, r.rps, keys);
 }
 
 export function percentile(sorted: Float64Array, p: number): number {
