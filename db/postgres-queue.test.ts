@@ -64,7 +64,7 @@ describe('postgres.js queue (patched)', () => {
 
   it('searches only what it holds, however many items went through a queue that never emptied', async () => {
     for (const [build, Queue] of await builds()) {
-      // The pool under steady load: connections taken from the front, others pushed behind them,
+      // A saturated pool: connections taken from the front, others pushed behind them,
       // and one moved out from the middle, without the queue ever being empty.
       const q = Queue<number>([0, 1, 2]);
       for (let i = 3; i < 20_000; i++) {
