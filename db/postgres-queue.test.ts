@@ -16,13 +16,13 @@ interface Queue<T> {
 type QueueFactory = <T>(initial?: T[]) => Queue<T>;
 
 const require = createRequire(import.meta.url);
-const srcDir = path.join(path.dirname(require.resolve('postgres')), '..', '..');
+const packageDir = path.join(path.dirname(require.resolve('postgres')), '..', '..');
 
 // Node's build (what tsx and vitest load), the ESM build (what Next.js bundles) and Cloudflare's.
 async function builds(): Promise<[string, QueueFactory][]> {
-  const esm = async (dir: string) => ((await import(pathToFileURL(path.join(srcDir, dir, 'src', 'queue.js')).href)) as { default: QueueFactory }).default;
+  const esm = async (dir: string) => ((await import(pathToFileURL(path.join(packageDir, dir, 'src', 'queue.js')).href)) as { default: QueueFactory }).default;
   return [
-    ['cjs', require(path.join(srcDir, 'cjs', 'src', 'queue.js')) as QueueFactory],
+    ['cjs', require(path.join(packageDir, 'cjs', 'src', 'queue.js')) as QueueFactory],
     ['esm', await esm('.')],
     ['cf', await esm('cf')],
   ];
