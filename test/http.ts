@@ -1,4 +1,4 @@
-type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Promise<Response>;
+type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Response | Promise<Response>;
 
 export interface CallOptions<P> {
   method?: string;

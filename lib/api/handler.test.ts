@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bearerUnauthorized } from './errors';
-import { errorResponse, jsonResponse, jsonTextResponse } from './handler';
+import { errorResponse, jsonResponse, jsonTextResponse, withApi } from './handler';
 
 // Every JSON reply of the API: never cached, and a small one marked no-transform so that Next's
 // compression leaves it alone (the e2e test in e2e/home.spec.ts sees what a client receives).
@@ -39,5 +39,42 @@ describe('errorResponse', () => {
     expect(await res.json()).toEqual({ error: { code: 'unauthorized', message: 'no', requestId: 'req_1' } });
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
     expect(res.headers.get('cache-control')).toBe('no-store, no-transform');
+  });
+});
+
+describe('withApi', () => {
+  afterEach(() => vi.restoreAllMocks());
+  const route = { params: Promise.resolve({}) };
+  const requestLines = (spy: { mock: { calls: unknown[][] } }) =>
+    spy.mock.calls.map(([line]) => JSON.parse(String(line))).filter((line) => line.msg === 'request');
+
+  it('answers a request its check refuses at once: no handler, the error body, the request id and the log line', async () => {
+    const console = vi.spyOn(globalThis.console, 'log').mockImplementation(() => {});
+    const handler = vi.fn(async () => jsonResponse({}));
+    const GET = withApi(handler, { refuse: (req) => (req.headers.has('authorization') ? undefined : bearerUnauthorized('no')) });
+    const res = GET(new Request('http://localhost/merchants/plans/sub_1/status'), route);
+    // Not a promise: nothing asynchronous ran before the answer.
+    expect(res).toBeInstanceOf(Response);
+    const answer = await res;
+    const requestId = answer.headers.get('x-request-id');
+    expect(requestId).toMatch(/^req_[0-9A-Za-z]{24}$/);
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await answer.json()).toEqual({ error: { code: 'unauthorized', message: 'no', requestId } });
+    expect(handler).not.toHaveBeenCalled();
+    expect(requestLines(console)).toEqual([
+      expect.objectContaining({ requestId, method: 'GET', path: '/merchants/plans/sub_1/status', status: 401 }),
+    ]);
+  });
+
+  it('hands a request its check lets through to the handler, which logs under the same request id', async () => {
+    const console = vi.spyOn(globalThis.console, 'log').mockImplementation(() => {});
+    const GET = withApi(async () => jsonResponse({ ok: true }), { refuse: () => undefined });
+    const res = GET(new Request('http://localhost/x', { headers: { 'X-Request-Id': 'req_mine' } }), route);
+    expect(res).toBeInstanceOf(Promise);
+    const answer = await res;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-request-id')).toBe('req_mine');
+    expect(requestLines(console)).toEqual([expect.objectContaining({ requestId: 'req_mine', path: '/x', status: 200 })]);
   });
 });

@@ -55,15 +55,26 @@ export function errorResponse(error: ApiError, requestId: string): Response {
   return response;
 }
 
+export interface ApiOptions {
+  /**
+   * A synchronous check run before anything else, a request it refuses answered at once: no
+   * await, no log scope, no database. A request without credentials costs the least it can
+   * (docs/benchmarks.md).
+   */
+  refuse?: (req: Request) => ApiError | undefined;
+}
+
 /**
  * The outer wrapper of every API route: request id, the docs/api.md#conventions error body, one JSON log line
  * per request. Every line logged while the request runs carries its request id (lib/log.ts);
  * unknown errors are logged and answered with a bare 500.
  */
-export function withApi<P = Record<string, never>>(handler: ApiHandler<P>) {
-  return async (req: Request, route: RouteContext<P>): Promise<Response> => {
+export function withApi<P = Record<string, never>>(handler: ApiHandler<P>, { refuse }: ApiOptions = {}) {
+  return (req: Request, route: RouteContext<P>): Response | Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(req);
+    const refused = refuse?.(req);
+    if (refused) return answered(req, errorResponse(refused, requestId), requestId, started);
     return withRequestLog(requestId, async () => {
       let response: Response;
       try {
@@ -76,17 +87,24 @@ export function withApi<P = Record<string, never>>(handler: ApiHandler<P>) {
           response = errorResponse(new ApiError('internal_error', 'Something went wrong on our side'), requestId);
         }
       }
-      response.headers.set('X-Request-Id', requestId);
-      log.info('request', {
-        method: req.method,
-        // Next hands route handlers a NextRequest, its URL already parsed.
-        path: redactPath(((req as Partial<NextRequest>).nextUrl ?? new URL(req.url)).pathname),
-        status: response.status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-      });
-      return response;
+      return answered(req, response, requestId, started);
     });
   };
+}
+
+/** `response` with its request id, and the request's log line. */
+function answered(req: Request, response: Response, requestId: string, started: number): Response {
+  response.headers.set('X-Request-Id', requestId);
+  log.info('request', {
+    // Named here too: a refused request is answered outside the log scope.
+    requestId,
+    method: req.method,
+    // Next hands route handlers a NextRequest, its URL already parsed.
+    path: redactPath(((req as Partial<NextRequest>).nextUrl ?? new URL(req.url)).pathname),
+    status: response.status,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+  });
+  return response;
 }
 
 /** Runs `work` and sets `headers` on its answer, whether a response or an ApiError it throws. */

@@ -7,7 +7,7 @@ import { withCheckout } from './with-checkout';
 import { withMerchant } from './with-merchant';
 
 /** A route export: Next's handler, carrying the operation it serves (the registry test reads it). */
-export type Route<O extends Operation> = ((req: Request, route: { params: Promise<ParamsOf<O>> }) => Promise<Response>) & { operation: O };
+export type Route<O extends Operation> = ((req: Request, route: { params: Promise<ParamsOf<O>> }) => Response | Promise<Response>) & { operation: O };
 
 /** Declared headers, checked in order: 400 naming the header when one is sent and invalid. */
 function readHeaders(req: Request, op: Operation): Record<string, string | undefined> {

@@ -1,5 +1,5 @@
 import { type Db, getDatabase } from '@/db/client';
-import { type AuthenticatedMerchant, authenticateMerchant } from '@/lib/auth/authenticate';
+import { type AuthenticatedMerchant, authenticateMerchant, missingCredentials } from '@/lib/auth/authenticate';
 import { keyCacheOf } from '@/lib/auth/key-cache';
 import { getRateLimiter, type LimitBucket, rateLimitHeaders } from '@/lib/rate-limit';
 import { ApiError } from './errors';
@@ -13,7 +13,7 @@ export interface MerchantContext<P> extends ApiContext<P> {
 /**
  * Every merchant route (STYLE: one wrapper): Bearer credentials, the route's rate limit per
  * api_key with RateLimit-* headers on every answer after authentication (a 401 carries none),
- * then the handler. Errors map to the docs/api.md#conventions body in withApi.
+ * then the handler. A request without credentials is refused before any of it. Errors map to the docs/api.md#conventions body in withApi.
  */
 export function withMerchant<P = Record<string, never>>(
   handler: (req: Request, ctx: MerchantContext<P>) => Promise<Response>,
@@ -29,5 +29,5 @@ export function withMerchant<P = Record<string, never>>(
       throw new ApiError('rate_limited', `Too many requests: at most ${result.limit} a minute for this api_key`, { headers });
     }
     return withResponseHeaders(headers, () => handler(req, { ...ctx, merchant, db }));
-  });
+  }, { refuse: missingCredentials });
 }

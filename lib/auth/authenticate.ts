@@ -1,7 +1,7 @@
 import { after } from 'next/server';
 import type { Db } from '@/db/client';
 import { findApiKey, touchApiKeys } from '@/db/queries/api-keys';
-import { bearerUnauthorized } from '@/lib/api/errors';
+import { type ApiError, bearerUnauthorized } from '@/lib/api/errors';
 import { errorFields, log } from '@/lib/log';
 import type { CachedKey, KeyCache } from './key-cache';
 import { secretMatchesHash, sha256Hex } from './secrets';
@@ -24,11 +24,9 @@ const unauthorized = () => bearerUnauthorized('Send Authorization: Bearer <api_k
  * (lib/auth/key-cache.ts); its secret is still checked against the hash on every request.
  */
 export async function authenticateMerchant(db: Db, authorization: string | null, cache?: KeyCache): Promise<AuthenticatedMerchant> {
-  const credentials = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
-  const colon = credentials?.indexOf(':') ?? -1;
-  if (!credentials || colon < 0) throw unauthorized();
-  const apiKey = credentials.slice(0, colon);
-  const secret = credentials.slice(colon + 1);
+  const credentials = bearerCredentials(authorization);
+  if (!credentials) throw unauthorized();
+  const { apiKey, secret } = credentials;
   const wellFormed = API_KEY.test(apiKey);
   const cached = wellFormed ? cache?.get(apiKey) : undefined;
   const ticket = cache?.ticket() ?? 0;
@@ -38,6 +36,18 @@ export async function authenticateMerchant(db: Db, authorization: string | null,
   if (!cached) cache?.remember(apiKey, known, ticket);
   recordUse(db, apiKey);
   return { merchantId: known.merchantId, apiKey };
+}
+
+/** `Bearer <api_key>:<api_secret>` split on the first colon; undefined for any other header or none. */
+function bearerCredentials(authorization: string | null): { apiKey: string; secret: string } | undefined {
+  const credentials = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+  const colon = credentials?.indexOf(':') ?? -1;
+  return credentials && colon >= 0 ? { apiKey: credentials.slice(0, colon), secret: credentials.slice(colon + 1) } : undefined;
+}
+
+/** The 401 of a request whose header holds no credentials at all, decided without any other work. */
+export function missingCredentials(req: Pick<Request, 'headers'>): ApiError | undefined {
+  return bearerCredentials(req.headers.get('authorization')) ? undefined : unauthorized();
 }
 
 /** A key that may authenticate (not revoked, its merchant active): what is checked and kept of it. */
