@@ -16,7 +16,7 @@ import { runPaced } from './paced';
 import { summarizeProfile } from './profile';
 import * as report from './report';
 import { type BenchRun, sectionBody } from './section';
-import { apiServerEnv, createScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, type ServerKind, startServer } from './setup';
+import { apiServerEnv, createScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, type ServerKind, startServer, wholeNumbers } from './setup';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,14 +34,15 @@ const { values: args } = parseArgs({
     'no-profile': { type: 'boolean' },
   },
 });
+const counts = wholeNumbers(args, ['rounds', 'seconds', 'warmup-seconds', 'paced-seconds', 'floor-seconds', 'profile-seconds', 'merchants']);
 const settings = {
-  rounds: Number(args.rounds),
-  seconds: Number(args.seconds),
-  warmupSeconds: Number(args['warmup-seconds']),
-  pacedSeconds: Number(args['paced-seconds']),
-  floorSeconds: Number(args['floor-seconds']),
-  profileSeconds: Number(args['profile-seconds']),
-  merchants: Number(args.merchants),
+  rounds: counts.rounds,
+  seconds: counts.seconds,
+  warmupSeconds: counts['warmup-seconds'],
+  pacedSeconds: counts['paced-seconds'],
+  floorSeconds: counts['floor-seconds'],
+  profileSeconds: counts['profile-seconds'],
+  merchants: counts.merchants,
 };
 /** Paced runs go at this share of next's flat-out throughput, the same rate for both servers. */
 const PACE = 0.5;

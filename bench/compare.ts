@@ -15,7 +15,7 @@ import { processCpuMs } from './cpu';
 import { buildFloorApp } from './floor-app';
 import { CONNECTIONS, Rotation, runLoad, type Scenario, wrongRun } from './load';
 import { median } from './report';
-import { apiServerEnv, createScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, startServer } from './setup';
+import { apiServerEnv, createScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, startServer, wholeNumbers } from './setup';
 
 const { values: args, positionals: checkouts } = parseArgs({
   allowPositionals: true,
@@ -29,17 +29,13 @@ const { values: args, positionals: checkouts } = parseArgs({
   },
 });
 
-function count(name: 'rounds' | 'seconds' | 'warmup-seconds' | 'merchants'): number {
-  const value = Number(args[name]);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} is a whole number above 0`);
-  return value;
-}
+const counts = wholeNumbers(args, ['rounds', 'seconds', 'warmup-seconds', 'merchants']);
 const settings = {
   scenario: args.scenario as Scenario,
-  rounds: count('rounds'),
-  seconds: count('seconds'),
-  warmupSeconds: count('warmup-seconds'),
-  merchants: count('merchants'),
+  rounds: counts.rounds,
+  seconds: counts.seconds,
+  warmupSeconds: counts['warmup-seconds'],
+  merchants: counts.merchants,
 };
 if (settings.scenario !== 'floor' && settings.scenario !== 'status') throw new Error('--scenario is floor (the 401 path) or status');
 

@@ -110,6 +110,17 @@ export async function seedMerchants(url: string, count: number): Promise<BenchMe
   return merchants;
 }
 
+/** The named options of parseArgs as whole numbers above 0; throws naming the first that is not one. */
+export function wholeNumbers<K extends string>(values: Partial<Record<K, unknown>>, names: readonly K[]): Record<K, number> {
+  const numbers = {} as Record<K, number>;
+  for (const name of names) {
+    const value = Number(values[name]);
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} is a whole number above 0`);
+    numbers[name] = value;
+  }
+  return numbers;
+}
+
 /** A port free on 127.0.0.1 now (the bench listens on nothing else). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
