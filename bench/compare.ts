@@ -5,7 +5,9 @@
 // rotating order, so drift on a noisy machine reaches all of them; each round's CPU per request is
 // divided by this checkout's in the same round, and the medians of those ratios are reported.
 // Each directory is a checkout with its own production build (`npm run build` in it). Nothing is
-// written to docs/; traffic goes to 127.0.0.1 only.
+// written to docs/; traffic goes to 127.0.0.1 only. Two processes of one build differed by 7–13 %
+// here: give this checkout's own path as a checkout too, as a control, before believing a smaller
+// difference.
 //
 //   npx tsx bench/compare.ts [--scenario floor|status] [--rounds 10] [--seconds 4] <checkout>...
 import fs from 'node:fs';
@@ -76,10 +78,12 @@ async function main() {
       ...checkouts.map((dir) => ({ label: dir, kind: 'next' as const, dir: path.resolve(dir) })),
       { label: 'floor app', kind: 'floor' },
     ];
-    for (const build of builds) {
+    // Started last first, the floor app before ours: a server started first tends to run cheaper
+    // (docs/benchmarks.md, "the order the servers start in"), and that edge goes to the reference.
+    for (const build of [...builds].reverse()) {
       const port = await freePort();
       const server = await startServer(build.kind, { port, env: apiServerEnv(db.url, `http://127.0.0.1:${port}`), appDir: build.dir, floorDir: floorApp.dir });
-      contenders.push({ label: build.label, server, rotation: new Rotation(merchants, build.label), cpuMs: [], rps: [] });
+      contenders.unshift({ label: build.label, server, rotation: new Rotation(merchants, build.label), cpuMs: [], rps: [] });
     }
     console.log(`${settings.scenario} on ${contenders.length} servers, ${CONNECTIONS} connections: a ${settings.warmupSeconds} s warm-up each, then ${settings.rounds} rounds of ${settings.seconds} s`);
     for (const c of contenders) await load(c, settings.warmupSeconds);

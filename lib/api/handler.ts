@@ -57,9 +57,9 @@ export function errorResponse(error: ApiError, requestId: string): Response {
 
 export interface ApiOptions {
   /**
-   * A synchronous check run before anything else, a request it refuses answered at once: no
+   * A synchronous check run before anything else; a request it refuses is answered at once: no
    * await, no log scope, no database. A request without credentials costs the least it can
-   * (docs/benchmarks.md).
+   * (docs/api.md#authentication).
    */
   refuse?: (req: Request) => ApiError | undefined;
 }

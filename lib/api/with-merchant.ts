@@ -13,7 +13,8 @@ export interface MerchantContext<P> extends ApiContext<P> {
 /**
  * Every merchant route (STYLE: one wrapper): Bearer credentials, the route's rate limit per
  * api_key with RateLimit-* headers on every answer after authentication (a 401 carries none),
- * then the handler. A request without credentials is refused before any of it. Errors map to the docs/api.md#conventions body in withApi.
+ * then the handler. A request without credentials is refused before any of it. Errors map to the
+ * docs/api.md#conventions body in withApi.
  */
 export function withMerchant<P = Record<string, never>>(
   handler: (req: Request, ctx: MerchantContext<P>) => Promise<Response>,
