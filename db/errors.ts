@@ -8,3 +8,11 @@ export function uniqueViolation(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** The check constraint a check violation (SQLSTATE 23514) broke, or undefined for any other error. */
+export function checkViolation(error: unknown): string | undefined {
+  for (let e = error as Record<string, unknown> | undefined; e; e = e.cause as Record<string, unknown> | undefined) {
+    if (e.code === '23514') return String(e.constraint_name ?? e.constraint ?? '');
+  }
+  return undefined;
+}

@@ -12,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { API_VERSIONS, LATEST_API_VERSION } from '../lib/api-versions';
 import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../lib/webhooks/payload';
 
 // Money is an integer count of COP cents; the largest amount (99,999,999,999) needs bigint, and
@@ -61,11 +62,22 @@ export const merchants = pgTable(
       .array()
       .notNull()
       .default(sql.raw(`'{${CHARGE_EVENT_TYPES.join(',')}}'::text[]`)),
+    // The API version its requests and webhooks use when a request names none (docs/api.md#versioning):
+    // the newest when the merchant was created; merchants from before versions existed have 2026-11-20.
+    apiVersion: text('api_version', { enum: API_VERSIONS }).notNull().default(LATEST_API_VERSION),
+    // Opt-in webhook retries (docs/webhooks.md#retries): off, SPEC's single attempt.
+    webhookRetries: boolean('webhook_retries').notNull().default(false),
+    // Since when every delivery to the URL has failed (null after a success); past 3 days with
+    // retries on, the endpoint is disabled: no more deliveries until the merchant re-enables it.
+    webhookFailingSince: timestamp('webhook_failing_since', { withTimezone: true, mode: 'date' }),
+    webhookDisabledAt: timestamp('webhook_disabled_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   () => [
     check('merchants_status_check', inList('status', MERCHANT_STATUSES)),
+    check('merchants_api_version_check', inList('api_version', API_VERSIONS)),
+    check('merchants_webhook_retries_check', sql`not webhook_retries or webhook_url is not null`),
     check('merchants_processor_type_check', inList('processor_type', PROCESSOR_TYPES)),
     check('merchants_wompi_keys_check', sql`processor_type <> 'wompi' or (wompi_public_key is not null and wompi_secrets is not null)`),
   ],
@@ -275,6 +287,8 @@ export const webhookEvents = pgTable(
     createdAt: createdAt(),
     claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
     dispatchedAt: timestamp('dispatched_at', { withTimezone: true, mode: 'date' }),
+    // When the next retry of a failed delivery is due (merchants with retries on); null when none is.
+    nextRetryAt: timestamp('next_retry_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     // One event per outcome of a transaction, however many settlers race.
@@ -282,6 +296,7 @@ export const webhookEvents = pgTable(
     index('webhook_events_plan_idx').on(t.merchantId, t.planId, t.id),
     index('webhook_events_merchant_idx').on(t.merchantId, t.id),
     index('webhook_events_undispatched_idx').on(t.createdAt).where(sql`dispatched_at is null`),
+    index('webhook_events_retry_due_idx').on(t.nextRetryAt).where(sql`next_retry_at is not null`),
     check('webhook_events_type_check', inList('type', WEBHOOK_EVENT_TYPES)),
   ],
 );

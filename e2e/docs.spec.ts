@@ -1,4 +1,5 @@
 import { expect, test } from './fixtures';
+import { LATEST_API_VERSION } from '../lib/api-versions';
 
 // The API reference at /docs (Scalar, served from our own origin): it renders the OpenAPI
 // document, and nothing it loads comes from anywhere but the test server.
@@ -26,9 +27,22 @@ test('the API reference renders the document without a request leaving the origi
   await expect(page.getByText('/merchants/subscription-link').first()).toBeVisible();
   await expect(page.getByText('Bearer $API_KEY:$API_SECRET').first()).toBeVisible();
 
-  expect(requested).toContain(`${origin}/api/openapi.json`);
+  expect(requested).toContain(`${origin}/api/openapi.json?version=${LATEST_API_VERSION}`);
   expect(requested.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin)).toEqual([]);
   expect(cspViolations).toEqual([]);
+});
+
+test('the reference of each API version is one link away, and renders that version', async ({ page, baseURL }) => {
+  const origin = new URL(baseURL!).origin;
+  const requested: string[] = [];
+  page.on('request', (req) => requested.push(req.url()));
+  await page.goto('/docs');
+  await page.getByRole('navigation', { name: 'API versions' }).getByRole('link', { name: '2026-11-20' }).click();
+  await expect(page).toHaveURL(/\/docs\?version=2026-11-20$/);
+  await expect(page.getByRole('link', { name: '2026-11-20' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('heading', { name: 'Create a payment link' })).toBeVisible();
+  expect(requested).toContain(`${origin}/api/openapi.json?version=2026-11-20`);
+  expect((await page.request.get('/docs?version=2020-01-01')).status()).toBe(400);
 });
 
 test('the OpenAPI document is served as cacheable JSON naming this server', async ({ request, baseURL }) => {

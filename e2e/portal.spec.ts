@@ -46,6 +46,30 @@ test('sign up, create a key, call the API with it, then revoke it and see the AP
   await expectAccessible(page);
 });
 
+test('the pinned API version: shown, changed, and the API answers in it from the next call', async ({ page, request }) => {
+  await signUp(page);
+  const key = await createKey(page);
+  const version = page.getByRole('combobox', { name: 'Versión fijada' });
+  await expect(version).toHaveValue('2026-11-26');
+  const before = await request.post('/merchants/subscription-link', { headers: { Authorization: key.authorization }, data: linkBody('order-version-1') });
+  expect(before.headers()['servicepay-version']).toBe('2026-11-26');
+
+  await version.selectOption('2026-11-20');
+  await formWith(page, version).getByRole('button', { name: 'Guardar versión' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Versión guardada' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Versión fijada' })).toHaveValue('2026-11-20');
+  await expectAccessible(page);
+  const after = await request.post('/merchants/subscription-link', { headers: { Authorization: key.authorization }, data: linkBody('order-version-2') });
+  expect(after.headers()['servicepay-version']).toBe('2026-11-20');
+  // A request may still name another version.
+  const asked = await request.post('/merchants/subscription-link', {
+    headers: { Authorization: key.authorization, 'ServicePay-Version': '2026-11-26' },
+    data: linkBody('order-version-3'),
+  });
+  expect(asked.headers()['servicepay-version']).toBe('2026-11-26');
+});
+
 test('webhook settings: https only, a short secret refused, a malformed domain refused, good values kept', async ({ page }) => {
   await signUp(page);
   await page.goto('/portal/settings/webhooks');

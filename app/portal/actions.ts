@@ -12,6 +12,7 @@ import { env } from '@/lib/env';
 import { signIn, signOut, signOutEverywhere, signUp } from '@/lib/portal/accounts';
 import { findMerchantEvent } from '@/lib/portal/activity';
 import { createKey, revokeKey } from '@/lib/portal/api-keys';
+import { savePinnedVersion } from '@/lib/portal/api-version';
 import { curlExample } from '@/lib/portal/curl';
 import type { FormState } from '@/lib/portal/form-state';
 import { portalLang, requireUser } from '@/lib/portal/request';
@@ -87,6 +88,14 @@ function settingState(result: SettingResult, saved: string, problem: string): Fo
     return ok(saved);
   }
   return error(problem, result.problems);
+}
+
+export async function saveApiVersionAction(_: FormState, form: FormData): Promise<FormState> {
+  const { merchantId } = await requireUser();
+  const { t } = await portalLang();
+  if (!(await savePinnedVersion(await getDb(), merchantId, text(form, 'apiVersion')))) return error(t.api.versionProblem);
+  revalidatePath('/portal/settings/api');
+  return ok(t.api.versionSaved);
 }
 
 export async function saveWebhookUrlAction(_: FormState, form: FormData): Promise<FormState> {

@@ -10,6 +10,7 @@ const findApiKeyQuery = preparedFor((db) =>
       secretHash: apiKeys.secretHash,
       revokedAt: apiKeys.revokedAt,
       merchantStatus: merchants.status,
+      apiVersion: merchants.apiVersion,
     })
     .from(apiKeys)
     .innerJoin(merchants, eq(merchants.id, apiKeys.merchantId))

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { type Db, preparedFor } from '../client';
+import { checkViolation } from '../errors';
 import { apiKeys, merchants, subscriptionPlans } from '../schema';
 
 export type MerchantRow = typeof merchants.$inferSelect;
@@ -19,15 +20,36 @@ export async function updateMerchant(
   db: Db,
   id: string,
   patch: Partial<
-    Pick<MerchantRow, 'name' | 'status' | 'webhookUrl' | 'webhookSecret' | 'allowedDomains' | 'processorType' | 'wompiPublicKey' | 'wompiSecrets' | 'webhookEventTypes'>
+    Pick<
+      MerchantRow,
+      | 'name'
+      | 'status'
+      | 'webhookUrl'
+      | 'webhookSecret'
+      | 'allowedDomains'
+      | 'processorType'
+      | 'wompiPublicKey'
+      | 'wompiSecrets'
+      | 'webhookEventTypes'
+      | 'apiVersion'
+      | 'webhookRetries'
+      | 'webhookDisabledAt'
+      | 'webhookFailingSince'
+    >
   >,
-): Promise<MerchantRow | undefined> {
-  const [row] = await db
-    .update(merchants)
-    .set({ ...patch, updatedAt: sql`now()` })
-    .where(eq(merchants.id, id))
-    .returning();
-  return row;
+): Promise<MerchantRow | undefined | 'retries_without_url'> {
+  try {
+    const [row] = await db
+      .update(merchants)
+      .set({ ...patch, updatedAt: sql`now()` })
+      .where(eq(merchants.id, id))
+      .returning();
+    return row;
+  } catch (error) {
+    // The database holds retries to a merchant with a URL (merchants_webhook_retries_check).
+    if (checkViolation(error) === 'merchants_webhook_retries_check') return 'retries_without_url';
+    throw error;
+  }
 }
 
 export async function countMerchants(db: Db): Promise<number> {

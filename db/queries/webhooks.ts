@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { deleteInBatches } from './batched-delete';
 import { merchants, webhookAttempts, webhookEvents } from '../schema';
@@ -185,4 +185,15 @@ export function deleteEventsCreatedBefore(db: Db, before: Date, batches?: { batc
     },
     batches,
   );
+}
+
+/**
+ * An event body in its merchant's pinned API version (docs/api.md#versioning), chosen by the
+ * statement that writes the event, so no read of the merchant goes before it: `older` holds the
+ * versions whose body differs from `latest`; with none, it is `latest` itself.
+ */
+export function bodyInMerchantVersion(merchantId: string, latest: string, older: [version: string, body: string][]): SQL | string {
+  if (older.length === 0) return latest;
+  const cases = sql.join(older.map(([version, body]) => sql`when ${version} then ${body}`), sql` `);
+  return sql`(select case ${merchants.apiVersion} ${cases} else ${latest} end from ${merchants} where ${merchants.id} = ${merchantId})`;
 }

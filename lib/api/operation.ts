@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Db } from '@/db/client';
+import type { ApiVersion } from '@/lib/api-versions';
 import type { AuthenticatedMerchant } from '@/lib/auth/authenticate';
 import type { LimitBucket } from '@/lib/rate-limit/limits';
 import type { ErrorCode } from './errors';
@@ -43,13 +44,20 @@ export interface Example {
 }
 
 export interface Media {
+  /** The shape in the newest API version. */
   schema: z.ZodType;
+  /**
+   * Older shapes, by the last version that has each (docs/api.md#versioning): a merchant request
+   * in such a version is parsed, or answered, through it. Replies are stripped to it (a field it
+   * does not name is dropped), so what later versions add never reaches an older caller.
+   */
+  before?: Partial<Record<ApiVersion, z.ZodType>>;
   example?: PerDeployment<unknown>;
   examples?: Record<string, Example>;
 }
 
 /** Response headers documented beside X-Request-Id (lib/openapi/components.ts HEADERS). */
-export type ExtraHeader = 'Idempotent-Replayed';
+export type ExtraHeader = 'Idempotent-Replayed' | 'ServicePay-Version';
 
 export interface Reply {
   description: string;
@@ -106,7 +114,7 @@ export type OperationContext<O extends Operation> = {
   params: ParamsOf<O>;
   requestId: string;
 } & (O['auth'] extends 'merchant' | 'checkout' ? { db: Db } : unknown) &
-  (O['auth'] extends 'merchant' ? { merchant: AuthenticatedMerchant } : unknown) &
+  (O['auth'] extends 'merchant' ? { merchant: AuthenticatedMerchant; version: ApiVersion } : unknown) &
   (O['body'] extends Media ? { body: z.output<O['body']['schema']>; rawBody: Record<string, unknown> } : unknown) &
   (O['query'] extends z.ZodObject ? { query: z.output<O['query']> } : unknown) &
   (O['headers'] extends Record<string, HeaderParam> ? { headers: { [K in keyof O['headers']]?: string } } : unknown);

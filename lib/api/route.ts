@@ -1,7 +1,9 @@
+import type { z } from 'zod';
+import { type ApiVersion, forVersion } from '@/lib/api-versions';
 import { ApiError } from './errors';
 import { parseWith, readJsonObject } from './body';
 import { type ApiContext, withApi } from './handler';
-import type { Operation, OperationContext, ParamsOf } from './operation';
+import type { Media, Operation, OperationContext, ParamsOf } from './operation';
 import { withAdmin } from './with-admin';
 import { withCheckout } from './with-checkout';
 import { withMerchant } from './with-merchant';
@@ -22,17 +24,44 @@ function readHeaders(req: Request, op: Operation): Record<string, string | undef
   return values;
 }
 
+/** The schema of `media` in `version` (the newest without one: operations of no merchant). */
+function shapeFor(media: Media, version: ApiVersion | undefined): z.ZodType {
+  return version ? forVersion(media.schema, media.before, version) : media.schema;
+}
+
+/**
+ * A body as `version` reads it: through that version's shape first, so a field added later is
+ * ignored as it was then, then through the newest, which fills such fields' defaults.
+ */
+function parseBody(media: Media, raw: Record<string, unknown> | undefined, version: ApiVersion | undefined): unknown {
+  const shape = shapeFor(media, version);
+  return parseWith(media.schema, shape === media.schema ? raw : parseWith(shape, raw));
+}
+
+/**
+ * The reply as `version` has it (docs/api.md#versioning): a reply with an older shape in that
+ * version is parsed through it, which drops what later versions added and maps new states to the
+ * ones that version knows, and serialized again in that shape's field order.
+ */
+async function inVersion(op: Operation, response: Response, version: ApiVersion | undefined): Promise<Response> {
+  const media = op.replies[response.status]?.body;
+  if (!media || shapeFor(media, version) === media.schema) return response;
+  const text = JSON.stringify(shapeFor(media, version).parse(await response.json()));
+  return new Response(text, { status: response.status, headers: response.headers });
+}
+
 /**
  * The route of `op` (STYLE: one wrapper per route): its auth and rate-limit bucket, then its
  * declared headers, query and body parsed with the declared schemas, then the handler.
  */
 export function route<const O extends Operation>(op: O, handler: (req: Request, ctx: OperationContext<O>) => Promise<Response>): Route<O> {
-  const run = async (req: Request, ctx: ApiContext<Record<string, string>> & object): Promise<Response> => {
+  const run = async (req: Request, ctx: ApiContext<Record<string, string>> & { version?: ApiVersion }): Promise<Response> => {
     const headers = readHeaders(req, op);
     const query = op.query ? parseWith(op.query, Object.fromEntries(new URL(req.url).searchParams)) : undefined;
     const rawBody = op.body ? await readJsonObject(req, { optional: !op.body.required }) : undefined;
-    const body = op.body ? parseWith(op.body.schema, rawBody) : undefined;
-    return handler(req, { ...ctx, headers, query, body, rawBody } as unknown as OperationContext<O>);
+    const body = op.body ? parseBody(op.body, rawBody, ctx.version) : undefined;
+    const response = await handler(req, { ...ctx, headers, query, body, rawBody } as unknown as OperationContext<O>);
+    return inVersion(op, response, ctx.version);
   };
   const limit = () => {
     if (!op.limit) throw new Error(`${op.method} ${op.path}: a ${op.auth} operation needs a rate-limit bucket`);

@@ -1,5 +1,6 @@
 import { after } from 'next/server';
 import type { Db } from '@/db/client';
+import type { ApiVersion } from '@/lib/api-versions';
 import { findApiKey, touchApiKeys } from '@/db/queries/api-keys';
 import { type ApiError, bearerUnauthorized } from '@/lib/api/errors';
 import { errorFields, log } from '@/lib/log';
@@ -9,6 +10,8 @@ import { secretMatchesHash, sha256Hex } from './secrets';
 export interface AuthenticatedMerchant {
   merchantId: string;
   apiKey: string;
+  /** The version a request naming none is answered in (docs/api.md#versioning). */
+  pinnedVersion: ApiVersion;
 }
 
 const API_KEY = /^pk_(test|live)_[0-9A-Za-z]{24}$/;
@@ -35,7 +38,7 @@ export async function authenticateMerchant(db: Db, authorization: string | null,
   if (!known || !matches || secret.length === 0) throw unauthorized();
   if (!cached) cache?.remember(apiKey, known, ticket);
   recordUse(db, apiKey);
-  return { merchantId: known.merchantId, apiKey };
+  return { merchantId: known.merchantId, apiKey, pinnedVersion: known.apiVersion };
 }
 
 /** `Bearer <api_key>:<api_secret>` split on the first colon; undefined for any other header or none. */
@@ -52,7 +55,7 @@ export function missingCredentials(req: Pick<Request, 'headers'>): ApiError | un
 
 /** A key that may authenticate (not revoked, its merchant active): what is checked and kept of it. */
 function usable(row: Awaited<ReturnType<typeof findApiKey>>): CachedKey | undefined {
-  return row && !row.revokedAt && row.merchantStatus === 'ACTIVE' ? { merchantId: row.merchantId, secretHash: row.secretHash } : undefined;
+  return row && !row.revokedAt && row.merchantStatus === 'ACTIVE' ? { merchantId: row.merchantId, secretHash: row.secretHash, apiVersion: row.apiVersion } : undefined;
 }
 
 // Last use is kept to the minute, and never written on the request path: each process notes the

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Db } from '@/db/client';
 import { apiKeys, merchants } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
+import { LATEST_API_VERSION } from '@/lib/api-versions';
 import { createKey, revokeKey } from '@/lib/portal/api-keys';
 import { useTestDatabase } from '@/test/database';
 import { createTestMerchant } from '@/test/merchants';
@@ -31,8 +32,8 @@ describe('the key cache against the database', () => {
     const cache = await informedCache();
     const m = await createTestMerchant(db);
     expect(cache.get(m.apiKey)).toBeUndefined();
-    await expect(authenticateMerchant(db, bearer(m), cache)).resolves.toEqual({ merchantId: m.merchantId, apiKey: m.apiKey });
-    expect(cache.get(m.apiKey)).toEqual({ merchantId: m.merchantId, secretHash: expect.any(String) });
+    await expect(authenticateMerchant(db, bearer(m), cache)).resolves.toEqual({ merchantId: m.merchantId, apiKey: m.apiKey, pinnedVersion: LATEST_API_VERSION });
+    expect(cache.get(m.apiKey)).toEqual({ merchantId: m.merchantId, secretHash: expect.any(String), apiVersion: LATEST_API_VERSION });
 
     await expect(authenticateMerchant(db, `Bearer ${m.apiKey}:sk_test_wrong`, cache)).rejects.toMatchObject({ code: 'unauthorized' });
     await expect(authenticateMerchant(db, `Bearer ${m.apiKey}:`, cache)).rejects.toMatchObject({ code: 'unauthorized' });
@@ -76,6 +77,15 @@ describe('the key cache against the database', () => {
     await db.update(merchants).set({ status: 'INACTIVE' }).where(eq(merchants.id, deactivatedElsewhere.merchantId));
     await expect.poll(() => cache.get(deactivatedElsewhere.apiKey), { timeout: 2_000 }).toBeUndefined();
     await expect(authenticateMerchant(db, bearer(deactivatedElsewhere), cache)).rejects.toMatchObject({ code: 'unauthorized' });
+  });
+
+  it('hears of a change of the pinned API version made elsewhere, and answers in the new one', async () => {
+    const cache = await informedCache();
+    const m = await createTestMerchant(db);
+    await expect(authenticateMerchant(db, bearer(m), cache)).resolves.toMatchObject({ pinnedVersion: LATEST_API_VERSION });
+    await db.update(merchants).set({ apiVersion: '2026-11-20' }).where(eq(merchants.id, m.merchantId));
+    await expect.poll(() => cache.get(m.apiKey), { timeout: 2_000 }).toBeUndefined();
+    await expect(authenticateMerchant(db, bearer(m), cache)).resolves.toMatchObject({ pinnedVersion: '2026-11-20' });
   });
 
   it('keeps its keys through an idle spell, and still refuses one revoked in SQL during it', async () => {
@@ -138,7 +148,7 @@ async function handDelivered() {
   };
 }
 
-const KEY = { merchantId: 'mch_x', secretHash: 'h' };
+const KEY = { merchantId: 'mch_x', secretHash: 'h', apiVersion: '2026-11-20' } as const;
 
 describe('when the cache may be used', () => {
   it('is never used while its beats do not come back', async () => {

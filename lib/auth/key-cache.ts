@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database, Db } from '@/db/client';
+import type { ApiVersion } from '@/lib/api-versions';
 import { randomBase62 } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 
@@ -21,6 +22,8 @@ export const KEY_CHANGES_CHANNEL = 'servicepay_api_key_changes';
 export interface CachedKey {
   merchantId: string;
   secretHash: string;
+  /** The merchant's pinned API version (docs/api.md#versioning); a change of it is announced. */
+  apiVersion: ApiVersion;
 }
 
 /** A beat is sent at most this often, and only while keys are looked up. */

@@ -42,21 +42,41 @@ export function merchantView(row: MerchantRow): MerchantView {
     allowedDomains: row.allowedDomains,
     processor: processorView(row),
     webhookEvents: withChargeEvents(row.webhookEventTypes),
+    apiVersion: row.apiVersion,
+    webhookRetries: row.webhookRetries,
+    webhookDisabledAt: row.webhookDisabledAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   });
 }
 
+const RETRIES_NEED_URL = 'webhookRetries needs a webhook URL: set webhookUrl first';
+
+/**
+ * What the webhook settings change besides themselves (docs/webhooks.md#retries): clearing the URL
+ * turns retries off (unless the same change asks for them: a 400), and re-enabling a disabled endpoint (or giving a new URL) starts its count of
+ * failing days afresh.
+ */
+function webhookSwitches(input: Pick<UpdateMerchantInput, 'webhookUrl' | 'webhookRetries' | 'webhookEnabled'>) {
+  return {
+    ...(input.webhookUrl === null && input.webhookRetries === undefined ? { webhookRetries: false } : {}),
+    ...(input.webhookEnabled || input.webhookUrl ? { webhookDisabledAt: null, webhookFailingSince: null } : {}),
+  };
+}
+
 export async function updateMerchant(db: Db, merchantId: string, input: UpdateMerchantInput) {
   if (!isId('mch', merchantId)) throw new ApiError('not_found', 'No merchant with this id');
-  const { processor, webhookEvents, ...rest } = input;
+  const { processor, webhookEvents, webhookEnabled, ...rest } = input;
   const row = await updateMerchantRow(db, merchantId, {
     ...rest,
     ...(processor ? processorColumns(processor) : {}),
     ...(webhookEvents ? { webhookEventTypes: webhookEvents } : {}),
+    ...webhookSwitches({ webhookUrl: rest.webhookUrl, webhookRetries: rest.webhookRetries, webhookEnabled }),
   });
+  if (row === 'retries_without_url') throw new ApiError('invalid_request', RETRIES_NEED_URL, { details: [{ path: 'webhookRetries', message: RETRIES_NEED_URL }] });
   if (!row) throw new ApiError('not_found', 'No merchant with this id');
-  // An INACTIVE merchant's keys are refused from the next request on (lib/auth/key-cache.ts).
-  if (rest.status) forgetApiKeys(db);
+  // An INACTIVE merchant's keys are refused from the next request on, and a new pinned version
+  // applies from the next request on (lib/auth/key-cache.ts).
+  if (rest.status || rest.apiVersion) forgetApiKeys(db);
   return merchantView(row);
 }

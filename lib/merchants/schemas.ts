@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MERCHANT_STATUSES } from '@/db/schema';
+import { API_VERSIONS } from '@/lib/api-versions';
 import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@/lib/webhooks/payload';
 import { processorSettingsSchema } from './processor-settings';
 
@@ -83,6 +84,13 @@ export function withChargeEvents(chosen: readonly string[]): WebhookEventType[] 
 
 const nameSchema = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 
+/** The API version a merchant's requests and webhooks use when a request names none (docs/api.md#versioning). */
+export const apiVersionSchema = z
+  .enum(API_VERSIONS, { error: `must be one of the API versions: ${API_VERSIONS.join(', ')}` })
+  .describe('The API version used when a request sends no ServicePay-Version header, and for webhook bodies');
+
+const UPDATABLE = ['name', 'status', 'webhookUrl', 'webhookSecret', 'allowedDomains', 'processor', 'webhookEvents', 'apiVersion', 'webhookRetries', 'webhookEnabled'];
+
 export const createMerchantBodySchema = z
   .object({
     name: nameSchema,
@@ -101,9 +109,18 @@ export const updateMerchantBodySchema = z
     allowedDomains: allowedDomainsSchema.optional(),
     processor: processorSettingsSchema.optional(),
     webhookEvents: webhookEventsSchema.optional(),
+    apiVersion: apiVersionSchema.optional(),
+    webhookRetries: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe('Retry failed deliveries for about 3 days (docs/webhooks.md#retries); needs a webhook URL. Off by default: one attempt'),
+    webhookEnabled: z
+      .literal(true, { error: 'can only be true: re-enables an endpoint disabled after 3 days of failures' })
+      .optional()
+      .describe('true re-enables a webhook endpoint disabled after 3 days of failed deliveries'),
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
-    message: 'send at least one of name, status, webhookUrl, webhookSecret, allowedDomains, processor, webhookEvents',
+    message: `send at least one of ${UPDATABLE.join(', ')}`,
   })
   .meta({ id: 'UpdateMerchantRequest' });
 
@@ -143,6 +160,9 @@ export const merchantSchema = z
     webhookEvents: z
       .array(z.enum(WEBHOOK_EVENT_TYPES))
       .describe('The events sent to the webhook URL: the four charge events always, lifecycle events once chosen'),
+    apiVersion: z.enum(API_VERSIONS).describe('The pinned API version: requests without ServicePay-Version, and webhook bodies'),
+    webhookRetries: z.boolean().describe('Whether failed deliveries are retried for about 3 days'),
+    webhookDisabledAt: isoMs.nullable().describe('When the endpoint was disabled after 3 days of failed deliveries; null while enabled'),
     createdAt: isoMs,
     updatedAt: isoMs,
   })

@@ -1,3 +1,4 @@
+import { API_VERSIONS, LATEST_API_VERSION } from '@/lib/api-versions';
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/api/errors';
 import type { ErrorExample } from '@/lib/api/operation';
@@ -124,6 +125,11 @@ export const HEADERS = {
     'Present (`true`) when this is the stored reply of an earlier request with the same Idempotency-Key',
     { type: 'string', enum: ['true'] },
     'true',
+  ),
+  'ServicePay-Version': header(
+    'The API version this reply is in: the request\'s ServicePay-Version, else your pinned version',
+    { type: 'string', enum: [...API_VERSIONS] },
+    LATEST_API_VERSION,
   ),
 } as const;
 

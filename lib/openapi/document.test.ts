@@ -9,6 +9,7 @@ import type { CreatedMerchant, merchantView } from '@/lib/merchants/merchants';
 import { createMerchantBodySchema, updateMerchantBodySchema } from '@/lib/merchants/schemas';
 import { billingRunBodySchema, sweepSummarySchema, voidedTransactionSchema } from '@/lib/billing/schemas';
 import { cancelPlanBodySchema, createLinkBodySchema, linkSchema, planRecordSchema, planStatusSchema } from '@/lib/plans/schemas';
+import { LATEST_API_VERSION } from '@/lib/api-versions';
 import { call } from '@/test/http';
 import { errorBodySchema } from './components';
 import { buildOpenApiDocument, openApiDocument, type OpenApiDocument } from './document';
@@ -204,5 +205,58 @@ describe('GET /api/openapi.json', () => {
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
     expect(res.json).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
     expect(res.json.servers).toEqual([{ url: process.env.APP_URL, description: 'This deployment' }]);
+  });
+});
+
+describe('the document of each API version (docs/api.md#versioning)', () => {
+  const settings = { appUrl: 'https://pay.example.co', checkoutTokenTtlSeconds: 86_400 };
+  const first = buildOpenApiDocument(settings, '2026-11-20');
+  const properties = (schema: unknown) => Object.keys((schema as { properties: Record<string, unknown> }).properties);
+
+  it('is a valid OpenAPI 3.1 document in every version', async () => {
+    const result = await validate(structuredClone(first) as never);
+    expect(result.valid ? '' : compileErrors(result)).toBe('');
+    expect(result.warnings).toEqual([]);
+  });
+
+  it("says its version, and 2026-11-20's shapes are SPEC's fields exactly", () => {
+    expect(first.info.version).toBe('2026-11-20');
+    expect(buildOpenApiDocument(settings).info.version).toBe(LATEST_API_VERSION);
+    const schemas = first.components.schemas;
+    expect(properties(schemas.PlanStatus)).toEqual(['subscriptionPlanId', 'externalReference', 'plan', 'lastTransaction']);
+    expect(properties((schemas.PlanStatus as { properties: { plan: unknown } }).properties.plan)).toEqual([
+      'status', 'amount', 'currency', 'description', 'nextChargeDate',
+    ]);
+    expect(properties(schemas.WebhookEvent)).toEqual(['event', 'data', 'timestamp']);
+    expect(properties((schemas.WebhookEvent as { properties: { data: unknown } }).properties.data)).toEqual([
+      'subscriptionTransactionId', 'subscriptionPlanId', 'externalReference', 'transactionId', 'amount', 'status', 'chargeDate',
+    ]);
+    expect(properties(schemas.CreateLinkRequest)).toEqual(['customer', 'plan']);
+    expect(properties((schemas.CreateLinkRequest as { properties: { plan: unknown } }).properties.plan)).toEqual([
+      'externalReference', 'description', 'amount', 'modality',
+    ]);
+  });
+
+  it('documents the version header on every merchant operation, and only there', () => {
+    for (const [path, item] of Object.entries(first.paths)) {
+      for (const op of Object.values(item)) {
+        const names = ((op.parameters as { name: string }[] | undefined) ?? []).map((p) => p.name);
+        expect(names.includes('ServicePay-Version'), path).toBe(path.startsWith('/merchants/'));
+      }
+    }
+  });
+
+  it('is served at /api/openapi.json?version=…; an unknown or malformed version is a 400 listing them', async () => {
+    const res = await call(GET, { path: '/api/openapi.json?version=2026-11-20' });
+    expect(res.status).toBe(200);
+    expect(res.json.info.version).toBe('2026-11-20');
+    for (const [asked, message] of [
+      ['2019-01-01', 'version "2019-01-01" is not a version of this API; the versions are 2026-11-20, 2026-11-26'],
+      ['v2', 'version "v2" must be a version date (YYYY-MM-DD); the versions are 2026-11-20, 2026-11-26'],
+    ]) {
+      const bad = await call(GET, { path: `/api/openapi.json?version=${asked}` });
+      expect(bad.status).toBe(400);
+      expect(bad.json.error).toMatchObject({ code: 'invalid_request', message });
+    }
   });
 });

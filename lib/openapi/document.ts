@@ -1,7 +1,8 @@
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/api/errors';
-import type { Auth, DocumentSettings, Media, Operation, PerDeployment } from '@/lib/api/operation';
+import type { Auth, DocumentSettings, HeaderParam, Media, Operation, PerDeployment } from '@/lib/api/operation';
+import { API_VERSIONS, type ApiVersion, forVersion, LATEST_API_VERSION, VERSION_HEADER } from '@/lib/api-versions';
 import { env } from '@/lib/env';
 import { LIMITS } from '@/lib/rate-limit/limits';
 import { ERROR_MEANING, errorBodySchema, errorReplies, HEADERS, replyHeaders, SECURITY_SCHEMES } from './components';
@@ -17,7 +18,6 @@ export type JsonObject = Record<string, unknown>;
 // the zod schemas their handlers parse and reply with. Built once per process: it depends only on
 // code and settings.
 
-export const API_VERSION = '1.0.0';
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
@@ -65,6 +65,11 @@ Per api_key, over a sliding minute: link creation ${LIMITS['create-link']}, plan
 ## Webhooks
 See the Webhooks section: what we send to your server, and how to check its signature.`;
 
+function versionsSection(version: ApiVersion): string {
+  return `## Versions
+This is the document of version **${version}**. Send \`${VERSION_HEADER}: YYYY-MM-DD\` to choose the version of a request; without it your account's pinned version applies (the newest when the account was created; see and change it in the portal, Settings, API). Every reply of a merchant endpoint names its version in \`${VERSION_HEADER}\`, and webhook bodies follow the pinned version. \`2026-11-20\` is the contract as first published, exactly. Versions: ${API_VERSIONS.map((v) => `\`${v}\``).join(', ')}; each has its document at \`/api/openapi.json?version=…\`. An unknown or malformed version is a \`400\` listing them.`;
+}
+
 const TAGS = [
   { name: 'Payment links', description: 'Create the link a customer pays with. Creating it also creates the subscription plan.' },
   { name: 'Subscription plans', description: 'Where a plan stands (status, last transaction, next charge), and pausing, resuming or cancelling it.' },
@@ -97,8 +102,16 @@ function tidy(schema: z.core.JSONSchema.BaseSchema, io: 'input' | 'output'): voi
 }
 
 /** The query string and headers an operation reads, as zod-openapi's parameter objects. */
+/** The version header every merchant operation reads (lib/api/with-merchant.ts). */
+const VERSION_PARAM: HeaderParam = {
+  schema: z.enum(API_VERSIONS),
+  description: `The API version of this request (docs: Versions); without it, your pinned version. An unknown or malformed one is a 400 listing the versions (${API_VERSIONS.join(', ')})`,
+  example: LATEST_API_VERSION,
+};
+
 function requestParams(op: Operation) {
-  const headers = Object.entries(op.headers ?? {}).map(([name, h]) => [
+  const declared = { ...op.headers, ...(op.auth === 'merchant' ? { [VERSION_HEADER]: VERSION_PARAM } : {}) };
+  const headers = Object.entries(declared).map(([name, h]) => [
     name,
     h.schema.optional().meta({ param: { description: h.description, example: h.example } }),
   ]);
@@ -106,10 +119,11 @@ function requestParams(op: Operation) {
 }
 
 /** The OpenAPI operation of one declaration, its schemas still zod (zod-openapi renders them). */
-function operationObject(op: Operation, settings: DocumentSettings): ZodOpenApiOperationObject {
+function operationObject(op: Operation, settings: DocumentSettings, version: ApiVersion): ZodOpenApiOperationObject {
   const at = <T>(value: PerDeployment<T>): T => (typeof value === 'function' ? (value as (s: DocumentSettings) => T)(settings) : value);
+  // Merchant operations answer in the caller's version; the others have one shape.
   const media = (m: Media) => ({
-    schema: m.schema,
+    schema: op.auth === 'merchant' ? forVersion(m.schema, m.before, version) : m.schema,
     ...(m.example !== undefined ? { example: at(m.example) } : {}),
     ...(m.examples ? { examples: m.examples } : {}),
   });
@@ -118,7 +132,9 @@ function operationObject(op: Operation, settings: DocumentSettings): ZodOpenApiO
     status,
     {
       description: reply!.description,
-      ...(reply!.headers === false ? {} : { headers: replyHeaders(rateLimited, ...(reply!.headers ?? [])) }),
+      ...(reply!.headers === false
+        ? {}
+        : { headers: replyHeaders(rateLimited, ...(reply!.headers ?? []), ...(op.auth === 'merchant' ? (['ServicePay-Version'] as const) : [])) }),
       ...(reply!.body ? { content: { 'application/json': media(reply!.body) } } : {}),
     },
   ]);
@@ -138,7 +154,7 @@ function operationObject(op: Operation, settings: DocumentSettings): ZodOpenApiO
     security: SECURITY[op.auth],
     description: at(op.description),
     ...(params.length ? { parameters: params } : {}),
-    ...(op.query || op.headers ? { requestParams: requestParams(op) } : {}),
+    ...(op.query || op.headers || op.auth === 'merchant' ? { requestParams: requestParams(op) } : {}),
     ...(body ? { requestBody: { required: body.required, content: { 'application/json': media(body) } } } : {}),
     responses: { ...Object.fromEntries(replies), ...errorReplies(op.errors, { rateLimited, examples: op.errorExamples }) },
     'x-codeSamples': [
@@ -147,25 +163,26 @@ function operationObject(op: Operation, settings: DocumentSettings): ZodOpenApiO
   };
 }
 
-export function buildOpenApiDocument(settings: DocumentSettings): OpenApiDocument {
+/** The document of API version `version` (docs/api.md#versioning): its shapes of bodies, replies and webhooks. */
+export function buildOpenApiDocument(settings: DocumentSettings, version: ApiVersion = LATEST_API_VERSION): OpenApiDocument {
   const paths: ZodOpenApiPathsObject = {};
   for (const op of OPERATIONS) {
     if (op.undocumented) continue;
-    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op, settings) };
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op, settings, version) };
   }
   const document = createDocument(
     {
       openapi: '3.1.0',
       info: {
         title: 'ServicePay',
-        version: API_VERSION,
+        version,
         summary: 'Payment links with subscription plans, in Colombian pesos (COP)',
-        description: DESCRIPTION,
+        description: `${DESCRIPTION}\n\n${versionsSection(version)}`,
       },
       servers: [{ url: settings.appUrl, description: 'This deployment' }],
       tags: TAGS,
       paths,
-      webhooks: webhooks(),
+      webhooks: webhooks(version),
       components: { schemas: { Error: errorBodySchema }, headers: HEADERS, securitySchemes: SECURITY_SCHEMES },
     },
     { override: (ctx) => tidy(ctx.jsonSchema, ctx.io) },
@@ -173,11 +190,15 @@ export function buildOpenApiDocument(settings: DocumentSettings): OpenApiDocumen
   return document as unknown as OpenApiDocument;
 }
 
-let cached: OpenApiDocument | undefined;
+const cached = new Map<ApiVersion, OpenApiDocument>();
 
-/** This deployment's document, built on first use. */
-export function openApiDocument(): OpenApiDocument {
+/** This deployment's document of `version`, built on first use. */
+export function openApiDocument(version: ApiVersion = LATEST_API_VERSION): OpenApiDocument {
   const { APP_URL, CHECKOUT_TOKEN_TTL_SECONDS } = env();
-  cached ??= buildOpenApiDocument({ appUrl: APP_URL, checkoutTokenTtlSeconds: CHECKOUT_TOKEN_TTL_SECONDS });
-  return cached;
+  let document = cached.get(version);
+  if (!document) {
+    document = buildOpenApiDocument({ appUrl: APP_URL, checkoutTokenTtlSeconds: CHECKOUT_TOKEN_TTL_SECONDS }, version);
+    cached.set(version, document);
+  }
+  return document;
 }

@@ -132,6 +132,9 @@ export const merchantExample = {
   allowedDomains: ['tienda.example.com', '*.tienda.example.com'],
   processor: { type: 'wompi' as const, publicKey: 'pub_test_Q5yDA9xoKdePzhSGeVe9HAez7HgGORGf' },
   webhookEvents: ['subscription.charge.approved', 'subscription.charge.declined', 'subscription.charge.error', 'subscription.charge.voided', 'subscription.cancelled'],
+  apiVersion: '2026-11-26',
+  webhookRetries: true,
+  webhookDisabledAt: null,
   createdAt: CREATED_AT,
   updatedAt: '2026-11-23T09:30:00.000Z',
 } satisfies ReturnType<typeof merchantView>;

@@ -1,6 +1,7 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { API_VERSIONS, type ApiVersion, LATEST_API_VERSION } from '@/lib/api-versions';
 
 // The /docs page: Scalar's API reference rendered from /api/openapi.json, with Scalar's browser
 // bundle served from this origin (no CDN: the page must work offline and load nothing from a
@@ -59,7 +60,16 @@ export const REFERENCE_CSP = [
 const attribute = (value: string) =>
   value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
-export function referencePageHtml(documentUrl: string): string {
+/** Links to the reference of each API version, the shown one marked (plain links: no script needed). */
+function versionLinks(current: ApiVersion): string {
+  const links = API_VERSIONS.map((v) =>
+    v === current ? `<a href="/docs?version=${v}" aria-current="page"><strong>${v}</strong></a>` : `<a href="/docs?version=${v}">${v}</a>`,
+  );
+  return `<nav aria-label="API versions" style="font: 14px system-ui, sans-serif; padding: 8px 16px">API version: ${links.join(' · ')}</nav>`;
+}
+
+/** The reference page of API version `version`, rendering the document at `documentUrl`. */
+export function referencePageHtml(documentUrl: string, version: ApiVersion = LATEST_API_VERSION): string {
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -70,6 +80,7 @@ export function referencePageHtml(documentUrl: string): string {
     <meta name="description" content="Reference of the ServicePay API: payment links, subscription plans and webhooks." />
   </head>
   <body>
+    ${versionLinks(version)}
     <noscript>This reference needs JavaScript. The OpenAPI document itself is at <a href="${attribute(documentUrl)}">${attribute(documentUrl)}</a>.</noscript>
     <script id="api-reference" data-url="${attribute(documentUrl)}" data-configuration="${attribute(JSON.stringify(CONFIGURATION))}"></script>
     <script src="${BUNDLE_PATH}?v=${encodeURIComponent(scalarVersion())}"></script>

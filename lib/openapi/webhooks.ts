@@ -4,11 +4,13 @@ import {
   LIFECYCLE_EVENT_TYPES,
   LIFECYCLE_EVENTS,
   type LifecycleEventType,
-  lifecyclePayloadSchema,
+  lifecyclePayloadIn,
   WEBHOOK_EVENTS,
-  webhookPayloadSchema,
+  webhookPayloadIn,
 } from '@/lib/webhooks/payload';
+import type { z } from 'zod';
 import type { ZodOpenApiPathItemObject } from 'zod-openapi';
+import type { ApiVersion } from '@/lib/api-versions';
 import { IDS, lifecycleExample, webhookExample } from './examples';
 
 // The merchant's webhook receiver (docs/webhooks.md#payload, docs/webhooks.md#receiver, docs/webhooks.md#webhook-settings–5.9, 6; docs/webhooks.md#delivery), described as OpenAPI
@@ -40,26 +42,26 @@ export const WEBHOOKS_DESCRIPTION = [
 
 interface Described {
   description: string;
-  schema: typeof webhookPayloadSchema | typeof lifecyclePayloadSchema;
+  schema: z.ZodType;
   example: unknown;
 }
 
-function chargeEvent(event: ChargeEventType): Described {
+function chargeEvent(event: ChargeEventType, version: ApiVersion): Described {
   const { status, when } = WEBHOOK_EVENTS[event];
   return {
     description: `${when}. \`data.status\` is \`${status}\`. Sent to your Webhook URL; your server implements this endpoint.`,
-    schema: webhookPayloadSchema,
+    schema: webhookPayloadIn(version),
     example: webhookExample(event, status),
   };
 }
 
-function lifecycleEvent(event: LifecycleEventType): Described {
+function lifecycleEvent(event: LifecycleEventType, version: ApiVersion): Described {
   return {
     description:
       `${LIFECYCLE_EVENTS[event]}. \`data.status\` is the plan status after the change. ` +
       'Sent only once you choose it (portal: Settings, Webhooks; operator API: `webhookEvents`); written in the same database transaction as the change. ' +
       'Your server implements this endpoint.',
-    schema: lifecyclePayloadSchema,
+    schema: lifecyclePayloadIn(version),
     example: lifecycleExample(event),
   };
 }
@@ -113,9 +115,10 @@ function webhookOperation(event: string, { description, schema, example }: Descr
   };
 }
 
-export function webhooks(): Record<string, ZodOpenApiPathItemObject> {
+/** The webhooks of the document of `version`, each body in that version's shape. */
+export function webhooks(version: ApiVersion): Record<string, ZodOpenApiPathItemObject> {
   return Object.fromEntries([
-    ...CHARGE_EVENT_TYPES.map((event) => [event, webhookOperation(event, chargeEvent(event))]),
-    ...LIFECYCLE_EVENT_TYPES.map((event) => [event, webhookOperation(event, lifecycleEvent(event))]),
+    ...CHARGE_EVENT_TYPES.map((event) => [event, webhookOperation(event, chargeEvent(event, version))]),
+    ...LIFECYCLE_EVENT_TYPES.map((event) => [event, webhookOperation(event, lifecycleEvent(event, version))]),
   ]);
 }

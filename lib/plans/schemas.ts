@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { planStatus20261120 } from '@/lib/api-versions';
 import { ID_TYPES, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUSES } from '@/db/schema';
 
 // The merchant API's bodies (docs/api.md#create-a-payment-link, docs/api.md#plan-status, docs/api.md#checkout-session, docs/api.md#plan-record, docs/api.md#create-a-payment-link, docs/api.md#plan-status). Handlers parse with these, replies are
@@ -13,6 +14,9 @@ const text = (max: number) =>
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
     .refine((v) => v.trim().length > 0, 'must not be blank');
+
+/** The error of a missing body part, or one that is not an object. */
+const anObject = { error: (i: { input: unknown }) => (i.input === undefined ? 'is required' : 'must be an object') };
 
 const customerSchema = z
   .object(
@@ -38,7 +42,7 @@ const customerSchema = z
         .describe('Identity document number; send it together with idType')
         .optional(),
     },
-    { error: (i) => (i.input === undefined ? 'is required' : 'must be an object') },
+    anObject,
   )
   .superRefine((c, ctx) => {
     // docs/api.md#create-a-payment-link: optional as a pair; the error names the missing one.
@@ -65,7 +69,7 @@ const planSchema = z.object(
       .default('RECURRING')
       .describe('RECURRING is charged every month; SINGLE is charged once'),
   },
-  { error: (i) => (i.input === undefined ? 'is required' : 'must be an object') },
+  anObject,
 );
 
 export const createLinkBodySchema = z
@@ -154,3 +158,52 @@ export const cancelPlanBodySchema = z
       .meta({ description: 'Why the plan ends, for your records', examples: ['Customer asked to cancel'] }),
   })
   .meta({ id: 'CancelPlanRequest', description: 'Body of POST /merchants/subscription-plans/{id}/cancel; it may be left out.' });
+
+// What version 2026-11-20, the contract as first published, sees (docs/api.md#versioning). Each
+// shape names SPEC's fields, reusing the validators above, so a field added above later is not
+// in it: a request in that version is parsed as SPEC has it (a newer field is ignored), and a
+// reply is stripped to SPEC's fields. A plan state added later is shown as the one it grew from.
+
+const { externalReference, description, amount, modality } = planSchema.shape;
+
+export const createLinkBody20261120 = z
+  .object({ customer: customerSchema, plan: z.object({ externalReference, description, amount, modality }, anObject) })
+  .meta({ id: 'CreateLinkRequest', description: createLinkBodySchema.meta()?.description });
+
+const statusPlan = planStatusSchema.shape.plan.shape;
+
+export const planStatus20261120Schema = z
+  .object({
+    subscriptionPlanId: planStatusSchema.shape.subscriptionPlanId,
+    externalReference: planStatusSchema.shape.externalReference,
+    plan: z.object({
+      status: planStatus20261120,
+      amount: statusPlan.amount,
+      currency: statusPlan.currency,
+      description: statusPlan.description,
+      nextChargeDate: statusPlan.nextChargeDate,
+    }),
+    lastTransaction: lastTransactionSchema.optional().describe('Absent before the first payment'),
+  })
+  .meta({ id: 'PlanStatus' });
+
+const record = planRecordSchema.shape;
+
+export const planRecord20261120Schema = z
+  .object({
+    id: record.id,
+    merchantId: record.merchantId,
+    userId: record.userId,
+    externalReference: record.externalReference,
+    description: record.description,
+    amount: record.amount,
+    currency: record.currency,
+    modality: record.modality,
+    interval: z.enum(['MONTHLY']).nullable(),
+    status: planStatus20261120,
+    nextChargeDate: record.nextChargeDate,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    customer: record.customer,
+  })
+  .meta({ id: 'SubscriptionPlan' });

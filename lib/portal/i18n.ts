@@ -73,6 +73,17 @@ const es = {
     revoked_last: 'Clave revocada. No le queda ninguna clave activa: cree una para seguir usando la API.',
     revoke_missing: 'Esa clave ya no está activa.',
     example: 'Ejemplo con curl',
+    versionTitle: 'Versión de la API',
+    versionIntro:
+      'Las llamadas sin el encabezado ServicePay-Version y los cuerpos de los webhooks nuevos usan esta versión. Cada respuesta dice su versión en ServicePay-Version. Pruebe su integración con una versión enviando el encabezado antes de cambiarla aquí.',
+    versionLabel: 'Versión fijada',
+    versions: {
+      '2026-11-20': '2026-11-20: el contrato original (solo los campos y estados de la especificación)',
+      '2026-11-26': '2026-11-26: intervalos, periodos de prueba (TRIALING) y cupones',
+    },
+    versionSave: 'Guardar versión',
+    versionSaved: 'Versión guardada. Las próximas llamadas sin encabezado y los webhooks nuevos la usan.',
+    versionProblem: 'Elija una de las versiones de la lista.',
   },
   webhooks: {
     title: 'Webhooks',
@@ -256,6 +267,17 @@ const en: PortalCopy = {
     revoked_last: 'Key revoked. You have no active key left: create one to keep using the API.',
     revoke_missing: 'That key is no longer active.',
     example: 'Example with curl',
+    versionTitle: 'API version',
+    versionIntro:
+      'Calls without the ServicePay-Version header and new webhook bodies use this version. Every reply names its version in ServicePay-Version. Try your integration with a version by sending the header before you change it here.',
+    versionLabel: 'Pinned version',
+    versions: {
+      '2026-11-20': '2026-11-20: the original contract (the specification’s fields and states only)',
+      '2026-11-26': '2026-11-26: intervals, trials (TRIALING) and coupons',
+    },
+    versionSave: 'Save version',
+    versionSaved: 'Version saved. Your next calls without the header and new webhooks use it.',
+    versionProblem: 'Choose one of the versions in the list.',
   },
   webhooks: {
     title: 'Webhooks',

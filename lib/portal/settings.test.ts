@@ -6,7 +6,9 @@ import { POST as createLink } from '@/app/merchants/subscription-link/route';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 import { createTestMerchant, linkBody } from '@/test/merchants';
+import { LATEST_API_VERSION } from '@/lib/api-versions';
 import { createKey, listKeys, revokeKey } from './api-keys';
+import { getPinnedVersion, savePinnedVersion } from './api-version';
 import { getWebhookSettings, saveAllowedDomains, saveWebhookSecret, saveWebhookUrl } from './webhook-settings';
 
 let db: Db;
@@ -111,5 +113,22 @@ describe('webhook settings', () => {
     }
     const [row] = await db.select().from(merchants).where(eq(merchants.id, m.merchantId));
     expect(row?.allowedDomains).toEqual(['shop.example.com', '*.example.com', 'localhost:3000']);
+  });
+});
+
+describe('the pinned API version (docs/api.md#versioning)', () => {
+  it('shows the version the merchant was created with, and a change applies from the next request', async () => {
+    const m = await createTestMerchant(db);
+    expect(await getPinnedVersion(db, m.merchantId)).toBe(LATEST_API_VERSION);
+    expect((await call(createLink, { headers: m.headers, body: linkBody() })).headers.get('servicepay-version')).toBe(LATEST_API_VERSION);
+    expect(await savePinnedVersion(db, m.merchantId, '2026-11-20')).toBe(true);
+    expect(await getPinnedVersion(db, m.merchantId)).toBe('2026-11-20');
+    expect((await call(createLink, { headers: m.headers, body: linkBody() })).headers.get('servicepay-version')).toBe('2026-11-20');
+  });
+
+  it.each(['', '2026-11-21', 'latest', "2026-11-20' or 1=1"])('refuses %j and changes nothing', async (value) => {
+    const m = await createTestMerchant(db);
+    expect(await savePinnedVersion(db, m.merchantId, value)).toBe(false);
+    expect(await getPinnedVersion(db, m.merchantId)).toBe(LATEST_API_VERSION);
   });
 });

@@ -2,6 +2,8 @@ import type { Db } from '@/db/client';
 import { eq } from 'drizzle-orm';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import { merchants, webhookEvents } from '@/db/schema';
+import { bodyInMerchantVersion } from '@/db/queries/webhooks';
+import { API_VERSIONS, type ApiVersion, LATEST_API_VERSION } from '@/lib/api-versions';
 import { createId } from '@/lib/ids';
 import { nextChargeDateOf } from '@/lib/plans/views';
 import { EVENT_TYPE_FOR_STATUS, type FinalStatus, type LifecycleEventType, serializeLifecyclePayload, serializeWebhookPayload } from './payload';
@@ -14,11 +16,12 @@ export function isFinalStatus(status: TransactionRow['status']): status is Final
   return status in EVENT_TYPE_FOR_STATUS;
 }
 
-/** The webhook body (docs/webhooks.md#payload). `timestamp` is when the body was made. */
+/** The webhook body (docs/webhooks.md#payload) in `version`. `timestamp` is when the body was made. */
 export function serializeEventBody(
   plan: Pick<PlanRow, 'id' | 'externalReference'>,
   txn: Pick<TransactionRow, 'id' | 'gatewayTransactionId' | 'amount' | 'chargeDate'> & { status: FinalStatus },
   now: Date,
+  version?: ApiVersion,
 ): string {
   return serializeWebhookPayload({
     event: EVENT_TYPE_FOR_STATUS[txn.status],
@@ -32,7 +35,14 @@ export function serializeEventBody(
       chargeDate: txn.chargeDate.getTime(),
     },
     timestamp: now.getTime(),
-  });
+  }, version);
+}
+
+/** The event body in its merchant's pinned version: `serialize` in each version, chosen as the row is written. */
+function inMerchantVersion(merchantId: string, serialize: (version: ApiVersion) => string) {
+  const latest = serialize(LATEST_API_VERSION);
+  const older = API_VERSIONS.map((version) => [version, serialize(version)] as [ApiVersion, string]).filter(([, body]) => body !== latest);
+  return bodyInMerchantVersion(merchantId, latest, older);
 }
 
 /**
@@ -56,7 +66,7 @@ export async function recordChargeEvent(
       planId: plan.id,
       transactionId: txn.id,
       type: EVENT_TYPE_FOR_STATUS[status],
-      body: serializeEventBody(plan, { ...txn, status }, now),
+      body: inMerchantVersion(plan.merchantId, (version) => serializeEventBody(plan, { ...txn, status }, now, version)),
       createdAt: now,
     })
     .onConflictDoNothing({ target: [webhookEvents.transactionId, webhookEvents.type] })
@@ -76,7 +86,10 @@ export async function recordLifecycleEvent(
   type: LifecycleEventType,
   now: Date = new Date(),
 ): Promise<string | null> {
-  const [merchant] = await tx.select({ types: merchants.webhookEventTypes }).from(merchants).where(eq(merchants.id, plan.merchantId));
+  const [merchant] = await tx
+    .select({ types: merchants.webhookEventTypes, apiVersion: merchants.apiVersion })
+    .from(merchants)
+    .where(eq(merchants.id, plan.merchantId));
   if (!merchant?.types.includes(type)) return null;
   const body = serializeLifecyclePayload({
     event: type,
@@ -88,7 +101,7 @@ export async function recordLifecycleEvent(
       ...(type === 'subscription.cancelled' && plan.cancelReason ? { reason: plan.cancelReason } : {}),
     },
     timestamp: now.getTime(),
-  });
+  }, merchant.apiVersion);
   const [row] = await tx
     .insert(webhookEvents)
     .values({ id: createId('evt', now.getTime()), merchantId: plan.merchantId, planId: plan.id, transactionId: null, type, body, createdAt: now })

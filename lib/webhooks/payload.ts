@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ApiVersion, forVersion, LATEST_API_VERSION, planStatus20261120 } from '../api-versions';
 
 // The webhook body, defined once (docs/webhooks.md#payload): the outbox builds every body by
 // parsing through this schema, the OpenAPI document publishes it, and the tests check every body
@@ -88,19 +89,67 @@ export const lifecyclePayloadSchema = z
 
 export type LifecyclePayload = z.infer<typeof lifecyclePayloadSchema>;
 
+// The bodies as version 2026-11-20, the contract as first published, has them (docs/api.md#versioning):
+// SPEC's fields, each with the validator above, so what a later version adds to a body is not in
+// that version's bytes, and a plan state added later shows as the one it grew from.
+
+const charge = webhookPayloadSchema.shape;
+const chargeData = charge.data.shape;
+
+const webhookPayload20261120 = z.object({
+  event: charge.event,
+  data: z.object({
+    subscriptionTransactionId: chargeData.subscriptionTransactionId,
+    subscriptionPlanId: chargeData.subscriptionPlanId,
+    externalReference: chargeData.externalReference,
+    transactionId: chargeData.transactionId,
+    amount: chargeData.amount,
+    status: chargeData.status,
+    chargeDate: chargeData.chargeDate,
+  }),
+  timestamp: charge.timestamp,
+}).meta({ id: 'WebhookEvent', description: webhookPayloadSchema.meta()?.description });
+
+const lifecycle = lifecyclePayloadSchema.shape;
+const lifecycleData = lifecycle.data.shape;
+
+const lifecyclePayload20261120 = z.object({
+  event: lifecycle.event,
+  data: z.object({
+    subscriptionPlanId: lifecycleData.subscriptionPlanId,
+    externalReference: lifecycleData.externalReference,
+    status: planStatus20261120,
+    nextChargeDate: lifecycleData.nextChargeDate,
+    reason: lifecycleData.reason,
+  }),
+  timestamp: lifecycle.timestamp,
+}).meta({ id: 'SubscriptionLifecycleEvent', description: lifecyclePayloadSchema.meta()?.description });
+
+/** The charge event body's shape in `version`. */
+export function webhookPayloadIn(version: ApiVersion): z.ZodType {
+  return forVersion<z.ZodType>(webhookPayloadSchema, { '2026-11-20': webhookPayload20261120 }, version);
+}
+
+/** The lifecycle event body's shape in `version`. */
+export function lifecyclePayloadIn(version: ApiVersion): z.ZodType {
+  return forVersion<z.ZodType>(lifecyclePayloadSchema, { '2026-11-20': lifecyclePayload20261120 }, version);
+}
+
 /** Any stored body: the schema its `event` names. */
 export function payloadSchemaFor(event: unknown) {
   return typeof event === 'string' && isLifecycleEvent(event) ? lifecyclePayloadSchema : webhookPayloadSchema;
 }
 
-export function serializeLifecyclePayload(payload: LifecyclePayload): string {
-  return JSON.stringify(lifecyclePayloadSchema.parse(payload));
+/** The lifecycle body's bytes in `version` (the newest unless given). */
+export function serializeLifecyclePayload(payload: LifecyclePayload, version: ApiVersion = LATEST_API_VERSION): string {
+  return JSON.stringify(lifecyclePayloadIn(version).parse(lifecyclePayloadSchema.parse(payload)));
 }
 
 /**
- * The exact bytes of a webhook body: parsed through the published schema (so a body the
- * document would reject is never stored, let alone sent), in the schema's field order.
+ * The exact bytes of a webhook body in `version` (the newest unless given): parsed through the
+ * published schema (so a body the document would reject is never stored, let alone sent), then
+ * through that version's shape, in its field order.
  */
-export function serializeWebhookPayload(payload: WebhookPayload): string {
-  return JSON.stringify(webhookPayloadSchema.parse(payload));
+export function serializeWebhookPayload(payload: WebhookPayload, version: ApiVersion = LATEST_API_VERSION): string {
+  return JSON.stringify(webhookPayloadIn(version).parse(webhookPayloadSchema.parse(payload)));
 }

@@ -147,6 +147,37 @@ describe('PATCH /admin/merchants/{id}', () => {
     expect(res.json.webhookUrl).toBeNull();
   });
 
+  it('pins an API version (docs/api.md#versioning); an unknown one is a 400 naming the versions, and changes nothing', async () => {
+    const { merchantId } = await create();
+    const patch = (body: object) => call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: merchantId }, body });
+    expect((await patch({ apiVersion: '2026-11-20' })).json).toMatchObject({ apiVersion: '2026-11-20' });
+    const bad = await patch({ apiVersion: '2027-01-01' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toBe('apiVersion: must be one of the API versions: 2026-11-20, 2026-11-26');
+    const [row] = await database.db.select().from(merchants).where(eq(merchants.id, merchantId));
+    expect(row?.apiVersion).toBe('2026-11-20');
+  });
+
+  it('turns webhook retries on only with a webhook URL (400 otherwise, nothing changed), and off when the URL is cleared', async () => {
+    const { merchantId } = await create();
+    const patch = (body: object) => call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: merchantId }, body });
+    const refused = await patch({ webhookRetries: true });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toMatchObject({
+      code: 'invalid_request',
+      message: 'webhookRetries needs a webhook URL: set webhookUrl first',
+      details: [{ path: 'webhookRetries', message: 'webhookRetries needs a webhook URL: set webhookUrl first' }],
+    });
+    expect((await patch({ webhookRetries: true, webhookUrl: null })).status).toBe(400);
+    const [before] = await database.db.select().from(merchants).where(eq(merchants.id, merchantId));
+    expect(before?.webhookRetries).toBe(false);
+
+    expect((await patch({ webhookRetries: true, webhookUrl: 'https://acme.example.com/hooks' })).json).toMatchObject({ webhookRetries: true });
+    expect((await patch({ webhookUrl: null })).json).toMatchObject({ webhookRetries: false, webhookUrl: null });
+    expect((await patch({ webhookRetries: 'yes' })).json.error.message).toBe('webhookRetries: must be true or false');
+    expect((await patch({ webhookEnabled: false })).status).toBe(400);
+  });
+
   it.each([
     ['an unknown merchant', 'mch_000000000000000000000000'],
     ['an id that is not a merchant id', 'sub_000000000000000000000000'],

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { type Operation, operation } from '@/lib/api/operation';
 import { CHANGE_ERRORS, planIdParam, SHARED_LIMIT } from '@/lib/openapi/components';
 import { IDS } from '@/lib/openapi/examples';
-import { emptyBodySchema, planRecordSchema } from '@/lib/plans/schemas';
+import { emptyBodySchema, planRecord20261120Schema, planRecordSchema } from '@/lib/plans/schemas';
 
 interface PlanChange<S extends z.ZodType> {
   verb: 'pause' | 'resume' | 'cancel';
@@ -29,7 +29,7 @@ export function planChange<S extends z.ZodType = typeof emptyBodySchema>(change:
     description: `${change.description}\n\nNo body is needed (an empty body or \`{}\`). Extension of SPEC.\n\n${SHARED_LIMIT}`,
     params: { id: planIdParam },
     body: { schema: (change.body?.schema ?? emptyBodySchema) as S, required: false, ...(change.body ? { example: change.body.example } : {}) },
-    replies: { 200: { description: 'The plan record after the change', body: { schema: planRecordSchema, example: change.example } } },
+    replies: { 200: { description: 'The plan record after the change', body: { schema: planRecordSchema, before: { '2026-11-20': planRecord20261120Schema }, example: change.example } } },
     errors: CHANGE_ERRORS,
     errorExamples: { conflict: { message: change.conflict } },
     sample: { path: `/merchants/subscription-plans/${IDS.plan}/${change.verb}`, body: change.body?.example },

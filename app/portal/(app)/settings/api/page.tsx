@@ -4,16 +4,19 @@ import { DataTable } from '@/components/portal/data-table';
 import { getDb } from '@/db/client';
 import { fill } from '@/lib/i18n/format';
 import { env } from '@/lib/env';
+import { API_VERSIONS } from '@/lib/api-versions';
 import { listKeys } from '@/lib/portal/api-keys';
+import { getPinnedVersion } from '@/lib/portal/api-version';
 import { curlExample } from '@/lib/portal/curl';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { portalLang, requireUser } from '@/lib/portal/request';
-import { createKeyAction, revokeKeyAction } from '../../../actions';
+import { createKeyAction, revokeKeyAction, saveApiVersionAction } from '../../../actions';
 
 export default async function ApiSettingsPage() {
   const { merchantId } = await requireUser();
   const { lang, t } = await portalLang();
-  const keys = await listKeys(await getDb(), merchantId);
+  const db = await getDb();
+  const [keys, pinned] = await Promise.all([listKeys(db, merchantId), getPinnedVersion(db, merchantId)]);
   const active = keys.filter((k) => !k.revokedAt);
   const copy = { label: t.api.copy, copied: t.api.copied };
   return (
@@ -57,6 +60,22 @@ export default async function ApiSettingsPage() {
           />
         )}
         <ActionForm action={createKeyAction} submit={t.api.create} pending={t.auth.pending} copy={copy} />
+      </section>
+      <section className="card" aria-labelledby="version">
+        <h2 id="version">{t.api.versionTitle}</h2>
+        <p>{t.api.versionIntro}</p>
+        <ActionForm action={saveApiVersionAction} submit={t.api.versionSave} pending={t.auth.pending} copy={copy}>
+          <label>
+            {t.api.versionLabel}
+            <select name="apiVersion" defaultValue={pinned}>
+              {API_VERSIONS.map((v) => (
+                <option key={v} value={v}>
+                  {t.api.versions[v]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </ActionForm>
       </section>
       <section className="card" aria-labelledby="example">
         <h2 id="example">{t.api.example}</h2>

@@ -1,0 +1,36 @@
+import { API_VERSIONS, type ApiVersion, isApiVersion, VERSION_HEADER } from '@/lib/api-versions';
+import { ApiError } from './errors';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const KNOWN = API_VERSIONS.join(', ');
+
+/**
+ * `value` as an API version, `fallback` when absent (docs/api.md#versioning). A malformed or
+ * unknown one is a 400 naming `name` and the value, and listing the versions there are.
+ */
+export function versionOrFallback(
+  value: string | null,
+  fallback: ApiVersion,
+  { name, headers }: { name: string; headers?: Record<string, string> },
+): ApiVersion {
+  if (value === null) return fallback;
+  const trimmed = value.trim();
+  if (isApiVersion(trimmed)) return trimmed;
+  // Quoted (JSON), and cut: the value is the caller's, and goes back into a message.
+  const shown = JSON.stringify(trimmed.length > 40 ? `${trimmed.slice(0, 40)}…` : trimmed);
+  throw new ApiError(
+    'invalid_request',
+    DATE.test(trimmed)
+      ? `${name} ${shown} is not a version of this API; the versions are ${KNOWN}`
+      : `${name} ${shown} must be a version date (YYYY-MM-DD); the versions are ${KNOWN}`,
+    { headers },
+  );
+}
+
+/**
+ * The version a merchant request is answered in: its `ServicePay-Version` header, else the
+ * merchant's pinned one. `errorHeaders` go on the 400 of a bad one (the rate-limit headers).
+ */
+export function requestedVersion(req: Pick<Request, 'headers'>, pinned: ApiVersion, errorHeaders?: Record<string, string>): ApiVersion {
+  return versionOrFallback(req.headers.get(VERSION_HEADER), pinned, { name: VERSION_HEADER, headers: errorHeaders });
+}
