@@ -5,11 +5,12 @@ import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import { emailAttempts, type EmailKind, emails, merchants } from '@/db/schema';
 import { createManageLink } from '@/lib/customers/manage-links';
 import { createId } from '@/lib/ids';
+import type { Outbox } from '@/lib/outbox';
 import { renderEmail } from './templates';
 
 // The e-mail outbox (docs/customers.md#e-mails), like the webhook outbox: the e-mail is rendered
-// and written in the database transaction of the change it reports, with a fresh manage link;
-// sent after commit (send.ts); whatever is left unsent is found by the sweeper.
+// and written in the unit of work of the change it reports (lib/unit-of-work.ts), with a fresh
+// manage link; sent after commit (send.ts); whatever is left unsent is found by the sweeper.
 
 export type EmailRow = typeof emails.$inferSelect;
 export type EmailAttemptRow = typeof emailAttempts.$inferSelect;
@@ -17,12 +18,13 @@ export type EmailAttemptRow = typeof emailAttempts.$inferSelect;
 /** After this many failed attempts the sweeper leaves an e-mail alone (its attempts say why). */
 export const MAX_EMAIL_ATTEMPTS = 5;
 
-/** Writes the customer's e-mail of `kind` about `plan` inside the caller's transaction; returns its id. */
+/** Writes the customer's e-mail of `kind` about `plan` in the caller's unit of work, which sends it after commit. */
 export async function queueCustomerEmail(
   tx: Db,
+  outbox: Outbox,
   kind: EmailKind,
   { plan, txn, now = new Date() }: { plan: PlanRow; txn?: TransactionRow; now?: Date },
-): Promise<string> {
+): Promise<void> {
   const [merchant] = await tx.select({ name: merchants.name }).from(merchants).where(eq(merchants.id, plan.merchantId));
   const link = await createManageLink(tx, plan, { source: kind, now });
   const rendered = renderEmail(kind, {
@@ -48,7 +50,7 @@ export async function queueCustomerEmail(
     ...rendered,
     createdAt: now,
   });
-  return id;
+  outbox.addEmail(id);
 }
 
 /** Takes an unsent e-mail for `leaseMs`; of two senders racing, one gets the row. */

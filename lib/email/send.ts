@@ -1,10 +1,8 @@
-import { after } from 'next/server';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { type Db, getDb } from '@/db/client';
+import type { Db } from '@/db/client';
 import { env } from '@/lib/env';
-import { errorFields, log } from '@/lib/log';
+import { log } from '@/lib/log';
 import { isProductionDeployment } from '@/lib/payments';
-import { trackHandOff } from '@/lib/webhooks/hand-offs';
 import { claimEmail, type EmailRow, findUnsentEmails, recordEmailAttempt } from './outbox';
 
 // Sending the outbox's e-mails (docs/customers.md#e-mails): over SMTP with nodemailer when
@@ -65,24 +63,6 @@ export async function deliverEmail(db: Db, id: string, now: Date = new Date()): 
   await recordEmailAttempt(db, email, { ...result, attemptedAt: new Date(), latencyMs: Math.round(performance.now() - started) });
   if (!result.ok) log.warn('e-mail not sent; the sweeper will try again', { emailId: id, error: result.error });
   return result.ok ? 'sent' : 'failed';
-}
-
-/** Sends committed e-mails after the response (inside a request) or at once; never throws. */
-export function sendEmails(ids: string[]): void {
-  if (ids.length === 0) return;
-  const run = async () => {
-    try {
-      const db = await getDb();
-      for (const id of ids) await deliverEmail(db, id);
-    } catch (error) {
-      log.error('sending e-mails failed; the sweeper will send them', { emailIds: ids, ...errorFields(error) });
-    }
-  };
-  try {
-    after(() => trackHandOff(run));
-  } catch {
-    void trackHandOff(run);
-  }
 }
 
 /** The safety net: sends e-mails left unsent (a crash after commit, an SMTP outage); returns how many were tried. */
