@@ -76,7 +76,7 @@ describe('settler', () => {
     expect(await runSettler(database.db, { now: later(8_000), processorFor: () => sandbox })).toMatchObject({ checked: 0 });
     expect((await txnOf(paid.subscriptionTransactionId)).status).toBe('PENDING');
 
-    // DECISIONS 17: a merchant polling 12 times, 5 s apart, sees a charge decided in 3 s.
+    // docs/settlement.md: a merchant polling 12 times, 5 s apart, sees a charge decided in 3 s.
     expect(await runSettler(database.db, { now: later(11_000), processorFor: () => sandbox })).toMatchObject({ checked: 1, settled: 1 });
     expect(await txnOf(paid.subscriptionTransactionId)).toMatchObject({ status: 'APPROVED', gatewayTransactionId: paid.transactionId });
     expect((await link.plan()).status).toBe('ACTIVE');
