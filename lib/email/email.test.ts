@@ -158,6 +158,7 @@ describe('the customer e-mails, over SMTP', () => {
 });
 
 describe('an SMTP outage', () => {
+  const isMessage = (emailId: string) => (mail: { messageId?: string }) => mail.messageId === `<${emailId}@servicepay>`;
   /** A closed loopback port, where the SMTP server comes back later. */
   async function downSmtp() {
     const probe = await startSmtpServer();
@@ -195,9 +196,9 @@ describe('an SMTP outage', () => {
     const back = await startSmtpServer(port);
     try {
       await sweepUntil(email!.id, start, 30 * 60_000, 15_000, tried);
-      await back.waitFor(1);
-      expect(back.received).toHaveLength(1);
-      expect(back.received[0]!.subject).toContain('Recibo');
+      // E-mails of earlier tests still waiting may go out too: this test counts its own.
+      expect(back.received.filter(isMessage(email!.id))).toHaveLength(1);
+      expect(back.received.find(isMessage(email!.id))!.subject).toContain('Recibo');
       const attempts = await attemptsOf(email!.id);
       expect(attempts.map((a) => a.ok)).toEqual([false, false, false, false, false, true]);
       expect((await emailsOf(link.subscriptionPlanId))[0]!.sentAt).not.toBeNull();
@@ -236,10 +237,10 @@ describe('an SMTP outage', () => {
     await expect(resendGivenUpEmail(database.db, link.merchant.merchantId, 'eml_missing')).rejects.toMatchObject({ code: 'not_found' });
     const back = await startSmtpServer(port);
     try {
-      expect(await sweepEmails(database.db, new Date(start + 40 * 3_600_000))).toBe(0);
+      await sweepEmails(database.db, new Date(start + 40 * 3_600_000));
+      expect(await attemptsOf(email!.id)).toHaveLength(MAX_EMAIL_ATTEMPTS);
       expect(await resendGivenUpEmail(database.db, link.merchant.merchantId, email!.id)).toEqual({ status: 'sent' });
-      await back.waitFor(1);
-      expect(back.received).toHaveLength(1);
+      expect(back.received.filter(isMessage(email!.id))).toHaveLength(1);
       // Sent: a second press sends nothing.
       expect(await resendGivenUpEmail(database.db, link.merchant.merchantId, email!.id)).toEqual({ status: 'skipped' });
     } finally {
