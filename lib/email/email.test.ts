@@ -280,6 +280,12 @@ describe('the templates', () => {
     expect(renderEmail('renewal_failed', facts, 'en').text).toContain('November 24, 2026');
   });
 
+  it("say a plan's interval when it is not monthly (docs/billing.md#intervals)", () => {
+    expect(renderEmail('cancelled', facts).text).toContain('($ 1.500,50 al mes)');
+    expect(renderEmail('cancelled', { ...facts, interval: { unit: 'month', count: 3 } }).text).toContain('($ 1.500,50 cada 3 meses)');
+    expect(renderEmail('cancelled', { ...facts, interval: { unit: 'week', count: 1 } }, 'en').text).toContain('($ 1.500,50 every week)');
+  });
+
   it('write each kind in one language: English for en, Spanish for es, for none and for any other value', () => {
     for (const kind of ['receipt', 'renewal_failed', 'cancelled'] as const) {
       const en = renderEmail(kind, facts, 'en');

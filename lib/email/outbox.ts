@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { deleteInBatches } from '@/db/queries/batched-delete';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import { emailAttempts, type EmailKind, emails, merchants } from '@/db/schema';
+import { intervalOf } from '@/lib/billing/interval';
 import { createManageLink } from '@/lib/customers/manage-links';
 import { createId } from '@/lib/ids';
 import { renderEmail } from './templates';
@@ -47,6 +48,7 @@ export async function queueCustomerEmail(
     customerName: plan.customerFirstName,
     description: plan.description,
     amount: txn?.amount ?? plan.amount,
+    interval: intervalOf(plan),
     chargeDate: txn?.chargeDate,
     reference: txn?.gatewayTransactionId,
     nextDate: plan.status === 'ACTIVE' ? plan.nextChargeDate : null,
