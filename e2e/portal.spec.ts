@@ -70,6 +70,27 @@ test('the pinned API version: shown, changed, and the API answers in it from the
   expect(asked.headers()['servicepay-version']).toBe('2026-11-26');
 });
 
+test('webhook retries: refused without a URL, turned on with one, and said so', async ({ page }) => {
+  await signUp(page);
+  await page.goto('/portal/settings/webhooks');
+  const retries = page.getByRole('checkbox', { name: 'Reintentar las entregas fallidas' });
+  const form = formWith(page, retries);
+  await retries.check();
+  await form.getByRole('button', { name: 'Guardar reintentos' }).click();
+  await expect(form.getByRole('alert')).toContainText('Configure primero la URL del webhook');
+
+  const url = webhookUrlField(page);
+  await url.fill('https://shop.example.com/hooks');
+  await formWith(page, url).getByRole('button', { name: 'Guardar', exact: true }).click();
+  await expect(formWith(page, url).getByRole('status')).toContainText('URL guardada');
+  await retries.check();
+  await form.getByRole('button', { name: 'Guardar reintentos' }).click();
+  await expect(form.getByRole('status')).toContainText('Reintentos activados');
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: 'Reintentar las entregas fallidas' })).toBeChecked();
+  await expectAccessible(page);
+});
+
 test('webhook settings: https only, a short secret refused, a malformed domain refused, good values kept', async ({ page }) => {
   await signUp(page);
   await page.goto('/portal/settings/webhooks');

@@ -15,8 +15,15 @@ import { createKey, revokeKey } from '@/lib/portal/api-keys';
 import { savePinnedVersion } from '@/lib/portal/api-version';
 import { curlExample } from '@/lib/portal/curl';
 import type { FormState } from '@/lib/portal/form-state';
-import { portalLang, requireUser } from '@/lib/portal/request';
-import { saveAllowedDomains, saveWebhookSecret, saveWebhookUrl, type SettingResult } from '@/lib/portal/webhook-settings';
+import { ownedOrInterrupt, portalLang, requireUser } from '@/lib/portal/request';
+import {
+  reenableWebhook,
+  saveAllowedDomains,
+  saveWebhookRetries,
+  saveWebhookSecret,
+  saveWebhookUrl,
+  type SettingResult,
+} from '@/lib/portal/webhook-settings';
 import { resendEvent, sendTestEvent } from '@/lib/webhooks/portal-actions';
 
 const text = (form: FormData, name: string) => {
@@ -104,6 +111,23 @@ export async function saveWebhookUrlAction(_: FormState, form: FormData): Promis
   return settingState(await saveWebhookUrl(await getDb(), merchantId, text(form, 'webhookUrl')), t.webhooks.urlSaved, t.webhooks.urlProblem);
 }
 
+export async function saveWebhookRetriesAction(_: FormState, form: FormData): Promise<FormState> {
+  const { merchantId } = await requireUser();
+  const { t } = await portalLang();
+  const on = form.get('webhookRetries') === 'on';
+  if ((await saveWebhookRetries(await getDb(), merchantId, on)) === 'needs_url') return error(t.webhooks.retriesNeedUrl);
+  revalidatePath('/portal/settings/webhooks');
+  return ok(on ? t.webhooks.retriesOn : t.webhooks.retriesOff);
+}
+
+export async function reenableWebhookAction(): Promise<FormState> {
+  const { merchantId } = await requireUser();
+  const { t } = await portalLang();
+  await reenableWebhook(await getDb(), merchantId);
+  revalidatePath('/portal/settings/webhooks');
+  return ok(t.webhooks.reenabled);
+}
+
 export async function generateSecretAction(): Promise<FormState> {
   const { merchantId } = await requireUser();
   const { t } = await portalLang();
@@ -143,8 +167,9 @@ export async function resendEventAction(_: FormState, form: FormData): Promise<F
   const { merchantId } = await requireUser();
   const { t } = await portalLang();
   const eventId = text(form, 'eventId');
-  // Throws for another merchant's event (nothing is sent); the page never offers one.
-  const event = await findMerchantEvent(await getDb(), merchantId, eventId);
+  // Another merchant's event (a forged form; the page never offers one) is the 403, a missing one
+  // the 404; nothing is sent.
+  const event = await ownedOrInterrupt(findMerchantEvent(await getDb(), merchantId, eventId));
   try {
     await resendEvent(merchantId, event.id);
   } catch (cause) {

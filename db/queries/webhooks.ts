@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { deleteInBatches } from './batched-delete';
-import { merchants, webhookAttempts, webhookEvents } from '../schema';
+import { merchants, users, webhookAttempts, webhookEvents } from '../schema';
 
 export type WebhookEventRow = typeof webhookEvents.$inferSelect;
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
@@ -10,9 +10,16 @@ export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
 const deliveryFields = {
   id: webhookEvents.id,
   merchantId: webhookEvents.merchantId,
+  planId: webhookEvents.planId,
   body: webhookEvents.body,
+  createdAt: webhookEvents.createdAt,
+  retries: webhookEvents.retries,
   webhookUrl: merchants.webhookUrl,
   webhookSecret: merchants.webhookSecret,
+  // Opt-in retries (docs/webhooks.md#retries): whether they are on, and the endpoint's failing state.
+  webhookRetries: merchants.webhookRetries,
+  webhookFailingSince: merchants.webhookFailingSince,
+  webhookDisabledAt: merchants.webhookDisabledAt,
 };
 
 /** The event with where and how its merchant receives webhooks now (a resend: no lease). */
@@ -162,15 +169,6 @@ export async function getEventWebhookUrl(db: Db, { merchantId, eventId }: { merc
   return row;
 }
 
-/** Which merchant each event belongs to (the delivery concurrency key). */
-export async function getEventMerchants(db: Db, eventIds: string[]) {
-  if (eventIds.length === 0) return [];
-  return db
-    .select({ eventId: webhookEvents.id, merchantId: webhookEvents.merchantId })
-    .from(webhookEvents)
-    .where(inArray(webhookEvents.id, eventIds));
-}
-
 /**
  * Deletes events written before `before`, with their attempts (./batched-delete.ts); returns how
  * many events went.
@@ -196,4 +194,85 @@ export function bodyInMerchantVersion(merchantId: string, latest: string, older:
   if (older.length === 0) return latest;
   const cases = sql.join(older.map(([version, body]) => sql`when ${version} then ${body}`), sql` `);
   return sql`(select case ${merchants.apiVersion} ${cases} else ${latest} end from ${merchants} where ${merchants.id} = ${merchantId})`;
+}
+
+/**
+ * Takes each due retry (docs/webhooks.md#retries) for `leaseMs` and reads what its delivery needs,
+ * in one statement: only an event whose retry is due and under no live lease is taken, its retry
+ * count moved on and its due time cleared, so of the instances racing for it one gets it.
+ */
+export async function claimRetries(db: Db, eventIds: string[], now: Date, leaseMs: number) {
+  if (eventIds.length === 0) return [];
+  return db
+    .update(webhookEvents)
+    .set({ claimedUntil: new Date(now.getTime() + leaseMs), nextRetryAt: null, retries: sql`${webhookEvents.retries} + 1` })
+    .from(merchants)
+    .where(
+      and(
+        inArray(webhookEvents.id, eventIds),
+        eq(merchants.id, webhookEvents.merchantId),
+        lte(webhookEvents.nextRetryAt, now),
+        or(isNull(webhookEvents.claimedUntil), lt(webhookEvents.claimedUntil, now)),
+      ),
+    )
+    .returning(deliveryFields);
+}
+
+/** Retries due at `now` and under no live lease, soonest first. */
+export async function findDueRetries(db: Db, { now, limit }: { now: Date; limit: number }) {
+  return db
+    .select({ eventId: webhookEvents.id, merchantId: webhookEvents.merchantId, dueAt: webhookEvents.nextRetryAt })
+    .from(webhookEvents)
+    .where(and(lte(webhookEvents.nextRetryAt, now), or(isNull(webhookEvents.claimedUntil), lt(webhookEvents.claimedUntil, now))))
+    .orderBy(asc(webhookEvents.nextRetryAt))
+    .limit(limit);
+}
+
+/** Schedules the event's next retry (null: none), giving its lease back. */
+export async function scheduleRetry(db: Db, eventId: string, at: Date | null): Promise<void> {
+  await db.update(webhookEvents).set({ nextRetryAt: at, claimedUntil: null }).where(eq(webhookEvents.id, eventId));
+}
+
+/** A delivery to the merchant's URL succeeded: it is failing no more. */
+export async function markEndpointHealthy(db: Db, merchantId: string): Promise<void> {
+  await db.update(merchants).set({ webhookFailingSince: null }).where(and(eq(merchants.id, merchantId), isNotNull(merchants.webhookFailingSince)));
+}
+
+/** A delivery failed: since when every delivery to the URL has failed (now, if this is the first). */
+export async function markEndpointFailing(db: Db, merchantId: string, now: Date): Promise<Date> {
+  const [row] = await db
+    .update(merchants)
+    .set({ webhookFailingSince: sql`coalesce(${merchants.webhookFailingSince}, ${now.toISOString()}::timestamptz)` })
+    .where(eq(merchants.id, merchantId))
+    .returning({ since: merchants.webhookFailingSince });
+  return row?.since ?? now;
+}
+
+/**
+ * Disables the merchant's endpoint (docs/webhooks.md#retries) and drops its events' pending
+ * retries, in one statement. True for the one caller that disabled it; false when it already was.
+ */
+export async function disableEndpoint(db: Db, merchantId: string, now: Date): Promise<boolean> {
+  const dropped = db.$with('dropped').as(
+    db.update(webhookEvents).set({ nextRetryAt: null }).where(and(eq(webhookEvents.merchantId, merchantId), isNotNull(webhookEvents.nextRetryAt))).returning({ id: webhookEvents.id }),
+  );
+  const rows = await db
+    .with(dropped)
+    .update(merchants)
+    .set({ webhookDisabledAt: now })
+    .where(and(eq(merchants.id, merchantId), isNull(merchants.webhookDisabledAt)))
+    .returning({ id: merchants.id });
+  return rows.length > 0;
+}
+
+/** Where the merchant's people read: the e-mail of its first portal user, if it has one. */
+export async function merchantContact(db: Db, merchantId: string) {
+  const [row] = await db
+    .select({ email: users.email, merchantName: merchants.name, webhookUrl: merchants.webhookUrl, failingSince: merchants.webhookFailingSince })
+    .from(merchants)
+    .leftJoin(users, eq(users.merchantId, merchants.id))
+    .where(eq(merchants.id, merchantId))
+    .orderBy(asc(users.createdAt))
+    .limit(1);
+  return row;
 }

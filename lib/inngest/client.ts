@@ -21,6 +21,14 @@ export const webhookEventCreated = eventType('servicepay/webhook.created', {
   schema: z.object({ eventId: id, merchantId: id }),
 });
 
+/**
+ * A retry of a failed delivery is due (docs/webhooks.md#retries), found by the sweeper. Its
+ * Inngest id names the event and the due time, so each sweep that sees it sends it once.
+ */
+export const webhookRetryDue = eventType('servicepay/webhook.retry-due', {
+  schema: z.object({ eventId: id, merchantId: id, dueAt: z.iso.datetime() }),
+});
+
 /** A merchant asked to send an event again (same bytes, same id). */
 export const webhookEventResent = eventType('servicepay/webhook.resent', {
   schema: z.object({ eventId: id, merchantId: id }),

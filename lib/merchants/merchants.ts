@@ -45,6 +45,9 @@ export function merchantView(row: MerchantRow): MerchantView {
     apiVersion: row.apiVersion,
     webhookRetries: row.webhookRetries,
     webhookDisabledAt: row.webhookDisabledAt?.toISOString() ?? null,
+    reminderDays: row.reminderDays,
+    graceDays: row.graceDays,
+    renewalLadder: row.renewalLadder,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   });

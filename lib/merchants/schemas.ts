@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MERCHANT_STATUSES } from '@/db/schema';
+import { GRACE_DAYS, MERCHANT_STATUSES, REMINDER_DAYS } from '@/db/schema';
 import { API_VERSIONS } from '@/lib/api-versions';
 import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@/lib/webhooks/payload';
 import { processorSettingsSchema } from './processor-settings';
@@ -82,6 +82,22 @@ export function withChargeEvents(chosen: readonly string[]): WebhookEventType[] 
   return WEBHOOK_EVENT_TYPES.filter((type) => (CHARGE_EVENT_TYPES as readonly string[]).includes(type) || chosen.includes(type));
 }
 
+const wholeDays = (bounds: { min: number; max: number }) =>
+  z
+    .number({ error: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(bounds.min, `must be between ${bounds.min} and ${bounds.max}`)
+    .max(bounds.max, `must be between ${bounds.min} and ${bounds.max}`);
+
+/** The renewal settings (docs/billing.md#renewal-links), as the operator API and the portal take them. */
+export const renewalSettingsSchema = z.object({
+  reminderDays: wholeDays(REMINDER_DAYS).describe('Days before a due date the renewal link is e-mailed (plans collected by link)'),
+  graceDays: wholeDays(GRACE_DAYS).describe('Days an unpaid period stays ACTIVE before the plan is cancelled with reason `unpaid`'),
+  renewalLadder: z
+    .boolean({ error: 'must be true or false' })
+    .describe("When a card or Nequi renewal's last retry fails, send the renewal link and grant grace before cancelling"),
+});
+
 const nameSchema = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 
 /** The API version a merchant's requests and webhooks use when a request names none (docs/api.md#versioning). */
@@ -89,7 +105,21 @@ export const apiVersionSchema = z
   .enum(API_VERSIONS, { error: `must be one of the API versions: ${API_VERSIONS.join(', ')}` })
   .describe('The API version used when a request sends no ServicePay-Version header, and for webhook bodies');
 
-const UPDATABLE = ['name', 'status', 'webhookUrl', 'webhookSecret', 'allowedDomains', 'processor', 'webhookEvents', 'apiVersion', 'webhookRetries', 'webhookEnabled'];
+const UPDATABLE = [
+  'name',
+  'status',
+  'webhookUrl',
+  'webhookSecret',
+  'allowedDomains',
+  'processor',
+  'webhookEvents',
+  'reminderDays',
+  'graceDays',
+  'renewalLadder',
+  'apiVersion',
+  'webhookRetries',
+  'webhookEnabled',
+];
 
 export const createMerchantBodySchema = z
   .object({
@@ -109,6 +139,7 @@ export const updateMerchantBodySchema = z
     allowedDomains: allowedDomainsSchema.optional(),
     processor: processorSettingsSchema.optional(),
     webhookEvents: webhookEventsSchema.optional(),
+    ...renewalSettingsSchema.partial().shape,
     apiVersion: apiVersionSchema.optional(),
     webhookRetries: z
       .boolean({ error: 'must be true or false' })
@@ -160,6 +191,7 @@ export const merchantSchema = z
     webhookEvents: z
       .array(z.enum(WEBHOOK_EVENT_TYPES))
       .describe('The events sent to the webhook URL: the four charge events always, lifecycle events once chosen'),
+    ...renewalSettingsSchema.shape,
     apiVersion: z.enum(API_VERSIONS).describe('The pinned API version: requests without ServicePay-Version, and webhook bodies'),
     webhookRetries: z.boolean().describe('Whether failed deliveries are retried for about 3 days'),
     webhookDisabledAt: isoMs.nullable().describe('When the endpoint was disabled after 3 days of failed deliveries; null while enabled'),

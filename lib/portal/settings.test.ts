@@ -9,7 +9,7 @@ import { createTestMerchant, linkBody } from '@/test/merchants';
 import { LATEST_API_VERSION } from '@/lib/api-versions';
 import { createKey, listKeys, revokeKey } from './api-keys';
 import { getPinnedVersion, savePinnedVersion } from './api-version';
-import { getWebhookSettings, saveAllowedDomains, saveWebhookSecret, saveWebhookUrl } from './webhook-settings';
+import { getWebhookSettings, reenableWebhook, saveAllowedDomains, saveWebhookRetries, saveWebhookSecret, saveWebhookUrl } from './webhook-settings';
 
 let db: Db;
 beforeAll(async () => {
@@ -130,5 +130,29 @@ describe('the pinned API version (docs/api.md#versioning)', () => {
     const m = await createTestMerchant(db);
     expect(await savePinnedVersion(db, m.merchantId, value)).toBe(false);
     expect(await getPinnedVersion(db, m.merchantId)).toBe(LATEST_API_VERSION);
+  });
+});
+
+describe('webhook retries in the portal (docs/webhooks.md#retries)', () => {
+  it('turns retries on only with a URL, off at will, and re-enables a disabled endpoint', async () => {
+    const m = await createTestMerchant(db);
+    expect(await saveWebhookRetries(db, m.merchantId, true)).toBe('needs_url');
+    expect((await getWebhookSettings(db, m.merchantId)).webhookRetries).toBe(false);
+    await saveWebhookUrl(db, m.merchantId, 'https://shop.example.com/hooks');
+    expect(await saveWebhookRetries(db, m.merchantId, true)).toBe('saved');
+    expect((await getWebhookSettings(db, m.merchantId)).webhookRetries).toBe(true);
+
+    const disabledAt = new Date('2026-11-25T12:00:00.000Z');
+    await db.update(merchants).set({ webhookDisabledAt: disabledAt, webhookFailingSince: new Date('2026-11-22T12:00:00.000Z') }).where(eq(merchants.id, m.merchantId));
+    expect((await getWebhookSettings(db, m.merchantId)).webhookDisabledAt).toEqual(disabledAt);
+    await reenableWebhook(db, m.merchantId);
+    const [row] = await db.select().from(merchants).where(eq(merchants.id, m.merchantId));
+    expect(row).toMatchObject({ webhookDisabledAt: null, webhookFailingSince: null, webhookRetries: true });
+
+    // Removing the URL turns retries off with it.
+    await saveWebhookUrl(db, m.merchantId, '');
+    expect(await getWebhookSettings(db, m.merchantId)).toMatchObject({ webhookUrl: null, webhookRetries: false });
+    expect(await saveWebhookRetries(db, m.merchantId, false)).toBe('saved');
+    expect((await getWebhookSettings(db, m.merchantId)).webhookRetries).toBe(false);
   });
 });

@@ -15,13 +15,32 @@ function problemsOf(issues: { path: PropertyKey[]; message: string }[]): Setting
 export async function getWebhookSettings(db: Db, merchantId: string) {
   const row = await getMerchant(db, merchantId);
   if (!row) throw new Error(`merchant ${merchantId} not found`);
-  return { name: row.name, webhookUrl: row.webhookUrl, webhookSecret: row.webhookSecret, allowedDomains: row.allowedDomains, webhookEvents: row.webhookEventTypes };
+  return {
+    name: row.name,
+    webhookUrl: row.webhookUrl,
+    webhookSecret: row.webhookSecret,
+    allowedDomains: row.allowedDomains,
+    webhookEvents: row.webhookEventTypes,
+    webhookRetries: row.webhookRetries,
+    webhookDisabledAt: row.webhookDisabledAt,
+  };
 }
 
-/** Sets the webhook URL (https only); an empty value removes it (events are then only recorded). */
+/** Turns retries on or off (docs/webhooks.md#retries); on needs a URL. */
+export async function saveWebhookRetries(db: Db, merchantId: string, on: boolean): Promise<'saved' | 'needs_url'> {
+  const row = await updateMerchant(db, merchantId, { webhookRetries: on });
+  return row === 'retries_without_url' ? 'needs_url' : 'saved';
+}
+
+/** Re-enables an endpoint disabled after 3 days of failures: its count of failing days starts afresh. */
+export async function reenableWebhook(db: Db, merchantId: string): Promise<void> {
+  await updateMerchant(db, merchantId, { webhookDisabledAt: null, webhookFailingSince: null });
+}
+
+/** Sets the webhook URL (https only); an empty value removes it (events are then only recorded, and retries go off). */
 export async function saveWebhookUrl(db: Db, merchantId: string, value: string): Promise<SettingResult> {
   if (value.trim() === '') {
-    await updateMerchant(db, merchantId, { webhookUrl: null });
+    await updateMerchant(db, merchantId, { webhookUrl: null, webhookRetries: false });
     return { ok: true };
   }
   const parsed = webhookUrlSchema.safeParse(value);

@@ -1,6 +1,7 @@
 import { type Db, preparedFor } from '@/db/client';
 import {
   claimEvents,
+  claimRetries,
   type DeliveryTarget,
   getEventForDelivery,
   markDispatched,
@@ -13,6 +14,7 @@ import { env } from '@/lib/env';
 import type { LookupFunction } from './address-guard';
 import { batchCalls } from './batch';
 import { DELIVERY_TIMEOUT_MS, postWebhook } from './http';
+import { afterAutomaticAttempt } from './retries';
 import { webhookHeaders } from './signature';
 
 // One delivery of an outbox event: the stored bytes, signed with the merchant's current secret,
@@ -26,11 +28,15 @@ export type DeliveryTrigger = (typeof WEBHOOK_ATTEMPT_TRIGGERS)[number];
 export const LEASE_MS = DELIVERY_TIMEOUT_MS * 6;
 
 export type DeliveryResult =
-  | { status: 'sent'; attempt: WebhookAttemptRow }
-  | { status: 'no_url' | 'already_handled' | 'not_found' };
+  | { status: 'sent'; attempt: WebhookAttemptRow; nextRetryAt: Date | null }
+  | { status: 'no_url' | 'disabled' | 'already_handled' | 'not_found' };
 
 export interface DeliveryOptions {
   trigger: DeliveryTrigger;
+  /** A due retry of a failed automatic delivery (docs/webhooks.md#retries), taken by its own lease. */
+  retry?: boolean;
+  /** The time retries are due by and scheduled from (a test clock); the attempt itself is timed for real. */
+  now?: Date;
   /** When given, an event of another merchant is `not_found` (a merchant's own resend). */
   merchantId?: string;
   /** Overrides WEBHOOK_ALLOW_PRIVATE_NETWORK (tests of the address guard). */
@@ -41,11 +47,13 @@ export interface DeliveryOptions {
 /** At most this many deliveries of one merchant at a time, so a hanging receiver holds up only its own. */
 export const WEBHOOK_CONCURRENCY_PER_MERCHANT = 5;
 
-/** One event to deliver, as queued: a first hand-off, the sweeper's, or a merchant's resend. */
+/** One event to deliver, as queued: a first hand-off, the sweeper's, a due retry, or a merchant's resend. */
 export interface WebhookJob {
   eventId: string;
   merchantId: string;
-  kind: 'created' | 'swept' | 'resent';
+  kind: 'created' | 'swept' | 'retry' | 'resent';
+  /** A retry: when it was due (ISO). It is taken as of then or now, whichever is later. */
+  dueAt?: string;
 }
 
 /** What a runner of deliveries offers the domain (lib/webhooks/queue.ts holds the one in use). */
@@ -58,11 +66,20 @@ export interface WebhookQueue {
  * What a queue runner (Inngest's send-webhook function, or the in-process queue) does with a job:
  * the one delivery, whatever ran it. A resend always sends; the others take the event's lease.
  */
-export async function deliverJob(db: Db, job: Pick<WebhookJob, 'eventId' | 'kind'>) {
-  const result = await deliverEvent(db, job.eventId, { trigger: job.kind === 'resent' ? 'manual' : 'automatic' });
+export async function deliverJob(db: Db, job: Pick<WebhookJob, 'eventId' | 'kind' | 'dueAt'>) {
+  // A retry runs when it is due, or later: as of the later of the two, so a runner woken on time
+  // (a durable sleep, a sweep with a test clock) finds it due, and a late one leases it from now.
+  const now = job.dueAt ? new Date(Math.max(Date.now(), Date.parse(job.dueAt))) : undefined;
+  const result = await deliverEvent(db, job.eventId, { trigger: job.kind === 'resent' ? 'manual' : 'automatic', retry: job.kind === 'retry', now });
   return result.status === 'sent'
-    ? { status: result.status, ok: result.attempt.ok, statusCode: result.attempt.statusCode, error: result.attempt.error }
-    : { status: result.status };
+    ? {
+        status: result.status,
+        ok: result.attempt.ok,
+        statusCode: result.attempt.statusCode,
+        error: result.attempt.error,
+        nextRetryAt: result.nextRetryAt?.toISOString() ?? null,
+      }
+    : { status: result.status, nextRetryAt: null };
 }
 
 /** Takes an event's lease and reads it, batched with the other deliveries starting (./batch.ts). */
@@ -89,16 +106,24 @@ const recordBatch = preparedFor((db) =>
   ),
 );
 
+/** Takes a due retry's lease (one statement each: retries are few, and come apart in time). */
+async function claimRetry(db: Db, eventId: string, now: Date): Promise<DeliveryTarget | undefined> {
+  const [event] = await claimRetries(db, [eventId], now, LEASE_MS);
+  return event;
+}
+
 export async function deliverEvent(db: Db, eventId: string, options: DeliveryOptions): Promise<DeliveryResult> {
   const automatic = options.trigger === 'automatic';
-  const event = automatic ? await claimBatch(db)(eventId) : await getEventForDelivery(db, eventId);
+  const now = options.now ?? new Date();
+  const event = options.retry ? await claimRetry(db, eventId, now) : automatic ? await claimBatch(db)(eventId) : await getEventForDelivery(db, eventId);
   if (!event) return { status: automatic ? 'already_handled' : 'not_found' };
   if (options.merchantId && event.merchantId !== options.merchantId) return { status: 'not_found' };
   const { webhookUrl, webhookSecret } = event;
-  if (!webhookUrl) {
+  if (!webhookUrl || (automatic && event.webhookDisabledAt)) {
     // docs/webhooks.md#delivery: recorded, never attempted; a URL configured later does not send it.
+    // An endpoint disabled after 3 days of failures (docs/webhooks.md#retries) likewise.
     if (automatic) await markDispatched(db, event.id, new Date());
-    return { status: 'no_url' };
+    return { status: webhookUrl ? 'disabled' : 'no_url' };
   }
   const attemptedAt = new Date();
   const outcome = await postWebhook({
@@ -110,7 +135,9 @@ export async function deliverEvent(db: Db, eventId: string, options: DeliveryOpt
   });
   const attempt = await recordBatch(db)({
     attempt: { eventId: event.id, trigger: options.trigger, url: webhookUrl, attemptedAt, ...outcome },
-    automatic,
+    // A retry's event was marked dispatched by its first attempt.
+    automatic: automatic && !options.retry,
   });
-  return { status: 'sent', attempt };
+  const nextRetryAt = automatic ? await afterAutomaticAttempt(db, event, attempt.ok, options.now ?? new Date()) : null;
+  return { status: 'sent', attempt, nextRetryAt };
 }

@@ -1,6 +1,8 @@
 import type { Db } from '@/db/client';
 import { findUndispatchedEvents } from '@/db/queries/webhooks';
+import type { WebhookJob } from './deliver';
 import { webhookQueue } from './queue';
+import { findRetriesToSend } from './retries';
 
 // The safety net of the outbox (docs/webhooks.md#delivery): events committed but never handed to delivery
 // (the process died after the commit, or the hand-off to Inngest failed). An event gets a grace
@@ -13,9 +15,17 @@ export function findEventsToSweep(db: Db, now: Date = new Date()) {
   return findUndispatchedEvents(db, { createdBefore: new Date(now.getTime() - SWEEP_GRACE_MS), now, limit: SWEEP_BATCH });
 }
 
-/** Hands every event the sweeper finds to the webhook queue; returns how many. */
+/**
+ * Hands every event the sweeper finds to the webhook queue, and every retry due by `now`
+ * (docs/webhooks.md#retries: the database says when each is due, so retries outlive a restart);
+ * returns how many.
+ */
 export async function sweepAndDispatch(db: Db, now: Date = new Date()): Promise<number> {
-  const events = await findEventsToSweep(db, now);
-  if (events.length) await webhookQueue().enqueue(events.map((e) => ({ ...e, kind: 'swept' as const })));
-  return events.length;
+  const [events, retries] = await Promise.all([findEventsToSweep(db, now), findRetriesToSend(db, now)]);
+  const jobs: WebhookJob[] = [
+    ...events.map((e) => ({ ...e, kind: 'swept' as const })),
+    ...retries.map((r) => ({ eventId: r.eventId, merchantId: r.merchantId, kind: 'retry' as const, dueAt: r.dueAt!.toISOString() })),
+  ];
+  if (jobs.length) await webhookQueue().enqueue(jobs);
+  return jobs.length;
 }

@@ -3,9 +3,19 @@ import { ActionForm } from '@/components/portal/action-form';
 import { CopyButton } from '@/components/portal/copy-button';
 import { WebhookEventChoice } from '@/components/portal/webhook-event-choice';
 import { getDb } from '@/db/client';
+import { fill } from '@/lib/i18n/format';
+import { formatDateTime } from '@/lib/portal/i18n';
 import { portalLang, requireUser } from '@/lib/portal/request';
 import { getWebhookSettings } from '@/lib/portal/webhook-settings';
-import { generateSecretAction, saveDomainsAction, saveSecretAction, saveWebhookUrlAction, sendTestEventAction } from '../../../actions';
+import {
+  generateSecretAction,
+  reenableWebhookAction,
+  saveDomainsAction,
+  saveSecretAction,
+  saveWebhookRetriesAction,
+  saveWebhookUrlAction,
+  sendTestEventAction,
+} from '../../../actions';
 
 export default async function WebhookSettingsPage() {
   const { merchantId } = await requireUser();
@@ -26,6 +36,23 @@ export default async function WebhookSettingsPage() {
           <p id="url-hint" className="hint">
             {w.urlHint}
           </p>
+        </ActionForm>
+      </section>
+      {settings.webhookDisabledAt && (
+        <section className="card" aria-labelledby="disabled">
+          <h2 id="disabled">{w.disabledTitle}</h2>
+          <p className="warning">{fill(w.disabled, { date: formatDateTime(settings.webhookDisabledAt, lang) })}</p>
+          <ActionForm action={reenableWebhookAction} submit={w.reenable} pending={t.auth.pending} copy={copy} />
+        </section>
+      )}
+      <section className="card" aria-labelledby="retries">
+        <h2 id="retries">{w.retriesTitle}</h2>
+        <p id="retries-intro">{w.retriesIntro}</p>
+        <ActionForm action={saveWebhookRetriesAction} submit={w.retriesSave} pending={t.auth.pending} copy={copy}>
+          <label className="checkbox">
+            <input type="checkbox" name="webhookRetries" defaultChecked={settings.webhookRetries} aria-describedby="retries-intro" />
+            {w.retriesLabel}
+          </label>
         </ActionForm>
       </section>
       <section className="card" aria-labelledby="secret">

@@ -13,3 +13,7 @@ ALTER TABLE "merchants" ADD CONSTRAINT "merchants_webhook_retries_check" CHECK (
 -- The key cache keeps each key's merchant version (lib/auth/key-cache.ts): a change of it is announced too.
 DROP TRIGGER "merchants_announce_change" ON "merchants";--> statement-breakpoint
 CREATE TRIGGER "merchants_announce_change" AFTER UPDATE OF "status", "id", "api_version" OR DELETE OR TRUNCATE ON "merchants" FOR EACH STATEMENT EXECUTE FUNCTION "servicepay_announce_key_change"();
+--> statement-breakpoint
+ALTER TABLE "webhook_events" ADD COLUMN "retries" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "emails" DROP CONSTRAINT "emails_kind_check";--> statement-breakpoint
+ALTER TABLE "emails" ADD CONSTRAINT "emails_kind_check" CHECK (kind in ('receipt', 'renewal_failed', 'cancelled', 'renewal_due', 'webhook_disabled'));

@@ -1,0 +1,101 @@
+import type { Db } from '@/db/client';
+import { insertEmail } from '@/db/queries/emails';
+import {
+  type DeliveryTarget,
+  disableEndpoint,
+  findDueRetries,
+  markEndpointFailing,
+  markEndpointHealthy,
+  merchantContact,
+  scheduleRetry,
+} from '@/db/queries/webhooks';
+import { renderEmail } from '@/lib/email/templates';
+import { env } from '@/lib/env';
+import { createId } from '@/lib/ids';
+import { log } from '@/lib/log';
+
+// Opt-in webhook retries (docs/webhooks.md#retries). SPEC sends once, and that stays the default;
+// a merchant who turns retries on has a failed delivery tried again about 1 min, 5 min, 30 min,
+// 2 h, 5 h and 10 h later, then every 12 h, for up to 3 days after the event was written: the same
+// stored bytes and X-Webhook-Id each time, each attempt recorded. The database holds when each
+// retry is due, so they survive restarts, and taking one is a conditional UPDATE, so one instance
+// among many sends it. An endpoint that failed every delivery for 3 days is disabled, and the
+// merchant is told.
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** The wait after each failed attempt: the first attempt, then each retry; the last repeats. */
+export const RETRY_DELAYS_MS = [MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 12 * HOUR] as const;
+
+/** No retry is due later than this after the event was written; an endpoint failing this long is disabled. */
+export const RETRY_WINDOW_MS = 72 * HOUR;
+
+/** At most this many due retries are taken per sweep. */
+export const RETRY_SWEEP_BATCH = 500;
+
+/** When the event is tried again after a failed attempt with `retriesDone` retries before it; null once 3 days would pass. */
+export function nextRetryAt(event: { createdAt: Date; retries: number }, now: Date): Date | null {
+  const delay = RETRY_DELAYS_MS[Math.min(event.retries, RETRY_DELAYS_MS.length - 1)]!;
+  const at = new Date(now.getTime() + delay);
+  return at.getTime() - event.createdAt.getTime() <= RETRY_WINDOW_MS ? at : null;
+}
+
+/**
+ * After an automatic attempt of `event` (its first or a retry): a success ends the endpoint's
+ * failing spell; a failure, for a merchant with retries on, starts or continues it, disables the
+ * endpoint once it has lasted 3 days, and otherwise schedules the next retry. Returns when that
+ * retry is due, or null. A merchant without retries gets SPEC's single attempt and none of this.
+ */
+export async function afterAutomaticAttempt(db: Db, event: DeliveryTarget, ok: boolean, now: Date): Promise<Date | null> {
+  if (ok) {
+    if (event.webhookFailingSince) await markEndpointHealthy(db, event.merchantId);
+    return null;
+  }
+  if (!event.webhookRetries) return null;
+  const failingSince = await markEndpointFailing(db, event.merchantId, now);
+  if (now.getTime() - failingSince.getTime() >= RETRY_WINDOW_MS) {
+    await disableAndTell(db, event, now);
+    return null;
+  }
+  const at = nextRetryAt(event, now);
+  await scheduleRetry(db, event.id, at);
+  return at;
+}
+
+/**
+ * Disables the endpoint and, in the same transaction, writes the e-mail to the merchant's first
+ * portal user (once, whichever instance gets there). The e-mail sweeper sends it within seconds:
+ * delivery cannot hand it off itself without importing the unit of work that feeds delivery.
+ */
+async function disableAndTell(db: Db, event: DeliveryTarget, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (!(await disableEndpoint(tx, event.merchantId, now))) return;
+    log.warn('webhook endpoint disabled after 3 days of failed deliveries', { merchantId: event.merchantId });
+    const contact = await merchantContact(tx, event.merchantId);
+    if (!contact?.email || !contact.webhookUrl) return;
+    const rendered = renderEmail('webhook_disabled', {
+      merchantName: contact.merchantName,
+      customerName: null,
+      description: '',
+      amount: 0,
+      manageUrl: `${env().APP_URL}/portal/settings/webhooks`,
+      webhook: { url: contact.webhookUrl, failingSince: contact.failingSince ?? now, settingsUrl: `${env().APP_URL}/portal/settings/webhooks` },
+    });
+    await insertEmail(tx, {
+      id: createId('eml', now.getTime()),
+      merchantId: event.merchantId,
+      planId: event.planId,
+      transactionId: null,
+      kind: 'webhook_disabled',
+      toAddress: contact.email,
+      ...rendered,
+      createdAt: now,
+    });
+  });
+}
+
+/** The retries due at `now`, to hand to the webhook queue. */
+export function findRetriesToSend(db: Db, now: Date = new Date()) {
+  return findDueRetries(db, { now, limit: RETRY_SWEEP_BATCH });
+}
