@@ -153,18 +153,49 @@ function underCheckoutPolicy(
 }
 
 const MULTIPART = /^multipart\/form-data/i;
+/** Next.js's own limit on a Server Action's body (`serverActions.bodySizeLimit`, 1 MB by default). */
+export const FORM_BODY_LIMIT = 1024 * 1024;
+
+const plain = (status: number, text: string) =>
+  new NextResponse(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' } });
+
+/** The body of a clone of `request`, or null once it passes `limit` bytes (then it is not read further). */
+async function bodyWithin(request: NextRequest, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const reader = request.clone().body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const read = await reader?.read();
+    if (!read || read.done) break;
+    size += read.value.byteLength;
+    if (size > limit) {
+      // Not awaited: a branch of a teed body settles its cancel only once the other branch ends.
+      reader!.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(read.value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
 
 /**
- * A form post Next.js would take as a Server Action, with a body that is not multipart at all:
- * Next's own parser throws a TypeError (a 500). Read once here, it is a 400 instead
- * (docs/settlement.md, no 5xx).
+ * A form post to a page that Next.js would fail on with a 500 (docs/settlement.md#no-5xx-for-a-bad-request):
+ * a body past its 1 MB limit (Next throws a 413 that nothing answers) is a 413 here, and a
+ * multipart body that is not multipart at all (its parser throws a TypeError) is a 400. Otherwise
+ * the multipart form as read (null for any other post or method), to tell a Server Action by.
  */
-async function readMultipart(request: NextRequest): Promise<FormData | 'unreadable' | null> {
-  if (request.method !== 'POST' || !MULTIPART.test(request.headers.get('content-type') ?? '')) return null;
+async function readFormPost(request: NextRequest): Promise<{ refused: NextResponse } | { form: FormData | null }> {
+  if (request.method !== 'POST') return { form: null };
+  const tooLarge = () => plain(413, `Payload too large: a form may send at most ${FORM_BODY_LIMIT / 1024 / 1024} MB.\n`);
+  if (Number(request.headers.get('content-length') ?? 0) > FORM_BODY_LIMIT) return { refused: tooLarge() };
+  const type = request.headers.get('content-type') ?? '';
+  if (!MULTIPART.test(type)) return { form: null };
+  const body = await bodyWithin(request, FORM_BODY_LIMIT).catch(() => new Uint8Array());
+  if (body === null) return { refused: tooLarge() };
   try {
-    return await request.clone().formData();
+    return { form: await new Response(body, { headers: { 'content-type': type } }).formData() };
   } catch {
-    return 'unreadable';
+    return { refused: plain(400, 'Bad request: the form data could not be read.\n') };
   }
 }
 
@@ -173,15 +204,12 @@ function isServerAction(request: NextRequest, form: FormData | null): boolean {
   return request.headers.has('next-action') || (form !== null && [...form.keys()].some((name) => name.startsWith('$ACTION_')));
 }
 
-const plain = (status: number, text: string) =>
-  new NextResponse(`${text}\n`, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } });
-
 export async function proxy(request: NextRequest) {
-  const form = await readMultipart(request);
-  if (form === 'unreadable') return plain(400, 'Bad request: the form data could not be read.');
+  const post = await readFormPost(request);
+  if ('refused' in post) return post.refused;
   // Next refuses a Server Action from another origin with a 500; it is the sender's fault.
-  if (request.method === 'POST' && isServerAction(request, form) && isRefusedServerAction(request.headers)) {
-    return plain(403, 'Forbidden: this form may only be sent from a page of this site.');
+  if (request.method === 'POST' && isServerAction(request, post.form) && isRefusedServerAction(request.headers)) {
+    return plain(403, 'Forbidden: this form may only be sent from a page of this site.\n');
   }
   if (request.nextUrl.pathname.startsWith('/manage/')) return manageProxy(request);
   if (!/^\/(?:pay|portal)(?:\/|$)/.test(request.nextUrl.pathname)) return NextResponse.next();

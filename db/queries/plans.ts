@@ -14,7 +14,8 @@ type PlanInput = Pick<
   | 'description'
   | 'amount'
   | 'modality'
-  | 'interval'
+  | 'intervalUnit'
+  | 'intervalCount'
   | 'status'
   | 'checkoutToken'
 > & { nextChargeDate: Date; tokenExpiresAt: Date; createdAt: Date };
@@ -39,11 +40,11 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
             updated_at = now()
           returning id
         )
-        insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval,
+        insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval_unit, interval_count,
           status, next_charge_date, checkout_token, token_expires_at, customer_phone, customer_email, customer_first_name,
           customer_last_name, customer_id_type, customer_id_number, created_at, updated_at)
         values (${ph('planId')}, ${ph('merchantId')}, (select id from customer), ${ph('externalReference')}, ${ph('description')},
-          ${ph('amount')}, ${ph('modality')}, ${ph('interval')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
+          ${ph('amount')}, ${ph('modality')}, ${ph('intervalUnit')}, ${ph('intervalCount')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
           ${ph('tokenExpiresAt')}, ${ph('phone')}, ${ph('email')}, ${ph('firstName')}, ${ph('lastName')}, ${ph('idType')},
           ${ph('idNumber')}, ${ph('createdAt')}, ${ph('createdAt')})`,
   ),
@@ -72,7 +73,8 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
     description: p.description,
     amount: p.amount,
     modality: p.modality,
-    interval: p.interval ?? null,
+    intervalUnit: p.intervalUnit ?? null,
+    intervalCount: p.intervalCount ?? null,
     status: p.status ?? 'PENDING_ACTIVATION',
     nextChargeDate: p.nextChargeDate.toISOString(),
     checkoutToken: p.checkoutToken,
@@ -107,6 +109,8 @@ const planWithLastTransactionQuery = preparedFor((db) => {
         amount: subscriptionPlans.amount,
         description: subscriptionPlans.description,
         nextChargeDate: subscriptionPlans.nextChargeDate,
+        intervalUnit: subscriptionPlans.intervalUnit,
+        intervalCount: subscriptionPlans.intervalCount,
       },
       lastTransaction: {
         id: transactions.id,
@@ -151,7 +155,7 @@ export async function transitionPlan(
 }
 
 /**
- * ACTIVE plans whose next charge is due at `now`, oldest first, `limit` at a time after the
+ * ACTIVE plans renewed automatically whose next charge is due at `now`, oldest first, `limit` at a time after the
  * `after` cursor. Served by the partial index subscription_plans_due_idx. Returns the query
  * itself (awaited as usual), so the benchmark can EXPLAIN the very statement.
  */
@@ -160,11 +164,19 @@ export function findDuePlans(
   { now, limit, after }: { now: Date; limit: number; after?: { nextChargeDate: Date; id: string } },
 ) {
   return db
-    .select({ id: subscriptionPlans.id, nextChargeDate: sql<Date>`${subscriptionPlans.nextChargeDate}`.mapWith(subscriptionPlans.nextChargeDate), renewalFailures: subscriptionPlans.renewalFailures })
+    .select({
+      id: subscriptionPlans.id,
+      nextChargeDate: sql<Date>`${subscriptionPlans.nextChargeDate}`.mapWith(subscriptionPlans.nextChargeDate),
+      renewalFailures: subscriptionPlans.renewalFailures,
+      intervalUnit: subscriptionPlans.intervalUnit,
+      intervalCount: subscriptionPlans.intervalCount,
+    })
     .from(subscriptionPlans)
     .where(
       and(
         eq(subscriptionPlans.status, 'ACTIVE'),
+        // A plan collected by link is never charged (docs/billing.md#renewal-links).
+        eq(subscriptionPlans.renewalCollection, 'AUTOMATIC'),
         lte(subscriptionPlans.nextChargeDate, now),
         after
           ? or(

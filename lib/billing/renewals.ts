@@ -9,9 +9,9 @@ import { savedMethodType } from '@/lib/payments/processor';
 import { type ChargeOutcome, NEVER_RECEIVED, outcomeAfterFailedCharge, settleCharge } from '@/lib/settlement/settle';
 import { periodDueOf } from './schedule';
 
-// Monthly renewals (docs/billing.md). A renewal is collected per period, the period named by its due
+// Renewals (docs/billing.md), every interval of the plan (lib/billing/interval.ts). A renewal is collected per period, the period named by its due
 // date. The first attempt is on the due date; a declined or failed one is retried 1, 3 and 5 days
-// after it, and a fourth failure cancels the plan. Meanwhile the plan stays ACTIVE and
+// after it (capped to half a weekly period), and a fourth failure cancels the plan. Meanwhile the plan stays ACTIVE and
 // nextChargeDate holds the next attempt's time, so the one partial index finds first attempts and
 // retries alike; `renewalFailures` says which attempt is next, and the due date is
 // nextChargeDate less that attempt's offset.
@@ -21,7 +21,7 @@ import { periodDueOf } from './schedule';
 // a unique index) before the processor is called, outside any database transaction. A second
 // sweep, a late event or a retried step finds the period moved on, or the attempt in flight.
 
-export { ATTEMPT_OFFSET_DAYS, MAX_RENEWAL_FAILURES, periodDueOf } from './schedule';
+export { MAX_RENEWAL_FAILURES, periodDueOf } from './schedule';
 
 /**
  * How long an attempt may stay PENDING with no processor id before another worker takes it over

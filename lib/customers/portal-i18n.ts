@@ -17,6 +17,7 @@ const ES = {
     'subscription.resumed': 'Plan reanudado',
     'subscription.cancelled': 'Plan cancelado (por usted, por el cliente o tras el último reintento)',
     'subscription.payment_method_updated': 'El cliente cambió su medio de pago',
+    'subscription.renewal_due': 'Enlace de renovación emitido (con su URL y vencimiento, para enviarlo por otro canal)',
   } satisfies Record<LifecycleEventType, string>,
   customerTitle: 'Lado del cliente',
   manageLinkUses: 'Usos del enlace de gestión',
@@ -24,11 +25,17 @@ const ES = {
   manageLinkLast: 'Último uso',
   emailsTitle: 'Correos al cliente',
   emailsNone: 'Aún no se ha enviado ningún correo.',
-  emailKinds: { receipt: 'Recibo', renewal_failed: 'Renovación fallida', cancelled: 'Cancelación' },
+  emailKinds: { receipt: 'Recibo', renewal_failed: 'Renovación fallida', cancelled: 'Cancelación', renewal_due: 'Enlace de renovación' },
   emailSent: 'Enviado',
   emailKept: 'Guardado (sin SMTP)',
   emailPending: 'Pendiente',
   emailFailed: 'Falló',
+  emailNextAttempt: 'Próximo intento',
+  emailGivenUp: 'No se pudo enviar tras {attempts} intentos',
+  emailResend: 'Enviar de nuevo',
+  emailResent: 'Correo enviado.',
+  emailResendFailed: 'No se pudo enviar otra vez: {error}. Pruebe más tarde.',
+  emailNotGivenUp: 'Este correo ya fue enviado o aún tiene intentos programados.',
 };
 
 const EN: typeof ES = {
@@ -44,6 +51,7 @@ const EN: typeof ES = {
     'subscription.resumed': 'Plan resumed',
     'subscription.cancelled': 'Plan cancelled (by you, by the customer or after the last retry)',
     'subscription.payment_method_updated': 'The customer replaced the payment method',
+    'subscription.renewal_due': 'Renewal link issued (with its URL and expiry, to send it by another channel)',
   },
   customerTitle: "Customer's side",
   manageLinkUses: 'Manage-link uses',
@@ -51,11 +59,17 @@ const EN: typeof ES = {
   manageLinkLast: 'Last use',
   emailsTitle: 'E-mails to the customer',
   emailsNone: 'No e-mail sent yet.',
-  emailKinds: { receipt: 'Receipt', renewal_failed: 'Failed renewal', cancelled: 'Cancellation' },
+  emailKinds: { receipt: 'Receipt', renewal_failed: 'Failed renewal', cancelled: 'Cancellation', renewal_due: 'Renewal link' },
   emailSent: 'Sent',
   emailKept: 'Kept (no SMTP)',
   emailPending: 'Pending',
   emailFailed: 'Failed',
+  emailNextAttempt: 'Next attempt',
+  emailGivenUp: 'Could not be sent after {attempts} attempts',
+  emailResend: 'Send again',
+  emailResent: 'E-mail sent.',
+  emailResendFailed: 'Could not be sent again: {error}. Try later.',
+  emailNotGivenUp: 'This e-mail was already sent or still has attempts scheduled.',
 };
 
 export const CUSTOMER_PORTAL_COPY: Record<Lang, typeof ES> = { es: ES, en: EN };

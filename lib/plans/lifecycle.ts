@@ -2,7 +2,8 @@ import type { Db } from '@/db/client';
 import { getPlanForMerchant, type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
-import { nextOnAnchor } from '@/lib/billing/calendar';
+import { intervalOf, MONTHLY, nextDueAfter } from '@/lib/billing/interval';
+import { periodDueOf } from '@/lib/billing/schedule';
 import { notePlanChange, type Notices, sendNotices } from '@/lib/customers/notices';
 import type { LifecycleEventType } from '@/lib/webhooks/payload';
 import { findMerchantPlan } from './find-plan';
@@ -46,15 +47,20 @@ export function pausePlan(db: Db, scope: Scope): Promise<PlanRow> {
 }
 
 /**
- * PAUSED → ACTIVE, next charge on the first anchor day after today: the paused months are never
- * charged, and a retry the pause interrupted starts over as a new period.
+ * PAUSED → ACTIVE, next charge on the plan's first due day after today (the anchor day, or the
+ * weekday of a weekly plan): the paused periods are never charged, and a retry the pause
+ * interrupted starts over as a new period.
  */
 export function resumePlan(db: Db, scope: Scope, now: Date = new Date()): Promise<PlanRow> {
   return transition(
     db,
     scope,
     ['PAUSED'],
-    (plan) => ({ status: 'ACTIVE', nextChargeDate: nextOnAnchor(now, plan.billingAnchorDay ?? 1), renewalFailures: 0 }),
+    (plan) => ({
+      status: 'ACTIVE',
+      nextChargeDate: nextDueAfter(now, plan.nextChargeDate ? periodDueOf(plan) : now, intervalOf(plan) ?? MONTHLY, plan.billingAnchorDay),
+      renewalFailures: 0,
+    }),
     'Only a PAUSED plan can be resumed',
     'subscription.resumed',
   );

@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { type PlanRow, transitionPlan, type TransactionRow } from '@/db/queries/plans';
 import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction } from '@/db/queries/transactions';
-import { addMonthsOnAnchor, anchorDayOf } from '@/lib/billing/calendar';
+import { addInterval, anchorFor, intervalOf } from '@/lib/billing/interval';
 import { afterRenewalOutcome } from '@/lib/billing/schedule';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';
@@ -51,13 +51,14 @@ export interface Settlement {
 async function movePlan(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
   if (txn.kind === 'INITIAL') {
     if (txn.status !== 'APPROVED') return plan;
-    // RECURRING → ACTIVE with its next charge a month on; SINGLE → COMPLETED.
-    const recurring = plan.modality === 'RECURRING';
-    const anchor = anchorDayOf(txn.chargeDate);
+    // RECURRING → ACTIVE with its next charge one interval on; SINGLE → COMPLETED.
+    const interval = plan.modality === 'RECURRING' ? intervalOf(plan) : null;
+    const recurring = interval !== null;
+    const anchor = interval && anchorFor(interval, txn.chargeDate);
     const activated = await activatePlan(tx, plan.id, {
       status: recurring ? 'ACTIVE' : 'COMPLETED',
-      nextChargeDate: recurring ? addMonthsOnAnchor(txn.chargeDate, 1, anchor) : null,
-      billingAnchorDay: recurring ? anchor : null,
+      nextChargeDate: interval ? addInterval(txn.chargeDate, interval, anchor) : null,
+      billingAnchorDay: anchor,
       paymentMethodToken: recurring ? txn.paymentMethodToken : null,
     });
     if (!activated) log.error('approved a charge for a plan that was no longer pending', { planId: plan.id, transactionId: txn.id });
