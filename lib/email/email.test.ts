@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { deliveriesSettled } from '@/lib/unit-of-work';
 import type { Database } from '@/db/client';
 import { emailAttempts, emails } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
@@ -9,7 +10,7 @@ import { resetEnvForTests } from '@/lib/env';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { cancelPlan } from '@/lib/plans/lifecycle';
-import { dispatchesSettled, setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { installNetworkTripwire } from '@/test/network-tripwire';
@@ -39,17 +40,17 @@ beforeAll(async () => {
   database = await useTestDatabase();
   smtp = await startSmtpServer();
   tripwire = installNetworkTripwire();
-  setWebhookDispatcher(async () => {});
+  holdWebhookHandOffs();
 });
 beforeEach(() => setEnv({ SMTP_URL: smtp.url, EMAIL_FROM: 'Pagos <pagos@servicepay.test>' }));
 afterEach(async () => {
-  await dispatchesSettled();
+  await deliveriesSettled();
   smtp.received.length = 0;
   expect(tripwire.violations).toEqual([]);
 });
 afterAll(async () => {
   setEnv(saved);
-  setWebhookDispatcher(undefined);
+  restoreWebhookQueue();
   tripwire.uninstall();
   await smtp.close();
 });
@@ -62,7 +63,7 @@ const manageLinkIn = (text: string) => /https?:\/\/\S+\/manage\/(mng_[0-9A-Za-z]
 async function paidPlan(cardNumber = CARDS.approved, lang?: 'es' | 'en') {
   const link = await createTestLink(database.db);
   await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(cardNumber))!, lang });
-  await dispatchesSettled();
+  await deliveriesSettled();
   return link;
 }
 
@@ -81,7 +82,7 @@ describe('the customer e-mails, over SMTP', () => {
 
     const due = (await link.plan()).nextChargeDate!;
     await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() + 1000) });
-    await dispatchesSettled();
+    await deliveriesSettled();
     const [, notice] = await smtp.waitFor(2);
     const retry = (await link.plan()).nextChargeDate!;
     const retryDate = new Intl.DateTimeFormat('es-CO', { dateStyle: 'long', timeZone: 'America/Bogota' }).format(retry);
@@ -103,7 +104,7 @@ describe('the customer e-mails, over SMTP', () => {
     const link = await paidPlan();
     await smtp.waitFor(1);
     await cancelPlan(database.db, { merchantId: link.merchant.merchantId, planId: link.subscriptionPlanId }, 'Pedido del cliente');
-    await dispatchesSettled();
+    await deliveriesSettled();
     const [, cancelled] = await smtp.waitFor(2);
     expect(cancelled!.subject).toContain('Su suscripción a Tienda de prueba fue cancelada');
     expect(cancelled!.text).toContain('Motivo: Pedido del cliente');
@@ -309,9 +310,9 @@ describe("the customer's language, from the checkout to every e-mail", () => {
     const due = (await link.plan()).nextChargeDate!;
     // The sweep renews the other tests' plans too: only this plan's e-mails count.
     await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() + 1000) });
-    await dispatchesSettled();
+    await deliveriesSettled();
     await cancelPlan(database.db, { merchantId: link.merchant.merchantId, planId: link.subscriptionPlanId }, 'Pedido del cliente');
-    await dispatchesSettled();
+    await deliveriesSettled();
     // In the order they were about (the renewal's e-mail is dated at the sweep's later clock).
     const order = ['receipt', 'renewal_failed', 'cancelled'];
     const rows = (await emailsOf(link.subscriptionPlanId)).sort((x, y) => order.indexOf(x.kind) - order.indexOf(y.kind));

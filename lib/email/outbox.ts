@@ -6,11 +6,12 @@ import { emailAttempts, type EmailKind, emails, merchants } from '@/db/schema';
 import { intervalOf } from '@/lib/billing/interval';
 import { createManageLink } from '@/lib/customers/manage-links';
 import { createId } from '@/lib/ids';
+import type { Outbox } from '@/lib/outbox';
 import { renderEmail } from './templates';
 
 // The e-mail outbox (docs/customers.md#e-mails), like the webhook outbox: the e-mail is rendered
-// and written in the database transaction of the change it reports, with a fresh manage link;
-// sent after commit (send.ts); whatever is left unsent is found by the sweeper.
+// and written in the unit of work of the change it reports (lib/unit-of-work.ts), with a fresh
+// manage link; sent after commit (send.ts); whatever is left unsent is found by the sweeper.
 
 export type EmailRow = typeof emails.$inferSelect;
 export type EmailAttemptRow = typeof emailAttempts.$inferSelect;
@@ -35,12 +36,13 @@ export function nextEmailAttemptAt(failedAttempts: number, after: Date): Date | 
   return delay === undefined ? null : new Date(after.getTime() + delay);
 }
 
-/** Writes the customer's e-mail of `kind` about `plan` inside the caller's transaction; returns its id. */
+/** Writes the customer's e-mail of `kind` about `plan` in the caller's unit of work, which sends it after commit. */
 export async function queueCustomerEmail(
   tx: Db,
+  outbox: Outbox,
   kind: EmailKind,
   { plan, txn, now = new Date() }: { plan: PlanRow; txn?: TransactionRow; now?: Date },
-): Promise<string> {
+): Promise<void> {
   const [merchant] = await tx.select({ name: merchants.name }).from(merchants).where(eq(merchants.id, plan.merchantId));
   const link = await createManageLink(tx, plan, { source: kind, now });
   const rendered = renderEmail(kind, {
@@ -67,7 +69,7 @@ export async function queueCustomerEmail(
     ...rendered,
     createdAt: now,
   });
-  return id;
+  outbox.addEmail(id);
 }
 
 /**

@@ -1,10 +1,8 @@
-import { after } from 'next/server';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { type Db, getDb } from '@/db/client';
+import type { Db } from '@/db/client';
 import { env } from '@/lib/env';
-import { errorFields, log } from '@/lib/log';
+import { log } from '@/lib/log';
 import { isProductionDeployment } from '@/lib/payments';
-import { trackHandOff } from '@/lib/webhooks/hand-offs';
 import { ApiError } from '@/lib/api/errors';
 import { claimEmail, type EmailRow, findEmail, findUnsentEmails, recordEmailAttempt } from './outbox';
 
@@ -86,24 +84,6 @@ export async function resendGivenUpEmail(db: Db, merchantId: string, id: string)
   if (!email) throw new ApiError('not_found', 'No such e-mail');
   if (email.merchantId !== merchantId) throw new ApiError('forbidden', "Another merchant's e-mail");
   return deliver(db, id, new Date(), true);
-}
-
-/** Sends committed e-mails after the response (inside a request) or at once; never throws. */
-export function sendEmails(ids: string[]): void {
-  if (ids.length === 0) return;
-  const run = async () => {
-    try {
-      const db = await getDb();
-      for (const id of ids) await deliverEmail(db, id);
-    } catch (error) {
-      log.error('sending e-mails failed; the sweeper will send them', { emailIds: ids, ...errorFields(error) });
-    }
-  };
-  try {
-    after(() => trackHandOff(run));
-  } catch {
-    void trackHandOff(run);
-  }
 }
 
 /** The safety net: sends e-mails left unsent and due (a crash after commit, an SMTP outage); returns how many were tried. */
