@@ -5,8 +5,8 @@ import type { Database } from '@/db/client';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 import { createManageLink } from './manage-links';
@@ -19,8 +19,8 @@ let database: Database;
 beforeAll(async () => {
   database = await useTestDatabase();
 });
-beforeEach(() => setWebhookDispatcher(async () => {}));
-afterAll(() => setWebhookDispatcher(undefined));
+beforeEach(() => holdWebhookHandOffs());
+afterAll(() => restoreWebhookQueue());
 
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
 
