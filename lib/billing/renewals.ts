@@ -90,6 +90,7 @@ async function openAttempt(db: Db, due: RenewalDue, now: Date): Promise<Opened> 
         status: 'PENDING',
         amount: plan.amount,
         chargeDate: now,
+        periodStart: new Date(due.period),
         paymentMethodToken: plan.paymentMethodToken,
         paymentMethodType: savedMethodType(plan.paymentMethodToken),
       });

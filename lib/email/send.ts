@@ -4,6 +4,7 @@ import { type Db, getDb } from '@/db/client';
 import { env } from '@/lib/env';
 import { errorFields, log } from '@/lib/log';
 import { isProductionDeployment } from '@/lib/payments';
+import { loadReceiptPdf } from '@/lib/receipts/receipt';
 import { trackHandOff } from '@/lib/webhooks/hand-offs';
 import { claimEmail, type EmailRow, findUnsentEmails, recordEmailAttempt } from './outbox';
 
@@ -32,7 +33,14 @@ function smtp(url: string): Transporter {
   return transport.transporter;
 }
 
-async function attempt(email: EmailRow): Promise<{ transport: string; ok: boolean; error: string | null; response: string | null }> {
+/** A receipt e-mail carries its charge's receipt PDF (docs/customers.md#receipts), rendered again: the same bytes every time. */
+async function attachmentsOf(db: Db, email: EmailRow) {
+  if (email.kind !== 'receipt' || !email.transactionId) return [];
+  const receipt = await loadReceiptPdf(db, { transactionId: email.transactionId, merchantId: email.merchantId });
+  return receipt ? [{ filename: receipt.fileName, content: receipt.pdf, contentType: 'application/pdf' }] : [];
+}
+
+async function attempt(db: Db, email: EmailRow): Promise<{ transport: string; ok: boolean; error: string | null; response: string | null }> {
   const settings = env();
   if (!settings.SMTP_URL) {
     if (isProductionDeployment(settings)) {
@@ -48,6 +56,7 @@ async function attempt(email: EmailRow): Promise<{ transport: string; ok: boolea
       text: email.text,
       html: email.html,
       messageId: `<${email.id}@servicepay>`,
+      attachments: await attachmentsOf(db, email),
     });
     return { transport: 'smtp', ok: true, error: null, response: String(info.response ?? '').slice(0, 500) };
   } catch (error) {
@@ -61,7 +70,7 @@ export async function deliverEmail(db: Db, id: string, now: Date = new Date()): 
   const email = await claimEmail(db, id, now, EMAIL_LEASE_MS);
   if (!email) return 'skipped';
   const started = performance.now();
-  const result = await attempt(email);
+  const result = await attempt(db, email);
   await recordEmailAttempt(db, email, { ...result, attemptedAt: new Date(), latencyMs: Math.round(performance.now() - started) });
   if (!result.ok) log.warn('e-mail not sent; the sweeper will try again', { emailId: id, error: result.error });
   return result.ok ? 'sent' : 'failed';

@@ -110,6 +110,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
                   <th scope="col">{c.chargeDate}</th>
                   <th scope="col">{c.chargeAmount}</th>
                   <th scope="col">{c.chargeStatus}</th>
+                  <th scope="col">{c.receipt}</th>
                 </tr>
               </thead>
               <tbody>
@@ -118,6 +119,13 @@ export default async function ManagePage({ params, searchParams }: Props) {
                     <td>{dateFormat.format(t.chargeDate)}</td>
                     <td>{formatCop(t.amount)}</td>
                     <td>{c.chargeStatuses[t.status]}</td>
+                    <td>
+                      {t.status === 'APPROVED' ? (
+                        <a href={`/manage/${token}/receipts/${t.id}${langQuery}`} download>
+                          {fill(c.receiptLink, { date: dateFormat.format(t.chargeDate) })}
+                        </a>
+                      ) : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>
