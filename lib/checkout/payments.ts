@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import { getTransactionOfPlan, insertTransaction, lockPlan, recentFailedAttempts } from '@/db/queries/transactions';
+import { getTransactionOfPlan, insertTransaction, lockPlan, recentFailedAttempts, recordSavedMethod } from '@/db/queries/transactions';
 import { subscriptionPlans } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
 import { createId, isId } from '@/lib/ids';
@@ -177,6 +177,7 @@ export async function payCheckout(
       instrument: payment.instrument,
       saveForRenewals: plan.modality === 'RECURRING',
       consent: payment.consent,
+      onMethodSaved: (paymentMethodToken) => recordSavedMethod(db, txn.id, paymentMethodToken),
       description: plan.description,
       redirectUrl: `${env().APP_URL}/pay/${token}?payment=${txn.id}`,
     });

@@ -9,6 +9,7 @@ import { cancelAction, replaceMethodAction } from '@/app/manage/actions';
 import { findManagedPlan, listPlanCharges, recordCustomerLang, recordManageLinkUse } from '@/lib/customers/manage-links';
 import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
 import { WompiMethodForm } from '@/components/customers/wompi-method-form';
+import { checkoutCopy } from '@/lib/checkout/i18n';
 import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
 import { fill, formatCop } from '@/lib/i18n/format';
@@ -133,7 +134,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
                   lang={lang}
                   processor={wompi.processor}
                   initialPhone=""
-                  copy={{ labels: { cardNumber: c.cardNumber, cardExpiry: c.cardExpiry, cardCvc: c.cardCvc, cardHolder: c.cardHolder }, nequiPhone: c.nequiPhone, save: c.save, saving: c.saving, cardProblem: c.problems.card!, declined: c.problems.declined!, network: c.network }}
+                  copy={{ labels: { cardNumber: c.cardNumber, cardExpiry: c.cardExpiry, cardCvc: c.cardCvc, cardHolder: c.cardHolder }, nequiPhone: c.nequiPhone, save: c.save, saving: c.saving, cardProblem: c.problems.card!, shortHolder: checkoutCopy(lang).form.problems.cardHolder.short_holder!, declined: c.problems.declined!, network: c.network }}
                   methodsCopy={methodsCopy(lang, { merchantName, amount: plan.amount, modality: 'SUBSCRIPTION' })}
                 />
               </>
