@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -30,12 +31,31 @@ export const TRANSACTION_KINDS = ['INITIAL', 'RENEWAL'] as const;
 export const ID_TYPES = ['CC', 'CE', 'NIT', 'PP'] as const;
 export const PROCESSOR_TYPES = ['sandbox', 'wompi'] as const;
 export const PAYMENT_METHOD_TYPES = ['CARD', 'NEQUI', 'PSE'] as const;
+/**
+ * How a RECURRING plan's renewals are collected (docs/billing.md#renewal-links): AUTOMATIC charges
+ * the saved method; LINK e-mails the customer a renewal link for each period (a plan paid by PSE,
+ * or one on the ladder after its last retry failed).
+ */
+export const RENEWAL_COLLECTIONS = ['AUTOMATIC', 'LINK'] as const;
+/**
+ * A renewal link's life (docs/billing.md#renewal-links): OPEN until paid (PAID), until grace ran
+ * out and the plan was cancelled for non-payment (EXPIRED), until the plan was cancelled otherwise
+ * (CANCELLED), or until its period no longer needed it (SUPERSEDED: the plan was paused).
+ */
+export const RENEWAL_LINK_STATUSES = ['OPEN', 'PAID', 'EXPIRED', 'CANCELLED', 'SUPERSEDED'] as const;
+/** Why a renewal link was issued: a plan collected by link, or the ladder after the last failed retry. */
+export const RENEWAL_LINK_SOURCES = ['reminder', 'ladder'] as const;
+/** Bounds of the merchant's renewal settings (DECISIONS 20, docs/billing.md#renewal-links). */
+export const REMINDER_DAYS = { min: 1, max: 10, default: 3 } as const;
+export const GRACE_DAYS = { min: 0, max: 15, default: 5 } as const;
 /** The languages the customer may read us in (lib/i18n/locale.ts). */
 export const CUSTOMER_LANGS = ['es', 'en'] as const;
 
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 export type Modality = (typeof MODALITIES)[number];
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export type RenewalCollection = (typeof RENEWAL_COLLECTIONS)[number];
+export type RenewalLinkStatus = (typeof RENEWAL_LINK_STATUSES)[number];
 
 const inList = (column: string, values: readonly string[]) =>
   sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(', ')})`);
@@ -61,11 +81,19 @@ export const merchants = pgTable(
       .array()
       .notNull()
       .default(sql.raw(`'{${CHARGE_EVENT_TYPES.join(',')}}'::text[]`)),
+    // Renewal links (docs/billing.md#renewal-links): how many days before a due date the link is
+    // e-mailed, how long an unpaid period stays ACTIVE, and whether a failed automatic renewal
+    // steps down to a link before cancelling.
+    reminderDays: smallint('reminder_days').notNull().default(REMINDER_DAYS.default),
+    graceDays: smallint('grace_days').notNull().default(GRACE_DAYS.default),
+    renewalLadder: boolean('renewal_ladder').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   () => [
     check('merchants_status_check', inList('status', MERCHANT_STATUSES)),
+    check('merchants_reminder_days_check', sql.raw(`reminder_days between ${REMINDER_DAYS.min} and ${REMINDER_DAYS.max}`)),
+    check('merchants_grace_days_check', sql.raw(`grace_days between ${GRACE_DAYS.min} and ${GRACE_DAYS.max}`)),
     check('merchants_processor_type_check', inList('processor_type', PROCESSOR_TYPES)),
     check('merchants_wompi_keys_check', sql`processor_type <> 'wompi' or (wompi_public_key is not null and wompi_secrets is not null)`),
   ],
@@ -146,6 +174,8 @@ export const subscriptionPlans = pgTable(
     // nextChargeDate is the retry time; the period's due date is that minus the retry offset
     // (lib/billing/renewals.ts), so the period needs no column of its own.
     renewalFailures: smallint('renewal_failures').notNull().default(0),
+    // AUTOMATIC: renewals charge paymentMethodToken; LINK: the customer pays a renewal link.
+    renewalCollection: text('renewal_collection', { enum: RENEWAL_COLLECTIONS }).notNull().default('AUTOMATIC'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -156,8 +186,10 @@ export const subscriptionPlans = pgTable(
       .on(t.merchantId, t.externalReference)
       .where(inList('status', OPEN_PLAN_STATUSES)),
     index('subscription_plans_merchant_idx').on(t.merchantId, t.id),
-    // Renewal sweeps look for ACTIVE plans whose next charge is due.
-    index('subscription_plans_due_idx').on(t.nextChargeDate).where(sql`status = 'ACTIVE'`),
+    // Renewal sweeps look for ACTIVE plans whose next charge is due; those collected by link are
+    // not charged (docs/billing.md#renewal-links).
+    index('subscription_plans_due_idx').on(t.nextChargeDate).where(sql`status = 'ACTIVE' and renewal_collection = 'AUTOMATIC'`),
+    index('subscription_plans_link_due_idx').on(t.nextChargeDate).where(sql`status = 'ACTIVE' and renewal_collection = 'LINK'`),
     // The portal (docs/portal.md): search by externalReference, and the Overview's renewal lists.
     index('subscription_plans_merchant_reference_idx').on(t.merchantId, t.externalReference),
     index('subscription_plans_customer_idx').on(t.customerId, t.id),
@@ -170,6 +202,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_modality_check', inList('modality', MODALITIES)),
     check('subscription_plans_renewal_failures_check', sql`renewal_failures between 0 and 3`),
     check('subscription_plans_customer_lang_check', inList('customer_lang', CUSTOMER_LANGS)),
+    check('subscription_plans_renewal_collection_check', inList('renewal_collection', RENEWAL_COLLECTIONS)),
   ],
 );
 
@@ -197,6 +230,8 @@ export const transactions = pgTable(
     cardLast4: text('card_last4'),
     failureCode: text('failure_code'),
     failureMessage: text('failure_message'),
+    // The renewal link this RENEWAL transaction pays (docs/billing.md#renewal-links); null for the rest.
+    renewalLinkId: text('renewal_link_id').references((): AnyPgColumn => renewalLinks.id),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -212,10 +247,57 @@ export const transactions = pgTable(
     uniqueIndex('transactions_one_initial_approval')
       .on(t.planId)
       .where(sql`kind = 'INITIAL' and status in ('APPROVED', 'VOIDED')`),
+    // A renewal link is paid at most once, whatever the concurrency (docs/billing.md#renewal-links).
+    uniqueIndex('transactions_one_renewal_link_approval')
+      .on(t.renewalLinkId)
+      .where(sql`renewal_link_id is not null and status in ('APPROVED', 'VOIDED')`),
     check('transactions_status_check', inList('status', TRANSACTION_STATUSES)),
     check('transactions_kind_check', inList('kind', TRANSACTION_KINDS)),
     check('transactions_payment_method_type_check', inList('payment_method_type', PAYMENT_METHOD_TYPES)),
     check('transactions_last4_check', sql`card_last4 is null or card_last4 ~ '^[0-9]{4}$'`),
+  ],
+);
+
+/**
+ * Renewal links (docs/billing.md#renewal-links): a checkout token for exactly one period of a plan,
+ * its amount and its expiry at the end of that period's grace. One per period (a unique index), at
+ * most one OPEN per plan; paid at most once (transactions_one_renewal_link_approval). The token is
+ * kept readable, like a plan's checkout token: the merchant is shown the link again while it is open.
+ * `nextStepAt` is when the sweep next acts on an OPEN link (a reminder, or the end of grace);
+ * `remindersSent` counts the reminders after the first e-mail.
+ */
+export const renewalLinks = pgTable(
+  'renewal_links',
+  {
+    id: text('id').primaryKey(),
+    token: text('token').notNull(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => subscriptionPlans.id),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    /** The due date of the period this link pays. */
+    period: timestamp('period', { withTimezone: true, mode: 'date' }).notNull(),
+    amount: cents('amount').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    status: text('status', { enum: RENEWAL_LINK_STATUSES }).notNull().default('OPEN'),
+    source: text('source', { enum: RENEWAL_LINK_SOURCES }).notNull(),
+    remindersSent: smallint('reminders_sent').notNull().default(0),
+    nextStepAt: timestamp('next_step_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('renewal_links_token_key').on(t.token),
+    uniqueIndex('renewal_links_plan_period_key').on(t.planId, t.period),
+    uniqueIndex('renewal_links_one_open_per_plan').on(t.planId).where(sql`status = 'OPEN'`),
+    index('renewal_links_next_step_idx').on(t.nextStepAt).where(sql`status = 'OPEN'`),
+    index('renewal_links_merchant_open_idx').on(t.merchantId, t.expiresAt).where(sql`status = 'OPEN'`),
+    check('renewal_links_status_check', inList('status', RENEWAL_LINK_STATUSES)),
+    check('renewal_links_source_check', inList('source', RENEWAL_LINK_SOURCES)),
+    check('renewal_links_amount_check', sql`amount between 100 and 99999999999`),
+    check('renewal_links_open_step_check', sql`status <> 'OPEN' or next_step_at is not null`),
   ],
 );
 
@@ -335,7 +417,7 @@ export const manageLinks = pgTable(
   (t) => [index('manage_links_plan_idx').on(t.planId)],
 );
 
-export const EMAIL_KINDS = ['receipt', 'renewal_failed', 'cancelled'] as const;
+export const EMAIL_KINDS = ['receipt', 'renewal_failed', 'cancelled', 'renewal_due'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /**

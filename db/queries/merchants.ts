@@ -19,7 +19,10 @@ export async function updateMerchant(
   db: Db,
   id: string,
   patch: Partial<
-    Pick<MerchantRow, 'name' | 'status' | 'webhookUrl' | 'webhookSecret' | 'allowedDomains' | 'processorType' | 'wompiPublicKey' | 'wompiSecrets' | 'webhookEventTypes'>
+    Pick<
+      MerchantRow,
+      'name' | 'status' | 'webhookUrl' | 'webhookSecret' | 'allowedDomains' | 'processorType' | 'wompiPublicKey' | 'wompiSecrets' | 'webhookEventTypes' | 'reminderDays' | 'graceDays' | 'renewalLadder'
+    >
   >,
 ): Promise<MerchantRow | undefined> {
   const [row] = await db

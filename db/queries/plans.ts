@@ -151,7 +151,7 @@ export async function transitionPlan(
 }
 
 /**
- * ACTIVE plans whose next charge is due at `now`, oldest first, `limit` at a time after the
+ * ACTIVE plans renewed automatically whose next charge is due at `now`, oldest first, `limit` at a time after the
  * `after` cursor. Served by the partial index subscription_plans_due_idx. Returns the query
  * itself (awaited as usual), so the benchmark can EXPLAIN the very statement.
  */
@@ -165,6 +165,8 @@ export function findDuePlans(
     .where(
       and(
         eq(subscriptionPlans.status, 'ACTIVE'),
+        // A plan collected by link is never charged (docs/billing.md#renewal-links).
+        eq(subscriptionPlans.renewalCollection, 'AUTOMATIC'),
         lte(subscriptionPlans.nextChargeDate, now),
         after
           ? or(

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { deleteInBatches } from '@/db/queries/batched-delete';
 import type { PlanRow } from '@/db/queries/plans';
-import { manageLinks, merchants, subscriptionPlans, transactions } from '@/db/schema';
+import { type EmailKind, manageLinks, merchants, subscriptionPlans, transactions } from '@/db/schema';
 import { sha256Hex } from '@/lib/auth/secrets';
 import { env } from '@/lib/env';
 import { randomBase62 } from '@/lib/ids';
@@ -15,7 +15,7 @@ import type { Lang } from '@/lib/i18n/locale';
 export const MANAGE_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const MANAGE_TOKEN_PATTERN = /^mng_[0-9A-Za-z]{40}$/;
 
-export type ManageLinkSource = 'merchant' | 'receipt' | 'renewal_failed' | 'cancelled';
+export type ManageLinkSource = 'merchant' | EmailKind;
 
 export interface ManageLink {
   url: string;

@@ -20,6 +20,22 @@ export interface EmailFacts {
   nextDate?: Date | null;
   reason?: string | null;
   manageUrl: string;
+  /** renewal_due: the renewal link (docs/billing.md#renewal-links) and which e-mail of its period this is. */
+  renewal?: RenewalFacts;
+}
+
+/**
+ * `issued`: the first e-mail, reminderDays before the due date; `due`: on the due date; `final`: two
+ * days before grace ends; `ladder`: the saved method's last retry failed and the link is the way left.
+ */
+export type RenewalStage = 'issued' | 'due' | 'final' | 'ladder';
+
+export interface RenewalFacts {
+  url: string;
+  stage: RenewalStage;
+  /** The due date of the period. */
+  period: Date;
+  expiresAt: Date;
 }
 
 interface Words {
@@ -27,6 +43,8 @@ interface Words {
   greeting: string;
   lines: string[];
   action: string;
+  /** Where the button leads: the manage page unless the e-mail says otherwise. */
+  url?: string;
   footer: string;
 }
 
@@ -42,6 +60,8 @@ function words(kind: EmailKind, lang: Lang, f: EmailFacts): Words {
     next: f.nextDate ? dateOf(lang, f.nextDate) : '',
     reference: f.reference ?? '',
     reason: f.reason ?? '',
+    due: f.renewal ? dateOf(lang, f.renewal.period) : '',
+    expires: f.renewal ? dateOf(lang, f.renewal.expiresAt) : '',
   };
   const es = lang === 'es';
   const greeting = f.customerName ? fill(es ? 'Hola, {name}:' : 'Hello {name},', { name: f.customerName }) : es ? 'Hola:' : 'Hello,';
@@ -92,7 +112,53 @@ function words(kind: EmailKind, lang: Lang, f: EmailFacts): Words {
         action: es ? 'Ver mi suscripción' : 'See my subscription',
         footer,
       };
+    case 'renewal_due':
+      return { ...renewalWords(f.renewal!, es, t), greeting, footer };
   }
+}
+
+/** The renewal link's e-mails: what is due, by when, and that any method the merchant takes will do. */
+function renewalWords(r: RenewalFacts, es: boolean, t: (template: string) => string): Omit<Words, 'greeting' | 'footer'> {
+  const subjects: Record<RenewalStage, string> = es
+    ? {
+        issued: 'Renueve su suscripción a {merchant}',
+        due: 'Hoy vence su suscripción a {merchant}',
+        final: 'Quedan 2 días para renovar su suscripción a {merchant}',
+        ladder: 'No pudimos cobrar su suscripción a {merchant}: pague con otro medio',
+      }
+    : {
+        issued: 'Renew your subscription to {merchant}',
+        due: 'Your subscription to {merchant} is due today',
+        final: '2 days left to renew your subscription to {merchant}',
+        ladder: 'We could not charge your subscription to {merchant}: pay another way',
+      };
+  const opening: Record<RenewalStage, string> = es
+    ? {
+        issued: 'El próximo periodo de «{description}» ({amount}) vence el {due}.',
+        due: 'El periodo de «{description}» ({amount}) vence hoy, {due}.',
+        final: 'El periodo de «{description}» ({amount}) sigue sin pagar.',
+        ladder: 'Intentamos cobrar {amount} por «{description}» varias veces y su medio de pago no lo permitió.',
+      }
+    : {
+        issued: 'The next period of “{description}” ({amount}) is due on {due}.',
+        due: 'The period of “{description}” ({amount}) is due today, {due}.',
+        final: 'The period of “{description}” ({amount}) is still unpaid.',
+        ladder: 'We tried to charge {amount} for “{description}” several times and your payment method did not allow it.',
+      };
+  return {
+    subject: t(subjects[r.stage]),
+    lines: [
+      t(opening[r.stage]),
+      t(
+        es
+          ? 'Páguelo con el enlace de abajo, con tarjeta, Nequi o PSE, antes del {expires}. Si paga con tarjeta o Nequi, las siguientes renovaciones se cobrarán solas a ese medio.'
+          : 'Pay it with the link below, by card, Nequi or PSE, before {expires}. If you pay by card or Nequi, the following renewals are charged to it automatically.',
+      ),
+      t(es ? 'Si no se paga para entonces, la suscripción se cancelará.' : 'If it is not paid by then, the subscription will be cancelled.'),
+    ],
+    action: es ? 'Pagar la renovación' : 'Pay the renewal',
+    url: r.url,
+  };
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -124,7 +190,7 @@ export function renderEmail(kind: EmailKind, facts: EmailFacts, customerLang?: s
   const w = words(kind, lang, facts);
   return {
     subject: w.subject,
-    text: textPart(w, facts.manageUrl),
+    text: textPart(w, w.url ?? facts.manageUrl),
     html: [
       '<!doctype html>',
       `<html lang="${LANG_TAG[lang]}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(w.subject)}</title></head>`,
@@ -132,7 +198,7 @@ export function renderEmail(kind: EmailKind, facts: EmailFacts, customerLang?: s
       '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f7f8fa"><tr><td align="center" style="padding:24px 12px">',
       '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:1px solid #d9dee7;border-radius:8px"><tr><td style="padding:24px;font-family:Arial,Helvetica,sans-serif">',
       `<p style="margin:0 0 16px 0;font-size:14px;color:#4a5568;font-weight:bold">${escapeHtml(facts.merchantName)}</p>`,
-      htmlPart(w, facts.manageUrl),
+      htmlPart(w, w.url ?? facts.manageUrl),
       '</td></tr></table>',
       '</td></tr></table>',
       '</body></html>',

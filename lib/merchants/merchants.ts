@@ -42,6 +42,9 @@ export function merchantView(row: MerchantRow): MerchantView {
     allowedDomains: row.allowedDomains,
     processor: processorView(row),
     webhookEvents: withChargeEvents(row.webhookEventTypes),
+    reminderDays: row.reminderDays,
+    graceDays: row.graceDays,
+    renewalLadder: row.renewalLadder,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MERCHANT_STATUSES } from '@/db/schema';
+import { GRACE_DAYS, MERCHANT_STATUSES, REMINDER_DAYS } from '@/db/schema';
 import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@/lib/webhooks/payload';
 import { processorSettingsSchema } from './processor-settings';
 
@@ -81,6 +81,22 @@ export function withChargeEvents(chosen: readonly string[]): WebhookEventType[] 
   return WEBHOOK_EVENT_TYPES.filter((type) => (CHARGE_EVENT_TYPES as readonly string[]).includes(type) || chosen.includes(type));
 }
 
+const wholeDays = (bounds: { min: number; max: number }) =>
+  z
+    .number({ error: 'must be a whole number of days' })
+    .int('must be a whole number of days')
+    .min(bounds.min, `must be between ${bounds.min} and ${bounds.max}`)
+    .max(bounds.max, `must be between ${bounds.min} and ${bounds.max}`);
+
+/** The renewal settings (docs/billing.md#renewal-links), as the operator API and the portal take them. */
+export const renewalSettingsSchema = z.object({
+  reminderDays: wholeDays(REMINDER_DAYS).describe('Days before a due date the renewal link is e-mailed (plans collected by link)'),
+  graceDays: wholeDays(GRACE_DAYS).describe('Days an unpaid period stays ACTIVE before the plan is cancelled with reason `unpaid`'),
+  renewalLadder: z
+    .boolean({ error: 'must be true or false' })
+    .describe("When a card or Nequi renewal's last retry fails, send the renewal link and grant grace before cancelling"),
+});
+
 const nameSchema = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 
 export const createMerchantBodySchema = z
@@ -101,9 +117,11 @@ export const updateMerchantBodySchema = z
     allowedDomains: allowedDomainsSchema.optional(),
     processor: processorSettingsSchema.optional(),
     webhookEvents: webhookEventsSchema.optional(),
+    ...renewalSettingsSchema.partial().shape,
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
-    message: 'send at least one of name, status, webhookUrl, webhookSecret, allowedDomains, processor, webhookEvents',
+    message:
+      'send at least one of name, status, webhookUrl, webhookSecret, allowedDomains, processor, webhookEvents, reminderDays, graceDays, renewalLadder',
   })
   .meta({ id: 'UpdateMerchantRequest' });
 
@@ -143,6 +161,7 @@ export const merchantSchema = z
     webhookEvents: z
       .array(z.enum(WEBHOOK_EVENT_TYPES))
       .describe('The events sent to the webhook URL: the four charge events always, lifecycle events once chosen'),
+    ...renewalSettingsSchema.shape,
     createdAt: isoMs,
     updatedAt: isoMs,
   })

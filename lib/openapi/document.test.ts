@@ -141,6 +141,7 @@ describe('the OpenAPI document', () => {
       'subscription.charge.voided',
       'subscription.paused',
       'subscription.payment_method_updated',
+      'subscription.renewal_due',
       'subscription.resumed',
     ]);
     const cancelled = doc.webhooks['subscription.cancelled']!.post as Json;

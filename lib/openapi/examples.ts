@@ -132,6 +132,9 @@ export const merchantExample = {
   allowedDomains: ['tienda.example.com', '*.tienda.example.com'],
   processor: { type: 'wompi' as const, publicKey: 'pub_test_Q5yDA9xoKdePzhSGeVe9HAez7HgGORGf' },
   webhookEvents: ['subscription.charge.approved', 'subscription.charge.declined', 'subscription.charge.error', 'subscription.charge.voided', 'subscription.cancelled'],
+  reminderDays: 3,
+  graceDays: 5,
+  renewalLadder: true,
   createdAt: CREATED_AT,
   updatedAt: '2026-11-23T09:30:00.000Z',
 } satisfies ReturnType<typeof merchantView>;
@@ -161,6 +164,9 @@ export const lifecycleExample = (event: LifecyclePayload['event']) =>
       status: event === 'subscription.cancelled' ? 'CANCELLED' : event === 'subscription.paused' ? 'PAUSED' : 'ACTIVE',
       nextChargeDate: event === 'subscription.cancelled' || event === 'subscription.paused' ? null : NEXT_CHARGE,
       ...(event === 'subscription.cancelled' ? { reason: 'Cancelled by the customer' } : {}),
+      ...(event === 'subscription.renewal_due'
+        ? { renewal: { url: 'https://pay.servicepay.co/pay/Rn7kQ2xW9p', expiresAt: NEXT_CHARGE + 5 * 86_400_000, amount: 150000, period: NEXT_CHARGE } }
+        : {}),
     },
     timestamp: Date.parse('2026-11-21T15:06:43.020Z'),
   }) satisfies LifecyclePayload;

@@ -44,6 +44,7 @@ const WEBHOOKS = [
   'subscription.charge.voided',
   'subscription.paused',
   'subscription.payment_method_updated',
+  'subscription.renewal_due',
   'subscription.resumed',
 ];
 

@@ -25,6 +25,8 @@ export const LIFECYCLE_EVENTS = {
   'subscription.resumed': 'The merchant resumed the plan',
   'subscription.cancelled': 'The plan was cancelled: by the merchant, by the customer, or when the last renewal retry failed',
   'subscription.payment_method_updated': 'The customer replaced the payment method renewals charge',
+  'subscription.renewal_due':
+    'A renewal link was issued: the customer pays this period at data.renewal.url until data.renewal.expiresAt (a plan paid by PSE, or the ladder after the last failed retry)',
 } as const;
 
 export type LifecycleEventType = keyof typeof LIFECYCLE_EVENTS;
@@ -77,7 +79,16 @@ export const lifecyclePayloadSchema = z
       externalReference: z.string().describe('Your reference, as given at link creation'),
       status: z.enum(['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED', 'CANCELLED', 'COMPLETED']).describe('The plan status after the change'),
       nextChargeDate: epochMs.nullable().describe('When the next renewal is attempted, epoch milliseconds; null when none is'),
-      reason: z.string().optional().describe('subscription.cancelled only: why the plan was cancelled'),
+      reason: z.string().optional().describe('subscription.cancelled only: why the plan was cancelled (`unpaid` when grace ran out)'),
+      renewal: z
+        .object({
+          url: z.string().describe('The renewal link, to send the customer by any channel'),
+          expiresAt: epochMs.describe('When the link expires (the end of grace), epoch milliseconds'),
+          amount: z.number().int().describe('What the link charges, cents of COP'),
+          period: epochMs.describe('The due date of the period it pays, epoch milliseconds'),
+        })
+        .optional()
+        .describe('subscription.renewal_due only: the renewal link (docs/billing.md#renewal-links)'),
     }),
     timestamp: epochMs.describe('When this event was sent, epoch milliseconds'),
   })

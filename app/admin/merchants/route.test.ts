@@ -172,6 +172,45 @@ describe('PATCH /admin/merchants/{id}', () => {
     expect(after).toEqual(before);
   });
 
+  it('shows the renewal settings with their defaults and changes them (docs/billing.md#renewal-links)', async () => {
+    const { merchantId } = await create();
+    const first = await call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: merchantId }, body: { name: 'Acme' } });
+    expect(first.json).toMatchObject({ reminderDays: 3, graceDays: 5, renewalLadder: true });
+    const res = await call(PATCH, {
+      method: 'PATCH',
+      headers: adminHeaders(),
+      params: { id: merchantId },
+      body: { reminderDays: 10, graceDays: 0, renewalLadder: false },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ reminderDays: 10, graceDays: 0, renewalLadder: false });
+    const [row] = await database.db.select().from(merchants).where(eq(merchants.id, merchantId));
+    expect(row).toMatchObject({ reminderDays: 10, graceDays: 0, renewalLadder: false });
+  });
+
+  it.each([
+    ['reminderDays', 0],
+    ['reminderDays', 11],
+    ['reminderDays', 2.5],
+    ['reminderDays', '3'],
+    ['reminderDays', null],
+    ['graceDays', -1],
+    ['graceDays', 16],
+    ['graceDays', 1e309],
+    ['renewalLadder', 'yes'],
+    ['renewalLadder', 1],
+  ])('refuses %s = %j with a 400 naming the field, and changes nothing', async (field, value) => {
+    const { merchantId } = await create();
+    const [before] = await database.db.select().from(merchants).where(eq(merchants.id, merchantId));
+    const res = await call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: merchantId }, body: { [field]: value } });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe('invalid_request');
+    expect(res.json.error.details).toEqual([expect.objectContaining({ path: field })]);
+    expect(res.json.error.message).toContain(field);
+    const [after] = await database.db.select().from(merchants).where(eq(merchants.id, merchantId));
+    expect(after).toEqual(before);
+  });
+
   it('needs the operator token', async () => {
     const { merchantId } = await create();
     const res = await call(PATCH, { method: 'PATCH', params: { id: merchantId }, body: { status: 'INACTIVE' } });
