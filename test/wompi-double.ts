@@ -21,6 +21,8 @@ export interface DoubleMerchant {
   eventsSecret: string;
   /** Where events go; none means events are lost (the settler must settle). */
   eventsUrl?: string;
+  /** This merchant's PSE bank URL timing, over the double's (see `pseUrl` below). */
+  pseUrl?: 'with-final' | 'while-pending';
 }
 
 export interface RecordedRequest {
@@ -166,7 +168,7 @@ export async function startWompiDouble(options: WompiDoubleOptions = {}) {
   function view(t: Transaction) {
     const { id, created_at, finalized_at, reference, amount_in_cents, currency, customer_email, status, status_message, payment_method_type, payment_source_id, redirect_url } = t;
     const { bank_url: bankUrl, ...method } = t.payment_method as Record<string, unknown> & { bank_url?: string };
-    const shown = t.payment_method_type === 'PSE' && bankUrl && (status !== 'PENDING' || pseUrl === 'while-pending');
+    const shown = t.payment_method_type === 'PSE' && bankUrl && (status !== 'PENDING' || (t.merchant.pseUrl ?? pseUrl) === 'while-pending');
     return {
       id, created_at, finalized_at, reference, amount_in_cents, currency, customer_email, status, status_message, payment_method_type, payment_source_id, redirect_url,
       payment_method: { ...method, ...(shown ? { extra: { async_payment_url: bankUrl } } : {}) },
