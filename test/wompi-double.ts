@@ -71,7 +71,7 @@ interface NequiToken {
   merchant: DoubleMerchant;
 }
 
-/** WOMPI.md's sandbox data. */
+/** Wompi's sandbox data (docs/processors.md#the-wompi-double). */
 export const SANDBOX = {
   cards: { approved: '4242424242424242', declined: '4111111111111111' },
   nequi: { approved: '3991111111', declined: '3992222222' },
@@ -320,15 +320,12 @@ export async function startWompiDouble(options: WompiDoubleOptions = {}) {
       const brand = number.startsWith('4') ? 'VISA' : number.startsWith('5') ? 'MASTERCARD' : 'AMEX';
       cardTokens.set(id, { final: CARD_OUTCOMES[number] ?? 'ERROR', brand, last_four: number.slice(-4), merchant });
       const created = new Date(now());
-      return ok(
-        {
-          status: 'CREATED',
-          id, brand, name: `${brand} ${number.slice(-4)}`, last_four: number.slice(-4), bin: number.slice(0, 6),
-          exp_month: b.exp_month, exp_year: b.exp_year, card_holder: holder,
-          created_at: created.toISOString(), expires_at: new Date(created.getTime() + 15 * 60_000).toISOString(),
-        },
-        201,
-      );
+      const data = {
+        id, brand, name: `${brand} ${number.slice(-4)}`, last_four: number.slice(-4), bin: number.slice(0, 6),
+        exp_month: b.exp_month, exp_year: b.exp_year, card_holder: holder,
+        created_at: created.toISOString(), expires_at: new Date(created.getTime() + 15 * 60_000).toISOString(),
+      };
+      return { status: 201, body: { status: 'CREATED', data } };
     }
     if (method === 'POST' && path === '/v1/tokens/nequi') {
       if (!merchant) return unauthorized();
