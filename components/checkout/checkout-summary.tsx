@@ -1,11 +1,13 @@
 import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, type Lang } from '@/lib/checkout/i18n';
-import type { CheckoutSessionView } from '@/lib/checkout/session';
+import { isMonthly } from '@/lib/billing/interval';
+import type { CheckoutPageSession } from '@/lib/checkout/session';
+import { everyInterval } from '@/lib/i18n/interval';
 import styles from './checkout.module.css';
 
 // What is being paid, to whom, and for whom: everything the merchant's link already says, shown
 // so the customer never retypes it (docs/checkout.md#hosted-page). Rendered on the server only.
 
-export function CheckoutSummary(props: { session: CheckoutSessionView; lang: Lang; showExpiry: boolean }) {
+export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lang; showExpiry: boolean }) {
   const { session, lang } = props;
   const copy = checkoutCopy(lang);
   return (
@@ -21,9 +23,13 @@ export function CheckoutSummary(props: { session: CheckoutSessionView; lang: Lan
         <abbr className={styles.currency} title={copy.currencyNote}>
           COP
         </abbr>
-        {session.modality === 'SUBSCRIPTION' ? <span className={styles.period}>{copy.perMonth}</span> : null}
+        {session.modality === 'SUBSCRIPTION' ? (
+          <span className={styles.period}>{isMonthly(session.interval) ? copy.perMonth : everyInterval(session.interval, lang)}</span>
+        ) : null}
       </p>
-      <p className={styles.badge}>{copy.modality[session.modality]}</p>
+      <p className={styles.badge}>
+        {session.modality === 'SUBSCRIPTION' && !isMonthly(session.interval) ? copy.subscription : copy.modality[session.modality]}
+      </p>
       <h2 className={styles.customerTitle}>{copy.customer}</h2>
       <dl className={styles.customer}>
         {session.customer.firstName ? (

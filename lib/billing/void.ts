@@ -4,7 +4,7 @@ import { getTransactionForMerchant, lockPlan, voidTransaction } from '@/db/queri
 import { ApiError } from '@/lib/api/errors';
 import { findOwned } from '@/lib/auth/ownership';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
-import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
+import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 import type { VoidedView } from './schemas';
 
@@ -20,13 +20,12 @@ import type { VoidedView } from './schemas';
  * (voided already): however many paths learn of one void, it is recorded once.
  */
 export async function recordVoid(db: Db, txn: Pick<TransactionRow, 'id' | 'planId'>, now = new Date()): Promise<TransactionRow | undefined> {
-  const { voided, eventId } = await db.transaction(async (tx) => {
+  return inTransaction(db, async (tx, outbox) => {
     const plan = await lockPlan(tx, txn.planId);
     const voided = await voidTransaction(tx, txn.id);
-    return { voided, eventId: voided ? await recordChargeEvent(tx, plan, voided, now) : null };
+    if (voided) await recordChargeEvent(tx, outbox, plan, voided, now);
+    return voided;
   });
-  if (eventId) dispatchWebhookEvents([eventId]);
-  return voided;
 }
 
 export async function voidCharge(

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Db } from '@/db/client';
 import { getPendingTransaction, getPlanByToken } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
+import { type BillingInterval, intervalOf } from '@/lib/billing/interval';
 import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import type { checkoutSessionSchema } from './schemas';
 
@@ -9,6 +10,9 @@ import type { checkoutSessionSchema } from './schemas';
 
 
 export type CheckoutSessionView = z.infer<typeof checkoutSessionSchema>;
+
+/** What the hosted page shows: the session, and how often the plan is charged (not in the API's session). */
+export type CheckoutPageSession = CheckoutSessionView & { interval: BillingInterval | null };
 
 const notFound = () => new ApiError('not_found', 'No checkout session with this token');
 
@@ -53,7 +57,7 @@ export async function loadCheckoutPage(db: Db, token: string, now: Date = new Da
   const found = await findPlanByToken(db, token);
   const pending = found.plan.status === 'PENDING_ACTIVATION' ? await getPendingTransaction(db, found.plan.id) : undefined;
   return {
-    session: sessionView(found),
+    session: { ...sessionView(found), interval: intervalOf(found.plan) } satisfies CheckoutPageSession,
     expired: linkExpired(found, now),
     subscriptionPlanId: found.plan.id,
     pendingPaymentId: pending?.kind === 'INITIAL' ? pending.id : null,

@@ -3,6 +3,7 @@ import { uniqueViolation } from '@/db/errors';
 import { getMerchant } from '@/db/queries/merchants';
 import { insertPlanWithCustomer } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
+import { MONTHLY } from '@/lib/billing/interval';
 import { env } from '@/lib/env';
 import { wompiAmountProblem } from '@/lib/payments/wompi/amounts';
 import { createId, randomBase62 } from '@/lib/ids';
@@ -24,6 +25,7 @@ export async function createPaymentLink(db: Db, merchantId: string, body: Create
   if (offAmount && (await getMerchant(db, merchantId))?.processorType === 'wompi') {
     throw new ApiError('invalid_request', `plan.amount ${offAmount}`, { details: [{ path: 'plan.amount', message: offAmount }] });
   }
+  const interval = plan.modality === 'RECURRING' ? (plan.interval ?? MONTHLY) : null;
   const now = new Date();
   const token = randomBase62(CHECKOUT_TOKEN_LENGTH);
   const planId = createId('sub', now.getTime());
@@ -48,7 +50,8 @@ export async function createPaymentLink(db: Db, merchantId: string, body: Create
         description: plan.description,
         amount: plan.amount,
         modality: plan.modality,
-        interval: plan.modality === 'RECURRING' ? 'MONTHLY' : null,
+        intervalUnit: interval?.unit ?? null,
+        intervalCount: interval?.count ?? null,
         status: 'PENDING_ACTIVATION',
         // docs/api.md#plan-status: while pending, the first charge is due now.
         nextChargeDate: now,

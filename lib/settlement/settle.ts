@@ -1,11 +1,12 @@
 import type { Db } from '@/db/client';
 import { type PlanRow, transitionPlan, type TransactionRow } from '@/db/queries/plans';
 import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction } from '@/db/queries/transactions';
-import { addMonthsOnAnchor, anchorDayOf } from '@/lib/billing/calendar';
+import { addInterval, anchorFor, intervalOf } from '@/lib/billing/interval';
 import { afterRenewalOutcome } from '@/lib/billing/schedule';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';
-import { NO_NOTICES, noteSettlement, sendNotices } from '@/lib/customers/notices';
+import { noteSettlement } from '@/lib/customers/notices';
+import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 
 // The one way a charge's outcome is recorded (docs/settlement.md), whoever learnt it: the
@@ -51,13 +52,14 @@ export interface Settlement {
 async function movePlan(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
   if (txn.kind === 'INITIAL') {
     if (txn.status !== 'APPROVED') return plan;
-    // RECURRING → ACTIVE with its next charge a month on; SINGLE → COMPLETED.
-    const recurring = plan.modality === 'RECURRING';
-    const anchor = anchorDayOf(txn.chargeDate);
+    // RECURRING → ACTIVE with its next charge one interval on; SINGLE → COMPLETED.
+    const interval = plan.modality === 'RECURRING' ? intervalOf(plan) : null;
+    const recurring = interval !== null;
+    const anchor = interval && anchorFor(interval, txn.chargeDate);
     const activated = await activatePlan(tx, plan.id, {
       status: recurring ? 'ACTIVE' : 'COMPLETED',
-      nextChargeDate: recurring ? addMonthsOnAnchor(txn.chargeDate, 1, anchor) : null,
-      billingAnchorDay: recurring ? anchor : null,
+      nextChargeDate: interval ? addInterval(txn.chargeDate, interval, anchor) : null,
+      billingAnchorDay: anchor,
       paymentMethodToken: recurring ? txn.paymentMethodToken : null,
     });
     if (!activated) log.error('approved a charge for a plan that was no longer pending', { planId: plan.id, transactionId: txn.id });
@@ -72,7 +74,7 @@ async function movePlan(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<Pla
 /**
  * Records `outcome` on a transaction of `planId`. A PENDING outcome only keeps the processor's id
  * (and the saved payment method, when the charge that saved it answers); a final one settles it,
- * if it is still PENDING. The webhook event is handed to delivery once committed.
+ * if it is still PENDING. Its webhook event and e-mails are delivered once committed.
  */
 export async function settleCharge(
   db: Db,
@@ -80,18 +82,18 @@ export async function settleCharge(
   outcome: ChargeOutcome,
   { now = new Date(), paymentMethodToken }: { now?: Date; paymentMethodToken?: string | null } = {},
 ): Promise<Settlement> {
-  const { settlement, eventId, notices } = await db.transaction(async (tx) => {
+  return inTransaction(db, async (tx, outbox): Promise<Settlement> => {
     const plan = await lockPlan(tx, planId);
     const txn = await getTransactionOfPlan(tx, { planId, transactionId });
     if (!plan || !txn) throw new Error(`no transaction ${transactionId} of plan ${planId}`);
-    const unchanged = { settlement: { transaction: txn, plan, settled: false }, eventId: null, notices: NO_NOTICES };
+    const unchanged = { transaction: txn, plan, settled: false };
     if (txn.status !== 'PENDING') return unchanged;
     const methodToken = paymentMethodToken === undefined ? txn.paymentMethodToken : paymentMethodToken;
     if (outcome.status === 'PENDING') {
       if (outcome.gatewayTransactionId === txn.gatewayTransactionId && methodToken === txn.paymentMethodToken) return unchanged;
       const charged = { gatewayTransactionId: outcome.gatewayTransactionId, paymentMethodToken: methodToken };
       await recordPendingCharge(tx, txn.id, charged);
-      return { settlement: { transaction: { ...txn, ...charged }, plan, settled: false }, eventId: null, notices: NO_NOTICES };
+      return { transaction: { ...txn, ...charged }, plan, settled: false };
     }
     const settled = await settleTransaction(tx, txn.id, {
       status: outcome.status,
@@ -103,12 +105,10 @@ export async function settleCharge(
     // Under the plan's lock a PENDING transaction cannot change, so this only guards the invariant.
     if (!settled) return unchanged;
     const moved = await movePlan(tx, plan, settled);
-    const eventId = await recordChargeEvent(tx, plan, settled, now);
+    await recordChargeEvent(tx, outbox, plan, settled, now);
     // Lifecycle events (activated; cancelled after the last failed retry) and the customer's
     // e-mails, once here for every caller (docs/customers.md).
-    const notices = await noteSettlement(tx, plan, moved, settled, now);
-    return { settlement: { transaction: settled, plan: moved, settled: true }, eventId, notices };
+    await noteSettlement(tx, outbox, plan, moved, settled, now);
+    return { transaction: settled, plan: moved, settled: true };
   });
-  sendNotices({ ...notices, eventIds: [...(eventId ? [eventId] : []), ...notices.eventIds] });
-  return settlement;
 }

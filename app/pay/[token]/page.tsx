@@ -17,7 +17,7 @@ import { embedTargetOrigin } from '@/lib/checkout/embed';
 import { checkoutCopy, fill, type FormCopy, formCopy, type Lang, LANG_TAG } from '@/lib/checkout/i18n';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
 import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
-import { type CheckoutSessionView, loadCheckoutPage } from '@/lib/checkout/session';
+import { type CheckoutPageSession, loadCheckoutPage } from '@/lib/checkout/session';
 import { env } from '@/lib/env';
 import { EMBED_ORIGIN_PARAM, EMBED_PARAM } from '@/lib/widget/protocol';
 import { requestLang } from './lang';
@@ -88,7 +88,7 @@ function initialOf(returned: FormReturn | null, copy: FormCopy): CheckoutFormPro
 async function checkoutContent(
   token: string,
   lang: Lang,
-  session: CheckoutSessionView,
+  session: CheckoutPageSession,
   expired: boolean,
   form: { action: string; returned: FormReturn | null },
   resumePayment?: string,
