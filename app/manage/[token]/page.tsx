@@ -5,7 +5,6 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { requestLang } from '@/app/pay/[token]/lang';
-import { cancelAction, replaceMethodAction } from '@/app/manage/actions';
 import { findManagedPlan, listPlanCharges, recordCustomerLang, recordManageLinkUse } from '@/lib/customers/manage-links';
 import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
 import { WompiMethodForm } from '@/components/customers/wompi-method-form';
@@ -52,12 +51,9 @@ export default async function ManagePage({ params, searchParams }: Props) {
   const langQuery = lang === 'en' ? '?lang=en' : '';
   // With Wompi the browser tokenizes the new method with the merchant's public key (docs/customers.md).
   const wompi = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, 'SUBSCRIPTION') : null;
-  const hidden = (
-    <>
-      <input type="hidden" name="token" value={token} />
-      <input type="hidden" name="lang" value={lang} />
-    </>
-  );
+  // Plain form posts to route handlers (lib/customers/manage-form.ts), the same with or without JavaScript.
+  const hidden = <input type="hidden" name="lang" value={lang} />;
+  const methodAction = `/manage/${token}/method`;
   return (
     <main className={styles.page} lang={LANG_TAG[lang]}>
       <p className={styles.language}>
@@ -134,7 +130,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
               <>
                 <p>{c.replaceIntro}</p>
                 <WompiMethodForm
-                  token={token}
+                  action={methodAction}
                   lang={lang}
                   processor={wompi.processor}
                   initialPhone=""
@@ -151,7 +147,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
               <p>{c.replaceIntro}</p>
               <details open className={styles.method}>
                 <summary>{c.cardTab}</summary>
-                <form action={replaceMethodAction} className={styles.form}>
+                <form method="post" action={methodAction} className={styles.form}>
                   {hidden}
                   <input type="hidden" name="method" value="CARD" />
                   <label>
@@ -177,7 +173,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
               </details>
               <details className={styles.method}>
                 <summary>{c.nequiTab}</summary>
-                <form action={replaceMethodAction} className={styles.form}>
+                <form method="post" action={methodAction} className={styles.form}>
                   {hidden}
                   <input type="hidden" name="method" value="NEQUI" />
                   <label>
@@ -197,7 +193,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
             <>
               <h2 id="cancel">{c.confirmTitle}</h2>
               <p>{fill(c.confirmIntro, { merchant: merchantName })}</p>
-              <form action={cancelAction} className={styles.actions}>
+              <form method="post" action={`/manage/${token}/cancel`} className={styles.actions}>
                 {hidden}
                 <button type="submit" className={styles.danger}>
                   {c.confirm}
