@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import { getTransactionOfPlan, recentFailedAttempts } from '@/db/queries/transactions';
+import { getTransactionOfPlan, recentFailedAttempts, recordSavedMethod } from '@/db/queries/transactions';
 import { subscriptionPlans } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
 import { isId } from '@/lib/ids';
@@ -155,6 +155,8 @@ export async function payCheckout(
         instrument: payment.instrument,
         saveForRenewals: plan.modality === 'RECURRING',
         consent: payment.consent,
+        // Recorded before it is charged: a charge whose reply is lost still renews on it.
+        onMethodSaved: (paymentMethodToken) => recordSavedMethod(db, txn.id, paymentMethodToken),
         description: plan.description,
         redirectUrl: `${env().APP_URL}/pay/${token}?payment=${txn.id}`,
       }),

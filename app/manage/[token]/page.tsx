@@ -8,6 +8,7 @@ import { requestLang } from '@/app/pay/[token]/lang';
 import { findManagedPlan, listPlanCharges, recordCustomerLang, recordManageLinkUse } from '@/lib/customers/manage-links';
 import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
 import { WompiMethodForm } from '@/components/customers/wompi-method-form';
+import { checkoutCopy } from '@/lib/checkout/i18n';
 import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
 import { intervalOf, isMonthly } from '@/lib/billing/interval';
@@ -107,6 +108,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
                   <th scope="col">{c.chargeDate}</th>
                   <th scope="col">{c.chargeAmount}</th>
                   <th scope="col">{c.chargeStatus}</th>
+                  <th scope="col">{c.receipt}</th>
                 </tr>
               </thead>
               <tbody>
@@ -115,6 +117,13 @@ export default async function ManagePage({ params, searchParams }: Props) {
                     <td>{dateFormat.format(t.chargeDate)}</td>
                     <td>{formatCop(t.amount)}</td>
                     <td>{c.chargeStatuses[t.status]}</td>
+                    <td>
+                      {t.status === 'APPROVED' ? (
+                        <a href={`/manage/${token}/receipts/${t.id}${langQuery}`} download>
+                          {fill(c.receiptLink, { date: dateFormat.format(t.chargeDate) })}
+                        </a>
+                      ) : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -134,7 +143,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
                   lang={lang}
                   processor={wompi.processor}
                   initialPhone=""
-                  copy={{ labels: { cardNumber: c.cardNumber, cardExpiry: c.cardExpiry, cardCvc: c.cardCvc, cardHolder: c.cardHolder }, nequiPhone: c.nequiPhone, save: c.save, saving: c.saving, cardProblem: c.problems.card!, declined: c.problems.declined!, network: c.network }}
+                  copy={{ labels: { cardNumber: c.cardNumber, cardExpiry: c.cardExpiry, cardCvc: c.cardCvc, cardHolder: c.cardHolder }, nequiPhone: c.nequiPhone, save: c.save, saving: c.saving, cardProblem: c.problems.card!, shortHolder: checkoutCopy(lang).form.problems.cardHolder.short_holder!, declined: c.problems.declined!, network: c.network }}
                   methodsCopy={methodsCopy(lang, { merchantName, amount: plan.amount, modality: 'SUBSCRIPTION', interval })}
                 />
               </>
