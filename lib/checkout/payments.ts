@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { type PlanRow, setCustomerLang } from '@/db/queries/plans';
-import { getTransactionOfPlan, recentFailedAttempts, type TransactionRow } from '@/db/queries/transactions';
+import { getTransactionOfPlan, recentFailedAttempts, recordSavedMethod, type TransactionRow } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { isId } from '@/lib/ids';
 import { env } from '@/lib/env';
@@ -153,6 +153,8 @@ export async function payCheckout(
         instrument: payment.instrument,
         saveForRenewals: plan.modality === 'RECURRING',
         consent: payment.consent,
+        // Recorded before it is charged: a charge whose reply is lost still renews on it.
+        onMethodSaved: (paymentMethodToken) => recordSavedMethod(db, txn.id, paymentMethodToken),
         description: plan.description,
         redirectUrl: `${env().APP_URL}/pay/${token}?payment=${txn.id}`,
       }),

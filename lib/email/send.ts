@@ -4,6 +4,7 @@ import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { isProductionDeployment } from '@/lib/payments';
 import { ApiError } from '@/lib/api/errors';
+import { loadReceiptPdf } from '@/lib/receipts/receipt';
 import { claimEmail, type EmailRow, findEmail, findUnsentEmails, recordEmailAttempt } from '@/db/queries/emails';
 import { MAX_EMAIL_ATTEMPTS, nextEmailAttemptAt } from './outbox';
 
@@ -32,7 +33,14 @@ function smtp(url: string): Transporter {
   return transport.transporter;
 }
 
-async function attempt(email: EmailRow): Promise<{ transport: string; ok: boolean; error: string | null; response: string | null }> {
+/** A receipt e-mail carries its charge's receipt PDF (docs/customers.md#receipts), rendered again: the same bytes every time. */
+async function attachmentsOf(db: Db, email: EmailRow) {
+  if (email.kind !== 'receipt' || !email.transactionId) return [];
+  const receipt = await loadReceiptPdf(db, { transactionId: email.transactionId, merchantId: email.merchantId });
+  return receipt ? [{ filename: receipt.fileName, content: receipt.pdf, contentType: 'application/pdf' }] : [];
+}
+
+async function attempt(db: Db, email: EmailRow): Promise<{ transport: string; ok: boolean; error: string | null; response: string | null }> {
   const settings = env();
   if (!settings.SMTP_URL) {
     if (isProductionDeployment(settings)) {
@@ -48,6 +56,7 @@ async function attempt(email: EmailRow): Promise<{ transport: string; ok: boolea
       text: email.text,
       html: email.html,
       messageId: `<${email.id}@servicepay>`,
+      attachments: await attachmentsOf(db, email),
     });
     return { transport: 'smtp', ok: true, error: null, response: String(info.response ?? '').slice(0, 500) };
   } catch (error) {
@@ -62,7 +71,7 @@ async function deliver(db: Db, id: string, now: Date, givenUp: boolean): Promise
   const email = await claimEmail(db, id, { now, until: new Date(now.getTime() + EMAIL_LEASE_MS), maxAttempts: MAX_EMAIL_ATTEMPTS, givenUp });
   if (!email) return { status: 'skipped' };
   const started = performance.now();
-  const result = await attempt(email);
+  const result = await attempt(db, email);
   // A failed attempt waits for the next one, due by the retry schedule (./outbox.ts).
   const next = result.ok ? null : nextEmailAttemptAt(email.attempts + 1, now);
   await recordEmailAttempt(db, email.id, { ...result, attemptedAt: new Date(), latencyMs: Math.round(performance.now() - started) }, next);
