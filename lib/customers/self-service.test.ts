@@ -16,8 +16,9 @@ import { useTestDatabase } from '@/test/database';
 import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
 import { call } from '@/test/http';
 import { createTestMerchant } from '@/test/merchants';
-import { createManageLink, findManagedPlan, manageLinkUse, recordManageLinkUse } from './manage-links';
+import { manageLinkUse } from '@/db/queries/manage-links';
 import { CUSTOMER_CANCEL_REASON } from '@/lib/plans/cancel-reason';
+import { createManageLink, findManagedPlan, recordManageLinkUse } from './manage-links';
 import { cancelByCustomer, replacePaymentMethod } from './self-service';
 
 // The customer's page behind /manage/<token> (docs/customers.md#the-manage-page): the merchant's
