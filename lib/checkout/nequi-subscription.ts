@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { claimNequiWait, insertNequiWait, type NequiWait } from '@/db/queries/nequi-waits';
 import { getTransactionForMerchant, getTransactionOfPlan, lockPlan } from '@/db/queries/transactions';
-import type { TransactionRow } from '@/db/queries/plans';
+import type { TransactionRow } from '@/db/queries/transactions';
 import type { PaymentProcessor } from '@/lib/payments';
 import type { Consent } from '@/lib/payments/processor';
 import type { OpenedCharge } from '@/lib/settlement/attempt';

@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import { findNequiWait } from '@/db/queries/nequi-waits';
-import { getTransactionOfPlan, recentFailedAttempts } from '@/db/queries/transactions';
-import { subscriptionPlans } from '@/db/schema';
+import { type PlanRow, setCustomerLang } from '@/db/queries/plans';
+import { getTransactionOfPlan, recentFailedAttempts, type TransactionRow } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { isId } from '@/lib/ids';
 import type { Lang } from '@/lib/i18n/locale';
@@ -88,7 +86,7 @@ function prepareFirstPayment({ instrument, lang }: { instrument: PaymentInstrume
       });
     }
     if (lang && lang !== plan.customerLang) {
-      await tx.update(subscriptionPlans).set({ customerLang: lang }).where(eq(subscriptionPlans.id, plan.id));
+      await setCustomerLang(tx, plan.id, lang);
     }
     // Always the plan's amount: nothing the browser sends decides what is charged.
     return { kind: 'INITIAL', amount: plan.amount, ...methodOf(instrument) };

@@ -1,5 +1,6 @@
 import type { Db } from '@/db/client';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
+import type { PlanRow } from '@/db/queries/plans';
+import type { TransactionRow } from '@/db/queries/transactions';
 import { queueCustomerEmail } from '@/lib/email/outbox';
 import type { Outbox } from '@/lib/outbox';
 import { recordLifecycleEvent } from '@/lib/webhooks/events';

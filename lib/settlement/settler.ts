@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
-import type { TransactionRow } from '@/db/queries/plans';
 import { findNequiWait } from '@/db/queries/nequi-waits';
+import type { TransactionRow } from '@/db/queries/transactions';
 import { claimPendingCheck, findPendingToSettle } from '@/db/queries/settlement';
 import { resumeNequiWait } from '@/lib/checkout/nequi-subscription';
 import { errorFields, log } from '@/lib/log';

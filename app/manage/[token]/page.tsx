@@ -5,7 +5,8 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { requestLang } from '@/app/pay/[token]/lang';
-import { findManagedPlan, listPlanCharges, recordCustomerLang, recordManageLinkUse } from '@/lib/customers/manage-links';
+import { listPlanCharges } from '@/db/queries/transactions';
+import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/customers/manage-links';
 import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
 import { WompiMethodForm } from '@/components/customers/wompi-method-form';
 import { checkoutCopy } from '@/lib/checkout/i18n';
@@ -107,6 +108,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
                   <th scope="col">{c.chargeDate}</th>
                   <th scope="col">{c.chargeAmount}</th>
                   <th scope="col">{c.chargeStatus}</th>
+                  <th scope="col">{c.receipt}</th>
                 </tr>
               </thead>
               <tbody>
@@ -115,6 +117,13 @@ export default async function ManagePage({ params, searchParams }: Props) {
                     <td>{dateFormat.format(t.chargeDate)}</td>
                     <td>{formatCop(t.amount)}</td>
                     <td>{c.chargeStatuses[t.status]}</td>
+                    <td>
+                      {t.status === 'APPROVED' ? (
+                        <a href={`/manage/${token}/receipts/${t.id}${langQuery}`} download>
+                          {fill(c.receiptLink, { date: dateFormat.format(t.chargeDate) })}
+                        </a>
+                      ) : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>
