@@ -169,6 +169,20 @@ export async function getEventWebhookUrl(db: Db, { merchantId, eventId }: { merc
   return row;
 }
 
+/** Writes an event; a charge's (with its transaction) once per transaction and type: null for a repeat. */
+/** Writes an event; its body may be chosen by the statement (bodyInMerchantVersion). */
+export async function insertWebhookEvent(
+  tx: Db,
+  event: Omit<typeof webhookEvents.$inferInsert, 'body'> & { body: string | SQL },
+): Promise<string | null> {
+  const insert = tx.insert(webhookEvents).values(event);
+  const [row] = await (event.transactionId
+    ? insert.onConflictDoNothing({ target: [webhookEvents.transactionId, webhookEvents.type] })
+    : insert
+  ).returning({ id: webhookEvents.id });
+  return row?.id ?? null;
+}
+
 /**
  * Deletes events written before `before`, with their attempts (./batched-delete.ts); returns how
  * many events went.

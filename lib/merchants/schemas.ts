@@ -100,6 +100,12 @@ export const renewalSettingsSchema = z.object({
 
 const nameSchema = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 
+/** The merchant's NIT as printed on receipts (docs/customers.md#receipts): digits, and an optional check digit after a hyphen. */
+export const nitSchema = z
+  .string({ error: 'must be a string' })
+  .regex(/^[0-9]{6,10}(-[0-9])?$/, 'must be a NIT: 6 to 10 digits, optionally a hyphen and its check digit (900123456-7)')
+  .describe("The merchant's NIT, printed on its customers' receipts; null removes it");
+
 /** The API version a merchant's requests and webhooks use when a request names none (docs/api.md#versioning). */
 export const apiVersionSchema = z
   .enum(API_VERSIONS, { error: `must be one of the API versions: ${API_VERSIONS.join(', ')}` })
@@ -116,6 +122,7 @@ const UPDATABLE = [
   'reminderDays',
   'graceDays',
   'renewalLadder',
+  'nit',
   'apiVersion',
   'webhookRetries',
   'webhookEnabled',
@@ -140,6 +147,7 @@ export const updateMerchantBodySchema = z
     processor: processorSettingsSchema.optional(),
     webhookEvents: webhookEventsSchema.optional(),
     ...renewalSettingsSchema.partial().shape,
+    nit: nitSchema.nullable().optional(),
     apiVersion: apiVersionSchema.optional(),
     webhookRetries: z
       .boolean({ error: 'must be true or false' })
@@ -192,6 +200,7 @@ export const merchantSchema = z
       .array(z.enum(WEBHOOK_EVENT_TYPES))
       .describe('The events sent to the webhook URL: the four charge events always, lifecycle events once chosen'),
     ...renewalSettingsSchema.shape,
+    nit: z.string().nullable().describe("The NIT printed on the merchant's receipts"),
     apiVersion: z.enum(API_VERSIONS).describe('The pinned API version: requests without ServicePay-Version, and webhook bodies'),
     webhookRetries: z.boolean().describe('Whether failed deliveries are retried for about 3 days'),
     webhookDisabledAt: isoMs.nullable().describe('When the endpoint was disabled after 3 days of failed deliveries; null while enabled'),

@@ -135,6 +135,7 @@ export const merchantExample = {
   reminderDays: 3,
   graceDays: 5,
   renewalLadder: true,
+  nit: '900123456-7',
   apiVersion: '2026-11-26',
   webhookRetries: true,
   webhookDisabledAt: null,

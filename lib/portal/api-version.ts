@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
-import { getMerchant, updateMerchant } from '@/db/queries/merchants';
+import { getMerchant } from '@/db/queries/merchants';
 import { type ApiVersion, isApiVersion } from '@/lib/api-versions';
-import { forgetApiKeys } from '@/lib/auth/key-cache';
+import { updateMerchant } from '@/lib/merchants/merchants';
 
 // Settings → API: the merchant's pinned API version (docs/api.md#versioning), what requests without
 // ServicePay-Version and every new webhook body use.
@@ -12,10 +12,9 @@ export async function getPinnedVersion(db: Db, merchantId: string): Promise<ApiV
   return row.apiVersion;
 }
 
-/** Pins `value`; false (nothing changed) when it is not a version. The key cache forgets, so the next request uses it. */
+/** Pins `value`; false (nothing changed) when it is not a version. The next request uses it (the key cache forgets). */
 export async function savePinnedVersion(db: Db, merchantId: string, value: string): Promise<boolean> {
   if (!isApiVersion(value)) return false;
   await updateMerchant(db, merchantId, { apiVersion: value });
-  forgetApiKeys(db);
   return true;
 }

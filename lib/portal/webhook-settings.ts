@@ -1,5 +1,7 @@
 import type { Db } from '@/db/client';
-import { getMerchant, updateMerchant } from '@/db/queries/merchants';
+import { getMerchant } from '@/db/queries/merchants';
+import { ApiError } from '@/lib/api/errors';
+import { updateMerchant } from '@/lib/merchants/merchants';
 import { generateWebhookSecret } from '@/lib/auth/secrets';
 import { allowedDomainsSchema, webhookSecretSchema, webhookUrlSchema } from '@/lib/merchants/schemas';
 
@@ -28,19 +30,24 @@ export async function getWebhookSettings(db: Db, merchantId: string) {
 
 /** Turns retries on or off (docs/webhooks.md#retries); on needs a URL. */
 export async function saveWebhookRetries(db: Db, merchantId: string, on: boolean): Promise<'saved' | 'needs_url'> {
-  const row = await updateMerchant(db, merchantId, { webhookRetries: on });
-  return row === 'retries_without_url' ? 'needs_url' : 'saved';
+  try {
+    await updateMerchant(db, merchantId, { webhookRetries: on });
+    return 'saved';
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'invalid_request') return 'needs_url';
+    throw error;
+  }
 }
 
 /** Re-enables an endpoint disabled after 3 days of failures: its count of failing days starts afresh. */
 export async function reenableWebhook(db: Db, merchantId: string): Promise<void> {
-  await updateMerchant(db, merchantId, { webhookDisabledAt: null, webhookFailingSince: null });
+  await updateMerchant(db, merchantId, { webhookEnabled: true });
 }
 
 /** Sets the webhook URL (https only); an empty value removes it (events are then only recorded, and retries go off). */
 export async function saveWebhookUrl(db: Db, merchantId: string, value: string): Promise<SettingResult> {
   if (value.trim() === '') {
-    await updateMerchant(db, merchantId, { webhookUrl: null, webhookRetries: false });
+    await updateMerchant(db, merchantId, { webhookUrl: null });
     return { ok: true };
   }
   const parsed = webhookUrlSchema.safeParse(value);

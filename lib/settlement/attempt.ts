@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import { insertTransaction, lockPlan } from '@/db/queries/transactions';
+import type { PlanRow } from '@/db/queries/plans';
+import { insertTransaction, lockPlan, type TransactionRow } from '@/db/queries/transactions';
 import type { transactions } from '@/db/schema';
 import { createId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
@@ -25,8 +25,11 @@ import { type ChargeOutcome, outcomeAfterFailedCharge, type Settlement, settleCh
 // writes the events and e-mails. A charge the processor took is never lost: with no answer the
 // transaction stays PENDING for the settler.
 
-/** What a new attempt charges: its kind, amount (integer cents) and payment method. */
-export type NewCharge = Pick<typeof transactions.$inferInsert, 'kind' | 'amount' | 'paymentMethodType' | 'cardBrand' | 'cardLast4' | 'paymentMethodToken'>;
+/** What a new attempt charges: its kind, amount (integer cents), payment method, and the period and discount its receipt shows. */
+export type NewCharge = Pick<
+  typeof transactions.$inferInsert,
+  'kind' | 'amount' | 'paymentMethodType' | 'cardBrand' | 'cardLast4' | 'paymentMethodToken' | 'periodStart' | 'discount'
+>;
 
 /**
  * What `prepare` decides under the lock: a new charge to record; `{ resume }`, a PENDING attempt

@@ -1,8 +1,8 @@
 import type { Db } from '@/db/client';
-import { eq } from 'drizzle-orm';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import { merchants, webhookEvents } from '@/db/schema';
-import { bodyInMerchantVersion } from '@/db/queries/webhooks';
+import type { PlanRow } from '@/db/queries/plans';
+import type { TransactionRow } from '@/db/queries/transactions';
+import { getLifecycleEventSettings } from '@/db/queries/merchants';
+import { bodyInMerchantVersion, insertWebhookEvent } from '@/db/queries/webhooks';
 import { API_VERSIONS, type ApiVersion, LATEST_API_VERSION } from '@/lib/api-versions';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
@@ -60,22 +60,17 @@ export async function recordChargeEvent(
 ): Promise<string | null> {
   const status = txn.status;
   if (!isFinalStatus(status)) throw new Error(`no webhook event for a ${status} transaction`);
-  const [row] = await tx
-    .insert(webhookEvents)
-    .values({
-      id: createId('evt', now.getTime()),
-      merchantId: plan.merchantId,
-      planId: plan.id,
-      transactionId: txn.id,
-      type: EVENT_TYPE_FOR_STATUS[status],
-      body: inMerchantVersion(plan.merchantId, (version) => serializeEventBody(plan, { ...txn, status }, now, version)),
-      createdAt: now,
-    })
-    .onConflictDoNothing({ target: [webhookEvents.transactionId, webhookEvents.type] })
-    .returning({ id: webhookEvents.id });
-  if (!row) return null;
-  outbox.addWebhookEvent({ eventId: row.id, merchantId: plan.merchantId });
-  return row.id;
+  const id = await insertWebhookEvent(tx, {
+    id: createId('evt', now.getTime()),
+    merchantId: plan.merchantId,
+    planId: plan.id,
+    transactionId: txn.id,
+    type: EVENT_TYPE_FOR_STATUS[status],
+    body: inMerchantVersion(plan.merchantId, (version) => serializeEventBody(plan, { ...txn, status }, now, version)),
+    createdAt: now,
+  });
+  if (id) outbox.addWebhookEvent({ eventId: id, merchantId: plan.merchantId });
+  return id;
 }
 
 /**
@@ -89,10 +84,7 @@ export async function recordLifecycleEvent(
   type: LifecycleEventType,
   now: Date = new Date(),
 ): Promise<void> {
-  const [merchant] = await tx
-    .select({ types: merchants.webhookEventTypes, apiVersion: merchants.apiVersion })
-    .from(merchants)
-    .where(eq(merchants.id, plan.merchantId));
+  const merchant = await getLifecycleEventSettings(tx, plan.merchantId);
   if (!merchant?.types.includes(type)) return;
   const body = serializeLifecyclePayload({
     event: type,
@@ -105,9 +97,6 @@ export async function recordLifecycleEvent(
     },
     timestamp: now.getTime(),
   }, merchant.apiVersion);
-  const [row] = await tx
-    .insert(webhookEvents)
-    .values({ id: createId('evt', now.getTime()), merchantId: plan.merchantId, planId: plan.id, transactionId: null, type, body, createdAt: now })
-    .returning({ id: webhookEvents.id });
-  outbox.addWebhookEvent({ eventId: row!.id, merchantId: plan.merchantId });
+  const id = await insertWebhookEvent(tx, { id: createId('evt', now.getTime()), merchantId: plan.merchantId, planId: plan.id, transactionId: null, type, body, createdAt: now });
+  outbox.addWebhookEvent({ eventId: id!, merchantId: plan.merchantId });
 }
