@@ -45,7 +45,7 @@ export const RENEWAL_COLLECTIONS = ['AUTOMATIC', 'LINK'] as const;
 export const RENEWAL_LINK_STATUSES = ['OPEN', 'PAID', 'EXPIRED', 'CANCELLED', 'SUPERSEDED'] as const;
 /** Why a renewal link was issued: a plan collected by link, or the ladder after the last failed retry. */
 export const RENEWAL_LINK_SOURCES = ['reminder', 'ladder'] as const;
-/** Bounds of the merchant's renewal settings (DECISIONS 20, docs/billing.md#renewal-links). */
+/** Bounds of the merchant's renewal settings (docs/billing.md#renewal-links). */
 export const REMINDER_DAYS = { min: 1, max: 10, default: 3 } as const;
 export const GRACE_DAYS = { min: 0, max: 15, default: 5 } as const;
 /** The languages the customer may read us in (lib/i18n/locale.ts). */

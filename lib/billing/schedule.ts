@@ -17,14 +17,18 @@ export function periodDueOf(plan: Pick<PlanRow, 'nextChargeDate' | 'renewalFailu
   return new Date(plan.nextChargeDate!.getTime() - offset * DAY_MS);
 }
 
+/**
+ * The due date of the period after the one due at `due`: from the due date on the anchor, not from
+ * a late retry's or payment's date, so billing does not drift.
+ */
+export function followingPeriodDue(plan: Pick<PlanRow, 'billingAnchorDay'>, due: Date): Date {
+  return addMonthsOnAnchor(due, 1, plan.billingAnchorDay ?? anchorDayOf(due));
+}
+
 /** The plan after a final renewal outcome: next period, next retry, or cancelled. */
 export function afterRenewalOutcome(plan: PlanRow, status: 'APPROVED' | 'DECLINED' | 'ERROR', failure: string | null) {
   const due = periodDueOf(plan);
-  if (status === 'APPROVED') {
-    // From the due date on the anchor, not from a late retry's date, so billing does not drift.
-    const anchor = plan.billingAnchorDay ?? anchorDayOf(due);
-    return { nextChargeDate: addMonthsOnAnchor(due, 1, anchor), renewalFailures: 0 };
-  }
+  if (status === 'APPROVED') return { nextChargeDate: followingPeriodDue(plan, due), renewalFailures: 0 };
   const failures = plan.renewalFailures + 1;
   if (failures > MAX_RENEWAL_FAILURES) {
     return { status: 'CANCELLED' as const, cancelReason: `Renewal failed ${failures} times in a row (last: ${failure ?? status})` };

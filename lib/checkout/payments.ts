@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
+import { getRenewalLink, type RenewalLinkRow } from '@/db/queries/renewal-links';
 import { getTransactionOfPlan, insertTransaction, lockPlan, recentFailedAttempts } from '@/db/queries/transactions';
 import { subscriptionPlans } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
@@ -71,10 +72,40 @@ function methodOf(instrument: PaymentInstrument): { paymentMethodType: PaymentMe
   }
 }
 
+/** Refuses a link that has failed too often this hour (card testing), before the processor is called. */
+async function checkFailedAttempts(tx: Db, scope: { planId: string; renewalLinkId: string | null }, now: Date) {
+  const failed = await recentFailedAttempts(tx, scope, new Date(now.getTime() - HOUR_MS));
+  if (failed.count >= MAX_FAILED_ATTEMPTS_PER_HOUR) {
+    const retryAfter = Math.max(1, Math.ceil(((failed.oldest?.getTime() ?? now.getTime()) + HOUR_MS - now.getTime()) / 1000));
+    throw new ApiError('rate_limited', 'Too many failed attempts on this link; try again later', {
+      headers: { 'Retry-After': String(retryAfter) },
+    });
+  }
+}
+
 /**
- * Starts the plan's first payment: refuses what may not be paid, then records a PENDING
- * transaction and, with it, the language the customer pays in (their e-mails' language,
- * docs/customers.md#e-mails).
+ * Why a token refuses a payment under its plan's lock, or null when it takes one: a plan's own
+ * token pays its first payment; a renewal link pays its period while OPEN, unexpired and the plan
+ * ACTIVE (docs/billing.md#renewal-links).
+ */
+function refusal(plan: PlanRow, link: RenewalLinkRow | null, now: Date): ApiError | null {
+  if (!link) {
+    if (plan.status === 'ACTIVE' || plan.status === 'COMPLETED') return new ApiError('conflict', 'This link has already been paid');
+    if (plan.status !== 'PENDING_ACTIVATION') return new ApiError('conflict', 'This subscription no longer accepts payments');
+    return null;
+  }
+  if (link.status === 'PAID') return new ApiError('conflict', 'This renewal has already been paid');
+  if (link.status === 'EXPIRED' || (link.status === 'OPEN' && link.expiresAt <= now)) {
+    return new ApiError('session_expired', 'This renewal link has expired: the subscription was cancelled for non-payment');
+  }
+  if (link.status !== 'OPEN' || plan.status !== 'ACTIVE') return new ApiError('conflict', 'This renewal link no longer takes payments');
+  return null;
+}
+
+/**
+ * Starts a payment of the token: refuses what may not be paid, then records a PENDING transaction
+ * (INITIAL for a plan's token, RENEWAL for a renewal link's) and, with it, the language the
+ * customer pays in (their e-mails' language, docs/customers.md#e-mails).
  */
 async function openAttempt(
   db: Db,
@@ -85,19 +116,12 @@ async function openAttempt(
   return db.transaction(async (tx) => {
     // The status must be read under the lock: read before it, a concurrent approval could commit
     // between our read and our insert, and the customer would be charged twice.
-    const plan = await lockPlan(tx, (await findCheckoutPlan(tx, token, now)).plan.id);
-    if (plan.status === 'ACTIVE' || plan.status === 'COMPLETED') throw new ApiError('conflict', 'This link has already been paid');
-    if (plan.status !== 'PENDING_ACTIVATION') throw new ApiError('conflict', 'This subscription no longer accepts payments');
-    if (instrument.type === 'PSE' && plan.modality !== 'SINGLE') {
-      throw new ApiError('invalid_request', 'PSE pays single payments only; a subscription is paid by card or Nequi');
-    }
-    const failed = await recentFailedAttempts(tx, plan.id, new Date(now.getTime() - HOUR_MS));
-    if (failed.count >= MAX_FAILED_ATTEMPTS_PER_HOUR) {
-      const retryAfter = Math.max(1, Math.ceil(((failed.oldest?.getTime() ?? now.getTime()) + HOUR_MS - now.getTime()) / 1000));
-      throw new ApiError('rate_limited', 'Too many failed attempts on this link; try again later', {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
-    }
+    const found = await findCheckoutPlan(tx, token, now);
+    const plan = await lockPlan(tx, found.plan.id);
+    const link = found.link ? ((await getRenewalLink(tx, found.link.id)) ?? null) : null;
+    const refused = refusal(plan, link, now);
+    if (refused) throw refused;
+    await checkFailedAttempts(tx, { planId: plan.id, renewalLinkId: link?.id ?? null }, now);
     if (lang && lang !== plan.customerLang) {
       await tx.update(subscriptionPlans).set({ customerLang: lang }).where(eq(subscriptionPlans.id, plan.id));
     }
@@ -106,11 +130,12 @@ async function openAttempt(
         id: createId('txn', now.getTime()),
         planId: plan.id,
         merchantId: plan.merchantId,
-        kind: 'INITIAL',
+        kind: link ? 'RENEWAL' : 'INITIAL',
         status: 'PENDING',
-        // Always the plan's amount: nothing the browser sends decides what is charged.
-        amount: plan.amount,
+        // The plan's amount, or the period's: nothing the browser sends decides what is charged.
+        amount: link ? link.amount : plan.amount,
         chargeDate: now,
+        renewalLinkId: link?.id ?? null,
         ...methodOf(instrument),
       });
       return { plan, txn };
@@ -175,7 +200,8 @@ export async function payCheckout(
       reference: txn.id,
       customerEmail: plan.customerEmail,
       instrument: payment.instrument,
-      saveForRenewals: plan.modality === 'RECURRING',
+      // PSE cannot be charged again without the payer: such a plan is renewed by link.
+      saveForRenewals: plan.modality === 'RECURRING' && payment.instrument.type !== 'PSE',
       consent: payment.consent,
       description: plan.description,
       redirectUrl: `${env().APP_URL}/pay/${token}?payment=${txn.id}`,
@@ -203,9 +229,10 @@ export async function getPayment(
   const notFound = new ApiError('not_found', 'No payment with this id for this checkout session');
   if (!isId('txn', transactionId)) throw notFound;
   // Whatever the link's expiry: a PENDING payment keeps settling after the link expires.
-  const { plan } = await findPlanByToken(db, token);
+  const { plan, link } = await findPlanByToken(db, token);
   const txn = await getTransactionOfPlan(db, { planId: plan.id, transactionId });
-  if (!txn) throw notFound;
+  // A renewal link shows only its own payments; a plan's token, every payment of the plan as before.
+  if (!txn || (link && txn.renewalLinkId !== link.id)) throw notFound;
   if (txn.status !== 'PENDING' || !txn.gatewayTransactionId) return toPaymentView(txn);
   const processor = await resolveProcessor(processors, plan.merchantId);
   if (!processor) return toPaymentView(txn);

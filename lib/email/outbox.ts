@@ -5,7 +5,7 @@ import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import { emailAttempts, type EmailKind, emails, merchants } from '@/db/schema';
 import { createManageLink } from '@/lib/customers/manage-links';
 import { createId } from '@/lib/ids';
-import { renderEmail } from './templates';
+import { type RenewalFacts, renderEmail } from './templates';
 
 // The e-mail outbox (docs/customers.md#e-mails), like the webhook outbox: the e-mail is rendered
 // and written in the database transaction of the change it reports, with a fresh manage link;
@@ -21,7 +21,7 @@ export const MAX_EMAIL_ATTEMPTS = 5;
 export async function queueCustomerEmail(
   tx: Db,
   kind: EmailKind,
-  { plan, txn, now = new Date() }: { plan: PlanRow; txn?: TransactionRow; now?: Date },
+  { plan, txn, renewal, now = new Date() }: { plan: PlanRow; txn?: TransactionRow; renewal?: RenewalFacts & { amount: number }; now?: Date },
 ): Promise<string> {
   const [merchant] = await tx.select({ name: merchants.name }).from(merchants).where(eq(merchants.id, plan.merchantId));
   const link = await createManageLink(tx, plan, { source: kind, now });
@@ -29,13 +29,14 @@ export async function queueCustomerEmail(
     merchantName: merchant?.name ?? 'ServicePay',
     customerName: plan.customerFirstName,
     description: plan.description,
-    amount: txn?.amount ?? plan.amount,
+    amount: txn?.amount ?? renewal?.amount ?? plan.amount,
     chargeDate: txn?.chargeDate,
     reference: txn?.gatewayTransactionId,
     nextDate: plan.status === 'ACTIVE' ? plan.nextChargeDate : null,
     reason: kind === 'cancelled' ? plan.cancelReason : null,
     // An English e-mail opens the manage page in English.
     manageUrl: plan.customerLang === 'en' ? `${link.url}?lang=en` : link.url,
+    ...(renewal ? { renewal: { ...renewal, url: plan.customerLang === 'en' ? `${renewal.url}?lang=en` : renewal.url } } : {}),
   }, plan.customerLang);
   const id = createId('eml', now.getTime());
   await tx.insert(emails).values({

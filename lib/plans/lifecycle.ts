@@ -3,6 +3,7 @@ import { getPlanForMerchant, type PlanRow, transitionPlan } from '@/db/queries/p
 import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { nextOnAnchor } from '@/lib/billing/calendar';
+import { closeOpenRenewalLink } from '@/lib/billing/renewal-links';
 import { notePlanChange, type Notices, sendNotices } from '@/lib/customers/notices';
 import type { LifecycleEventType } from '@/lib/webhooks/payload';
 import { findMerchantPlan } from './find-plan';
@@ -30,6 +31,11 @@ export async function transitionWithNotices(
     const plan = await lockPlan(tx, (await find(tx)).id);
     const moved = from.includes(plan.status) ? await transitionPlan(tx, plan.id, from, change(plan)) : undefined;
     if (!moved) throw new ApiError('conflict', `${refused}: the plan is ${plan.status}`);
+    // An open renewal link no longer takes payments (docs/billing.md#renewal-links): a resumed plan
+    // starts a new period, a cancelled one has none.
+    if (moved.status === 'PAUSED' || moved.status === 'CANCELLED') {
+      await closeOpenRenewalLink(tx, moved.id, moved.status === 'PAUSED' ? 'SUPERSEDED' : 'CANCELLED');
+    }
     return { moved, notices: await notePlanChange(tx, moved, event, now) };
   });
   sendNotices(notices);

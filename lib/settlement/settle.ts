@@ -2,10 +2,11 @@ import type { Db } from '@/db/client';
 import { type PlanRow, transitionPlan, type TransactionRow } from '@/db/queries/plans';
 import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction } from '@/db/queries/transactions';
 import { addMonthsOnAnchor, anchorDayOf } from '@/lib/billing/calendar';
+import { settleLinkPayment, stepDownToLink } from '@/lib/billing/renewal-links';
 import { afterRenewalOutcome } from '@/lib/billing/schedule';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';
-import { NO_NOTICES, noteSettlement, sendNotices } from '@/lib/customers/notices';
+import { merge, NO_NOTICES, noteSettlement, type Notices, sendNotices } from '@/lib/customers/notices';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 
 // The one way a charge's outcome is recorded (docs/settlement.md), whoever learnt it: the
@@ -47,11 +48,13 @@ export interface Settlement {
   settled: boolean;
 }
 
-/** What a final outcome does to the plan, inside the settling transaction. */
-async function movePlan(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
+/** What a final outcome does to the plan, inside the settling transaction, and what it tells beyond the charge. */
+async function movePlan(tx: Db, plan: PlanRow, txn: TransactionRow, now: Date): Promise<{ plan: PlanRow; notices: Notices }> {
+  const unchanged = { plan, notices: NO_NOTICES };
   if (txn.kind === 'INITIAL') {
-    if (txn.status !== 'APPROVED') return plan;
-    // RECURRING → ACTIVE with its next charge a month on; SINGLE → COMPLETED.
+    if (txn.status !== 'APPROVED') return unchanged;
+    // RECURRING → ACTIVE with its next charge a month on; SINGLE → COMPLETED. A RECURRING plan
+    // paid by PSE has nothing to charge: it is renewed by link (docs/billing.md#renewal-links).
     const recurring = plan.modality === 'RECURRING';
     const anchor = anchorDayOf(txn.chargeDate);
     const activated = await activatePlan(tx, plan.id, {
@@ -59,14 +62,20 @@ async function movePlan(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<Pla
       nextChargeDate: recurring ? addMonthsOnAnchor(txn.chargeDate, 1, anchor) : null,
       billingAnchorDay: recurring ? anchor : null,
       paymentMethodToken: recurring ? txn.paymentMethodToken : null,
+      renewalCollection: recurring && txn.paymentMethodType === 'PSE' ? 'LINK' : 'AUTOMATIC',
     });
     if (!activated) log.error('approved a charge for a plan that was no longer pending', { planId: plan.id, transactionId: txn.id });
-    return activated ?? plan;
+    return { plan: activated ?? plan, notices: NO_NOTICES };
   }
   // A plan paused or cancelled while a renewal was in flight keeps its state; the charge is still
   // recorded, with its event.
-  if (plan.status !== 'ACTIVE' || txn.status === 'VOIDED' || txn.status === 'PENDING') return plan;
-  return (await transitionPlan(tx, plan.id, ['ACTIVE'], afterRenewalOutcome(plan, txn.status, txn.failureCode))) ?? plan;
+  if (plan.status !== 'ACTIVE' || txn.status === 'VOIDED' || txn.status === 'PENDING') return unchanged;
+  if (txn.renewalLinkId) return { plan: await settleLinkPayment(tx, plan, txn), notices: NO_NOTICES };
+  const values = afterRenewalOutcome(plan, txn.status, txn.failureCode);
+  // The ladder: before cancelling, the customer gets a renewal link and grace.
+  const ladder = values.status === 'CANCELLED' ? await stepDownToLink(tx, plan, now) : null;
+  if (ladder) return ladder;
+  return { plan: (await transitionPlan(tx, plan.id, ['ACTIVE'], values)) ?? plan, notices: NO_NOTICES };
 }
 
 /**
@@ -102,11 +111,11 @@ export async function settleCharge(
     });
     // Under the plan's lock a PENDING transaction cannot change, so this only guards the invariant.
     if (!settled) return unchanged;
-    const moved = await movePlan(tx, plan, settled);
     const eventId = await recordChargeEvent(tx, plan, settled, now);
+    const { plan: moved, notices: linkNotices } = await movePlan(tx, plan, settled, now);
     // Lifecycle events (activated; cancelled after the last failed retry) and the customer's
     // e-mails, once here for every caller (docs/customers.md).
-    const notices = await noteSettlement(tx, plan, moved, settled, now);
+    const notices = merge(await noteSettlement(tx, plan, moved, settled, now), linkNotices);
     return { settlement: { transaction: settled, plan: moved, settled: true }, eventId, notices };
   });
   sendNotices({ ...notices, eventIds: [...(eventId ? [eventId] : []), ...notices.eventIds] });

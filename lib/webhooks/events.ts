@@ -4,7 +4,14 @@ import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import { merchants, webhookEvents } from '@/db/schema';
 import { createId } from '@/lib/ids';
 import { nextChargeDateOf } from '@/lib/plans/views';
-import { EVENT_TYPE_FOR_STATUS, type FinalStatus, type LifecycleEventType, serializeLifecyclePayload, serializeWebhookPayload } from './payload';
+import {
+  EVENT_TYPE_FOR_STATUS,
+  type FinalStatus,
+  type LifecycleEventType,
+  type LifecyclePayload,
+  serializeLifecyclePayload,
+  serializeWebhookPayload,
+} from './payload';
 
 // The outbox side of webhooks (docs/webhooks.md#delivery): the event is written by the database transaction
 // that records the outcome it reports, its body serialized here once. Those bytes are what is
@@ -75,6 +82,7 @@ export async function recordLifecycleEvent(
   plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference' | 'status' | 'nextChargeDate' | 'cancelReason'>,
   type: LifecycleEventType,
   now: Date = new Date(),
+  extra: Pick<LifecyclePayload['data'], 'renewal'> = {},
 ): Promise<string | null> {
   const [merchant] = await tx.select({ types: merchants.webhookEventTypes }).from(merchants).where(eq(merchants.id, plan.merchantId));
   if (!merchant?.types.includes(type)) return null;
@@ -86,6 +94,7 @@ export async function recordLifecycleEvent(
       status: plan.status,
       nextChargeDate: nextChargeDateOf(plan),
       ...(type === 'subscription.cancelled' && plan.cancelReason ? { reason: plan.cancelReason } : {}),
+      ...extra,
     },
     timestamp: now.getTime(),
   });

@@ -46,7 +46,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
   const problem = one(query.problem);
   const langQuery = lang === 'en' ? '?lang=en' : '';
   // With Wompi the browser tokenizes the new method with the merchant's public key (docs/customers.md).
-  const wompi = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, 'SUBSCRIPTION') : null;
+  const wompi = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, { pse: false }) : null;
   const hidden = (
     <>
       <input type="hidden" name="token" value={token} />
