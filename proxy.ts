@@ -136,29 +136,56 @@ function underCheckoutPolicy(
 }
 
 const MULTIPART = /^multipart\/form-data/i;
+/** Next.js's own limit on a Server Action's body (`serverActions.bodySizeLimit`, 1 MB by default). */
+export const FORM_BODY_LIMIT = 1024 * 1024;
+
+const plain = (status: number, text: string) =>
+  new NextResponse(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' } });
+
+/** The body of a clone of `request`, or null once it passes `limit` bytes (then it is not read further). */
+async function bodyWithin(request: NextRequest, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const reader = request.clone().body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const read = await reader?.read();
+    if (!read || read.done) break;
+    size += read.value.byteLength;
+    if (size > limit) {
+      // Not awaited: a branch of a teed body settles its cancel only once the other branch ends.
+      reader!.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(read.value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
 
 /**
- * A form post Next.js would take as a Server Action, with a body that is not multipart at all:
- * Next's own parser throws a TypeError (a 500). Read once here, it is a 400 instead
- * (docs/settlement.md, no 5xx).
+ * A form post to a page that Next.js would fail on with a 500 (docs/settlement.md#no-5xx-for-a-bad-request):
+ * a body past its 1 MB limit (Next throws a 413 that nothing answers) is a 413 here, and a
+ * multipart body that is not multipart at all (its parser throws a TypeError) is a 400. Null for
+ * anything else.
  */
-async function unreadableForm(request: NextRequest): Promise<boolean> {
-  if (request.method !== 'POST' || !MULTIPART.test(request.headers.get('content-type') ?? '')) return false;
+async function badFormPost(request: NextRequest): Promise<NextResponse | null> {
+  if (request.method !== 'POST') return null;
+  const tooLarge = () => plain(413, `Payload too large: a form may send at most ${FORM_BODY_LIMIT / 1024 / 1024} MB.\n`);
+  if (Number(request.headers.get('content-length') ?? 0) > FORM_BODY_LIMIT) return tooLarge();
+  const type = request.headers.get('content-type') ?? '';
+  if (!MULTIPART.test(type)) return null;
+  const body = await bodyWithin(request, FORM_BODY_LIMIT).catch(() => new Uint8Array());
+  if (body === null) return tooLarge();
   try {
-    await request.clone().formData();
-    return false;
+    await new Response(body, { headers: { 'content-type': type } }).formData();
+    return null;
   } catch {
-    return true;
+    return plain(400, 'Bad request: the form data could not be read.\n');
   }
 }
 
 export async function proxy(request: NextRequest) {
-  if (await unreadableForm(request)) {
-    return new NextResponse('Bad request: the form data could not be read.\n', {
-      status: 400,
-      headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
-    });
-  }
+  const refused = await badFormPost(request);
+  if (refused) return refused;
   if (request.nextUrl.pathname.startsWith('/manage/')) return manageProxy(request);
   if (!/^\/(?:pay|portal)(?:\/|$)/.test(request.nextUrl.pathname)) return NextResponse.next();
   if (request.nextUrl.pathname.startsWith('/portal')) return portalProxy(request);

@@ -13,6 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { INTERVAL_UNITS } from '../lib/billing/interval';
 import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../lib/webhooks/payload';
 
 // Money is an integer count of COP cents; the largest amount (99,999,999,999) needs bigint, and
@@ -150,10 +151,13 @@ export const subscriptionPlans = pgTable(
     amount: cents('amount').notNull(),
     currency: text('currency').notNull().default('COP'),
     modality: text('modality', { enum: MODALITIES }).notNull(),
-    interval: text('interval', { enum: ['MONTHLY'] }),
+    // Every `interval_count` weeks, months or years (lib/billing/interval.ts); null for SINGLE.
+    intervalUnit: text('interval_unit', { enum: INTERVAL_UNITS }),
+    intervalCount: smallint('interval_count'),
     status: text('status', { enum: PLAN_STATUSES }).notNull().default('PENDING_ACTIVATION'),
     nextChargeDate: timestamp('next_charge_date', { withTimezone: true, mode: 'date' }),
-    // Day of the month renewals fall on (1..31, clamped to short months); set by the first charge.
+    // Day of the month renewals fall on (1..31, clamped to short months); set by the first charge
+    // of a monthly or yearly plan (weekly plans count days from the due date).
     billingAnchorDay: smallint('billing_anchor_day'),
     // The processor's reusable token from the first payment, for renewals; never a card number.
     paymentMethodToken: text('payment_method_token'),
@@ -202,6 +206,14 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_modality_check', inList('modality', MODALITIES)),
     check('subscription_plans_renewal_failures_check', sql`renewal_failures between 0 and 3`),
     check('subscription_plans_customer_lang_check', inList('customer_lang', CUSTOMER_LANGS)),
+    // docs/billing.md#intervals: RECURRING plans have one, SINGLE plans none; counts in range per unit.
+    check(
+      'subscription_plans_interval_check',
+      sql`(modality = 'SINGLE' and interval_unit is null and interval_count is null) or (modality = 'RECURRING' and (
+        (interval_unit = 'week' and interval_count between 1 and 52) or
+        (interval_unit = 'month' and interval_count between 1 and 12) or
+        (interval_unit = 'year' and interval_count between 1 and 3)))`,
+    ),
     check('subscription_plans_renewal_collection_check', inList('renewal_collection', RENEWAL_COLLECTIONS)),
   ],
 );

@@ -58,9 +58,10 @@ export const IN_PROCESS_JOBS: { name: string; everyMs: number; run: () => Promis
     },
   },
   {
-    // Every PENDING charge reaches a final state (docs/settlement.md).
+    // Every PENDING charge reaches a final state (docs/settlement.md); first asked about 10 s
+    // after it was made, so a pass every 5 s asks within 15 s.
     name: 'settler',
-    everyMs: 15_000,
+    everyMs: 5_000,
     run: async () => {
       const summary = await runSettler(await getDb());
       if (summary.checked) log.info('settler', { ...summary });

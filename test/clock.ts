@@ -13,3 +13,11 @@ export function pinClockInMinute(offsetMs = 5_000): void {
 afterEach(() => {
   vi.useRealTimers();
 });
+
+export const DAY_MS = 86_400_000;
+
+/** 10:00 in Bogotá (15:00 UTC) on an ISO date: billing tests count days as Colombians do. */
+export const bogota = (isoDate: string) => new Date(`${isoDate}T15:00:00.000Z`);
+
+/** `date` moved by `ms`. */
+export const later = (date: Date, ms: number) => new Date(date.getTime() + ms);

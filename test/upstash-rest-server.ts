@@ -3,9 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 
-// A stand-in for Upstash's REST API in front of the local Redis, so @upstash/redis and
-// @upstash/ratelimit run unchanged against a real Redis in tests. It speaks what those clients
-// use: POST / (one command), /pipeline and /multi-exec (arrays of commands), Bearer auth, and the
+// A stand-in for Upstash's REST API in front of the local Redis, so @upstash/redis runs unchanged
+// against a real Redis in tests (and scripts written for Upstash, shebang and all). It speaks what
+// the client uses: POST / (one command), /pipeline and /multi-exec (arrays of commands), Bearer auth, and the
 // `Upstash-Encoding: base64` replies that @upstash/redis asks for by default. Loopback only.
 
 type Reply = string | Buffer | number | null | RedisError | Reply[];

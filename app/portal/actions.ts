@@ -14,7 +14,7 @@ import { findMerchantEvent } from '@/lib/portal/activity';
 import { createKey, revokeKey } from '@/lib/portal/api-keys';
 import { curlExample } from '@/lib/portal/curl';
 import type { FormState } from '@/lib/portal/form-state';
-import { portalLang, requireUser } from '@/lib/portal/request';
+import { ownedOrInterrupt, portalLang, requireUser } from '@/lib/portal/request';
 import { saveAllowedDomains, saveWebhookSecret, saveWebhookUrl, type SettingResult } from '@/lib/portal/webhook-settings';
 import { resendEvent, sendTestEvent } from '@/lib/webhooks/portal-actions';
 
@@ -134,8 +134,9 @@ export async function resendEventAction(_: FormState, form: FormData): Promise<F
   const { merchantId } = await requireUser();
   const { t } = await portalLang();
   const eventId = text(form, 'eventId');
-  // Throws for another merchant's event (nothing is sent); the page never offers one.
-  const event = await findMerchantEvent(await getDb(), merchantId, eventId);
+  // Another merchant's event (a forged form; the page never offers one) is the 403, a missing one
+  // the 404; nothing is sent.
+  const event = await ownedOrInterrupt(findMerchantEvent(await getDb(), merchantId, eventId));
   try {
     await resendEvent(merchantId, event.id);
   } catch (cause) {

@@ -9,7 +9,9 @@ import { updateMerchant } from '@/db/queries/merchants';
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
 import { webhookEventsSchema } from '@/lib/merchants/schemas';
 import type { FormState } from '@/lib/portal/form-state';
-import { portalLang, requireUser } from '@/lib/portal/request';
+import { resendGivenUpEmail } from '@/lib/email/send';
+import { fill } from '@/lib/i18n/format';
+import { ownedOrInterrupt, portalLang, requireUser } from '@/lib/portal/request';
 
 export async function saveWebhookEventsAction(_: FormState, form: FormData): Promise<FormState> {
   const { merchantId } = await requireUser();
@@ -20,4 +22,18 @@ export async function saveWebhookEventsAction(_: FormState, form: FormData): Pro
   await updateMerchant(await getDb(), merchantId, { webhookEventTypes: parsed.data });
   revalidatePath('/portal/settings/webhooks');
   return { status: 'ok', message: c.eventsSaved };
+}
+
+/** Sends again an e-mail given up after every attempt (docs/customers.md#e-mails); another merchant's is the 403. */
+export async function resendEmailAction(_: FormState, form: FormData): Promise<FormState> {
+  const { merchantId } = await requireUser();
+  const { lang } = await portalLang();
+  const c = CUSTOMER_PORTAL_COPY[lang];
+  const id = form.get('emailId');
+  const db = await getDb();
+  const outcome = await ownedOrInterrupt(resendGivenUpEmail(db, merchantId, typeof id === 'string' ? id : ''));
+  revalidatePath('/portal/activity/plans/[planId]', 'page');
+  if (outcome.status === 'sent') return { status: 'ok', message: c.emailResent };
+  if (outcome.status === 'failed') return { status: 'error', message: fill(c.emailResendFailed, { error: outcome.error ?? '' }) };
+  return { status: 'error', message: c.emailNotGivenUp };
 }

@@ -1,12 +1,14 @@
 import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, type Lang } from '@/lib/checkout/i18n';
-import type { CheckoutSessionView } from '@/lib/checkout/session';
+import { isMonthly } from '@/lib/billing/interval';
+import type { CheckoutPageSession } from '@/lib/checkout/session';
+import { everyInterval } from '@/lib/i18n/interval';
 import styles from './checkout.module.css';
 
 // What is being paid, to whom, and for whom: everything the merchant's link already says, shown
 // so the customer never retypes it (docs/checkout.md#hosted-page). Rendered on the server only.
 
 /** `note` replaces the link's validity line (a renewal link says what period it pays, and until when). */
-export function CheckoutSummary(props: { session: CheckoutSessionView; lang: Lang; showExpiry: boolean; note?: string }) {
+export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lang; showExpiry: boolean; note?: string }) {
   const { session, lang } = props;
   const copy = checkoutCopy(lang);
   return (
@@ -22,9 +24,13 @@ export function CheckoutSummary(props: { session: CheckoutSessionView; lang: Lan
         <abbr className={styles.currency} title={copy.currencyNote}>
           COP
         </abbr>
-        {session.modality === 'SUBSCRIPTION' ? <span className={styles.period}>{copy.perMonth}</span> : null}
+        {session.modality === 'SUBSCRIPTION' ? (
+          <span className={styles.period}>{isMonthly(session.interval) ? copy.perMonth : everyInterval(session.interval, lang)}</span>
+        ) : null}
       </p>
-      <p className={styles.badge}>{copy.modality[session.modality]}</p>
+      <p className={styles.badge}>
+        {session.modality === 'SUBSCRIPTION' && !isMonthly(session.interval) ? copy.subscription : copy.modality[session.modality]}
+      </p>
       <h2 className={styles.customerTitle}>{copy.customer}</h2>
       <dl className={styles.customer}>
         {session.customer.firstName ? (

@@ -3,18 +3,28 @@
 import { getDb } from '@/db/client';
 import { manageLinkUse } from '@/lib/customers/manage-links';
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
-import { listPlanEmails } from '@/lib/email/outbox';
+import { resendEmailAction } from '@/app/portal/customer-actions';
+import { listPlanEmails, MAX_EMAIL_ATTEMPTS } from '@/lib/email/outbox';
+import { fill } from '@/lib/i18n/format';
 import type { Lang } from '@/lib/i18n/locale';
-import { formatDateTime } from '@/lib/portal/i18n';
+import { formatDateTime, PORTAL_COPY } from '@/lib/portal/i18n';
+import { ActionForm } from './action-form';
 
 export async function CustomerSide({ merchantId, planId, lang }: { merchantId: string; planId: string; lang: Lang }) {
   const c = CUSTOMER_PORTAL_COPY[lang];
   const db = await getDb();
   const [emails, use] = await Promise.all([listPlanEmails(db, { merchantId, planId }), manageLinkUse(db, planId)]);
+  const t = PORTAL_COPY[lang];
+  const givenUp = (e: (typeof emails)[number]) => !e.sentAt && e.attempts >= MAX_EMAIL_ATTEMPTS;
+  // While it fails, its next attempt is due at claimedUntil (lib/email/outbox.ts); given up, the
+  // merchant may send it again.
   const stateOf = (e: (typeof emails)[number]) => {
     const last = e.attemptList.at(-1);
     if (e.sentAt) return last?.transport === 'kept' ? c.emailKept : c.emailSent;
-    return last && !last.ok ? `${c.emailFailed}: ${last.error ?? ''}` : c.emailPending;
+    if (givenUp(e)) return `${fill(c.emailGivenUp, { attempts: e.attempts })}: ${last?.error ?? ''}`;
+    if (!last || last.ok) return c.emailPending;
+    const next = e.claimedUntil ? ` · ${c.emailNextAttempt}: ${formatDateTime(e.claimedUntil, lang)}` : '';
+    return `${c.emailFailed}: ${last.error ?? ''}${next}`;
   };
   return (
     <section className="card" aria-labelledby="customer-side">
@@ -35,7 +45,14 @@ export async function CustomerSide({ merchantId, planId, lang }: { merchantId: s
                   <th scope="row">{c.emailKinds[e.kind]}</th>
                   <td>{e.toAddress}</td>
                   <td>{formatDateTime(e.createdAt, lang)}</td>
-                  <td>{stateOf(e)}</td>
+                  <td>
+                    {stateOf(e)}
+                    {givenUp(e) ? (
+                      <ActionForm action={resendEmailAction} submit={c.emailResend} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
+                        <input type="hidden" name="emailId" value={e.id} />
+                      </ActionForm>
+                    ) : null}
+                  </td>
                 </tr>
               ))}
             </tbody>

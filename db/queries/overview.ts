@@ -10,7 +10,11 @@ const TZ = 'America/Bogota';
 const BOGOTA_MIDNIGHT = '2000-01-01T05:00:00Z';
 
 export interface PlanFigures {
-  /** Monthly recurring revenue: the amounts of the ACTIVE RECURRING plans, in cents. */
+  /**
+   * Monthly recurring revenue: the amounts of the ACTIVE RECURRING plans, each brought to a month
+   * (weekly × 52 / 12, yearly / 12, and divided by the interval's count), summed and rounded to a
+   * whole cent once, in cents (lib/billing/interval.ts#monthlyAmount says the same per plan).
+   */
   mrr: number;
   activePlans: number;
   newThisMonth: number;
@@ -24,7 +28,8 @@ export async function planFigures(db: Db, merchantId: string, now: Date): Promis
   const [row] = await queryRows<Record<keyof PlanFigures, string | number>>(
     db,
     sql`select
-      coalesce(sum(amount) filter (where status = 'ACTIVE' and modality = 'RECURRING'), 0) as "mrr",
+      coalesce(round(sum(amount::numeric * case interval_unit when 'week' then 52 when 'month' then 12 else 1 end / (12 * interval_count))
+        filter (where status = 'ACTIVE' and modality = 'RECURRING')), 0) as "mrr",
       count(*) filter (where status = 'ACTIVE') as "activePlans",
       count(*) filter (where created_at >= month.start) as "newThisMonth",
       count(*) filter (where status = 'CANCELLED' and updated_at >= month.start) as "cancelledThisMonth",

@@ -14,7 +14,8 @@ type PlanInput = Pick<
   | 'description'
   | 'amount'
   | 'modality'
-  | 'interval'
+  | 'intervalUnit'
+  | 'intervalCount'
   | 'status'
   | 'checkoutToken'
 > & { nextChargeDate: Date; tokenExpiresAt: Date; createdAt: Date };
@@ -39,11 +40,11 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
             updated_at = now()
           returning id
         )
-        insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval,
+        insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval_unit, interval_count,
           status, next_charge_date, checkout_token, token_expires_at, customer_phone, customer_email, customer_first_name,
           customer_last_name, customer_id_type, customer_id_number, created_at, updated_at)
         values (${ph('planId')}, ${ph('merchantId')}, (select id from customer), ${ph('externalReference')}, ${ph('description')},
-          ${ph('amount')}, ${ph('modality')}, ${ph('interval')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
+          ${ph('amount')}, ${ph('modality')}, ${ph('intervalUnit')}, ${ph('intervalCount')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
           ${ph('tokenExpiresAt')}, ${ph('phone')}, ${ph('email')}, ${ph('firstName')}, ${ph('lastName')}, ${ph('idType')},
           ${ph('idNumber')}, ${ph('createdAt')}, ${ph('createdAt')})`,
   ),
@@ -72,7 +73,8 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
     description: p.description,
     amount: p.amount,
     modality: p.modality,
-    interval: p.interval ?? null,
+    intervalUnit: p.intervalUnit ?? null,
+    intervalCount: p.intervalCount ?? null,
     status: p.status ?? 'PENDING_ACTIVATION',
     nextChargeDate: p.nextChargeDate.toISOString(),
     checkoutToken: p.checkoutToken,
@@ -107,6 +109,8 @@ const planWithLastTransactionQuery = preparedFor((db) => {
         amount: subscriptionPlans.amount,
         description: subscriptionPlans.description,
         nextChargeDate: subscriptionPlans.nextChargeDate,
+        intervalUnit: subscriptionPlans.intervalUnit,
+        intervalCount: subscriptionPlans.intervalCount,
       },
       lastTransaction: {
         id: transactions.id,
@@ -160,7 +164,13 @@ export function findDuePlans(
   { now, limit, after }: { now: Date; limit: number; after?: { nextChargeDate: Date; id: string } },
 ) {
   return db
-    .select({ id: subscriptionPlans.id, nextChargeDate: sql<Date>`${subscriptionPlans.nextChargeDate}`.mapWith(subscriptionPlans.nextChargeDate), renewalFailures: subscriptionPlans.renewalFailures })
+    .select({
+      id: subscriptionPlans.id,
+      nextChargeDate: sql<Date>`${subscriptionPlans.nextChargeDate}`.mapWith(subscriptionPlans.nextChargeDate),
+      renewalFailures: subscriptionPlans.renewalFailures,
+      intervalUnit: subscriptionPlans.intervalUnit,
+      intervalCount: subscriptionPlans.intervalCount,
+    })
     .from(subscriptionPlans)
     .where(
       and(

@@ -162,15 +162,6 @@ export async function getEventWebhookUrl(db: Db, { merchantId, eventId }: { merc
   return row;
 }
 
-/** Which merchant each event belongs to (the delivery concurrency key). */
-export async function getEventMerchants(db: Db, eventIds: string[]) {
-  if (eventIds.length === 0) return [];
-  return db
-    .select({ eventId: webhookEvents.id, merchantId: webhookEvents.merchantId })
-    .from(webhookEvents)
-    .where(inArray(webhookEvents.id, eventIds));
-}
-
 /**
  * Deletes events written before `before`, with their attempts (./batched-delete.ts); returns how
  * many events went.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { readJson } from './body';
+import { MAX_JSON_DEPTH, MAX_JSON_KEYS, parseWith, readJson, readJsonObject } from './body';
 
 const schema = z.object({ name: z.string() });
 
@@ -35,5 +35,36 @@ describe('readJson', () => {
       const req = new Request('http://localhost/', { method: 'POST', body: '{"name":"A"}', headers: { 'content-type': type } });
       await expect(readJson(req, schema)).resolves.toEqual({ name: 'A' });
     }
+  });
+});
+
+describe('the shape of a JSON body', () => {
+  const json = (text: string) => new Request('http://localhost/', { method: 'POST', body: text, headers: { 'content-type': 'application/json' } });
+  const nested = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+
+  it(`refuses objects nested deeper than ${MAX_JSON_DEPTH} levels with a 400 naming the limit`, async () => {
+    // ~30 KB, 5,000 levels: overflowed the stack of the recursive NUL scan (a 500) before.
+    const deep = '{"cardNumber":' + nested(5000) + '}';
+    await expect(readJsonObject(json(deep))).rejects.toMatchObject({ status: 400, code: 'invalid_request', message: expect.stringContaining(`${MAX_JSON_DEPTH} levels`) });
+    await expect(readJsonObject(json(`{"a":${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}}`))).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('takes a body exactly at the depth limit, and counts brackets inside strings as text', async () => {
+    await expect(readJsonObject(json(nested(MAX_JSON_DEPTH)))).resolves.toBeTypeOf('object');
+    const text = JSON.stringify({ name: '{'.repeat(100) + '\\"[' + ':'.repeat(2000) });
+    await expect(readJson(json(text), schema)).resolves.toEqual(JSON.parse(text));
+  });
+
+  it(`refuses more than ${MAX_JSON_KEYS} keys with a 413 naming the limit`, async () => {
+    const keys = (n: number) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])));
+    await expect(readJsonObject(json(keys(MAX_JSON_KEYS)))).resolves.toBeTypeOf('object');
+    await expect(readJsonObject(json(keys(MAX_JSON_KEYS + 1)))).rejects.toMatchObject({ status: 413, code: 'payload_too_large', message: expect.stringContaining(`${MAX_JSON_KEYS} keys`) });
+  });
+
+  it('names a NUL found deep in a value, without recursion', () => {
+    let value: unknown = 'a\u0000b';
+    for (let i = 0; i < 20_000; i++) value = { a: value };
+    expect(() => parseWith(z.unknown(), value)).toThrow(expect.objectContaining({ status: 400, message: expect.stringMatching(/^a\.a\.a.*: must not contain the NUL/) }));
+    expect(() => parseWith(z.unknown(), { a: [1, { 'b\u0000': 2 }] })).toThrow(expect.objectContaining({ message: expect.stringMatching(/^a\.1: must not contain/) }));
   });
 });

@@ -2,6 +2,10 @@ import type { z } from 'zod';
 import { ApiError, validationError } from './errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
+/** Objects and arrays inside one another: our deepest body (a Wompi event) nests 5 levels. */
+export const MAX_JSON_DEPTH = 32;
+/** Object keys in one body, all levels together: our largest body holds under 100. */
+export const MAX_JSON_KEYS = 1000;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -34,8 +38,35 @@ function tooLarge() {
 }
 
 /**
+ * Refuses JSON text nested deeper than MAX_JSON_DEPTH (400) or holding more than MAX_JSON_KEYS
+ * object keys (413), in one pass over the text before it is parsed: nothing then walks a value
+ * 5,000 levels deep (docs/settlement.md#no-5xx-for-a-bad-request). Malformed text is left for
+ * JSON.parse to refuse.
+ */
+export function checkJsonShape(text: string): void {
+  let depth = 0;
+  let keys = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) {
+        throw new ApiError('invalid_request', `The body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`);
+      }
+    } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x3a && ++keys > MAX_JSON_KEYS) {
+      throw new ApiError('payload_too_large', `The body holds more than ${MAX_JSON_KEYS} keys`);
+    }
+  }
+}
+
+/**
  * A body's text as a JSON object: 415 for a body that is not JSON, 400 for malformed JSON or a
- * non-object. Never a 500. With `optional`, an empty body is `{}`.
+ * non-object, 400 or 413 past the limits of checkJsonShape. Never a 500. With `optional`, an empty body is `{}`.
  */
 export function parseJsonObject(
   text: string,
@@ -50,6 +81,7 @@ export function parseJsonObject(
     if (!contentType || !JSON_TYPE.test(contentType)) {
       throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
     }
+    checkJsonShape(text);
     try {
       value = JSON.parse(text);
     } catch {
@@ -67,13 +99,25 @@ export function parseJsonObject(
  * validated input (JSON bodies, query strings): PostgreSQL cannot store it in text, so it would
  * fail as a 500 wherever it reached the database (docs/settlement.md).
  */
-function findNul(value: unknown, path: string[]): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') : null;
-  if (typeof value !== 'object' || value === null) return null;
-  for (const [key, child] of Object.entries(value)) {
-    if (key.includes('\u0000')) return path.join('.');
-    const found = findNul(child, [...path, key]);
-    if (found !== null) return found;
+function findNul(root: unknown): string | null {
+  // Iterative, depth first in document order; a path is spelt out only for the string found.
+  interface At { value: unknown; key: string; parent: At | null }
+  const pathOf = (at: At | null): string => {
+    const keys: string[] = [];
+    for (let node = at; node?.parent; node = node.parent) keys.push(node.key);
+    return keys.reverse().join('.');
+  };
+  const stack: At[] = [{ value: root, key: '', parent: null }];
+  while (stack.length) {
+    const at = stack.pop()!;
+    if (typeof at.value === 'string') {
+      if (at.value.includes('\u0000')) return pathOf(at);
+      continue;
+    }
+    if (typeof at.value !== 'object' || at.value === null) continue;
+    const entries = Object.entries(at.value);
+    for (const [key] of entries) if (key.includes('\u0000')) return pathOf(at);
+    for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i]![1], key: entries[i]![0], parent: at });
   }
   return null;
 }
@@ -85,7 +129,7 @@ export async function readJsonObject(req: Request, options: { optional?: boolean
 
 /** `value` validated by `schema`: 400 with one detail per bad field, or naming a field that holds NUL. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const nul = findNul(value, []);
+  const nul = findNul(value);
   if (nul !== null) {
     const path = nul || '(body)';
     const message = 'must not contain the NUL character (\\u0000)';

@@ -56,8 +56,8 @@ async function onlyThese(planIds: string[]) {
  * A RECURRING plan paid at `firstCharge` with `instrument` through the checkout; every lifecycle
  * event chosen. Plans of earlier tests are moved out of the sweep's way (beforeEach).
  */
-async function paidPlan(instrument: PaymentInstrument, firstCharge: Date) {
-  const link = await createTestLink(database.db);
+async function paidPlan(instrument: PaymentInstrument, firstCharge: Date, plan: Record<string, unknown> = {}) {
+  const link = await createTestLink(database.db, plan);
   await updateMerchant(database.db, link.merchant.merchantId, { webhookEvents: [...LIFECYCLE_EVENT_TYPES] });
   await database.db.update(subscriptionPlans).set({ tokenExpiresAt: later(firstCharge, DAY) }).where(eq(subscriptionPlans.id, link.subscriptionPlanId));
   expect((await pay(link.token, instrument, firstCharge)).status).toBe('APPROVED');
@@ -266,6 +266,26 @@ describe('the ladder (docs/billing.md#renewal-links)', () => {
       expect(plan).toMatchObject({ status: 'CANCELLED', cancelReason: expect.stringMatching(/^Renewal failed 4 times/) });
       expect(await linksOf(plan.id)).toEqual([]);
     }
+  });
+
+  it('fits a weekly plan’s link inside its week: grace clamped to 3 days from the last retry (3.5 days after the due date)', async () => {
+    const link = await paidPlan(card(CARDS.renewalsDecline), bogota('2027-03-07'), { interval: { unit: 'week', count: 1 } });
+    const due = bogota('2027-03-14');
+    for (const offset of [0, 1, 3, 3.5]) await sweep(later(due, offset * DAY));
+    const [ladder] = await linksOf(link.planId);
+    expect(ladder).toMatchObject({ status: 'OPEN', period: due, expiresAt: later(due, 6.5 * DAY) });
+    expect(ladder!.expiresAt.getTime()).toBeLessThan(later(due, 7 * DAY).getTime());
+    expect(await sweep(later(due, 6.5 * DAY))).toMatchObject({ cancelledPlanIds: [link.planId] });
+  });
+
+  it('e-mails a weekly PSE plan’s link 3 days before its due date and gives 3 days of grace (5 clamped)', async () => {
+    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-07'), { interval: { unit: 'week', count: 1 } });
+    expect(await sweep(bogota('2027-03-10'))).toMatchObject({ renewalLinks: { issued: 0 } });
+    expect(await sweep(bogota('2027-03-11'))).toMatchObject({ renewalLinks: { issued: 1 } });
+    const [renewal] = await linksOf(link.planId);
+    expect(renewal).toMatchObject({ period: bogota('2027-03-14'), expiresAt: bogota('2027-03-17') });
+    expect((await pay(renewal!.token, PSE_APPROVES, bogota('2027-03-16'))).status).toBe('APPROVED');
+    expect((await link.plan()).nextChargeDate).toEqual(bogota('2027-03-21'));
   });
 
   it('lets an unpaid ladder link expire into the cancellation, as exhausted retries', async () => {

@@ -13,11 +13,13 @@ import {
 } from '@/db/queries/renewal-links';
 import { getPendingTransaction, getPlanByToken, lockPlan } from '@/db/queries/transactions';
 import type { RenewalLinkStatus } from '@/db/schema';
-import { NO_NOTICES, noteRenewalLink, notePlanChange, type Notices, sendNotices } from '@/lib/customers/notices';
+import { noteRenewalLink, notePlanChange } from '@/lib/customers/notices';
 import type { RenewalStage } from '@/lib/email/templates';
 import { env } from '@/lib/env';
 import { createId, randomBase62 } from '@/lib/ids';
 import { log } from '@/lib/log';
+import type { Outbox } from '@/lib/outbox';
+import { inTransaction } from '@/lib/unit-of-work';
 import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import { clampRenewalSettings, DAY_MS, issueTime, nextStepAt, reminderTimes, type RenewalSettings } from './grace';
 import { followingPeriodDue, periodDueOf } from './schedule';
@@ -63,9 +65,10 @@ async function freshToken(tx: Db): Promise<string> {
  */
 export async function issueRenewalLink(
   tx: Db,
+  outbox: Outbox,
   plan: PlanRow,
   { source, settings, now }: { source: 'reminder' | 'ladder'; settings: RenewalSettings; now: Date },
-): Promise<{ link: RenewalLinkRow; created: boolean; notices: Notices }> {
+): Promise<{ link: RenewalLinkRow; created: boolean }> {
   const period = periodDueOf(plan);
   const { graceDays } = settingsFor(plan, period, settings);
   const from = source === 'ladder' ? now : period;
@@ -83,9 +86,8 @@ export async function issueRenewalLink(
     nextStepAt: nextStepAt(schedule, 0),
     createdAt: now,
   });
-  if (!created) return { link, created, notices: NO_NOTICES };
-  const stage: RenewalStage = source === 'ladder' ? 'ladder' : 'issued';
-  return { link, created, notices: await noteRenewalLink(tx, plan, { ...link, url: renewalUrl(link.token) }, stage, now) };
+  if (created) await noteRenewalLink(tx, outbox, plan, { ...link, url: renewalUrl(link.token) }, source === 'ladder' ? 'ladder' : 'issued', now);
+  return { link, created };
 }
 
 /**
@@ -93,7 +95,7 @@ export async function issueRenewalLink(
  * grace to give: the plan stays ACTIVE, collected by link from now on, and the customer gets the
  * link. Null when the ladder does not apply (the plan is then cancelled as before).
  */
-export async function stepDownToLink(tx: Db, plan: PlanRow, now: Date): Promise<{ plan: PlanRow; notices: Notices } | null> {
+export async function stepDownToLink(tx: Db, outbox: Outbox, plan: PlanRow, now: Date): Promise<PlanRow | null> {
   const merchant = await getMerchant(tx, plan.merchantId);
   if (!merchant?.renewalLadder) return null;
   const settings = { reminderDays: merchant.reminderDays, graceDays: merchant.graceDays };
@@ -101,8 +103,8 @@ export async function stepDownToLink(tx: Db, plan: PlanRow, now: Date): Promise<
   // The failures stay at the last retry, so the period's due date is still nextChargeDate less its offset.
   const moved = await transitionPlan(tx, plan.id, ['ACTIVE'], { renewalCollection: 'LINK' });
   if (!moved) return null;
-  const { notices } = await issueRenewalLink(tx, moved, { source: 'ladder', settings, now });
-  return { plan: moved, notices };
+  await issueRenewalLink(tx, outbox, moved, { source: 'ladder', settings, now });
+  return moved;
 }
 
 /**
@@ -138,17 +140,13 @@ export type LinkStepResult = 'issued' | 'reminded' | 'cancelled' | 'waiting' | '
 
 /** Issues the link of one plan collected by link, if its time has come and no other worker did. */
 async function issueForPlan(db: Db, planId: string, settings: RenewalSettings, now: Date): Promise<LinkStepResult> {
-  const { result, notices } = await db.transaction(async (tx) => {
+  return inTransaction(db, async (tx, outbox): Promise<LinkStepResult> => {
     const plan = await lockPlan(tx, planId);
-    const none = { result: 'skipped' as const, notices: NO_NOTICES };
-    if (plan?.status !== 'ACTIVE' || plan.renewalCollection !== 'LINK' || plan.renewalFailures !== 0 || !plan.nextChargeDate) return none;
-    if (issueTime(plan.nextChargeDate, settingsFor(plan, plan.nextChargeDate, settings)) > now) return none;
-    if (await getOpenRenewalLink(tx, plan.id)) return none;
-    const issued = await issueRenewalLink(tx, plan, { source: 'reminder', settings, now });
-    return { result: issued.created ? ('issued' as const) : ('skipped' as const), notices: issued.notices };
+    if (plan?.status !== 'ACTIVE' || plan.renewalCollection !== 'LINK' || plan.renewalFailures !== 0 || !plan.nextChargeDate) return 'skipped';
+    if (issueTime(plan.nextChargeDate, settingsFor(plan, plan.nextChargeDate, settings)) > now) return 'skipped';
+    if (await getOpenRenewalLink(tx, plan.id)) return 'skipped';
+    return (await issueRenewalLink(tx, outbox, plan, { source: 'reminder', settings, now })).created ? 'issued' : 'skipped';
   });
-  sendNotices(notices);
-  return result;
 }
 
 /**
@@ -157,38 +155,37 @@ async function issueForPlan(db: Db, planId: string, settings: RenewalSettings, n
  * with reason `unpaid` and the link EXPIRED, unless a payment of it is still at the bank.
  */
 export async function runRenewalLinkStep(db: Db, linkId: string, now: Date): Promise<{ result: LinkStepResult; planId: string }> {
-  const { result, notices, planId } = await db.transaction(async (tx) => {
+  return inTransaction(db, async (tx, outbox) => {
     const found = await getRenewalLink(tx, linkId);
-    if (!found) return { result: 'skipped' as const, notices: NO_NOTICES, planId: '' };
+    if (!found) return { result: 'skipped' as const, planId: '' };
     const plan = await lockPlan(tx, found.planId);
     const link = await getRenewalLink(tx, linkId);
-    const none = { result: 'skipped' as const, notices: NO_NOTICES, planId: found.planId };
-    if (!link || link.status !== 'OPEN' || !link.nextStepAt || link.nextStepAt > now) return none;
+    const done = (result: LinkStepResult) => ({ result, planId: found.planId });
+    if (!link || link.status !== 'OPEN' || !link.nextStepAt || link.nextStepAt > now) return done('skipped');
     if (plan.status !== 'ACTIVE') {
       await closeRenewalLink(tx, link.id, plan.status === 'PAUSED' ? 'SUPERSEDED' : 'CANCELLED');
-      return none;
+      return done('skipped');
     }
     if (now < link.expiresAt) {
       const times = reminderTimes(link);
       const due = times.findLastIndex((t) => t <= now);
-      if (due < link.remindersSent) return none;
+      if (due < link.remindersSent) return done('skipped');
       await advanceRenewalLink(tx, link.id, { remindersSent: due + 1, nextStepAt: nextStepAt(link, due + 1) });
       const stage: RenewalStage = times[due]!.getTime() === link.period.getTime() ? 'due' : 'final';
-      const mail = await noteRenewalLink(tx, plan, { ...link, url: renewalUrl(link.token) }, stage, now);
-      return { result: 'reminded' as const, notices: mail, planId: plan.id };
+      await noteRenewalLink(tx, outbox, plan, { ...link, url: renewalUrl(link.token) }, stage, now);
+      return done('reminded');
     }
     if (await getPendingTransaction(tx, plan.id)) {
       await advanceRenewalLink(tx, link.id, { remindersSent: link.remindersSent, nextStepAt: new Date(now.getTime() + PENDING_AT_EXPIRY_RECHECK_MS) });
-      return { result: 'waiting' as const, notices: NO_NOTICES, planId: plan.id };
+      return done('waiting');
     }
     await closeRenewalLink(tx, link.id, 'EXPIRED');
     const cancelled = await transitionPlan(tx, plan.id, ['ACTIVE'], { status: 'CANCELLED', cancelReason: 'unpaid' });
-    if (!cancelled) return none;
+    if (!cancelled) return done('skipped');
     // The events and e-mail of a cancellation after the last failed retry (docs/customers.md).
-    return { result: 'cancelled' as const, notices: await notePlanChange(tx, cancelled, 'subscription.cancelled', now), planId: plan.id };
+    await notePlanChange(tx, outbox, cancelled, 'subscription.cancelled', now);
+    return done('cancelled');
   });
-  sendNotices(notices);
-  return { result, planId };
 }
 
 export interface RenewalLinkSweep {

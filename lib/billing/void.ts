@@ -3,7 +3,7 @@ import { getTransactionForMerchant, lockPlan, voidTransaction } from '@/db/queri
 import { ApiError } from '@/lib/api/errors';
 import { findOwned } from '@/lib/auth/ownership';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
-import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
+import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 import type { VoidedView } from './schemas';
 
@@ -29,14 +29,14 @@ export async function voidCharge(
   if (!processor) throw new ApiError('conflict', 'This merchant has no payment processor configured');
   const result = await processor.void(txn.gatewayTransactionId);
   if (result.status !== 'VOIDED') throw new ApiError('conflict', 'The processor refused to void this charge');
-  const { voided, eventId } = await db.transaction(async (tx) => {
+  const voided = await inTransaction(db, async (tx, outbox) => {
     const plan = await lockPlan(tx, txn.planId);
     const voided = await voidTransaction(tx, txn.id);
     // Another void won the race: it wrote the event; this one is refused like any other repeat.
     if (!voided) throw refused('VOIDED');
-    return { voided, eventId: await recordChargeEvent(tx, plan, voided, now) };
+    await recordChargeEvent(tx, outbox, plan, voided, now);
+    return voided;
   });
-  if (eventId) dispatchWebhookEvents([eventId]);
   return {
     subscriptionTransactionId: voided.id,
     status: 'VOIDED',

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { everyInterval } from '@/lib/i18n/interval';
 import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, formCopy, resolveLang } from './i18n';
+import { methodsCopy } from './methods-i18n';
 
 describe('formatCop', () => {
   it.each([
@@ -108,5 +110,33 @@ describe('copy', () => {
     // 2026-11-22T20:30:00Z is 3:30 p. m. in Bogotá (UTC-5).
     expect(formatExpiry(Date.UTC(2026, 10, 22, 20, 30), 'es')).toMatch(/22 de noviembre de 2026.*3:30/);
     expect(formatExpiry(Date.UTC(2026, 10, 22, 20, 30), 'en')).toMatch(/November 22, 2026.*3:30/);
+  });
+});
+
+describe('a plan charged other than monthly (docs/billing.md#intervals)', () => {
+  const session = { planName: 'Club', merchantName: 'Gimnasio', amount: 2_990_000, modality: 'SUBSCRIPTION' as const };
+
+  it('says its interval in the authorization and the approval, in the page’s language', () => {
+    const quarterly = formCopy('es', { ...session, interval: { unit: 'month', count: 3 } });
+    expect(quarterly.authorization).toBe('Al pagar, autoriza a Gimnasio a cobrar $ 29.900 cada 3 meses a esta tarjeta hasta que cancele la suscripción.');
+    expect(quarterly.status.approved.text).toBe('Su suscripción a Club quedó activa. Gimnasio le cobrará $ 29.900 cada 3 meses.');
+    expect(formCopy('en', { ...session, interval: { unit: 'week', count: 1 } }).authorization).toContain('$ 29.900 to this card every week until');
+    expect(methodsCopy('es', { ...session, interval: { unit: 'year', count: 2 } }).nequi.authorization).toContain('$ 29.900 cada 2 años');
+  });
+
+  it('keeps the monthly words when no interval is given', () => {
+    expect(formCopy('es', session).authorization).toContain('cobrar $ 29.900 cada mes a esta tarjeta');
+  });
+
+  it.each([
+    [{ unit: 'week', count: 1 }, 'cada semana', 'every week'],
+    [{ unit: 'week', count: 2 }, 'cada 2 semanas', 'every 2 weeks'],
+    [{ unit: 'month', count: 1 }, 'cada mes', 'every month'],
+    [{ unit: 'month', count: 3 }, 'cada 3 meses', 'every 3 months'],
+    [{ unit: 'year', count: 1 }, 'cada año', 'every year'],
+    [{ unit: 'year', count: 3 }, 'cada 3 años', 'every 3 years'],
+  ] as const)('%o → %s / %s', (interval, es, en) => {
+    expect(everyInterval(interval, 'es')).toBe(es);
+    expect(everyInterval(interval, 'en')).toBe(en);
   });
 });

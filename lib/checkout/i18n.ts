@@ -4,6 +4,8 @@
 // and hands the form only the plain strings it needs.
 
 import { fill, formatCop } from '@/lib/i18n/format';
+import type { BillingInterval } from '@/lib/billing/interval';
+import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
 import type { CardField, CardProblem } from '@/lib/payments/card';
 
@@ -57,6 +59,8 @@ const es = {
   poweredBy: 'Procesado por ServicePay',
   payTo: 'Pago a',
   modality: { SUBSCRIPTION: 'Suscripción mensual', SINGLE: 'Pago único' } satisfies Record<Modality, string>,
+  /** The badge of a subscription charged other than monthly (its period is said next to the price). */
+  subscription: 'Suscripción',
   perMonth: 'al mes',
   currencyNote: 'Pesos colombianos (COP)',
   customer: 'Sus datos',
@@ -120,7 +124,7 @@ const es = {
     processing: 'Procesando…',
     tryAgain: 'Intentar de nuevo',
     authorization: {
-      SUBSCRIPTION: 'Al pagar, autoriza a {merchant} a cobrar {amount} cada mes a esta tarjeta hasta que cancele la suscripción.',
+      SUBSCRIPTION: 'Al pagar, autoriza a {merchant} a cobrar {amount} {every} a esta tarjeta hasta que cancele la suscripción.',
       SINGLE: 'Se hará un único cobro de {amount} a esta tarjeta.',
     },
     ready: {
@@ -168,7 +172,7 @@ const es = {
       },
     },
     approvedText: {
-      SUBSCRIPTION: 'Su suscripción a {plan} quedó activa. {merchant} le cobrará {amount} cada mes.',
+      SUBSCRIPTION: 'Su suscripción a {plan} quedó activa. {merchant} le cobrará {amount} {every}.',
       SINGLE: 'Su pago de {amount} a {merchant} quedó registrado.',
     },
   },
@@ -182,6 +186,7 @@ const en: Copy = {
   poweredBy: 'Processed by ServicePay',
   payTo: 'Paying',
   modality: { SUBSCRIPTION: 'Monthly subscription', SINGLE: 'One-time payment' },
+  subscription: 'Subscription',
   perMonth: 'per month',
   currencyNote: 'Colombian pesos (COP)',
   customer: 'Your details',
@@ -245,7 +250,7 @@ const en: Copy = {
     processing: 'Processing…',
     tryAgain: 'Try again',
     authorization: {
-      SUBSCRIPTION: 'By paying, you authorize {merchant} to charge {amount} to this card every month until you cancel the subscription.',
+      SUBSCRIPTION: 'By paying, you authorize {merchant} to charge {amount} to this card {every} until you cancel the subscription.',
       SINGLE: 'This card will be charged {amount} once.',
     },
     ready: {
@@ -293,7 +298,7 @@ const en: Copy = {
       },
     },
     approvedText: {
-      SUBSCRIPTION: 'Your {plan} subscription is active. {merchant} will charge you {amount} every month.',
+      SUBSCRIPTION: 'Your {plan} subscription is active. {merchant} will charge you {amount} {every}.',
       SINGLE: 'Your payment of {amount} to {merchant} has been recorded.',
     },
   },
@@ -317,10 +322,10 @@ export function formatExpiry(epochMs: number, lang: Lang): string {
 /** What the form shows for one session: the language's strings with this session's values in. */
 export function formCopy(
   lang: Lang,
-  session: { planName: string; merchantName: string; amount: number; modality: Modality },
+  session: { planName: string; merchantName: string; amount: number; modality: Modality; interval?: BillingInterval | null },
 ): FormCopy {
   const { form } = copies[lang];
-  const values = { plan: session.planName, merchant: session.merchantName, amount: formatCop(session.amount) };
+  const values = { plan: session.planName, merchant: session.merchantName, amount: formatCop(session.amount), every: everyInterval(session.interval, lang) };
   return {
     heading: form.heading,
     labels: form.labels,

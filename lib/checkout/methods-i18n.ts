@@ -2,6 +2,8 @@
 // (docs/checkout.md): Spanish first, English with `?lang=en`, the customer addressed as "usted".
 // Plain data, so it crosses to the client form as props.
 
+import type { BillingInterval } from '@/lib/billing/interval';
+import { everyInterval } from '@/lib/i18n/interval';
 import { fill, formatCop, type Lang, type Modality } from './i18n';
 
 const es = {
@@ -17,7 +19,7 @@ const es = {
     waiting: { title: 'Apruebe el pago en su app Nequi', text: 'Abra Nequi en su celular y acepte la solicitud de {merchant}. Esta página se actualiza sola.' },
     declined: 'El pago no fue aprobado en Nequi. Puede intentarlo de nuevo u otro medio de pago.',
     authorization: {
-      SUBSCRIPTION: 'Al aprobar, autoriza a {merchant} a cobrar {amount} cada mes a esta cuenta Nequi hasta que cancele la suscripción.',
+      SUBSCRIPTION: 'Al aprobar, autoriza a {merchant} a cobrar {amount} {every} a esta cuenta Nequi hasta que cancele la suscripción.',
       SINGLE: 'Se cobrará {amount} una sola vez a esta cuenta Nequi.',
     },
   },
@@ -82,7 +84,7 @@ const en: MethodsCopyTable = {
     waiting: { title: 'Approve the payment in your Nequi app', text: 'Open Nequi on your phone and accept the request from {merchant}. This page updates by itself.' },
     declined: 'The payment was not approved in Nequi. You can try again or use another payment method.',
     authorization: {
-      SUBSCRIPTION: 'By approving, you authorize {merchant} to charge {amount} to this Nequi account every month until you cancel the subscription.',
+      SUBSCRIPTION: 'By approving, you authorize {merchant} to charge {amount} to this Nequi account {every} until you cancel the subscription.',
       SINGLE: 'This Nequi account will be charged {amount} once.',
     },
   },
@@ -135,9 +137,12 @@ const en: MethodsCopyTable = {
 export type MethodsCopy = Omit<MethodsCopyTable, 'nequi'> & { nequi: Omit<MethodsCopyTable['nequi'], 'authorization'> & { authorization: string } };
 
 /** The methods' strings for one session, with its values in. */
-export function methodsCopy(lang: Lang, session: { merchantName: string; amount: number; modality: Modality }): MethodsCopy {
+export function methodsCopy(
+  lang: Lang,
+  session: { merchantName: string; amount: number; modality: Modality; interval?: BillingInterval | null },
+): MethodsCopy {
   const table = lang === 'en' ? en : es;
-  const values = { merchant: session.merchantName, amount: formatCop(session.amount) };
+  const values = { merchant: session.merchantName, amount: formatCop(session.amount), every: everyInterval(session.interval, lang) };
   return {
     ...table,
     nequi: {

@@ -1,30 +1,26 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { uniqueViolation } from '@/db/errors';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import { getRenewalLink, type RenewalLinkRow } from '@/db/queries/renewal-links';
-import { getTransactionOfPlan, insertTransaction, lockPlan, recentFailedAttempts } from '@/db/queries/transactions';
+import { getTransactionOfPlan, recentFailedAttempts } from '@/db/queries/transactions';
 import { subscriptionPlans } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
-import { createId, isId } from '@/lib/ids';
-import { errorFields, log } from '@/lib/log';
+import { isId } from '@/lib/ids';
 import { env } from '@/lib/env';
 import type { Lang } from '@/lib/i18n/locale';
 import type { Card } from '@/lib/payments/card';
-import {
-  type DeclineReason,
-  type PaymentResult,
-  type ProcessorSource,
-  resolveProcessor,
-} from '@/lib/payments';
+import { type DeclineReason, type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import type { Consent, PaymentInstrument, PaymentMethodType } from '@/lib/payments/processor';
-import { type ChargeOutcome, outcomeAfterFailedCharge, settleCharge } from '@/lib/settlement/settle';
+import { type NewCharge, openCharge, sendCharge } from '@/lib/settlement/attempt';
+import { settleCharge } from '@/lib/settlement/settle';
 import { findCheckoutPlan, findPlanByToken } from './session';
 
-// The first payment of a plan through its checkout token (docs/states.md). The database decides
+// The first payment of a plan through its checkout token (docs/states.md), and the payment of a
+// renewal link's period (docs/billing.md#renewal-links). The database decides
 // every race: one PENDING transaction per plan and one approval per token are unique indexes,
-// and each transition is a conditional UPDATE … WHERE status = 'PENDING' (lib/settlement/settle.ts,
-// shared with renewals and the settler). The processor is called outside any database transaction.
+// and each transition is a conditional UPDATE … WHERE status = 'PENDING'. The attempt is the one
+// charge attempt of lib/settlement/attempt.ts, shared with renewals; the processor is called
+// outside any database transaction.
 
 export const MAX_FAILED_ATTEMPTS_PER_HOUR = 5;
 const HOUR_MS = 60 * 60 * 1000;
@@ -72,7 +68,7 @@ function methodOf(instrument: PaymentInstrument): { paymentMethodType: PaymentMe
   }
 }
 
-/** Refuses a link that has failed too often this hour (card testing), before the processor is called. */
+/** Refuses a token that has failed too often this hour (card testing), before the processor is called. */
 async function checkFailedAttempts(tx: Db, scope: { planId: string; renewalLinkId: string | null }, now: Date) {
   const failed = await recentFailedAttempts(tx, scope, new Date(now.getTime() - HOUR_MS));
   if (failed.count >= MAX_FAILED_ATTEMPTS_PER_HOUR) {
@@ -103,49 +99,23 @@ function refusal(plan: PlanRow, link: RenewalLinkRow | null, now: Date): ApiErro
 }
 
 /**
- * Starts a payment of the token: refuses what may not be paid, then records a PENDING transaction
- * (INITIAL for a plan's token, RENEWAL for a renewal link's) and, with it, the language the
+ * Under the plan's lock (lib/settlement/attempt.ts): refuses what may not be paid, then names the
+ * payment (the plan's first, or the renewal link's period), recording with it the language the
  * customer pays in (their e-mails' language, docs/customers.md#e-mails).
  */
-async function openAttempt(
-  db: Db,
-  token: string,
-  { instrument, lang }: { instrument: PaymentInstrument; lang?: Lang },
-  now: Date,
-): Promise<{ plan: PlanRow; txn: TransactionRow }> {
-  return db.transaction(async (tx) => {
-    // The status must be read under the lock: read before it, a concurrent approval could commit
-    // between our read and our insert, and the customer would be charged twice.
-    const found = await findCheckoutPlan(tx, token, now);
-    const plan = await lockPlan(tx, found.plan.id);
-    const link = found.link ? ((await getRenewalLink(tx, found.link.id)) ?? null) : null;
+function preparePayment({ instrument, lang, renewalLinkId }: { instrument: PaymentInstrument; lang?: Lang; renewalLinkId: string | null }, now: Date) {
+  return async (tx: Db, plan: PlanRow): Promise<NewCharge> => {
+    const link = renewalLinkId ? ((await getRenewalLink(tx, renewalLinkId)) ?? null) : null;
     const refused = refusal(plan, link, now);
     if (refused) throw refused;
-    await checkFailedAttempts(tx, { planId: plan.id, renewalLinkId: link?.id ?? null }, now);
+    await checkFailedAttempts(tx, { planId: plan.id, renewalLinkId }, now);
     if (lang && lang !== plan.customerLang) {
       await tx.update(subscriptionPlans).set({ customerLang: lang }).where(eq(subscriptionPlans.id, plan.id));
     }
-    try {
-      const txn = await insertTransaction(tx, {
-        id: createId('txn', now.getTime()),
-        planId: plan.id,
-        merchantId: plan.merchantId,
-        kind: link ? 'RENEWAL' : 'INITIAL',
-        status: 'PENDING',
-        // The plan's amount, or the period's: nothing the browser sends decides what is charged.
-        amount: link ? link.amount : plan.amount,
-        chargeDate: now,
-        renewalLinkId: link?.id ?? null,
-        ...methodOf(instrument),
-      });
-      return { plan, txn };
-    } catch (error) {
-      if (uniqueViolation(error) === 'transactions_one_pending_per_plan') {
-        throw new ApiError('conflict', 'A payment for this link is already in progress');
-      }
-      throw error;
-    }
-  });
+    // The plan's amount, or the period's: nothing the browser sends decides what is charged.
+    if (link) return { kind: 'RENEWAL', amount: link.amount, renewalLinkId: link.id, ...methodOf(instrument) };
+    return { kind: 'INITIAL', amount: plan.amount, ...methodOf(instrument) };
+  };
 }
 
 /** The customer pays the link with a card (the sandbox: the card reaches the server). */
@@ -183,41 +153,40 @@ export async function payCheckout(
   processors: ProcessorSource,
   { token, payment, lang, now = new Date() }: { token: string; payment: CheckoutPayment; lang?: Lang; now?: Date },
 ): Promise<PaymentView> {
-  const { plan: found } = await findCheckoutPlan(db, token, now);
+  const { plan: found, link } = await findCheckoutPlan(db, token, now);
   const processor = await resolveProcessor(processors, found.merchantId);
   if (!processor) throw new ApiError('conflict', 'This merchant cannot take payments yet');
   checkInstrument(processor.kind, payment);
   if (payment.instrument.type === 'NEQUI' && processor.kind === 'wompi' && found.modality === 'RECURRING') {
     throw new ApiError('invalid_request', 'A Nequi subscription is paid with a Nequi token the payer approved (nequiToken)');
   }
-  const { plan, txn } = await openAttempt(db, token, { instrument: payment.instrument, lang }, now);
-  let result: PaymentResult | null = null;
-  let outcome: ChargeOutcome | null;
-  try {
-    result = await processor.pay({
-      amount: txn.amount,
-      currency: 'COP',
-      reference: txn.id,
-      customerEmail: plan.customerEmail,
-      instrument: payment.instrument,
-      // PSE cannot be charged again without the payer: such a plan is renewed by link.
-      saveForRenewals: plan.modality === 'RECURRING' && payment.instrument.type !== 'PSE',
-      consent: payment.consent,
-      description: plan.description,
-      redirectUrl: `${env().APP_URL}/pay/${token}?payment=${txn.id}`,
-    });
-    outcome = result;
-  } catch (error) {
-    // It may have received the charge all the same: asked by our reference (docs/settlement.md).
-    log.error('payment processor failed', { transactionId: txn.id, ...errorFields(error) });
-    outcome = await outcomeAfterFailedCharge(processor, txn.id);
-  }
-  if (!outcome) return toPaymentView(txn);
-  const settled = await settleCharge(db, { planId: plan.id, transactionId: txn.id }, outcome, {
+  const opened = await openCharge(db, {
+    plan: async (tx) => (await findCheckoutPlan(tx, token, now)).plan.id,
     now,
-    ...(result ? { paymentMethodToken: result.paymentMethodToken } : {}),
+    prepare: preparePayment({ instrument: payment.instrument, lang, renewalLinkId: link?.id ?? null }, now),
   });
-  return toPaymentView(settled.transaction, result?.redirectUrl);
+  if (opened.status !== 'opened') throw new ApiError('conflict', 'A payment for this link is already in progress');
+  const { plan } = opened;
+  const { transaction, result } = await sendCharge(
+    db,
+    processor,
+    opened,
+    (txn) =>
+      processor.pay({
+        amount: txn.amount,
+        currency: 'COP',
+        reference: txn.id,
+        customerEmail: plan.customerEmail,
+        instrument: payment.instrument,
+        // PSE cannot be charged again without the payer: such a plan is renewed by link.
+        saveForRenewals: plan.modality === 'RECURRING' && payment.instrument.type !== 'PSE',
+        consent: payment.consent,
+        description: plan.description,
+        redirectUrl: `${env().APP_URL}/pay/${token}?payment=${txn.id}`,
+      }),
+    { now, savedMethod: (result) => result.paymentMethodToken },
+  );
+  return toPaymentView(transaction, result?.redirectUrl);
 }
 
 /** A payment of this link as it stands; a PENDING one is settled first if the processor has decided. */

@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { getRenewalLinkByToken, type RenewalLinkRow } from '@/db/queries/renewal-links';
 import { getPendingTransaction, getPlanByToken } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
+import { type BillingInterval, intervalOf } from '@/lib/billing/interval';
 import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import type { checkoutSessionSchema } from './schemas';
 
@@ -11,6 +12,9 @@ import type { checkoutSessionSchema } from './schemas';
 // docs/billing.md#renewal-links); both are paid on /pay/<token>.
 
 export type CheckoutSessionView = z.infer<typeof checkoutSessionSchema>;
+
+/** What the hosted page shows: the session, and how often the plan is charged (not in the API's session). */
+export type CheckoutPageSession = CheckoutSessionView & { interval: BillingInterval | null };
 
 const notFound = () => new ApiError('not_found', 'No checkout session with this token');
 
@@ -68,7 +72,7 @@ export async function loadCheckoutPage(db: Db, token: string, now: Date = new Da
   const pending = payable ? await getPendingTransaction(db, found.plan.id) : undefined;
   const ours = found.link ? pending?.renewalLinkId === found.link.id : pending?.kind === 'INITIAL';
   return {
-    session: sessionView(found),
+    session: { ...sessionView(found), interval: intervalOf(found.plan) } satisfies CheckoutPageSession,
     expired: linkExpired(found, now),
     subscriptionPlanId: found.plan.id,
     pendingPaymentId: pending && ours ? pending.id : null,

@@ -6,6 +6,8 @@ const ES = {
   title: 'Su suscripción',
   with: 'con {merchant}',
   amount: 'Valor mensual',
+  /** The amount of a plan charged other than monthly, followed by its period ("cada 3 meses"). */
+  amountEvery: 'Valor',
   status: 'Estado',
   nextCharge: 'Próximo cobro',
   none: 'Ninguno',
@@ -66,6 +68,7 @@ const EN: typeof ES = {
   title: 'Your subscription',
   with: 'with {merchant}',
   amount: 'Monthly amount',
+  amountEvery: 'Amount',
   status: 'Status',
   nextCharge: 'Next charge',
   none: 'None',

@@ -30,6 +30,12 @@ const ES = {
   emailKept: 'Guardado (sin SMTP)',
   emailPending: 'Pendiente',
   emailFailed: 'Falló',
+  emailNextAttempt: 'Próximo intento',
+  emailGivenUp: 'No se pudo enviar tras {attempts} intentos',
+  emailResend: 'Enviar de nuevo',
+  emailResent: 'Correo enviado.',
+  emailResendFailed: 'No se pudo enviar otra vez: {error}. Pruebe más tarde.',
+  emailNotGivenUp: 'Este correo ya fue enviado o aún tiene intentos programados.',
 };
 
 const EN: typeof ES = {
@@ -58,6 +64,12 @@ const EN: typeof ES = {
   emailKept: 'Kept (no SMTP)',
   emailPending: 'Pending',
   emailFailed: 'Failed',
+  emailNextAttempt: 'Next attempt',
+  emailGivenUp: 'Could not be sent after {attempts} attempts',
+  emailResend: 'Send again',
+  emailResent: 'E-mail sent.',
+  emailResendFailed: 'Could not be sent again: {error}. Try later.',
+  emailNotGivenUp: 'This e-mail was already sent or still has attempts scheduled.',
 };
 
 export const CUSTOMER_PORTAL_COPY: Record<Lang, typeof ES> = { es: ES, en: EN };

@@ -10,7 +10,7 @@ import type { PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { createWompiClient } from '@/lib/payments/wompi/client';
 import { createWompiProcessor } from '@/lib/payments/wompi/processor';
-import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
@@ -26,8 +26,8 @@ let database: Database;
 beforeAll(async () => {
   database = await useTestDatabase();
 });
-beforeEach(() => setWebhookDispatcher(async () => {}));
-afterAll(() => setWebhookDispatcher(undefined));
+beforeEach(() => holdWebhookHandOffs());
+afterAll(() => restoreWebhookQueue());
 
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
 const card = (n: string) => ({ type: 'CARD' as const, card: parseCard(cardForm(n))! });

@@ -8,7 +8,8 @@ import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
 import { transitionWithNotices } from '@/lib/plans/lifecycle';
 import { findManagedPlan } from './manage-links';
-import { notePlanChange, sendNotices } from './notices';
+import { inTransaction } from '@/lib/unit-of-work';
+import { notePlanChange } from './notices';
 
 // What the customer does on /manage/<token> (docs/customers.md): cancel (immediate, docs/states.md)
 // and replace the payment method renewals charge. Each checks the token again, takes the plan's
@@ -61,7 +62,7 @@ export async function replacePaymentMethod(
   }
   const saved = await processor.saveMethod({ instrument, customerEmail: found.customerEmail, consent });
   if (!saved.ok) return { plan: found, declined: saved.declineReason };
-  const { plan, notices } = await db.transaction(async (tx) => {
+  const plan = await inTransaction(db, async (tx, outbox) => {
     const locked = await lockPlan(tx, found.id);
     if (locked.status !== 'ACTIVE' && locked.status !== 'PAUSED') throw new ApiError('conflict', `The plan is ${locked.status}`);
     const [updated] = await tx
@@ -69,8 +70,8 @@ export async function replacePaymentMethod(
       .set({ paymentMethodToken: saved.token, updatedAt: sql`now()` })
       .where(eq(subscriptionPlans.id, locked.id))
       .returning();
-    return { plan: updated!, notices: await notePlanChange(tx, updated!, 'subscription.payment_method_updated', now) };
+    await notePlanChange(tx, outbox, updated!, 'subscription.payment_method_updated', now);
+    return updated!;
   });
-  sendNotices(notices);
   return { plan };
 }

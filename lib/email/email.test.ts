@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { deliveriesSettled } from '@/lib/unit-of-work';
 import type { Database } from '@/db/client';
 import { emailAttempts, emails } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
@@ -9,12 +10,14 @@ import { resetEnvForTests } from '@/lib/env';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { cancelPlan } from '@/lib/plans/lifecycle';
-import { dispatchesSettled, setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { installNetworkTripwire } from '@/test/network-tripwire';
 import { startSmtpServer, type TestSmtpServer } from '@/test/smtp-server';
-import { deliverEmail, EMAIL_SWEEP_GRACE_MS, sweepEmails } from './send';
+import { log } from '@/lib/log';
+import { EMAIL_RETRY_DELAYS_MS, MAX_EMAIL_ATTEMPTS } from './outbox';
+import { deliverEmail, EMAIL_SWEEP_GRACE_MS, resendGivenUpEmail, sweepEmails } from './send';
 import { renderEmail } from './templates';
 
 // Customer e-mails (docs/customers.md#e-mails): written with the change, sent after commit over
@@ -37,17 +40,17 @@ beforeAll(async () => {
   database = await useTestDatabase();
   smtp = await startSmtpServer();
   tripwire = installNetworkTripwire();
-  setWebhookDispatcher(async () => {});
+  holdWebhookHandOffs();
 });
 beforeEach(() => setEnv({ SMTP_URL: smtp.url, EMAIL_FROM: 'Pagos <pagos@servicepay.test>' }));
 afterEach(async () => {
-  await dispatchesSettled();
+  await deliveriesSettled();
   smtp.received.length = 0;
   expect(tripwire.violations).toEqual([]);
 });
 afterAll(async () => {
   setEnv(saved);
-  setWebhookDispatcher(undefined);
+  restoreWebhookQueue();
   tripwire.uninstall();
   await smtp.close();
 });
@@ -60,7 +63,7 @@ const manageLinkIn = (text: string) => /https?:\/\/\S+\/manage\/(mng_[0-9A-Za-z]
 async function paidPlan(cardNumber = CARDS.approved, lang?: 'es' | 'en') {
   const link = await createTestLink(database.db);
   await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(cardNumber))!, lang });
-  await dispatchesSettled();
+  await deliveriesSettled();
   return link;
 }
 
@@ -79,7 +82,7 @@ describe('the customer e-mails, over SMTP', () => {
 
     const due = (await link.plan()).nextChargeDate!;
     await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() + 1000) });
-    await dispatchesSettled();
+    await deliveriesSettled();
     const [, notice] = await smtp.waitFor(2);
     const retry = (await link.plan()).nextChargeDate!;
     const retryDate = new Intl.DateTimeFormat('es-CO', { dateStyle: 'long', timeZone: 'America/Bogota' }).format(retry);
@@ -101,7 +104,7 @@ describe('the customer e-mails, over SMTP', () => {
     const link = await paidPlan();
     await smtp.waitFor(1);
     await cancelPlan(database.db, { merchantId: link.merchant.merchantId, planId: link.subscriptionPlanId }, 'Pedido del cliente');
-    await dispatchesSettled();
+    await deliveriesSettled();
     const [, cancelled] = await smtp.waitFor(2);
     expect(cancelled!.subject).toContain('Su suscripción a Tienda de prueba fue cancelada');
     expect(cancelled!.text).toContain('Motivo: Pedido del cliente');
@@ -155,6 +158,106 @@ describe('the customer e-mails, over SMTP', () => {
   });
 });
 
+describe('an SMTP outage', () => {
+  const isMessage = (emailId: string) => (mail: { messageId?: string }) => mail.messageId === `<${emailId}@servicepay>`;
+  /** A closed loopback port, where the SMTP server comes back later. */
+  async function downSmtp() {
+    const probe = await startSmtpServer();
+    await probe.close();
+    setEnv({ SMTP_URL: `smtp://127.0.0.1:${probe.port}` });
+    return probe.port;
+  }
+
+  /** Sweeps on a test clock from `start` in `stepMs` steps until `untilMs` later; answers when `emailId` was tried (ms after start). */
+  async function sweepUntil(emailId: string, start: number, untilMs: number, stepMs: number, tried: number[]) {
+    let seen = (await attemptsOf(emailId)).length;
+    for (let at = stepMs; at <= untilMs; at += stepMs) {
+      await sweepEmails(database.db, new Date(start + at));
+      const now = (await attemptsOf(emailId)).length;
+      for (; seen < now; seen++) tried.push(at);
+    }
+  }
+
+  it('of 10 minutes loses nothing: retried with growing waits, sent once the server is back', async () => {
+    const port = await downSmtp();
+    const start = Date.now();
+    const link = await paidPlan();
+    const [email] = await emailsOf(link.subscriptionPlanId);
+    expect(email).toMatchObject({ sentAt: null, attempts: 1 });
+    const tried: number[] = [0];
+    // The in-process sweeper's rhythm, 15 s, through the outage.
+    await sweepUntil(email!.id, start, 10 * 60_000, 15_000, tried);
+    expect((await emailsOf(link.subscriptionPlanId))[0]!.sentAt).toBeNull();
+    // Each retry waited its delay (30 s, 1, 2, 5 minutes), and at most one sweep more.
+    expect(tried).toHaveLength(5);
+    tried.slice(1).forEach((at, i) => {
+      expect(at - tried[i]!).toBeGreaterThanOrEqual(EMAIL_RETRY_DELAYS_MS[i]!);
+      expect(at - tried[i]!).toBeLessThanOrEqual(EMAIL_RETRY_DELAYS_MS[i]! + 15_000);
+    });
+    const back = await startSmtpServer(port);
+    try {
+      await sweepUntil(email!.id, start, 30 * 60_000, 15_000, tried);
+      // E-mails of earlier tests still waiting may go out too: this test counts its own.
+      expect(back.received.filter(isMessage(email!.id))).toHaveLength(1);
+      expect(back.received.find(isMessage(email!.id))!.subject).toContain('Recibo');
+      const attempts = await attemptsOf(email!.id);
+      expect(attempts.map((a) => a.ok)).toEqual([false, false, false, false, false, true]);
+      expect((await emailsOf(link.subscriptionPlanId))[0]!.sentAt).not.toBeNull();
+    } finally {
+      await back.close();
+    }
+  });
+
+  it('of more than a day: tried for at least 24 hours, then given up with a truthful log, and the portal can send it again', async () => {
+    const port = await downSmtp();
+    const warn = vi.spyOn(log, 'warn').mockImplementation(() => {});
+    const error = vi.spyOn(log, 'error').mockImplementation(() => {});
+    const start = Date.now();
+    const link = await paidPlan();
+    const [email] = await emailsOf(link.subscriptionPlanId);
+    const tried: number[] = [0];
+    await sweepUntil(email!.id, start, 36 * 3_600_000, 60_000, tried);
+    const row = (await emailsOf(link.subscriptionPlanId))[0]!;
+    expect(row).toMatchObject({ sentAt: null, attempts: MAX_EMAIL_ATTEMPTS, claimedUntil: null });
+    expect(tried).toHaveLength(MAX_EMAIL_ATTEMPTS);
+    expect(tried.at(-1)! - tried[0]!).toBeGreaterThanOrEqual(24 * 3_600_000);
+    // Each wait at least as long as the one before.
+    const waits = tried.slice(1).map((at, i) => at - tried[i]!);
+    expect(waits).toEqual([...waits].sort((a, b) => a - b));
+    // Every failure but the last says when it is tried again; the last says nothing is left.
+    const mine = (spy: typeof warn) => spy.mock.calls.filter(([, fields]) => (fields as { emailId?: string })?.emailId === email!.id);
+    expect(mine(warn)).toHaveLength(MAX_EMAIL_ATTEMPTS - 1);
+    expect(mine(warn).every(([message, fields]) => message === 'e-mail not sent; it will be tried again' && 'nextAttemptAt' in (fields as object))).toBe(true);
+    expect(mine(error)).toEqual([['e-mail not sent, and no attempt is left: the plan page in the portal offers to send it again', expect.objectContaining({ attempt: MAX_EMAIL_ATTEMPTS })]]);
+    warn.mockRestore();
+    error.mockRestore();
+
+    // Given up: the sweeper leaves it; another merchant cannot send it; its own merchant can.
+    const other = await createTestLink(database.db);
+    await expect(resendGivenUpEmail(database.db, other.merchant.merchantId, email!.id)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(resendGivenUpEmail(database.db, link.merchant.merchantId, 'eml_missing')).rejects.toMatchObject({ code: 'not_found' });
+    const back = await startSmtpServer(port);
+    try {
+      await sweepEmails(database.db, new Date(start + 40 * 3_600_000));
+      expect(await attemptsOf(email!.id)).toHaveLength(MAX_EMAIL_ATTEMPTS);
+      expect(await resendGivenUpEmail(database.db, link.merchant.merchantId, email!.id)).toEqual({ status: 'sent' });
+      expect(back.received.filter(isMessage(email!.id))).toHaveLength(1);
+      // Sent: a second press sends nothing.
+      expect(await resendGivenUpEmail(database.db, link.merchant.merchantId, email!.id)).toEqual({ status: 'skipped' });
+    } finally {
+      await back.close();
+    }
+  });
+
+  it('a resend of an e-mail still on its schedule sends nothing and leaves the schedule alone', async () => {
+    await downSmtp();
+    const link = await paidPlan();
+    const [email] = await emailsOf(link.subscriptionPlanId);
+    expect(await resendGivenUpEmail(database.db, link.merchant.merchantId, email!.id)).toEqual({ status: 'skipped' });
+    expect(await attemptsOf(email!.id)).toHaveLength(1);
+  });
+});
+
 describe('the templates', () => {
   const facts = {
     merchantName: 'Tienda <b>"Ñandú"</b> & Cía',
@@ -176,6 +279,12 @@ describe('the templates', () => {
     expect(mail.text).toContain('$ 1.500,50');
     expect(mail.text).toContain('24 de noviembre de 2026');
     expect(renderEmail('renewal_failed', facts, 'en').text).toContain('November 24, 2026');
+  });
+
+  it("say a plan's interval when it is not monthly (docs/billing.md#intervals)", () => {
+    expect(renderEmail('cancelled', facts).text).toContain('($ 1.500,50 al mes)');
+    expect(renderEmail('cancelled', { ...facts, interval: { unit: 'month', count: 3 } }).text).toContain('($ 1.500,50 cada 3 meses)');
+    expect(renderEmail('cancelled', { ...facts, interval: { unit: 'week', count: 1 } }, 'en').text).toContain('($ 1.500,50 every week)');
   });
 
   it('write each kind in one language: English for en, Spanish for es, for none and for any other value', () => {
@@ -201,9 +310,9 @@ describe("the customer's language, from the checkout to every e-mail", () => {
     const due = (await link.plan()).nextChargeDate!;
     // The sweep renews the other tests' plans too: only this plan's e-mails count.
     await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() + 1000) });
-    await dispatchesSettled();
+    await deliveriesSettled();
     await cancelPlan(database.db, { merchantId: link.merchant.merchantId, planId: link.subscriptionPlanId }, 'Pedido del cliente');
-    await dispatchesSettled();
+    await deliveriesSettled();
     // In the order they were about (the renewal's e-mail is dated at the sweep's later clock).
     const order = ['receipt', 'renewal_failed', 'cancelled'];
     const rows = (await emailsOf(link.subscriptionPlanId)).sort((x, y) => order.indexOf(x.kind) - order.indexOf(y.kind));

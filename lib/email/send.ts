@@ -1,11 +1,10 @@
-import { after } from 'next/server';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { type Db, getDb } from '@/db/client';
+import type { Db } from '@/db/client';
 import { env } from '@/lib/env';
-import { errorFields, log } from '@/lib/log';
+import { log } from '@/lib/log';
 import { isProductionDeployment } from '@/lib/payments';
-import { trackHandOff } from '@/lib/webhooks/hand-offs';
-import { claimEmail, type EmailRow, findUnsentEmails, recordEmailAttempt } from './outbox';
+import { ApiError } from '@/lib/api/errors';
+import { claimEmail, type EmailRow, findEmail, findUnsentEmails, recordEmailAttempt } from './outbox';
 
 // Sending the outbox's e-mails (docs/customers.md#e-mails): over SMTP with nodemailer when
 // SMTP_URL is set; without it, outside production, each e-mail is "kept" (an attempt recorded,
@@ -56,36 +55,38 @@ async function attempt(email: EmailRow): Promise<{ transport: string; ok: boolea
   }
 }
 
-/** Sends one e-mail if it is still unsent and no one else is sending it; records the attempt. */
-export async function deliverEmail(db: Db, id: string, now: Date = new Date()): Promise<'sent' | 'failed' | 'skipped'> {
-  const email = await claimEmail(db, id, now, EMAIL_LEASE_MS);
-  if (!email) return 'skipped';
+type Delivery = { status: 'sent' | 'skipped' } | { status: 'failed'; error: string | null };
+
+async function deliver(db: Db, id: string, now: Date, givenUp: boolean): Promise<Delivery> {
+  const email = await claimEmail(db, id, now, EMAIL_LEASE_MS, { givenUp });
+  if (!email) return { status: 'skipped' };
   const started = performance.now();
   const result = await attempt(email);
-  await recordEmailAttempt(db, email, { ...result, attemptedAt: new Date(), latencyMs: Math.round(performance.now() - started) });
-  if (!result.ok) log.warn('e-mail not sent; the sweeper will try again', { emailId: id, error: result.error });
-  return result.ok ? 'sent' : 'failed';
+  const next = await recordEmailAttempt(db, email, { ...result, attemptedAt: new Date(), latencyMs: Math.round(performance.now() - started) }, now);
+  if (result.ok) return { status: 'sent' };
+  const fields = { emailId: id, attempt: email.attempts + 1, error: result.error };
+  if (next) log.warn('e-mail not sent; it will be tried again', { ...fields, nextAttemptAt: next.toISOString() });
+  else log.error('e-mail not sent, and no attempt is left: the plan page in the portal offers to send it again', fields);
+  return { status: 'failed', error: result.error };
 }
 
-/** Sends committed e-mails after the response (inside a request) or at once; never throws. */
-export function sendEmails(ids: string[]): void {
-  if (ids.length === 0) return;
-  const run = async () => {
-    try {
-      const db = await getDb();
-      for (const id of ids) await deliverEmail(db, id);
-    } catch (error) {
-      log.error('sending e-mails failed; the sweeper will send them', { emailIds: ids, ...errorFields(error) });
-    }
-  };
-  try {
-    after(() => trackHandOff(run));
-  } catch {
-    void trackHandOff(run);
-  }
+/** Sends one e-mail if it is still unsent, due and no one else is sending it; records the attempt. */
+export async function deliverEmail(db: Db, id: string, now: Date = new Date()): Promise<'sent' | 'failed' | 'skipped'> {
+  return (await deliver(db, id, now, false)).status;
 }
 
-/** The safety net: sends e-mails left unsent (a crash after commit, an SMTP outage); returns how many were tried. */
+/**
+ * The portal's "send again" for an e-mail given up after every attempt: one attempt now. Another
+ * merchant's e-mail is a 403, an unknown one a 404; one not given up is left to its schedule.
+ */
+export async function resendGivenUpEmail(db: Db, merchantId: string, id: string): Promise<Delivery> {
+  const email = await findEmail(db, id);
+  if (!email) throw new ApiError('not_found', 'No such e-mail');
+  if (email.merchantId !== merchantId) throw new ApiError('forbidden', "Another merchant's e-mail");
+  return deliver(db, id, new Date(), true);
+}
+
+/** The safety net: sends e-mails left unsent and due (a crash after commit, an SMTP outage); returns how many were tried. */
 export async function sweepEmails(db: Db, now: Date = new Date()): Promise<number> {
   const ids = await findUnsentEmails(db, { createdBefore: new Date(now.getTime() - EMAIL_SWEEP_GRACE_MS), now, limit: 100 });
   for (const id of ids) await deliverEmail(db, id, now);

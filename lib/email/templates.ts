@@ -1,5 +1,7 @@
 import type { EmailKind } from '@/db/schema';
+import type { BillingInterval } from '@/lib/billing/interval';
 import { fill, formatCop } from '@/lib/i18n/format';
+import { perInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
 
 // The customer's e-mails (docs/customers.md#e-mails), from one set of templates: each message is
@@ -12,6 +14,8 @@ export interface EmailFacts {
   customerName: string | null;
   description: string;
   amount: number;
+  /** How often the plan is charged (null: SINGLE, or monthly). */
+  interval?: BillingInterval | null;
   /** The charge the e-mail is about. */
   chargeDate?: Date;
   /** The receipt's and notice's processor reference, when known. */
@@ -60,6 +64,7 @@ function words(kind: EmailKind, lang: Lang, f: EmailFacts): Words {
     next: f.nextDate ? dateOf(lang, f.nextDate) : '',
     reference: f.reference ?? '',
     reason: f.reason ?? '',
+    per: perInterval(f.interval, lang, lang === 'es' ? 'al mes' : 'a month'),
     due: f.renewal ? dateOf(lang, f.renewal.period) : '',
     expires: f.renewal ? dateOf(lang, f.renewal.expiresAt) : '',
   };
@@ -106,7 +111,7 @@ function words(kind: EmailKind, lang: Lang, f: EmailFacts): Words {
         subject: t(es ? 'Su suscripción a {merchant} fue cancelada' : 'Your subscription to {merchant} was cancelled'),
         greeting,
         lines: [
-          t(es ? 'Su suscripción «{description}» ({amount} al mes) fue cancelada. No se harán más cobros.' : 'Your subscription “{description}” ({amount} a month) was cancelled. No further charges will be made.'),
+          t(es ? 'Su suscripción «{description}» ({amount} {per}) fue cancelada. No se harán más cobros.' : 'Your subscription “{description}” ({amount} {per}) was cancelled. No further charges will be made.'),
           ...(f.reason ? [t(es ? 'Motivo: {reason}' : 'Reason: {reason}')] : []),
         ],
         action: es ? 'Ver mi suscripción' : 'See my subscription',

@@ -31,7 +31,7 @@ const OPERATIONS = [
 
 const SCHEMAS = [
   'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant',
-  'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanStatus', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'UpdateMerchantRequest',
+  'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'UpdateMerchantRequest',
   'VoidedTransaction', 'WebhookAttempt', 'WebhookEvent', 'WebhookEventPage', 'WebhookEventRecord', 'WebhookResend',
 ];
 

@@ -2,6 +2,7 @@ import type { Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
 import { insertPlanWithCustomer } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
+import { MONTHLY } from '@/lib/billing/interval';
 import { env } from '@/lib/env';
 import { createId, randomBase62 } from '@/lib/ids';
 import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
@@ -16,6 +17,7 @@ import type { CreateLinkBody, PaymentLink } from './schemas';
 export async function createPaymentLink(db: Db, merchantId: string, body: CreateLinkBody): Promise<PaymentLink> {
   const { APP_URL, CHECKOUT_TOKEN_TTL_SECONDS } = env();
   const { customer, plan } = body;
+  const interval = plan.modality === 'RECURRING' ? (plan.interval ?? MONTHLY) : null;
   const now = new Date();
   const token = randomBase62(CHECKOUT_TOKEN_LENGTH);
   const planId = createId('sub', now.getTime());
@@ -40,7 +42,8 @@ export async function createPaymentLink(db: Db, merchantId: string, body: Create
         description: plan.description,
         amount: plan.amount,
         modality: plan.modality,
-        interval: plan.modality === 'RECURRING' ? 'MONTHLY' : null,
+        intervalUnit: interval?.unit ?? null,
+        intervalCount: interval?.count ?? null,
         status: 'PENDING_ACTIVATION',
         // docs/api.md#plan-status: while pending, the first charge is due now.
         nextChargeDate: now,

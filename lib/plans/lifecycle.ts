@@ -2,9 +2,11 @@ import type { Db } from '@/db/client';
 import { getPlanForMerchant, type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
-import { nextOnAnchor } from '@/lib/billing/calendar';
+import { intervalOf, MONTHLY, nextDueAfter } from '@/lib/billing/interval';
 import { closeOpenRenewalLink } from '@/lib/billing/renewal-links';
-import { notePlanChange, type Notices, sendNotices } from '@/lib/customers/notices';
+import { periodDueOf } from '@/lib/billing/schedule';
+import { notePlanChange } from '@/lib/customers/notices';
+import { inTransaction } from '@/lib/unit-of-work';
 import type { LifecycleEventType } from '@/lib/webhooks/payload';
 import { findMerchantPlan } from './find-plan';
 
@@ -18,7 +20,7 @@ type Change = Parameters<typeof transitionPlan>[3];
 
 /**
  * One transition under the plan's lock, with its lifecycle event and e-mail in the same database
- * transaction (docs/customers.md), handed to delivery after commit. `find` locates the plan (the
+ * transaction (docs/customers.md), delivered after commit. `find` locates the plan (the
  * merchant's scope, or the customer's manage link).
  */
 export async function transitionWithNotices(
@@ -27,7 +29,7 @@ export async function transitionWithNotices(
   { from, change, refused, event }: { from: readonly PlanRow['status'][]; change: (plan: PlanRow) => Change; refused: string; event: LifecycleEventType },
   now: Date = new Date(),
 ): Promise<PlanRow> {
-  const { moved, notices } = await db.transaction(async (tx): Promise<{ moved: PlanRow; notices: Notices }> => {
+  return inTransaction(db, async (tx, outbox) => {
     const plan = await lockPlan(tx, (await find(tx)).id);
     const moved = from.includes(plan.status) ? await transitionPlan(tx, plan.id, from, change(plan)) : undefined;
     if (!moved) throw new ApiError('conflict', `${refused}: the plan is ${plan.status}`);
@@ -36,10 +38,9 @@ export async function transitionWithNotices(
     if (moved.status === 'PAUSED' || moved.status === 'CANCELLED') {
       await closeOpenRenewalLink(tx, moved.id, moved.status === 'PAUSED' ? 'SUPERSEDED' : 'CANCELLED');
     }
-    return { moved, notices: await notePlanChange(tx, moved, event, now) };
+    await notePlanChange(tx, outbox, moved, event, now);
+    return moved;
   });
-  sendNotices(notices);
-  return moved;
 }
 
 function transition(db: Db, scope: Scope, from: readonly PlanRow['status'][], change: (plan: PlanRow) => Change, refused: string, event: LifecycleEventType) {
@@ -52,15 +53,20 @@ export function pausePlan(db: Db, scope: Scope): Promise<PlanRow> {
 }
 
 /**
- * PAUSED → ACTIVE, next charge on the first anchor day after today: the paused months are never
- * charged, and a retry the pause interrupted starts over as a new period.
+ * PAUSED → ACTIVE, next charge on the plan's first due day after today (the anchor day, or the
+ * weekday of a weekly plan): the paused periods are never charged, and a retry the pause
+ * interrupted starts over as a new period.
  */
 export function resumePlan(db: Db, scope: Scope, now: Date = new Date()): Promise<PlanRow> {
   return transition(
     db,
     scope,
     ['PAUSED'],
-    (plan) => ({ status: 'ACTIVE', nextChargeDate: nextOnAnchor(now, plan.billingAnchorDay ?? 1), renewalFailures: 0 }),
+    (plan) => ({
+      status: 'ACTIVE',
+      nextChargeDate: nextDueAfter(now, plan.nextChargeDate ? periodDueOf(plan) : now, intervalOf(plan) ?? MONTHLY, plan.billingAnchorDay),
+      renewalFailures: 0,
+    }),
     'Only a PAUSED plan can be resumed',
     'subscription.resumed',
   );

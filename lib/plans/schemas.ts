@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ID_TYPES, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUSES } from '@/db/schema';
+import { INTERVAL_UNITS, MAX_INTERVAL_COUNT } from '@/lib/billing/interval';
 
 // The merchant API's bodies (docs/api.md#create-a-payment-link, docs/api.md#plan-status, docs/api.md#checkout-session, docs/api.md#plan-record, docs/api.md#create-a-payment-link, docs/api.md#plan-status). Handlers parse with these, replies are
 // built from them, and the OpenAPI document is generated from them.
@@ -48,6 +49,28 @@ const customerSchema = z
       ctx.addIssue({ code: 'custom', path: ['idType'], message: 'is required when customer.idNumber is given' });
   });
 
+/** docs/billing.md#intervals: every `count` weeks (1..52), months (1..12) or years (1..3). */
+export const intervalSchema = z
+  .object(
+    {
+      unit: z.enum(INTERVAL_UNITS, { error: (i) => (i.input === undefined ? 'is required' : 'must be week, month or year') }),
+      count: z
+        .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number') })
+        .int('must be a whole number')
+        .min(1, 'must be at least 1'),
+    },
+    { error: 'must be an object { unit, count }' },
+  )
+  .superRefine((interval, ctx) => {
+    const max = MAX_INTERVAL_COUNT[interval.unit];
+    if (interval.count > max) ctx.addIssue({ code: 'custom', path: ['count'], message: `must be 1 to ${max} when unit is ${interval.unit}` });
+  })
+  .meta({
+    id: 'PlanInterval',
+    description: 'How often a RECURRING plan is charged: every `count` weeks (1..52), months (1..12) or years (1..3)',
+    examples: [{ unit: 'month', count: 3 }],
+  });
+
 const planSchema = z.object(
   {
     externalReference: text(255).describe(
@@ -63,10 +86,14 @@ const planSchema = z.object(
     modality: z
       .enum(MODALITIES, { error: 'must be RECURRING or SINGLE' })
       .default('RECURRING')
-      .describe('RECURRING is charged every month; SINGLE is charged once'),
+      .describe('RECURRING is charged every interval (every month unless `interval` says otherwise); SINGLE is charged once'),
+    interval: intervalSchema.optional().describe('Extension, RECURRING only: how often the plan is charged. Every month when left out'),
   },
   { error: (i) => (i.input === undefined ? 'is required' : 'must be an object') },
-);
+).superRefine((plan, ctx) => {
+  if (plan.modality === 'SINGLE' && plan.interval !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['interval'], message: 'is only for RECURRING plans (a SINGLE plan is charged once)' });
+});
 
 export const createLinkBodySchema = z
   .object({ customer: customerSchema, plan: planSchema })
@@ -105,6 +132,10 @@ export const planStatusSchema = z
       currency: z.literal('COP'),
       description: z.string(),
       nextChargeDate: epochMs.nullable().describe('Null while no charge is scheduled (PAUSED, CANCELLED, COMPLETED)'),
+      interval: intervalSchema
+        .nullable()
+        .optional()
+        .describe('Extension (docs/billing.md#intervals): present only for a plan charged other than every month'),
     }),
     lastTransaction: lastTransactionSchema.optional().describe('Absent before the first payment'),
   })
@@ -120,7 +151,10 @@ export const planRecordSchema = z
     amount: z.number().int(),
     currency: z.literal('COP'),
     modality: z.enum(MODALITIES),
-    interval: z.enum(['MONTHLY']).nullable(),
+    interval: z
+      .union([z.literal('MONTHLY'), intervalSchema])
+      .nullable()
+      .describe('null for SINGLE; `MONTHLY` for a plan charged every month; `{ unit, count }` for any other interval (extension, docs/billing.md#intervals)'),
     status: z.enum(PLAN_STATUSES),
     nextChargeDate: epochMs.nullable(),
     createdAt: z.iso.datetime({ precision: 3 }),

@@ -1,9 +1,22 @@
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
+import { type BillingInterval, intervalOf, isMonthly } from '@/lib/billing/interval';
 import type { PlanRecordView, PlanStatusView } from './schemas';
+
+// Extension fields (docs/billing.md) appear only where a caller used the extension: a plan charged
+// every month replies exactly as SPEC's do. Each reply decides it in one place below
+// (`pricingFields`), so an API version can decide it instead.
+
+type Priced = Pick<PlanRow, 'intervalUnit' | 'intervalCount'>;
+
+/** The pricing extension fields of a plan, or null when the plan uses none of them (SPEC's shape). */
+export function pricingFields(plan: Priced): { interval: BillingInterval } | null {
+  const interval = intervalOf(plan);
+  return interval && !isMonthly(interval) ? { interval } : null;
+}
 
 /** docs/api.md#plan-status at top level (docs/api.md#plan-status); built field by field so no column leaks by accident. */
 export function toPlanStatus(
-  plan: Pick<PlanRow, 'id' | 'externalReference' | 'status' | 'amount' | 'description' | 'nextChargeDate'>,
+  plan: Pick<PlanRow, 'id' | 'externalReference' | 'status' | 'amount' | 'description' | 'nextChargeDate'> & Priced,
   last: Pick<TransactionRow, 'id' | 'status' | 'amount' | 'chargeDate' | 'gatewayTransactionId'> | null,
 ): PlanStatusView {
   return {
@@ -15,6 +28,7 @@ export function toPlanStatus(
       currency: 'COP',
       description: plan.description,
       nextChargeDate: nextChargeDateOf(plan),
+      ...pricingFields(plan),
     },
     ...(last
       ? {
@@ -41,7 +55,7 @@ export function toPlanRecord(plan: PlanRow): PlanRecordView {
     amount: plan.amount,
     currency: 'COP',
     modality: plan.modality,
-    interval: plan.interval,
+    interval: plan.modality === 'SINGLE' ? null : (pricingFields(plan)?.interval ?? 'MONTHLY'),
     status: plan.status,
     nextChargeDate: nextChargeDateOf(plan),
     createdAt: plan.createdAt.toISOString(),

@@ -8,6 +8,7 @@ import { ApiError } from '@/lib/api/errors';
 import { createId } from '@/lib/ids';
 import { createPaymentLink } from '@/lib/plans/create-link';
 import { createLinkBodySchema } from '@/lib/plans/schemas';
+import { Outbox } from '@/lib/outbox';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 import { useTestDatabase } from '@/test/database';
 import { createTestMerchant, linkBody } from '@/test/merchants';
@@ -36,7 +37,7 @@ async function declined(planId: string) {
       amount: plan.amount,
       gatewayTransactionId: `gw_${planId}`,
     });
-    return { txn, eventId: (await recordChargeEvent(tx, plan, txn))! };
+    return { txn, eventId: (await recordChargeEvent(tx, new Outbox(), plan, txn))! };
   });
 }
 

@@ -18,8 +18,13 @@ beforeAll(async () => {
 const NOW = new Date('2027-06-15T15:00:00.000Z'); // 10:00 in Bogotá
 const DAY = 86_400_000;
 
-async function plan(merchantId: string, ref: string, amount: number, set: { status?: string; failures?: number; next?: Date; updated?: Date; email?: string } = {}) {
-  const body = createLinkBodySchema.parse(linkBody({ plan: { externalReference: ref, amount }, ...(set.email && { customer: { phone: '+573001234567', email: set.email } }) }));
+async function plan(
+  merchantId: string,
+  ref: string,
+  amount: number,
+  set: { status?: string; failures?: number; next?: Date; updated?: Date; email?: string; interval?: { unit: string; count: number } } = {},
+) {
+  const body = createLinkBodySchema.parse(linkBody({ plan: { externalReference: ref, amount, ...(set.interval && { interval: set.interval }) }, ...(set.email && { customer: { phone: '+573001234567', email: set.email } }) }));
   const { subscriptionPlanId: id } = await db.transaction((tx) => createPaymentLink(tx, merchantId, body));
   await db.execute(sql`update subscription_plans set status = ${set.status ?? 'PENDING_ACTIVATION'}, renewal_failures = ${set.failures ?? 0},
     next_charge_date = ${set.next?.toISOString() ?? null}, updated_at = ${(set.updated ?? NOW).toISOString()}, created_at = ${new Date(NOW.getTime() - DAY).toISOString()} where id = ${id}`);
@@ -61,6 +66,19 @@ describe('getOverview', () => {
     const ninety = await getOverview(db, a.merchantId, { now: NOW, days: 90 });
     expect(ninety.daily).toHaveLength(90);
     expect(ninety.revenue).toBe(550000);
+  });
+
+  it('brings every interval to a month in MRR: weekly × 52 / 12, yearly / 12, divided by the count, rounded once', async () => {
+    const a = await createTestMerchant(db);
+    const active = { status: 'ACTIVE', next: new Date(NOW.getTime() + DAY) };
+    await plan(a.merchantId, 'w1', 100_000, { ...active, interval: { unit: 'week', count: 1 } }); // 433 333.33…
+    await plan(a.merchantId, 'w2', 100_000, { ...active, interval: { unit: 'week', count: 2 } }); // 216 666.66…
+    await plan(a.merchantId, 'm3', 2_990_000, { ...active, interval: { unit: 'month', count: 3 } }); // 996 666.66…
+    await plan(a.merchantId, 'y1', 1_200_000, { ...active, interval: { unit: 'year', count: 1 } }); // 100 000
+    await plan(a.merchantId, 'm1', 150_000, active);
+    await plan(a.merchantId, 'paused', 150_000, { status: 'PAUSED', interval: { unit: 'week', count: 1 } });
+    const { mrr } = await getOverview(db, a.merchantId, { now: NOW });
+    expect(mrr).toBe(Math.round((100_000 * 52) / 12 + (100_000 * 52) / 24 + 2_990_000 / 3 + 1_200_000 / 12 + 150_000));
   });
 
   it('counts a charge in the Bogotá day it was made (UTC-5), not the UTC day', async () => {

@@ -5,7 +5,7 @@ import { Redis } from '@upstash/redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { log } from '@/lib/log';
 import { startUpstashRestServer, type UpstashRestServer } from '@/test/upstash-rest-server';
-import { createUpstashRateLimiter, rateLimitHeaders, type LimitBucket, type RateLimiter } from '.';
+import { createMemoryRateLimiter, createUpstashRateLimiter, rateLimitHeaders, type LimitBucket, type RateLimiter } from '.';
 
 // The Upstash limiter end to end: @upstash/ratelimit → @upstash/redis → the REST stand-in → the
 // real local Redis. Each test has its own key prefix; nothing is flushed, only our keys deleted.
@@ -100,7 +100,77 @@ describe('upstash rate limiter against the real Redis', () => {
   });
 });
 
+describe('the shared and the in-process limiter', () => {
+  it('agree request by request across a minute boundary', async () => {
+    // A burst of 60 late in a minute, then a request every 50 ms across the boundary.
+    const t0 = minuteStart() - 10 * MINUTE;
+    pinClock(t0 + 59_000);
+    const shared = limiterFor();
+    const memory = createMemoryRateLimiter();
+    const answers = { shared: [] as boolean[], memory: [] as boolean[] };
+    const at = [...Array.from({ length: 60 }, () => t0 + 59_000), ...Array.from({ length: 200 }, (_, i) => t0 + 59_500 + i * 50)];
+    for (const time of at) {
+      vi.setSystemTime(time);
+      answers.shared.push((await shared.limit('create-link', 'pk_test_edge')).success);
+      answers.memory.push((await memory.limit('create-link', 'pk_test_edge')).success);
+    }
+    expect(answers.shared).toEqual(answers.memory);
+    expect(answers.shared.filter(Boolean).length).toBeGreaterThan(60);
+  });
+
+  it('refuse the 61st request of a burst that straddles a minute boundary', async () => {
+    // 30 in the last 300 ms of a minute, 31 in the first 300 ms of the next: rounded down, the
+    // previous minute's 30 weighed 29 and the 61st got through.
+    const t0 = minuteStart() - 20 * MINUTE;
+    for (const limiter of [limiterFor(), createMemoryRateLimiter()]) {
+      pinClock(t0 + 59_700);
+      const served = [];
+      for (let i = 0; i < 61; i++) {
+        vi.setSystemTime(t0 + 59_700 + i * 10);
+        served.push((await limiter.limit('create-link', 'pk_test_burst')).success);
+      }
+      expect(served.filter(Boolean)).toHaveLength(60);
+      expect(served.at(-1)).toBe(false);
+    }
+  });
+});
+
 describe('upstash rate limiter when Redis fails', () => {
+  it('logs the outage when it starts and when it ends, not on every request', async () => {
+    const probe = http.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const warn = vi.spyOn(log, 'warn').mockImplementation(() => {});
+    const info = vi.spyOn(log, 'info').mockImplementation(() => {});
+    // One limiter whose endpoint is down, then up: a proxy to the stand-in that refuses at first.
+    let up = false;
+    const proxy = http.createServer((req, res) => {
+      if (!up) return void req.socket.destroy();
+      const upstream = http.request(new URL(req.url ?? '/', server.url), { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));
+    try {
+      const limiter = limiterFor({ url: `http://127.0.0.1:${port}` });
+      for (let i = 0; i < 50; i++) expect((await limiter.limit('merchant', 'pk_test_a')).success).toBe(true);
+      expect(warn).toHaveBeenCalledTimes(1);
+      up = true;
+      expect(await limiter.limit('merchant', 'pk_test_a')).toMatchObject({ success: true, remaining: 59 });
+      await limiter.limit('merchant', 'pk_test_a');
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(info).toHaveBeenCalledTimes(1);
+      expect(info).toHaveBeenCalledWith('rate limiter available again', { letThrough: 50, downForMs: expect.any(Number) });
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
+
   it('lets the request through after about a second when Redis hangs, logs once, and aborts the call', async () => {
     const closed: Promise<void>[] = [];
     const hung = http.createServer((req) => {
@@ -119,7 +189,7 @@ describe('upstash rate limiter when Redis fails', () => {
       expect(elapsed).toBeGreaterThanOrEqual(950);
       expect(elapsed).toBeLessThan(1_800);
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(warn).toHaveBeenCalledWith('rate limiter unavailable; request let through', {
+      expect(warn).toHaveBeenCalledWith('rate limiter unavailable; requests are let through until Redis answers', {
         bucket: 'checkout-session',
         error: expect.any(String),
       });

@@ -1,12 +1,14 @@
 import type { Db } from '@/db/client';
 import { type PlanRow, transitionPlan, type TransactionRow } from '@/db/queries/plans';
 import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction } from '@/db/queries/transactions';
-import { addMonthsOnAnchor, anchorDayOf } from '@/lib/billing/calendar';
+import { addInterval, anchorFor, intervalOf } from '@/lib/billing/interval';
 import { settleLinkPayment, stepDownToLink } from '@/lib/billing/renewal-links';
 import { afterRenewalOutcome } from '@/lib/billing/schedule';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';
-import { merge, NO_NOTICES, noteSettlement, type Notices, sendNotices } from '@/lib/customers/notices';
+import { noteSettlement } from '@/lib/customers/notices';
+import type { Outbox } from '@/lib/outbox';
+import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 
 // The one way a charge's outcome is recorded (docs/settlement.md), whoever learnt it: the
@@ -48,40 +50,39 @@ export interface Settlement {
   settled: boolean;
 }
 
-/** What a final outcome does to the plan, inside the settling transaction, and what it tells beyond the charge. */
-async function movePlan(tx: Db, plan: PlanRow, txn: TransactionRow, now: Date): Promise<{ plan: PlanRow; notices: Notices }> {
-  const unchanged = { plan, notices: NO_NOTICES };
+/** What a final outcome does to the plan, inside the settling transaction (a ladder's link is told in its outbox). */
+async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionRow, now: Date): Promise<PlanRow> {
   if (txn.kind === 'INITIAL') {
-    if (txn.status !== 'APPROVED') return unchanged;
-    // RECURRING → ACTIVE with its next charge a month on; SINGLE → COMPLETED. A RECURRING plan
+    if (txn.status !== 'APPROVED') return plan;
+    // RECURRING → ACTIVE with its next charge one interval on; SINGLE → COMPLETED. A RECURRING plan
     // paid by PSE has nothing to charge: it is renewed by link (docs/billing.md#renewal-links).
-    const recurring = plan.modality === 'RECURRING';
-    const anchor = anchorDayOf(txn.chargeDate);
+    const interval = plan.modality === 'RECURRING' ? intervalOf(plan) : null;
+    const recurring = interval !== null;
+    const anchor = interval && anchorFor(interval, txn.chargeDate);
     const activated = await activatePlan(tx, plan.id, {
       status: recurring ? 'ACTIVE' : 'COMPLETED',
-      nextChargeDate: recurring ? addMonthsOnAnchor(txn.chargeDate, 1, anchor) : null,
-      billingAnchorDay: recurring ? anchor : null,
+      nextChargeDate: interval ? addInterval(txn.chargeDate, interval, anchor) : null,
+      billingAnchorDay: anchor,
       paymentMethodToken: recurring ? txn.paymentMethodToken : null,
       renewalCollection: recurring && txn.paymentMethodType === 'PSE' ? 'LINK' : 'AUTOMATIC',
     });
     if (!activated) log.error('approved a charge for a plan that was no longer pending', { planId: plan.id, transactionId: txn.id });
-    return { plan: activated ?? plan, notices: NO_NOTICES };
+    return activated ?? plan;
   }
   // A plan paused or cancelled while a renewal was in flight keeps its state; the charge is still
   // recorded, with its event.
-  if (plan.status !== 'ACTIVE' || txn.status === 'VOIDED' || txn.status === 'PENDING') return unchanged;
-  if (txn.renewalLinkId) return { plan: await settleLinkPayment(tx, plan, txn), notices: NO_NOTICES };
+  if (plan.status !== 'ACTIVE' || txn.status === 'VOIDED' || txn.status === 'PENDING') return plan;
+  if (txn.renewalLinkId) return settleLinkPayment(tx, plan, txn);
   const values = afterRenewalOutcome(plan, txn.status, txn.failureCode);
   // The ladder: before cancelling, the customer gets a renewal link and grace.
-  const ladder = values.status === 'CANCELLED' ? await stepDownToLink(tx, plan, now) : null;
-  if (ladder) return ladder;
-  return { plan: (await transitionPlan(tx, plan.id, ['ACTIVE'], values)) ?? plan, notices: NO_NOTICES };
+  const ladder = values.status === 'CANCELLED' ? await stepDownToLink(tx, outbox, plan, now) : null;
+  return ladder ?? (await transitionPlan(tx, plan.id, ['ACTIVE'], values)) ?? plan;
 }
 
 /**
  * Records `outcome` on a transaction of `planId`. A PENDING outcome only keeps the processor's id
  * (and the saved payment method, when the charge that saved it answers); a final one settles it,
- * if it is still PENDING. The webhook event is handed to delivery once committed.
+ * if it is still PENDING. Its webhook event and e-mails are delivered once committed.
  */
 export async function settleCharge(
   db: Db,
@@ -89,18 +90,18 @@ export async function settleCharge(
   outcome: ChargeOutcome,
   { now = new Date(), paymentMethodToken }: { now?: Date; paymentMethodToken?: string | null } = {},
 ): Promise<Settlement> {
-  const { settlement, eventId, notices } = await db.transaction(async (tx) => {
+  return inTransaction(db, async (tx, outbox): Promise<Settlement> => {
     const plan = await lockPlan(tx, planId);
     const txn = await getTransactionOfPlan(tx, { planId, transactionId });
     if (!plan || !txn) throw new Error(`no transaction ${transactionId} of plan ${planId}`);
-    const unchanged = { settlement: { transaction: txn, plan, settled: false }, eventId: null, notices: NO_NOTICES };
+    const unchanged = { transaction: txn, plan, settled: false };
     if (txn.status !== 'PENDING') return unchanged;
     const methodToken = paymentMethodToken === undefined ? txn.paymentMethodToken : paymentMethodToken;
     if (outcome.status === 'PENDING') {
       if (outcome.gatewayTransactionId === txn.gatewayTransactionId && methodToken === txn.paymentMethodToken) return unchanged;
       const charged = { gatewayTransactionId: outcome.gatewayTransactionId, paymentMethodToken: methodToken };
       await recordPendingCharge(tx, txn.id, charged);
-      return { settlement: { transaction: { ...txn, ...charged }, plan, settled: false }, eventId: null, notices: NO_NOTICES };
+      return { transaction: { ...txn, ...charged }, plan, settled: false };
     }
     const settled = await settleTransaction(tx, txn.id, {
       status: outcome.status,
@@ -111,13 +112,11 @@ export async function settleCharge(
     });
     // Under the plan's lock a PENDING transaction cannot change, so this only guards the invariant.
     if (!settled) return unchanged;
-    const eventId = await recordChargeEvent(tx, plan, settled, now);
-    const { plan: moved, notices: linkNotices } = await movePlan(tx, plan, settled, now);
+    await recordChargeEvent(tx, outbox, plan, settled, now);
+    const moved = await movePlan(tx, outbox, plan, settled, now);
     // Lifecycle events (activated; cancelled after the last failed retry) and the customer's
     // e-mails, once here for every caller (docs/customers.md).
-    const notices = merge(await noteSettlement(tx, plan, moved, settled, now), linkNotices);
-    return { settlement: { transaction: settled, plan: moved, settled: true }, eventId, notices };
+    await noteSettlement(tx, outbox, plan, moved, settled, now);
+    return { transaction: settled, plan: moved, settled: true };
   });
-  sendNotices({ ...notices, eventIds: [...(eventId ? [eventId] : []), ...notices.eventIds] });
-  return settlement;
 }

@@ -9,19 +9,19 @@ import { webhookPayloadSchema } from '@/lib/webhooks/payload';
 import { parseCard } from '@/lib/payments/card';
 import type { PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { truncateAll, useTestDatabase } from '@/test/database';
 import { WOMPI_CALL_TIMEOUT_MS } from '@/lib/payments/wompi/client';
-import { ORPHAN_AFTER_MS, runSettler } from './settler';
+import { MAX_CHECK_INTERVAL_MS, ORPHAN_AFTER_MS, runSettler } from './settler';
 
 let database: Database;
-const dispatched: string[] = [];
+let dispatched: string[] = [];
 beforeAll(async () => {
   database = await useTestDatabase();
-  setWebhookDispatcher(async (ids) => void dispatched.push(...ids));
+  dispatched = holdWebhookHandOffs();
 });
-afterAll(() => setWebhookDispatcher(undefined));
+afterAll(() => restoreWebhookQueue());
 // Each test alone with its PENDING transactions: the settler looks at all of them.
 beforeEach(() => truncateAll(database.db));
 
@@ -66,17 +66,18 @@ function crashingSandbox(sandbox: PaymentProcessor, { chargeReaches }: { chargeR
 }
 
 describe('settler', () => {
-  it('settles a PENDING first payment nobody polls one minute after it was made, with its webhook', async () => {
+  it('settles a PENDING first payment nobody polls 10 s after it was made, with its webhook', async () => {
     const { sandbox, clock } = clockedSandbox();
     const link = await createTestLink(database.db);
     const paid = await payWithCard(database.db, sandbox, { token: link.token, card: card(CARDS.pendingApproved) });
     expect(paid.status).toBe('PENDING');
     clock.now += 5000;
 
-    expect(await runSettler(database.db, { now: later(30_000), processorFor: () => sandbox })).toMatchObject({ checked: 0 });
+    expect(await runSettler(database.db, { now: later(8_000), processorFor: () => sandbox })).toMatchObject({ checked: 0 });
     expect((await txnOf(paid.subscriptionTransactionId)).status).toBe('PENDING');
 
-    expect(await runSettler(database.db, { now: later(61_000), processorFor: () => sandbox })).toMatchObject({ checked: 1, settled: 1 });
+    // docs/settlement.md: a merchant polling 12 times, 5 s apart, sees a charge decided in 3 s.
+    expect(await runSettler(database.db, { now: later(11_000), processorFor: () => sandbox })).toMatchObject({ checked: 1, settled: 1 });
     expect(await txnOf(paid.subscriptionTransactionId)).toMatchObject({ status: 'APPROVED', gatewayTransactionId: paid.transactionId });
     expect((await link.plan()).status).toBe('ACTIVE');
     const [event] = await eventsOf(paid.subscriptionTransactionId);
@@ -95,17 +96,24 @@ describe('settler', () => {
     const at = (ms: number) => new Date(base + ms);
 
     // Two settlers at once: one asks.
-    await Promise.all([runSettler(database.db, { ...mine, now: at(61_000) }), runSettler(database.db, { ...mine, now: at(61_000) })]);
+    await Promise.all([runSettler(database.db, { ...mine, now: at(11_000) }), runSettler(database.db, { ...mine, now: at(11_000) })]);
     expect(calls.retrieve).toBe(1);
-    // Asked at about 1 min of age: due again at about 2 min, not before.
-    await runSettler(database.db, { ...mine, now: at(100_000) });
+    // Asked at about 10 s of age: due again at about 20 s, then 40 s, not before.
+    await runSettler(database.db, { ...mine, now: at(19_000) });
     expect(calls.retrieve).toBe(1);
-    await runSettler(database.db, { ...mine, now: at(125_000) });
+    await runSettler(database.db, { ...mine, now: at(23_000) });
     expect(calls.retrieve).toBe(2);
-    await runSettler(database.db, { ...mine, now: at(200_000) });
+    await runSettler(database.db, { ...mine, now: at(40_000) });
     expect(calls.retrieve).toBe(2);
-    await runSettler(database.db, { ...mine, now: at(255_000) });
+    await runSettler(database.db, { ...mine, now: at(47_000) });
     expect(calls.retrieve).toBe(3);
+    // Hours later the interval is capped at 10 minutes.
+    await runSettler(database.db, { ...mine, now: at(5 * 3600_000) });
+    expect(calls.retrieve).toBe(4);
+    await runSettler(database.db, { ...mine, now: at(5 * 3600_000 + MAX_CHECK_INTERVAL_MS - 1000) });
+    expect(calls.retrieve).toBe(4);
+    await runSettler(database.db, { ...mine, now: at(5 * 3600_000 + MAX_CHECK_INTERVAL_MS) });
+    expect(calls.retrieve).toBe(5);
     expect((await txnOf(paid.subscriptionTransactionId)).status).toBe('PENDING');
   });
 
@@ -168,7 +176,7 @@ describe('settler', () => {
     expect(outcome.result).toBe('PENDING');
     clock.now += 5000;
 
-    await runSettler(database.db, { now: later(61_000), processorFor: () => sandbox });
+    await runSettler(database.db, { now: later(11_000), processorFor: () => sandbox });
     const plan = await link.plan();
     expect(plan.nextChargeDate!.getTime()).toBeGreaterThan(due.getTime() + 27 * 86_400_000);
     expect((await txnOf((outcome as { transactionId: string }).transactionId)).status).toBe('APPROVED');

@@ -7,15 +7,15 @@ import { NEVER_RECEIVED, settleCharge } from './settle';
 
 // The settler (docs/settlement.md): every PENDING charge reaches a final state and its webhook
 // with no page, merchant or event involved.
-// - With a processor id: asked about from one minute after it was created, then at doubling
-//   intervals (2, 4, 8… minutes of age, at most every 15 minutes) until the processor decides.
+// - With a processor id: asked about from 10 s after it was created, then at doubling intervals
+//   (20 s, 40 s, 80 s… of age, at most every 10 minutes) until the processor decides.
 // - Without one (the process died between recording it and calling the processor): looked up by
 //   our reference after two minutes; settled if the processor knows it, else ERROR. Either way
 //   the link can be paid again.
 // Instances share the work through the database: each check is claimed by a conditional update
 // of the transaction's updatedAt, so two settlers never ask about the same charge at once.
 
-export const FIRST_CHECK_AFTER_MS = 60_000;
+export const FIRST_CHECK_AFTER_MS = 10_000;
 /**
  * A charge with no processor id is taken for one the processor never received only once every call
  * that could still give it an id has timed out: a Wompi charge makes at most two calls before its
@@ -23,7 +23,7 @@ export const FIRST_CHECK_AFTER_MS = 60_000;
  * cut at WOMPI_CALL_TIMEOUT_MS. settler.test.ts keeps this at least twice their sum.
  */
 export const ORPHAN_AFTER_MS = 2 * 60_000;
-export const MAX_CHECK_INTERVAL_MS = 15 * 60_000;
+export const MAX_CHECK_INTERVAL_MS = 10 * 60_000;
 
 /**
  * Which processor answers for a transaction: the one place the settler picks it. Null when the

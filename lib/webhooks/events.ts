@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import { merchants, webhookEvents } from '@/db/schema';
 import { createId } from '@/lib/ids';
+import type { Outbox } from '@/lib/outbox';
 import { nextChargeDateOf } from '@/lib/plans/views';
 import {
   EVENT_TYPE_FOR_STATUS,
@@ -43,12 +44,13 @@ export function serializeEventBody(
 }
 
 /**
- * Writes the event for a transaction's final outcome, inside the caller's database transaction.
- * Returns its id, or null when that outcome already has its event (one per transaction and type).
- * After the caller commits, it hands the id to `dispatchWebhookEvents`.
+ * Writes the event for a transaction's final outcome in the caller's unit of work
+ * (lib/unit-of-work.ts), which delivers it after commit. Returns its id, or null when that outcome
+ * already has its event (one per transaction and type).
  */
 export async function recordChargeEvent(
   tx: Db,
+  outbox: Outbox,
   plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference'>,
   txn: TransactionRow,
   now: Date = new Date(),
@@ -68,24 +70,25 @@ export async function recordChargeEvent(
     })
     .onConflictDoNothing({ target: [webhookEvents.transactionId, webhookEvents.type] })
     .returning({ id: webhookEvents.id });
-  return row?.id ?? null;
+  if (!row) return null;
+  outbox.addWebhookEvent({ eventId: row.id, merchantId: plan.merchantId });
+  return row.id;
 }
 
-
 /**
- * Writes a lifecycle event (docs/customers.md#lifecycle-events) inside the caller's database
- * transaction, the one that made the change: only when the merchant chose this event type.
- * Returns its id for `dispatchWebhookEvents` after commit, or null when not chosen.
+ * Writes a lifecycle event (docs/customers.md#lifecycle-events) in the unit of work that made the
+ * change, only when the merchant chose this event type; delivered after commit.
  */
 export async function recordLifecycleEvent(
   tx: Db,
+  outbox: Outbox,
   plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference' | 'status' | 'nextChargeDate' | 'cancelReason'>,
   type: LifecycleEventType,
   now: Date = new Date(),
   extra: Pick<LifecyclePayload['data'], 'renewal'> = {},
-): Promise<string | null> {
+): Promise<void> {
   const [merchant] = await tx.select({ types: merchants.webhookEventTypes }).from(merchants).where(eq(merchants.id, plan.merchantId));
-  if (!merchant?.types.includes(type)) return null;
+  if (!merchant?.types.includes(type)) return;
   const body = serializeLifecyclePayload({
     event: type,
     data: {
@@ -102,5 +105,5 @@ export async function recordLifecycleEvent(
     .insert(webhookEvents)
     .values({ id: createId('evt', now.getTime()), merchantId: plan.merchantId, planId: plan.id, transactionId: null, type, body, createdAt: now })
     .returning({ id: webhookEvents.id });
-  return row!.id;
+  outbox.addWebhookEvent({ eventId: row!.id, merchantId: plan.merchantId });
 }

@@ -11,7 +11,9 @@ import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
 import { WompiMethodForm } from '@/components/customers/wompi-method-form';
 import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
+import { intervalOf, isMonthly } from '@/lib/billing/interval';
 import { fill, formatCop } from '@/lib/i18n/format';
+import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, langOfTag } from '@/lib/i18n/locale';
 import { savedMethodType } from '@/lib/payments/processor';
 import { nextChargeDateOf } from '@/lib/plans/views';
@@ -39,6 +41,8 @@ export default async function ManagePage({ params, searchParams }: Props) {
   const charges = await listPlanCharges(db, plan.id);
   const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
   const next = nextChargeDateOf(plan);
+  const interval = intervalOf(plan);
+  const monthly = !interval || isMonthly(interval);
   const changeable = plan.modality === 'RECURRING' && (plan.status === 'ACTIVE' || plan.status === 'PAUSED');
   const cancellable = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE' || plan.status === 'PAUSED';
   const confirming = one(query.cancel) === 'confirm' && cancellable;
@@ -75,8 +79,8 @@ export default async function ManagePage({ params, searchParams }: Props) {
       <section className={styles.card} aria-labelledby="plan">
         <h2 id="plan">{plan.description}</h2>
         <dl className={styles.facts}>
-          <dt>{c.amount}</dt>
-          <dd data-testid="manage-amount">{formatCop(plan.amount)}</dd>
+          <dt>{monthly ? c.amount : c.amountEvery}</dt>
+          <dd data-testid="manage-amount">{monthly ? formatCop(plan.amount) : `${formatCop(plan.amount)} ${everyInterval(interval, lang)}`}</dd>
           <dt>{c.status}</dt>
           <dd data-testid="manage-status">{c.statuses[plan.status]}</dd>
           <dt>{c.nextCharge}</dt>
@@ -134,7 +138,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
                   processor={wompi.processor}
                   initialPhone=""
                   copy={{ labels: { cardNumber: c.cardNumber, cardExpiry: c.cardExpiry, cardCvc: c.cardCvc, cardHolder: c.cardHolder }, nequiPhone: c.nequiPhone, save: c.save, saving: c.saving, cardProblem: c.problems.card!, declined: c.problems.declined!, network: c.network }}
-                  methodsCopy={methodsCopy(lang, { merchantName, amount: plan.amount, modality: 'SUBSCRIPTION' })}
+                  methodsCopy={methodsCopy(lang, { merchantName, amount: plan.amount, modality: 'SUBSCRIPTION', interval })}
                 />
               </>
             ) : (

@@ -40,7 +40,8 @@ describe('POST /merchants/subscription-link', () => {
       id: res.json.subscriptionPlanId,
       status: 'PENDING_ACTIVATION',
       modality: 'RECURRING',
-      interval: 'MONTHLY',
+      intervalUnit: 'month',
+      intervalCount: 1,
       amount: 150000,
       currency: 'COP',
       checkoutToken: res.json.token,
@@ -62,7 +63,16 @@ describe('POST /merchants/subscription-link', () => {
     const res = await create(m, linkBody({ plan: { modality: 'SINGLE' } }));
     const [plan] = await plansOf(m.merchantId);
     expect(res.status).toBe(200);
-    expect(plan).toMatchObject({ modality: 'SINGLE', interval: null });
+    expect(plan).toMatchObject({ modality: 'SINGLE', intervalUnit: null, intervalCount: null });
+  });
+
+  it('keeps the interval a link asks for (docs/billing.md#intervals)', async () => {
+    const m = await createTestMerchant(database.db);
+    const res = await create(m, linkBody({ plan: { interval: { unit: 'week', count: 2 } } }));
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.json).sort()).toEqual(['expiresAt', 'subscriptionPlanId', 'token', 'url']);
+    const [plan] = await plansOf(m.merchantId);
+    expect(plan).toMatchObject({ modality: 'RECURRING', intervalUnit: 'week', intervalCount: 2 });
   });
 
   it('ignores unknown fields', async () => {
@@ -107,6 +117,23 @@ describe('POST /merchants/subscription-link', () => {
       [{ customer: { idType: 'NIT', idNumber: '12' } }, 'customer.idNumber'],
       [{ customer: { idType: 'PP', idNumber: 'A'.repeat(21) } }, 'customer.idNumber'],
       [{ customer: { idType: 'CE', idNumber: 'AB-123' } }, true],
+      // docs/billing.md#intervals
+      [{ plan: { interval: { unit: 'week', count: 1 } } }, true],
+      [{ plan: { interval: { unit: 'week', count: 52 } } }, true],
+      [{ plan: { interval: { unit: 'month', count: 12 } } }, true],
+      [{ plan: { interval: { unit: 'year', count: 3 } } }, true],
+      [{ plan: { interval: { unit: 'week', count: 53 } } }, 'plan.interval.count'],
+      [{ plan: { interval: { unit: 'month', count: 13 } } }, 'plan.interval.count'],
+      [{ plan: { interval: { unit: 'year', count: 4 } } }, 'plan.interval.count'],
+      [{ plan: { interval: { unit: 'month', count: 0 } } }, 'plan.interval.count'],
+      [{ plan: { interval: { unit: 'month', count: 1.5 } } }, 'plan.interval.count'],
+      [{ plan: { interval: { unit: 'month', count: '3' } } }, 'plan.interval.count'],
+      [{ plan: { interval: { unit: 'month' } } }, 'plan.interval.count'],
+      [{ plan: { interval: { unit: 'day', count: 1 } } }, 'plan.interval.unit'],
+      [{ plan: { interval: { count: 1 } } }, 'plan.interval.unit'],
+      [{ plan: { interval: 'MONTHLY' } }, 'plan.interval'],
+      [{ plan: { interval: null } }, 'plan.interval'],
+      [{ plan: { modality: 'SINGLE', interval: { unit: 'month', count: 1 } } }, 'plan.interval'],
     ])('%j → %s', async (override, expected) => {
       const m = await createTestMerchant(database.db);
       const base = linkBody();

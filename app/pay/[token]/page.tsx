@@ -18,7 +18,7 @@ import { checkoutCopy, fill, type FormCopy, formCopy, type Lang, LANG_TAG } from
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
 import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { renewalCopy, withRenewalRetry } from '@/lib/checkout/renewal-i18n';
-import { type CheckoutSessionView, loadCheckoutPage } from '@/lib/checkout/session';
+import { type CheckoutPageSession, loadCheckoutPage } from '@/lib/checkout/session';
 import { env } from '@/lib/env';
 import { EMBED_ORIGIN_PARAM, EMBED_PARAM } from '@/lib/widget/protocol';
 import { requestLang } from './lang';
@@ -91,7 +91,7 @@ function initialOf(returned: FormReturn | null, copy: FormCopy): CheckoutFormPro
  * (the plan was cancelled for non-payment), cancelled or superseded. Null while it is payable, or
  * while the payer back from the bank follows a payment.
  */
-function renewalNotice(lang: Lang, session: CheckoutSessionView, expired: boolean, resumePayment?: string): ReactNode {
+function renewalNotice(lang: Lang, session: CheckoutPageSession, expired: boolean, resumePayment?: string): ReactNode {
   const renewal = session.renewal!;
   if (resumePayment) return null;
   const words = renewalCopy(lang, { ...session, period: renewal.period, expiresAt: session.expiresAt });
@@ -110,7 +110,7 @@ function renewalNotice(lang: Lang, session: CheckoutSessionView, expired: boolea
 async function checkoutContent(
   token: string,
   lang: Lang,
-  session: CheckoutSessionView,
+  session: CheckoutPageSession,
   expired: boolean,
   form: { action: string; returned: FormReturn | null },
   resumePayment?: string,

@@ -46,6 +46,16 @@ describe('GET /merchants/plans/{id}/status', () => {
     expect(res.headers.get('ratelimit-limit')).toBe('120');
   });
 
+  it('shows plan.interval for a plan charged other than monthly, and only then (docs/billing.md#intervals)', async () => {
+    const m = await createTestMerchant(database.db);
+    const weekly = await newPlan(m, { plan: { interval: { unit: 'week', count: 2 } } });
+    const monthly = await newPlan(m, { plan: { interval: { unit: 'month', count: 1 } } });
+    expect((await status(m, weekly)).json.plan.interval).toEqual({ unit: 'week', count: 2 });
+    expect(Object.keys((await status(m, monthly)).json.plan).sort()).toEqual(['amount', 'currency', 'description', 'nextChargeDate', 'status']);
+    expect((await record(m, weekly)).json.interval).toEqual({ unit: 'week', count: 2 });
+    expect((await record(m, monthly)).json.interval).toBe('MONTHLY');
+  });
+
   it('shows the most recent transaction', async () => {
     const m = await createTestMerchant(database.db);
     const id = await newPlan(m);

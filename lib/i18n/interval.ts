@@ -1,0 +1,22 @@
+import { type BillingInterval, isMonthly } from '@/lib/billing/interval';
+import type { Lang } from './locale';
+
+// How often a plan is charged, in the customer's words (docs/billing.md#intervals): the checkout,
+// the manage page, the e-mails and the portal say it the same way. No Node-only code.
+
+const WORDS: Record<Lang, Record<BillingInterval['unit'], [one: string, many: string]>> = {
+  es: { week: ['cada semana', 'cada {n} semanas'], month: ['cada mes', 'cada {n} meses'], year: ['cada año', 'cada {n} años'] },
+  en: { week: ['every week', 'every {n} weeks'], month: ['every month', 'every {n} months'], year: ['every year', 'every {n} years'] },
+};
+
+/** "cada 3 meses", "every week": a monthly plan when no interval is known. */
+export function everyInterval(interval: BillingInterval | null | undefined, lang: Lang): string {
+  const { unit, count } = interval ?? { unit: 'month', count: 1 };
+  const [one, many] = WORDS[lang][unit];
+  return count === 1 ? one : many.replace('{n}', String(count));
+}
+
+/** The period after an amount: `monthly` (the page's own "al mes") for a monthly plan, else "cada 3 meses". */
+export function perInterval(interval: BillingInterval | null | undefined, lang: Lang, monthly: string): string {
+  return !interval || isMonthly(interval) ? monthly : everyInterval(interval, lang);
+}
