@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import { type Db, preparedFor, prepareSql } from '../client';
-import { customers, subscriptionPlans, transactions } from '../schema';
+import { customers, OPEN_PLAN_STATUSES, subscriptionPlans, transactions } from '../schema';
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
 export type TransactionRow = typeof transactions.$inferSelect;
@@ -188,4 +188,22 @@ export function findDuePlans(
     )
     .orderBy(asc(subscriptionPlans.nextChargeDate), asc(subscriptionPlans.id))
     .limit(limit);
+}
+
+/**
+ * How many of a merchant's open plans (pending, active, paused) carry an amount in cents that is
+ * not whole pesos or is under `minimum`: what Wompi would refuse (lib/payments/wompi/amounts.ts).
+ */
+export async function countOpenPlansOffAmount(db: Db, merchantId: string, minimum: number): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(subscriptionPlans)
+    .where(
+      and(
+        eq(subscriptionPlans.merchantId, merchantId),
+        inArray(subscriptionPlans.status, [...OPEN_PLAN_STATUSES]),
+        or(sql`${subscriptionPlans.amount} % 100 <> 0`, sql`${subscriptionPlans.amount} < ${minimum}`),
+      ),
+    );
+  return row?.count ?? 0;
 }

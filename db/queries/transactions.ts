@@ -86,6 +86,14 @@ export async function recordPendingCharge(
     .where(and(eq(transactions.id, transactionId), eq(transactions.status, 'PENDING')));
 }
 
+/** The method a first payment saved, recorded on its PENDING transaction before the processor charges it. */
+export async function recordSavedMethod(db: Db, transactionId: string, paymentMethodToken: string): Promise<void> {
+  await db
+    .update(transactions)
+    .set({ paymentMethodToken, updatedAt: sql`now()` })
+    .where(and(eq(transactions.id, transactionId), eq(transactions.status, 'PENDING')));
+}
+
 /** PENDING_ACTIVATION → ACTIVE or COMPLETED after the first approved charge; undefined if the plan moved on. */
 export async function activatePlan(
   db: Db,

@@ -77,7 +77,13 @@ function prepareRenewal(due: RenewalDue, now: Date) {
     }
     const current = plan.nextChargeDate <= now && periodDueOf(plan).getTime() === due.period && plan.renewalFailures === due.attempt;
     if (!current) return 'skip';
-    return { kind: 'RENEWAL', amount: plan.amount, paymentMethodToken: plan.paymentMethodToken, paymentMethodType: savedMethodType(plan.paymentMethodToken) };
+    return {
+      kind: 'RENEWAL',
+      amount: plan.amount,
+      periodStart: new Date(due.period),
+      paymentMethodToken: plan.paymentMethodToken,
+      paymentMethodType: savedMethodType(plan.paymentMethodToken),
+    };
   };
 }
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import type { PlanRow, TransactionRow } from '@/db/queries/plans';
 import { getRenewalLink, type RenewalLinkRow } from '@/db/queries/renewal-links';
-import { getTransactionOfPlan, recentFailedAttempts } from '@/db/queries/transactions';
+import { getTransactionOfPlan, recentFailedAttempts, recordSavedMethod } from '@/db/queries/transactions';
 import { subscriptionPlans } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
 import { isId } from '@/lib/ids';
@@ -113,7 +113,7 @@ function preparePayment({ instrument, lang, renewalLinkId }: { instrument: Payme
       await tx.update(subscriptionPlans).set({ customerLang: lang }).where(eq(subscriptionPlans.id, plan.id));
     }
     // The plan's amount, or the period's: nothing the browser sends decides what is charged.
-    if (link) return { kind: 'RENEWAL', amount: link.amount, renewalLinkId: link.id, ...methodOf(instrument) };
+    if (link) return { kind: 'RENEWAL', amount: link.amount, periodStart: link.period, renewalLinkId: link.id, ...methodOf(instrument) };
     return { kind: 'INITIAL', amount: plan.amount, ...methodOf(instrument) };
   };
 }
@@ -181,6 +181,8 @@ export async function payCheckout(
         // PSE cannot be charged again without the payer: such a plan is renewed by link.
         saveForRenewals: plan.modality === 'RECURRING' && payment.instrument.type !== 'PSE',
         consent: payment.consent,
+        // Recorded before it is charged: a charge whose reply is lost still renews on it.
+        onMethodSaved: (paymentMethodToken) => recordSavedMethod(db, txn.id, paymentMethodToken),
         description: plan.description,
         redirectUrl: `${env().APP_URL}/pay/${token}?payment=${txn.id}`,
       }),

@@ -174,17 +174,20 @@ describe('the customer replaces the payment method', () => {
       double.addMerchant(keys);
       const wompi = createWompiProcessor(keys, { apiUrl: double.url });
       const client = createWompiClient({ baseUrl: double.url, publicKey: keys.publicKey });
-      const documents = await client.merchant();
-      const consent = { acceptanceToken: documents.presigned_acceptance.acceptance_token, personalDataToken: documents.presigned_personal_data_auth.acceptance_token };
+      // A fresh pair of single-use acceptance tokens for each attempt, as the page fetches them.
+      const fresh = async () => {
+        const documents = await client.merchant();
+        return { acceptanceToken: documents.presigned_acceptance.acceptance_token, personalDataToken: documents.presigned_personal_data_auth.acceptance_token };
+      };
       const { link, token } = await paidPlan();
       const before = (await link.plan()).paymentMethodToken;
 
-      const forged = await replacePaymentMethod(database.db, wompi, { token, instrument: { type: 'CARD_TOKEN', token: 'tok_forged', brand: 'visa', last4: '4242' }, consent });
+      const forged = await replacePaymentMethod(database.db, wompi, { token, instrument: { type: 'CARD_TOKEN', token: 'tok_forged', brand: 'visa', last4: '4242' }, consent: await fresh() });
       expect(forged.declined).toBe('card_not_supported');
       expect((await link.plan()).paymentMethodToken).toBe(before);
 
-      const cardToken = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
-      const saved = await replacePaymentMethod(database.db, wompi, { token, instrument: { type: 'CARD_TOKEN', token: cardToken.id, brand: 'visa', last4: '4242' }, consent });
+      const cardToken = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana Gómez' });
+      const saved = await replacePaymentMethod(database.db, wompi, { token, instrument: { type: 'CARD_TOKEN', token: cardToken.id, brand: 'visa', last4: '4242' }, consent: await fresh() });
       expect(saved.declined).toBeUndefined();
       expect(saved.plan.paymentMethodToken).toMatch(/^wompi_source_CARD_\d+$/);
       expect((await link.plan()).paymentMethodToken).toBe(saved.plan.paymentMethodToken);

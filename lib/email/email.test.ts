@@ -2,13 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deliveriesSettled } from '@/lib/unit-of-work';
 import type { Database } from '@/db/client';
-import { emailAttempts, emails } from '@/db/schema';
+import { emailAttempts, emails, transactions } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
 import { findManagedPlan } from '@/lib/customers/manage-links';
 import { resetEnvForTests } from '@/lib/env';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { loadReceiptPdf } from '@/lib/receipts/receipt';
 import { cancelPlan } from '@/lib/plans/lifecycle';
 import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
@@ -79,6 +80,11 @@ describe('the customer e-mails, over SMTP', () => {
     const receiptToken = manageLinkIn(receipt!.text!);
     expect((await findManagedPlan(database.db, receiptToken!))?.plan.id).toBe(link.subscriptionPlanId);
     expect(receipt!.html).toContain(`/manage/${receiptToken}`);
+    // docs/customers.md#receipts: the receipt PDF rides along, the very bytes the manage page serves.
+    const [first] = await database.db.select().from(transactions).where(eq(transactions.planId, link.subscriptionPlanId));
+    const pdf = await loadReceiptPdf(database.db, { transactionId: first!.id, planId: link.subscriptionPlanId });
+    expect(receipt!.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`recibo-${first!.id}.pdf`, 'application/pdf']]);
+    expect(Buffer.compare(receipt!.attachments[0]!.content, pdf!.pdf)).toBe(0);
 
     const due = (await link.plan()).nextChargeDate!;
     await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() + 1000) });

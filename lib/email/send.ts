@@ -4,6 +4,7 @@ import { env } from '@/lib/env';
 import { log } from '@/lib/log';
 import { isProductionDeployment } from '@/lib/payments';
 import { ApiError } from '@/lib/api/errors';
+import { loadReceiptPdf } from '@/lib/receipts/receipt';
 import { claimEmail, type EmailRow, findEmail, findUnsentEmails, recordEmailAttempt } from './outbox';
 
 // Sending the outbox's e-mails (docs/customers.md#e-mails): over SMTP with nodemailer when
@@ -31,7 +32,14 @@ function smtp(url: string): Transporter {
   return transport.transporter;
 }
 
-async function attempt(email: EmailRow): Promise<{ transport: string; ok: boolean; error: string | null; response: string | null }> {
+/** A receipt e-mail carries its charge's receipt PDF (docs/customers.md#receipts), rendered again: the same bytes every time. */
+async function attachmentsOf(db: Db, email: EmailRow) {
+  if (email.kind !== 'receipt' || !email.transactionId) return [];
+  const receipt = await loadReceiptPdf(db, { transactionId: email.transactionId, merchantId: email.merchantId });
+  return receipt ? [{ filename: receipt.fileName, content: receipt.pdf, contentType: 'application/pdf' }] : [];
+}
+
+async function attempt(db: Db, email: EmailRow): Promise<{ transport: string; ok: boolean; error: string | null; response: string | null }> {
   const settings = env();
   if (!settings.SMTP_URL) {
     if (isProductionDeployment(settings)) {
@@ -47,6 +55,7 @@ async function attempt(email: EmailRow): Promise<{ transport: string; ok: boolea
       text: email.text,
       html: email.html,
       messageId: `<${email.id}@servicepay>`,
+      attachments: await attachmentsOf(db, email),
     });
     return { transport: 'smtp', ok: true, error: null, response: String(info.response ?? '').slice(0, 500) };
   } catch (error) {
@@ -61,7 +70,7 @@ async function deliver(db: Db, id: string, now: Date, givenUp: boolean): Promise
   const email = await claimEmail(db, id, now, EMAIL_LEASE_MS, { givenUp });
   if (!email) return { status: 'skipped' };
   const started = performance.now();
-  const result = await attempt(email);
+  const result = await attempt(db, email);
   const next = await recordEmailAttempt(db, email, { ...result, attemptedAt: new Date(), latencyMs: Math.round(performance.now() - started) }, now);
   if (result.ok) return { status: 'sent' };
   const fields = { emailId: id, attempt: email.attempts + 1, error: result.error };

@@ -45,6 +45,7 @@ export function merchantView(row: MerchantRow): MerchantView {
     reminderDays: row.reminderDays,
     graceDays: row.graceDays,
     renewalLadder: row.renewalLadder,
+    nit: row.nit,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   });

@@ -3,6 +3,7 @@ import type { Db } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
 import { getTransactionForMerchant } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
+import { recordVoid } from '@/lib/billing/void';
 import { isId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 import { wompiKeysOf } from '@/lib/payments';
@@ -13,7 +14,8 @@ import { verifyEventChecksum } from './signatures';
 
 // Events from a merchant's Wompi account (docs/processors.md). The checksum is checked from the
 // event's own property list; a valid event is answered 200 whether it settles a charge now, was
-// applied before (Wompi retries until it gets a 200), or is about nothing of ours.
+// applied before (Wompi retries until it gets a 200), or is about nothing of ours. A VOIDED status
+// for an APPROVED charge records the void (made through our API or in Wompi's dashboard) once.
 
 /** An event's envelope, as the route parses it (400 with one detail per bad field). */
 export const wompiEventSchema = z.object({
@@ -51,6 +53,10 @@ export async function receiveWompiEvent(db: Db, merchantId: string, event: z.out
   if (txn.amount !== transaction.amount_in_cents || (txn.gatewayTransactionId && txn.gatewayTransactionId !== transaction.id)) {
     log.error('Wompi event does not match our transaction', { merchantId, transactionId: txn.id, gatewayTransactionId: transaction.id });
     return 'ignored';
+  }
+  if (transaction.status === 'VOIDED' && txn.status === 'APPROVED') {
+    // A void, through our API or in Wompi's dashboard: a change to record, not a repeat to drop.
+    return (await recordVoid(db, txn)) ? 'settled' : 'already_settled';
   }
   if (txn.status !== 'PENDING') return 'already_settled';
   const result = toChargeResult(transaction as WompiTransaction);
