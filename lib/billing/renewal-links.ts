@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
-import { type PlanRow, transitionPlan, type TransactionRow } from '@/db/queries/plans';
+import { type PlanRow, transitionPlan } from '@/db/queries/plans';
 import {
   advanceRenewalLink,
   closeRenewalLink,
@@ -11,7 +11,7 @@ import {
   insertRenewalLink,
   type RenewalLinkRow,
 } from '@/db/queries/renewal-links';
-import { getPendingTransaction, getPlanByToken, lockPlan } from '@/db/queries/transactions';
+import { getPendingTransaction, getPlanByToken, lockPlan, type TransactionRow } from '@/db/queries/transactions';
 import type { RenewalLinkStatus } from '@/db/schema';
 import { noteRenewalLink, notePlanChange } from '@/lib/customers/notices';
 import type { RenewalStage } from '@/lib/email/templates';

@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
+import { type PlanRow, setCustomerLang } from '@/db/queries/plans';
 import { getRenewalLink, type RenewalLinkRow } from '@/db/queries/renewal-links';
-import { getTransactionOfPlan, recentFailedAttempts, recordSavedMethod } from '@/db/queries/transactions';
-import { subscriptionPlans } from '@/db/schema';
+import { getTransactionOfPlan, recentFailedAttempts, recordSavedMethod, type TransactionRow } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { isId } from '@/lib/ids';
 import { env } from '@/lib/env';
@@ -110,7 +108,7 @@ function preparePayment({ instrument, lang, renewalLinkId }: { instrument: Payme
     if (refused) throw refused;
     await checkFailedAttempts(tx, { planId: plan.id, renewalLinkId }, now);
     if (lang && lang !== plan.customerLang) {
-      await tx.update(subscriptionPlans).set({ customerLang: lang }).where(eq(subscriptionPlans.id, plan.id));
+      await setCustomerLang(tx, plan.id, lang);
     }
     // The plan's amount, or the period's: nothing the browser sends decides what is charged.
     if (link) return { kind: 'RENEWAL', amount: link.amount, periodStart: link.period, renewalLinkId: link.id, ...methodOf(instrument) };

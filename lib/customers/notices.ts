@@ -1,6 +1,7 @@
 import type { Db } from '@/db/client';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
+import type { PlanRow } from '@/db/queries/plans';
 import type { RenewalLinkRow } from '@/db/queries/renewal-links';
+import type { TransactionRow } from '@/db/queries/transactions';
 import { queueCustomerEmail } from '@/lib/email/outbox';
 import type { RenewalStage } from '@/lib/email/templates';
 import type { Outbox } from '@/lib/outbox';

@@ -16,7 +16,8 @@ import { useTestDatabase } from '@/test/database';
 import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
 import { call } from '@/test/http';
 import { createTestMerchant } from '@/test/merchants';
-import { createManageLink, findManagedPlan, manageLinkUse, recordManageLinkUse } from './manage-links';
+import { manageLinkUse } from '@/db/queries/manage-links';
+import { createManageLink, findManagedPlan, recordManageLinkUse } from './manage-links';
 import { cancelByCustomer, CUSTOMER_CANCEL_REASON, replacePaymentMethod } from './self-service';
 
 // The customer's page behind /manage/<token> (docs/customers.md#the-manage-page): the merchant's

@@ -1,8 +1,6 @@
 import type { Db } from '@/db/client';
-import type { PlanRow } from '@/db/queries/plans';
+import { type PlanRow, setPaymentMethodToken } from '@/db/queries/plans';
 import { lockPlan } from '@/db/queries/transactions';
-import { subscriptionPlans } from '@/db/schema';
-import { eq, sql } from 'drizzle-orm';
 import { ApiError } from '@/lib/api/errors';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
@@ -65,13 +63,9 @@ export async function replacePaymentMethod(
   const plan = await inTransaction(db, async (tx, outbox) => {
     const locked = await lockPlan(tx, found.id);
     if (locked.status !== 'ACTIVE' && locked.status !== 'PAUSED') throw new ApiError('conflict', `The plan is ${locked.status}`);
-    const [updated] = await tx
-      .update(subscriptionPlans)
-      .set({ paymentMethodToken: saved.token, updatedAt: sql`now()` })
-      .where(eq(subscriptionPlans.id, locked.id))
-      .returning();
-    await notePlanChange(tx, outbox, updated!, 'subscription.payment_method_updated', now);
-    return updated!;
+    const updated = await setPaymentMethodToken(tx, locked.id, saved.token);
+    await notePlanChange(tx, outbox, updated, 'subscription.payment_method_updated', now);
+    return updated;
   });
   return { plan };
 }

@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
-import { type PlanRow, transitionPlan, type TransactionRow } from '@/db/queries/plans';
-import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction } from '@/db/queries/transactions';
+import { type PlanRow, transitionPlan } from '@/db/queries/plans';
+import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction, type TransactionRow } from '@/db/queries/transactions';
 import { addInterval, anchorFor, intervalOf } from '@/lib/billing/interval';
 import { settleLinkPayment, stepDownToLink } from '@/lib/billing/renewal-links';
 import { afterRenewalOutcome } from '@/lib/billing/schedule';

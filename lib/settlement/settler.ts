@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import type { TransactionRow } from '@/db/queries/plans';
+import type { TransactionRow } from '@/db/queries/transactions';
 import { claimPendingCheck, findPendingToSettle } from '@/db/queries/settlement';
 import { errorFields, log } from '@/lib/log';
 import { merchantProcessors, type PaymentProcessor } from '@/lib/payments';
