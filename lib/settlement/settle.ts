@@ -23,7 +23,9 @@ import { recordChargeEvent } from '@/lib/webhooks/events';
  */
 export type ChargeOutcome =
   | ChargeResult
-  | { status: 'ERROR'; gatewayTransactionId: null; declineReason: DeclineReason };
+  | { status: 'ERROR'; gatewayTransactionId: null; declineReason: DeclineReason }
+  /** Declined before any charge reached the processor: the payer refused a Nequi account in the app. */
+  | { status: 'DECLINED'; gatewayTransactionId: null; declineReason: DeclineReason };
 
 /** Our ERROR for a charge the processor never received (its id stays null). */
 export const NEVER_RECEIVED: ChargeOutcome = { status: 'ERROR', gatewayTransactionId: null, declineReason: 'processor_error' };
