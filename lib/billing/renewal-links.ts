@@ -19,6 +19,7 @@ import { env } from '@/lib/env';
 import { createId, randomBase62 } from '@/lib/ids';
 import { log } from '@/lib/log';
 import type { Outbox } from '@/lib/outbox';
+import { type CancelReason, cancelReasonText } from '@/lib/plans/cancel-reason';
 import { inTransaction } from '@/lib/unit-of-work';
 import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import { clampRenewalSettings, DAY_MS, issueTime, nextStepAt, reminderTimes, type RenewalSettings } from './grace';
@@ -180,10 +181,11 @@ export async function runRenewalLinkStep(db: Db, linkId: string, now: Date): Pro
       return done('waiting');
     }
     await closeRenewalLink(tx, link.id, 'EXPIRED');
-    const cancelled = await transitionPlan(tx, plan.id, ['ACTIVE'], { status: 'CANCELLED', cancelReason: 'unpaid' });
+    const reason: CancelReason = { code: 'unpaid' };
+    const cancelled = await transitionPlan(tx, plan.id, ['ACTIVE'], { status: 'CANCELLED', cancelReason: cancelReasonText(reason) });
     if (!cancelled) return done('skipped');
     // The events and e-mail of a cancellation after the last failed retry (docs/customers.md).
-    await notePlanChange(tx, outbox, cancelled, 'subscription.cancelled', now);
+    await notePlanChange(tx, outbox, { before: plan, after: cancelled }, 'subscription.cancelled', { now, reason });
     return done('cancelled');
   });
 }

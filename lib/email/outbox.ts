@@ -8,6 +8,7 @@ import { intervalOf } from '@/lib/billing/interval';
 import { createManageLink } from '@/lib/customers/manage-links';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
+import type { CancelReason } from '@/lib/plans/cancel-reason';
 import { type RenewalFacts, renderEmail } from './templates';
 
 // The e-mail outbox (docs/customers.md#e-mails), like the webhook outbox: the e-mail is rendered
@@ -39,7 +40,13 @@ export async function queueCustomerEmail(
   tx: Db,
   outbox: Outbox,
   kind: EmailKind,
-  { plan, txn, renewal, now = new Date() }: { plan: PlanRow; txn?: TransactionRow; renewal?: RenewalFacts & { amount: number }; now?: Date },
+  {
+    plan,
+    txn,
+    renewal,
+    now = new Date(),
+    reason,
+  }: { plan: PlanRow; txn?: TransactionRow; renewal?: RenewalFacts & { amount: number }; now?: Date; reason?: CancelReason },
 ): Promise<void> {
   const merchantName = await getMerchantName(tx, plan.merchantId);
   const link = await createManageLink(tx, plan, { source: kind, now });
@@ -52,7 +59,7 @@ export async function queueCustomerEmail(
     chargeDate: txn?.chargeDate,
     reference: txn?.gatewayTransactionId,
     nextDate: plan.status === 'ACTIVE' ? plan.nextChargeDate : null,
-    reason: kind === 'cancelled' ? plan.cancelReason : null,
+    reason: kind === 'cancelled' ? reason : undefined,
     // An English e-mail opens the manage page in English.
     manageUrl: plan.customerLang === 'en' ? `${link.url}?lang=en` : link.url,
     ...(renewal ? { renewal: { ...renewal, url: plan.customerLang === 'en' ? `${renewal.url}?lang=en` : renewal.url } } : {}),
