@@ -20,8 +20,9 @@ const WIDGET_CACHE = 'public, max-age=86400, stale-while-revalidate=604800';
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
-  // PGlite loads its WebAssembly and data files from its own package folder at run time.
-  serverExternalPackages: ['@electric-sql/pglite'],
+  // PGlite loads its WebAssembly and data files from its own package folder at run time, and
+  // pdfkit its standard fonts' metrics (receipts, lib/receipts/pdf.ts).
+  serverExternalPackages: ['@electric-sql/pglite', 'pdfkit'],
   // `forbidden()`: the portal answers another merchant's plan or event with a 403 page.
   // `inlineCss`: the CSS comes in the HTML, so the checkout paints without waiting for a stylesheet;
   // its policy allows the `<style>` by hash (docs/checkout.md#hosted-page, proxy.ts).

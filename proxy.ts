@@ -21,22 +21,25 @@ import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import { errorFields, log } from '@/lib/log';
 import { wompiBaseUrl } from '@/lib/payments/wompi/client';
 import { findManagedPlan } from '@/lib/customers/manage-links';
+import { isRefusedServerAction } from '@/lib/http/same-origin';
+import { NOT_FOUND_HEADER, NOT_FOUND_PATH, type NotFoundSection } from '@/lib/http/not-found';
 
 function nonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes));
 }
 
-async function merchantOf(pathname: string): Promise<{ allowedDomains: string[]; wompiOrigin: string | null }> {
+async function merchantOf(pathname: string): Promise<{ allowedDomains: string[]; wompiOrigin: string | null; unknown: boolean }> {
   // The page and what hangs below it (the outcome page of a form post), embedded alike.
   const token = /^\/pay\/([^/]+)(?:\/|$)/.exec(pathname)?.[1];
-  if (!token || !CHECKOUT_TOKEN_PATTERN.test(token)) return { allowedDomains: [], wompiOrigin: null };
+  if (!token || !CHECKOUT_TOKEN_PATTERN.test(token)) return { allowedDomains: [], wompiOrigin: null, unknown: true };
   try {
     const found = await getAllowedDomainsByToken(await getDb(), token);
-    return { allowedDomains: found?.allowedDomains ?? [], wompiOrigin: wompiOriginOf(found?.wompiPublicKey) };
+    return { allowedDomains: found?.allowedDomains ?? [], wompiOrigin: wompiOriginOf(found?.wompiPublicKey), unknown: !found };
   } catch (error) {
     log.error('frame-ancestors lookup failed; only our own origin may frame the checkout', errorFields(error));
-    return { allowedDomains: [], wompiOrigin: null };
+    // The page answers for itself.
+    return { allowedDomains: [], wompiOrigin: null, unknown: false };
   }
 }
 
@@ -105,20 +108,29 @@ function portalProxy(request: NextRequest) {
 async function manageProxy(request: NextRequest) {
   const token = /^\/manage\/([^/]+)$/.exec(request.nextUrl.pathname)?.[1];
   let wompiOrigin: string | null = null;
+  let unknown = false;
   try {
     const found = token ? await findManagedPlan(await getDb(), token) : null;
     wompiOrigin = found?.processorType === 'wompi' ? wompiOriginOf(found.wompiPublicKey) : null;
+    unknown = Boolean(token) && !found;
   } catch (error) {
     log.error('manage page lookup failed; it connects to our own origin only', errorFields(error));
   }
   // It collects payment methods as the checkout does, under the checkout's policy; never framed.
-  return underCheckoutPolicy(request, { ancestors: "frame-ancestors 'none'", wompiOrigin }, { 'X-Robots-Tag': 'noindex' });
+  const policy = { ancestors: "frame-ancestors 'none'", wompiOrigin, notFound: unknown ? ('manage' as const) : undefined };
+  return underCheckoutPolicy(request, policy, { 'X-Robots-Tag': 'noindex' });
 }
 
-/** A checkout-like page under the checkout's policy (a fresh nonce passed on to Next.js), never cached, sending no referrer. */
+/**
+ * A checkout-like page under the checkout's policy (a fresh nonce passed on to Next.js), never
+ * cached, sending no referrer. With `notFound` (a token the page would answer with `notFound()`),
+ * the page is rendered by the root not-found page instead: Next.js serves a `notFound()` thrown
+ * by a page as an empty body that only JavaScript fills, and an unmatched path as full HTML
+ * (app/not-found.tsx, lib/http/not-found.ts).
+ */
 function underCheckoutPolicy(
   request: NextRequest,
-  { ancestors, wompiOrigin }: { ancestors: string; wompiOrigin: string | null },
+  { ancestors, wompiOrigin, notFound }: { ancestors: string; wompiOrigin: string | null; notFound?: NotFoundSection },
   extra: Record<string, string> = {},
 ) {
   const value = nonce();
@@ -127,7 +139,12 @@ function underCheckoutPolicy(
   forwarded.set('content-security-policy', csp);
   forwarded.set('x-nonce', value);
   forwarded.set(LANG_HEADER, resolveLang(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')));
-  const response = NextResponse.next({ request: { headers: forwarded } });
+  const page = request.method === 'GET' || request.method === 'HEAD';
+  if (notFound && page) forwarded.set(NOT_FOUND_HEADER, notFound);
+  const response =
+    notFound && page
+      ? NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url), { request: { headers: forwarded } })
+      : NextResponse.next({ request: { headers: forwarded } });
   response.headers.set('Content-Security-Policy', csp);
   response.headers.set('Referrer-Policy', 'no-referrer');
   response.headers.set('Cache-Control', 'no-store');
@@ -164,33 +181,42 @@ async function bodyWithin(request: NextRequest, limit: number): Promise<Uint8Arr
 /**
  * A form post to a page that Next.js would fail on with a 500 (docs/settlement.md#no-5xx-for-a-bad-request):
  * a body past its 1 MB limit (Next throws a 413 that nothing answers) is a 413 here, and a
- * multipart body that is not multipart at all (its parser throws a TypeError) is a 400. Null for
- * anything else.
+ * multipart body that is not multipart at all (its parser throws a TypeError) is a 400. Otherwise
+ * the multipart form as read (null for any other post or method), to tell a Server Action by.
  */
-async function badFormPost(request: NextRequest): Promise<NextResponse | null> {
-  if (request.method !== 'POST') return null;
+async function readFormPost(request: NextRequest): Promise<{ refused: NextResponse } | { form: FormData | null }> {
+  if (request.method !== 'POST') return { form: null };
   const tooLarge = () => plain(413, `Payload too large: a form may send at most ${FORM_BODY_LIMIT / 1024 / 1024} MB.\n`);
-  if (Number(request.headers.get('content-length') ?? 0) > FORM_BODY_LIMIT) return tooLarge();
+  if (Number(request.headers.get('content-length') ?? 0) > FORM_BODY_LIMIT) return { refused: tooLarge() };
   const type = request.headers.get('content-type') ?? '';
-  if (!MULTIPART.test(type)) return null;
+  if (!MULTIPART.test(type)) return { form: null };
   const body = await bodyWithin(request, FORM_BODY_LIMIT).catch(() => new Uint8Array());
-  if (body === null) return tooLarge();
+  if (body === null) return { refused: tooLarge() };
   try {
-    await new Response(body, { headers: { 'content-type': type } }).formData();
-    return null;
+    return { form: await new Response(body, { headers: { 'content-type': type } }).formData() };
   } catch {
-    return plain(400, 'Bad request: the form data could not be read.\n');
+    return { refused: plain(400, 'Bad request: the form data could not be read.\n') };
   }
 }
 
+/** A Server Action post: a fetch from React (`Next-Action`), or a form posted without JavaScript (its `$ACTION_…` field). */
+function isServerAction(request: NextRequest, form: FormData | null): boolean {
+  return request.headers.has('next-action') || (form !== null && [...form.keys()].some((name) => name.startsWith('$ACTION_')));
+}
+
 export async function proxy(request: NextRequest) {
-  const refused = await badFormPost(request);
-  if (refused) return refused;
+  const post = await readFormPost(request);
+  if ('refused' in post) return post.refused;
+  // Next refuses a Server Action from another origin with a 500; it is the sender's fault.
+  if (request.method === 'POST' && isServerAction(request, post.form) && isRefusedServerAction(request.headers)) {
+    return plain(403, 'Forbidden: this form may only be sent from a page of this site.\n');
+  }
   if (request.nextUrl.pathname.startsWith('/manage/')) return manageProxy(request);
   if (!/^\/(?:pay|portal)(?:\/|$)/.test(request.nextUrl.pathname)) return NextResponse.next();
   if (request.nextUrl.pathname.startsWith('/portal')) return portalProxy(request);
   const merchant = await merchantOf(request.nextUrl.pathname);
-  return underCheckoutPolicy(request, { ancestors: frameAncestors(merchant.allowedDomains), wompiOrigin: merchant.wompiOrigin });
+  const notFound = merchant.unknown && request.nextUrl.pathname !== '/pay' ? ('pay' as const) : undefined;
+  return underCheckoutPolicy(request, { ancestors: frameAncestors(merchant.allowedDomains), wompiOrigin: merchant.wompiOrigin, notFound });
 }
 
 export const config = {
@@ -198,10 +224,12 @@ export const config = {
     // `:path*` matches the bare path too; every request is checked against each entry in turn
     // (a RegExp made per entry and request), so the three sections share one.
     '/:section(pay|portal|manage)/:path*',
-    // Every other page, for a multipart post only (the API routes read their own bodies).
+    // Every other page, for a multipart post only (the API routes read their own bodies), or a
+    // Server Action's fetch.
     {
       source: '/((?!merchants/|checkout/|admin/|api/|processors/|_next/).*)',
       has: [{ type: 'header', key: 'content-type', value: '(?:M|m)(?:U|u)(?:L|l)(?:T|t)(?:I|i)(?:P|p)(?:A|a)(?:R|r)(?:T|t).*' }],
     },
+    { source: '/((?!merchants/|checkout/|admin/|api/|processors/|_next/).*)', has: [{ type: 'header', key: 'next-action' }] },
   ],
 };

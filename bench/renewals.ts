@@ -11,7 +11,7 @@ import { findDueRenewals } from '@/lib/billing/renewals';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { createMerchant } from '@/lib/merchants/merchants';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { median, writeSection } from './report';
 import { createScratchDatabase } from './setup';
 
@@ -96,7 +96,7 @@ async function renewEmbedded() {
   const database = await openPglite();
   const processor = createSandboxProcessor({ pendingMs: 0 });
   // Renewals only: handing events to delivery is another bench's business.
-  setWebhookDispatcher(async () => {});
+  holdWebhookHandOffs();
   const rates: number[] = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
@@ -107,7 +107,7 @@ async function renewEmbedded() {
       rates.push((value.approved * 1000) / ms);
     }
   } finally {
-    setWebhookDispatcher(undefined);
+    restoreWebhookQueue();
     await database.close();
   }
   return rates;

@@ -11,19 +11,21 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { openPglite, setDatabase } from '../db/client';
 import { payWithCard } from '../lib/checkout/payments';
-import { updateMerchant } from '../db/queries/merchants';
+import { updateMerchantRow } from '../db/queries/merchants';
 import { webhookEvents } from '../db/schema';
 import { parseCard } from '../lib/payments/card';
 import { createSandboxProcessor } from '../lib/payments/sandbox';
 import { MAX_IDLE_SOCKETS_PER_ORIGIN, setConnectionReuse } from '../lib/webhooks/connections';
-import { setWebhookDispatcher } from '../lib/webhooks/dispatch';
-import { inProcessIdle } from '../lib/webhooks/in-process';
-import { defaultDispatcher } from '../lib/webhooks/dispatch';
+import { deliveriesSettled } from '../lib/unit-of-work';
+import type { WebhookJob } from '../lib/webhooks/deliver';
+import { inProcessQueue } from '../lib/webhooks/in-process';
+import { installWebhookQueue } from '../lib/webhooks/queue';
 import { CARDS, cardForm, createTestLink } from '../test/checkout';
 import { createTestMerchant, linkBody } from '../test/merchants';
 import { createPaymentLink } from '../lib/plans/create-link';
 import { createLinkBodySchema } from '../lib/plans/schemas';
 import { createTestCertificates } from '../test/tls';
+import { holdWebhookHandOffs } from '../test/webhook-queue';
 import { median, writeSection } from './report';
 import { startReceiverThread } from './webhook-receivers';
 
@@ -63,26 +65,29 @@ async function main() {
 
   // 1. Commit → POST arrives, one payment at a time.
   const receiverUrl = await receiverThread.start();
-  setWebhookDispatcher(async (ids) => {
-    for (const id of ids) committed.set(id, performance.now());
-    await defaultDispatcher()(ids);
+  installWebhookQueue({
+    async enqueue(jobs) {
+      for (const job of jobs) committed.set(job.eventId, performance.now());
+      await inProcessQueue.enqueue(jobs);
+    },
   });
   for (let i = 0; i < LATENCY_PAYMENTS; i++) {
     const link = await createTestLink(db);
-    await updateMerchant(db, link.merchant.merchantId, { webhookUrl: receiverUrl });
+    await updateMerchantRow(db, link.merchant.merchantId, { webhookUrl: receiverUrl });
     await payWithCard(db, processor, { token: link.token, card });
-    await inProcessIdle();
+    await deliveriesSettled();
   }
   const latencies = [...committed].map(([id, at]) => arrivals.get(id)! - at);
 
   // 2. Ten merchants, 100 events each; the events are recorded first, then sent as one burst.
-  setWebhookDispatcher(async () => {});
+  holdWebhookHandOffs();
   const eventsOf: string[][] = [];
+  const jobs: WebhookJob[] = [];
   for (let m = 0; m < MERCHANTS; m++) {
     const url = await receiverThread.start();
     // One merchant per receiver, with its own 100 paid links: its deliveries share its lane.
     const merchant = await createTestMerchant(db);
-    await updateMerchant(db, merchant.merchantId, { webhookUrl: url });
+    await updateMerchantRow(db, merchant.merchantId, { webhookUrl: url });
     const ids: string[] = [];
     for (let i = 0; i < EVENTS_PER_MERCHANT; i++) {
       const body = createLinkBodySchema.parse(linkBody({ plan: { externalReference: `bench-${m}-${i}` } }));
@@ -90,6 +95,7 @@ async function main() {
       await payWithCard(db, processor, { token: link.token, card });
       const [event] = await db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.planId, link.subscriptionPlanId));
       ids.push(event!.id);
+      jobs.push({ eventId: event!.id, merchantId: merchant.merchantId, kind: 'created' });
     }
     eventsOf.push(ids);
   }
@@ -107,13 +113,13 @@ async function main() {
     if (hanging) await receiverThread.respond(1, { hang: true });
     const cpu0 = process.threadCpuUsage();
     const t0 = performance.now();
-    await defaultDispatcher()(all);
+    await inProcessQueue.enqueue(jobs);
     // Until every POST counted has reached its receiver (with merchant 1 hanging, its POSTs trickle
     // in 5 per 10 s, so there the nine's only), or every delivery has finished (a delivery that
     // failed before reaching its receiver never arrives; counted below).
     const counted = hanging ? nine : all;
     let idle = false;
-    if (!hanging) void inProcessIdle().then(() => (idle = true));
+    if (!hanging) void deliveriesSettled().then(() => (idle = true));
     const deadline = t0 + 120_000;
     while (counted.some((id) => !arrivals.has(id)) && !idle && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     const cpu = process.threadCpuUsage(cpu0);
@@ -127,7 +133,7 @@ async function main() {
     // recording its attempt would mark its event dispatched after the reset, and that event would
     // then (rightly) not be sent again. Merchant 1's hanging POSTs end at their 10 s limit.
     await receiverThread.respond(1, { hang: false });
-    await inProcessIdle();
+    await deliveriesSettled();
     const lost = counted.filter((id) => !arrivals.has(id)).length;
     console.log(
       `${label}: p50 ${ms(pct(lat, 50))}, p99 ${ms(pct(lat, 99))}, all nine done in ${ms(done)}, ${rate.toFixed(0)} deliveries/s, ${cpuMs.toFixed(2)} ms CPU each, ${lost} lost`,
@@ -140,7 +146,7 @@ async function main() {
   const calm2 = await burst('all receivers answer, again', true);
   const stalledOff = await burst('merchant 1 hangs', false, true);
   await receiverThread.close();
-  await inProcessIdle();
+  await deliveriesSettled();
   await database.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 

@@ -76,6 +76,8 @@ export const merchants = pgTable(
     processorType: text('processor_type', { enum: PROCESSOR_TYPES }).notNull().default('sandbox'),
     wompiPublicKey: text('wompi_public_key'),
     wompiSecrets: text('wompi_secrets'),
+    // The merchant's NIT, printed on its customers' receipts when set (docs/customers.md#receipts).
+    nit: text('nit'),
     // The events this merchant receives (docs/customers.md#lifecycle-events): the four charge
     // events always, lifecycle events only once chosen.
     webhookEventTypes: text('webhook_event_types')
@@ -96,6 +98,7 @@ export const merchants = pgTable(
     check('merchants_reminder_days_check', sql.raw(`reminder_days between ${REMINDER_DAYS.min} and ${REMINDER_DAYS.max}`)),
     check('merchants_grace_days_check', sql.raw(`grace_days between ${GRACE_DAYS.min} and ${GRACE_DAYS.max}`)),
     check('merchants_processor_type_check', inList('processor_type', PROCESSOR_TYPES)),
+    check('merchants_nit_check', sql`nit is null or nit ~ '^[0-9]{6,10}(-[0-9])?$'`),
     check('merchants_wompi_keys_check', sql`processor_type <> 'wompi' or (wompi_public_key is not null and wompi_secrets is not null)`),
   ],
 );
@@ -242,6 +245,11 @@ export const transactions = pgTable(
     cardLast4: text('card_last4'),
     failureCode: text('failure_code'),
     failureMessage: text('failure_message'),
+    // The start of the period a charge pays for (its due date; a first payment's is its charge
+    // date), for its receipt (docs/customers.md#receipts). Null for charges recorded before it.
+    periodStart: timestamp('period_start', { withTimezone: true, mode: 'date' }),
+    // Cents taken off the plan's list price by a coupon; `amount` is what was charged.
+    discount: cents('discount').notNull().default(0),
     // The renewal link this RENEWAL transaction pays (docs/billing.md#renewal-links); null for the rest.
     renewalLinkId: text('renewal_link_id').references((): AnyPgColumn => renewalLinks.id),
     createdAt: createdAt(),
@@ -267,8 +275,29 @@ export const transactions = pgTable(
     check('transactions_kind_check', inList('kind', TRANSACTION_KINDS)),
     check('transactions_payment_method_type_check', inList('payment_method_type', PAYMENT_METHOD_TYPES)),
     check('transactions_last4_check', sql`card_last4 is null or card_last4 ~ '^[0-9]{4}$'`),
+    check('transactions_discount_check', sql`discount >= 0`),
   ],
 );
+
+/**
+ * A Wompi Nequi subscription's first payment waiting for the payer to approve the account in the
+ * Nequi app (docs/processors.md#nequi-subscriptions): its PENDING transaction, the Nequi token and
+ * the single-use acceptance pair the payer's page fetched for this attempt, kept until the token is
+ * decided (by Wompi's `nequi_token.updated` event, a page poll or the settler). Whoever deletes the
+ * row goes on with the payment, so it is made once.
+ */
+export const wompiNequiWaits = pgTable('wompi_nequi_waits', {
+  transactionId: text('transaction_id')
+    .primaryKey()
+    .references(() => transactions.id, { onDelete: 'cascade' }),
+  merchantId: text('merchant_id')
+    .notNull()
+    .references(() => merchants.id),
+  nequiToken: text('nequi_token').notNull().unique(),
+  acceptanceToken: text('acceptance_token').notNull(),
+  personalDataToken: text('personal_data_token').notNull(),
+  createdAt: createdAt(),
+});
 
 /**
  * Renewal links (docs/billing.md#renewal-links): a checkout token for exactly one period of a plan,

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectAccessible, expectState, fillCard, payButton, test } from './checkout-helpers';
 import { WOMPI_DOUBLE } from './fixtures';
-import { acceptConsent, useWompi, watchRequests } from './wompi-helpers';
+import { acceptConsent, consentTokensSpent, useWompi, watchRequests } from './wompi-helpers';
 
 // A Wompi merchant's customer replaces the card on the manage page (docs/customers.md): the new
 // card is tokenized in the browser at "Wompi" (the local double), only its token reaches our
@@ -25,7 +25,7 @@ async function paidAtWompi(page: Page, request: APIRequestContext, admin: APIReq
   const keys = await useWompi(request, admin, merchantId);
   const link = await createLink();
   await page.goto(link.url);
-  await fillCard(page, { number: FIRST, cvc: '123' });
+  await fillCard(page, { number: FIRST, cvc: '123', holder: 'Ana Gómez' });
   await acceptConsent(page);
   await payButton(page).click();
   await expectState(page, 'approved', 15_000);
@@ -72,6 +72,13 @@ test('a RECURRING plan paid by card at Wompi: the customer replaces the card in 
   await acceptConsent(page);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await expectAccessible(page);
+  // The page leaves for our route as soon as it has the token: keep Wompi's answer on its way through.
+  let cardToken = '';
+  await page.route('**/v1/tokens/cards', async (route) => {
+    const response = await route.fetch();
+    cardToken = (await response.json()).data.id;
+    await route.fulfill({ response });
+  });
   const sourcesBefore = (await ofMerchant()).filter((r) => r.path === '/v1/payment_sources').length;
   const chargesBefore = (await charges()).length;
   await save.click();
@@ -81,7 +88,7 @@ test('a RECURRING plan paid by card at Wompi: the customer replaces the card in 
   // The card went to "Wompi" only; our server got its token and both acceptance tokens.
   const tokenization = seen.wompi.find((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/v1/tokens/cards');
   expect(tokenization?.postData()).toContain(NEW_CARD);
-  const cardToken = JSON.parse((await (await tokenization!.response())!.text())).data.id as string;
+  expect(cardToken).toMatch(/^tok_/);
   for (const req of seen.ours) {
     const everything = [req.url(), req.postData() ?? '', JSON.stringify(await req.allHeaders())].join('\n');
     expect(everything.replace(/\s/g, ''), `${req.method()} ${req.url()}`).not.toContain(NEW_CARD);
@@ -103,6 +110,11 @@ test('a RECURRING plan paid by card at Wompi: the customer replaces the card in 
   const renewal = (await charges()).at(-1)!;
   expect((await charges()).length).toBe(chargesBefore + 1);
   expect(renewal.body).toMatchObject({ recurrent: true });
+  // A saved source carries no acceptance tokens; every pair the browser fetched was spent once.
+  expect(renewal.body).not.toHaveProperty('acceptance_token');
+  const spent = await consentTokensSpent(request, keys.privateKey);
+  expect(spent.length).toBeGreaterThanOrEqual(4);
+  expect(new Set(spent).size).toBe(spent.length);
   expect(renewal.body!.payment_source_id).toEqual(expect.any(Number));
   expect(renewal.body!.payment_source_id).not.toBe(firstSource);
   expect(renewal.body!.payment_source_id).toBeGreaterThan(firstSource);

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { CARDS, createShortLivedLink, expectState, FUTURE_EXPIRY, LABELS, pay, planStatus } from './checkout-helpers';
+import { CARDS, createShortLivedLink, expectState, fillCard, FUTURE_EXPIRY, LABELS, pay, payButton, planStatus } from './checkout-helpers';
 import { BASE_URL, SHORT_LIVED_URL } from './fixtures';
 import { checkoutMessages, expect, expectInteractive, successOf, test, widget, widgetEvents } from './widget-helpers';
+import { acceptConsent, consentTokensSpent, useWompi } from './wompi-helpers';
 
 // The embeddable widget (docs/checkout.md#embedding) on a merchant's page served from a second local origin:
 // the callbacks a merchant relies on, the modal's behaviour, and what a page that is not allowed,
@@ -45,6 +46,27 @@ test('an approved card: onSuccess carries the transaction the server approved; t
   expect((await widgetEvents(page)).map(([k]) => k)).toEqual(['success', 'close']);
   await expect(opener).toBeFocused();
   expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe('hidden');
+});
+
+test('a Wompi merchant: the modal pays by card at Wompi, RECURRING and SINGLE, each attempt with its own acceptance tokens', async ({ page, request, admin, merchant, createLink, site }) => {
+  const keys = await useWompi(request, admin, merchant.merchantId);
+  for (const modality of ['RECURRING', 'SINGLE'] as const) {
+    const link = await createLink({ modality });
+    await page.goto(site.url({ token: link.token }));
+    await page.getByRole('button', { name: 'Pagar suscripción' }).click();
+    const { frame } = widget(page);
+    await expectInteractive(frame);
+    await fillCard(frame, { number: '4242 4242 4242 4242', holder: 'Ana Gómez' });
+    await acceptConsent(frame);
+    await payButton(frame).click();
+    await expectState(frame, 'approved', 15_000);
+    await expect.poll(() => widgetEvents(page)).toHaveLength(1);
+    expect((await successOf(page)).status).toBe('APPROVED');
+    expect((await planStatus(request, merchant, link.subscriptionPlanId)).plan.status).toBe(modality === 'RECURRING' ? 'ACTIVE' : 'COMPLETED');
+  }
+  const spent = await consentTokensSpent(request, keys.privateKey);
+  expect(spent).toHaveLength(4);
+  expect(new Set(spent).size).toBe(4);
 });
 
 test('declined, then approved with another card in the same modal', async ({ page, createLink, site }) => {

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { APIRequestContext, Page, Request } from '@playwright/test';
+import type { APIRequestContext, FrameLocator, Page, Request } from '@playwright/test';
 import { expect } from './checkout-helpers';
 import { BASE_URL, WOMPI_DOUBLE } from './fixtures';
 
 // A merchant on Wompi against the local double (test/wompi-double.ts), for the journeys that pay
 // or save a method there: the checkout's and the manage page's.
 
-export async function useWompi(request: APIRequestContext, admin: APIRequestContext, merchantId: string) {
+export async function useWompi(request: APIRequestContext, admin: APIRequestContext, merchantId: string, options: { pseUrl?: 'with-final' | 'while-pending' } = {}) {
   const id = randomBytes(8).toString('hex');
   const keys = { publicKey: `pub_test_${id}`, privateKey: `prv_test_${id}`, integritySecret: `test_integrity_${id}`, eventsSecret: `test_events_${id}` };
   const registered = await request.post(`${WOMPI_DOUBLE.origin}/__control/merchants`, {
-    data: { ...keys, eventsUrl: `${BASE_URL}/processors/wompi/events/${merchantId}` },
+    data: { ...keys, eventsUrl: `${BASE_URL}/processors/wompi/events/${merchantId}`, ...options },
   });
   expect(registered.status()).toBe(200);
   const res = await admin.patch(`/admin/merchants/${merchantId}`, { data: { processor: { type: 'wompi', ...keys } } });
@@ -31,7 +31,27 @@ export function watchRequests(page: Page) {
   return { ours, wompi };
 }
 
-export async function acceptConsent(page: Page) {
+export async function acceptConsent(page: Page | FrameLocator) {
   await page.getByRole('checkbox', { name: /reglamento para usuarios pagadores/ }).check();
   await page.getByRole('checkbox', { name: /tratamiento de mis datos personales/ }).check();
+}
+
+export interface RecordedAtWompi {
+  method: string;
+  path: string;
+  authorization: string | null;
+  merchantKeyHeader: string | null;
+  body: Record<string, unknown> | null;
+  status: number;
+}
+
+/** Every request the Wompi double received (test/wompi-double.ts). */
+export async function recordedAtWompi(request: APIRequestContext): Promise<RecordedAtWompi[]> {
+  return (await (await request.get(`${WOMPI_DOUBLE.origin}/__control/requests`)).json()) as RecordedAtWompi[];
+}
+
+/** The acceptance tokens this merchant's payment sources and transactions carried: each may appear once. */
+export async function consentTokensSpent(request: APIRequestContext, privateKey: string): Promise<string[]> {
+  const mine = (await recordedAtWompi(request)).filter((r) => r.authorization === `Bearer ${privateKey}` && r.method === 'POST');
+  return mine.flatMap((r) => [r.body?.acceptance_token, r.body?.accept_personal_auth]).filter((t): t is string => typeof t === 'string');
 }

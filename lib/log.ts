@@ -82,7 +82,7 @@ export function errorFields(error: unknown): Fields {
   return { error: String(error) };
 }
 
-const TOKEN_PATHS = /^(\/(?:pay|checkout\/session)\/)[^/?#]+/;
+const TOKEN_PATHS = /^(\/(?:pay|manage|checkout\/session)\/)[^/?#]+/;
 
 /** The path with any checkout token replaced, and no query string. */
 export function redactPath(pathname: string): string {

@@ -9,7 +9,7 @@ import { deleteExpiredIdempotencyKeysFunction, deleteOldEmailsFunction, deleteOl
 import { createId } from '@/lib/ids';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { holdWebhookHandOffs } from '@/test/webhook-queue';
 import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
 import { runRenewalSweep, runTestClock } from '@/lib/billing/sweep';
 import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
@@ -21,7 +21,7 @@ import { deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents, EMAIL_RE
 let database: Database;
 beforeAll(async () => {
   database = await useTestDatabase();
-  setWebhookDispatcher(async () => {});
+  holdWebhookHandOffs();
 });
 beforeEach(() => truncateAll(database.db));
 

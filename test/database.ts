@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, inject } from 'vitest';
 import { type Database, type Db, openPglite, openPostgres, queryRows, setDatabase } from '@/db/client';
-import { handOffsSettled } from '@/lib/webhooks/hand-offs';
+import { handOffsSettled } from '@/lib/unit-of-work';
 import { assertStoredWebhookBodiesValid } from './webhook-bodies';
 
 /**

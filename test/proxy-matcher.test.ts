@@ -21,6 +21,9 @@ describe('the proxy matcher', () => {
     expect(runsOn('/', multipart)).toBe(true);
     expect(runsOn('/demo', { 'content-type': 'MULTIPART/form-data; boundary=x' })).toBe(true);
     expect(runsOn('/demo', { 'content-type': 'application/json' })).toBe(false);
+    // A Server Action's fetch, whatever its body, so one from another origin is a 403.
+    expect(runsOn('/demo', { 'next-action': 'abc', 'content-type': 'text/plain;charset=UTF-8' })).toBe(true);
+    expect(runsOn('/merchants/subscription-link', { 'next-action': 'abc' })).toBe(false);
     for (const url of ['/merchants/subscription-link', '/checkout/session/x', '/admin/merchants', '/api/health', '/processors/wompi/events', '/_next/static/x.js']) {
       expect(runsOn(url, multipart), url).toBe(false);
     }

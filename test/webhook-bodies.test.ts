@@ -6,7 +6,7 @@ import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import type { PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { holdWebhookHandOffs } from './webhook-queue';
 import { webhookPayloadSchema } from '@/lib/webhooks/payload';
 import { CARDS, cardForm, createTestLink } from './checkout';
 import { truncateAll, useTestDatabase } from './database';
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   await truncateAll(database.db);
-  setWebhookDispatcher(async () => {});
+  holdWebhookHandOffs();
 });
 
 async function storedBody(planId: string): Promise<string> {

@@ -4,22 +4,26 @@
 // (docs/checkout.md). It owns the page's `data-checkout-state` once rendered; the summary above it
 // is server-rendered and passed in as children. Card checks are the same code the server runs
 // (lib/payments/card). With Wompi the card is tokenized in the browser at Wompi and only the token
-// reaches our server; the sandbox takes the card fields.
+// reaches our server: its card inputs have no names and the form cannot submit before hydration,
+// and every attempt fetches its own pair of single-use acceptance tokens. The sandbox takes the
+// card fields, with or without JavaScript.
 
-import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { FormCopy } from '@/lib/checkout/i18n';
 import type { MethodsCopy } from '@/lib/checkout/methods-i18n';
-import { type CardField, type CardInput, cardProblems, parseCard } from '@/lib/payments/card';
+import { type CardField, type CardInput, type CardRules, cardProblems, parseCard, WOMPI_MIN_HOLDER } from '@/lib/payments/card';
 import { shapeCardInput } from './card-input';
 import { type CheckoutState, CheckoutShell, type ShellCopy, StatusMessage, type Tone } from './checkout-shell';
 import styles from './checkout.module.css';
 import { MethodChoice, NequiFields, type PseField, PseFields, type PseValues, WompiConsent } from './method-fields';
 import m from './methods.module.css';
 import type { CheckoutProcessor, PaymentMethodChoice, PseBank } from './processor-types';
-import { approvedNequiToken, tokenizeCard } from './wompi-browser';
+import { freshConsent, tokenizeCard, tokenizeNequi } from './wompi-browser';
 
 const FIELDS: CardField[] = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardHolder'];
 const POLL_MS = 2000;
+/** Hydration as an external fact: false in the server's HTML, true once the page's code runs. */
+const noSubscription = () => () => {};
 
 /** A reply of the payment endpoints: a payment (200) or an error body; any of it may be missing. */
 interface Reply {
@@ -108,6 +112,10 @@ export function CheckoutForm(props: CheckoutFormProps) {
   const [accepted, setAccepted] = useState({ endUser: false, personalData: false });
   const [errors, setErrors] = useState<Partial<Record<string, string>>>(initial?.errors ?? {});
   const [focus, setFocus] = useState<{ target: Focus } | null>(null);
+  // With Wompi nothing may be submitted before the page's code runs: it would post the card to us.
+  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
+  const wompi = processor.type === 'wompi' ? processor : null;
+  const rules: CardRules = wompi ? { minHolder: WOMPI_MIN_HOLDER } : {};
 
   const inputs = useRef<Partial<Record<string, HTMLInputElement | HTMLSelectElement | null>>>({});
   const submit = useRef<HTMLButtonElement>(null);
@@ -146,7 +154,7 @@ export function CheckoutForm(props: CheckoutFormProps) {
       const next = { ...values, [field]: value };
       setValues(next);
       // A field marked in error is checked again as it is corrected; others wait for the submit.
-      if (errors[field] && !cardProblems(next)[field]) setErrors({ ...errors, [field]: undefined });
+      if (errors[field] && !cardProblems(next, undefined, rules)[field]) setErrors({ ...errors, [field]: undefined });
     };
   }
 
@@ -245,41 +253,36 @@ export function CheckoutForm(props: CheckoutFormProps) {
     await follow(reply, signal);
   }
 
-  const consent = () =>
-    processor.type === 'wompi'
-      ? { acceptanceToken: processor.consent.endUserPolicy.token, personalDataToken: processor.consent.personalData.token }
-      : {};
+  /** A new pair of Wompi's single-use acceptance tokens for this attempt (none with the sandbox). */
+  const consent = async (signal: AbortSignal) => (wompi ? freshConsent(wompi.apiUrl, wompi.publicKey, signal) : {});
 
   /** What goes to our server: never a card number or CVC with Wompi (tokenized at Wompi first). */
   async function bodyOf(signal: AbortSignal): Promise<Record<string, unknown> | null> {
     if (method === 'CARD') {
-      if (processor.type !== 'wompi') return { ...values };
+      if (!wompi) return { ...values };
       setOutcome({ tone: 'progress', title: copy.status.processing.title, text: mc.tokenizing });
-      const card = parseCard(values)!;
-      const cardToken = await tokenizeCard(processor.apiUrl, processor.publicKey, { number: card.number, expMonth: card.expMonth, expYear: card.expYear, cvc: card.cvc, holder: card.holder }, signal);
+      const card = parseCard(values, undefined, rules)!;
+      const cardToken = await tokenizeCard(wompi.apiUrl, wompi.publicKey, { number: card.number, expMonth: card.expMonth, expYear: card.expYear, cvc: card.cvc, holder: card.holder }, signal);
       setValues((v) => ({ ...v, cardNumber: '', cardCvc: '' }));
-      return { method: 'CARD', cardToken: cardToken.id, cardBrand: cardToken.brand, cardLast4: cardToken.last_four, ...consent() };
+      return { method: 'CARD', cardToken: cardToken.id, cardBrand: cardToken.brand, cardLast4: cardToken.last_four, ...(await consent(signal)) };
     }
     const phoneNumber = phoneDigits(method === 'NEQUI' ? nequiPhone : pse.phoneNumber);
-    if (method === 'PSE') return { method: 'PSE', ...pse, phoneNumber, ...consent() };
-    if (processor.type === 'wompi' && props.subscription) {
-      // A Nequi subscription: the payer approves the account in the app before we charge it.
+    if (method === 'PSE') return { method: 'PSE', ...pse, phoneNumber, ...(await consent(signal)) };
+    if (wompi && props.subscription) {
+      // A Nequi subscription: the account is tokenized here and posted at once; the payer approves
+      // it in the app, and our server goes on when Wompi says so (docs/processors.md#nequi-subscriptions).
       setOutcome({ tone: 'progress', ...mc.nequi.waiting });
-      const nequi = await approvedNequiToken(processor.apiUrl, processor.publicKey, phoneNumber, { signal, everyMs: POLL_MS, sleep });
-      if (nequi.status !== 'APPROVED') {
-        finish('declined', { tone: 'danger', title: copy.status.declined.title, text: mc.nequi.declined }, 'submit');
-        return null;
-      }
-      return { method: 'NEQUI', phoneNumber, nequiToken: nequi.id, ...consent() };
+      const nequi = await tokenizeNequi(wompi.apiUrl, wompi.publicKey, phoneNumber, signal);
+      return { method: 'NEQUI', phoneNumber, nequiToken: nequi.id, ...(await consent(signal)) };
     }
-    return { method: 'NEQUI', phoneNumber, ...consent() };
+    return { method: 'NEQUI', phoneNumber, ...(await consent(signal)) };
   }
 
   /** The current method's problems, by field (none: ready to pay). */
   function problemsNow(): Partial<Record<string, string>> {
     const found: Partial<Record<string, string>> = {};
     if (method === 'CARD') {
-      const problems = cardProblems(values);
+      const problems = cardProblems(values, undefined, rules);
       for (const f of FIELDS) if (problems[f]) found[f] = copy.problems[f][problems[f]!] ?? copy.serverProblem[f];
     } else if (method === 'NEQUI') {
       if (!PHONE.test(phoneDigits(nequiPhone))) found.phoneNumber = mc.nequi.phoneProblem;
@@ -289,7 +292,7 @@ export function CheckoutForm(props: CheckoutFormProps) {
       if (!pse.fullName.trim()) found.fullName = mc.pse.problems.fullName;
       if (!PHONE.test(phoneDigits(pse.phoneNumber))) found.phoneNumber = mc.pse.problems.phoneNumber;
     }
-    if (processor.type === 'wompi' && !(accepted.endUser && accepted.personalData)) found.consent = mc.consent.required;
+    if (wompi && !(accepted.endUser && accepted.personalData)) found.consent = mc.consent.required;
     return found;
   }
 
@@ -328,7 +331,8 @@ export function CheckoutForm(props: CheckoutFormProps) {
             inputs.current[name] = el;
           }}
           id={name}
-          name={name}
+          // With Wompi the card fields have no names: a form that posted before hydration would carry nothing.
+          name={wompi ? undefined : name}
           type="text"
           required
           autoComplete={extra.autoComplete}
@@ -373,14 +377,26 @@ export function CheckoutForm(props: CheckoutFormProps) {
       {showForm ? (
         <>
           <MethodChoice methods={props.methods} value={method} onChange={chooseMethod} copy={mc} disabled={processing} />
-          <form className={styles.form} onSubmit={onSubmit} method="post" action={action} noValidate aria-labelledby="method-heading">
+          <form
+            className={styles.form}
+            onSubmit={onSubmit}
+            // The sandbox posts to `action` without JavaScript; a Wompi form never posts anything.
+            {...(wompi ? {} : { method: 'post', action })}
+            noValidate
+            aria-labelledby="method-heading"
+          >
             <h2 id="method-heading" className={styles.formHeading}>
               {method === 'CARD' ? copy.heading : method === 'NEQUI' ? mc.nequi.heading : mc.pse.heading}
             </h2>
-            {processor.type === 'wompi' ? (
+            {wompi ? (
               <noscript>
                 <p className={styles.fieldError}>{mc.noScript}</p>
               </noscript>
+            ) : null}
+            {wompi && !hydrated ? (
+              <p className={styles.fine} data-testid="wompi-loading">
+                {mc.loading}
+              </p>
             ) : null}
             {method === 'CARD' ? (
               <>
@@ -390,7 +406,7 @@ export function CheckoutForm(props: CheckoutFormProps) {
                   {field('cardCvc', { autoComplete: 'cc-csc', inputMode: 'numeric', maxLength: 4 })}
                 </div>
                 {field('cardHolder', { autoComplete: 'cc-name', maxLength: 100, hint: copy.holderHint })}
-                {processor.type === 'wompi' ? <p className={styles.fine}>{mc.viaWompi}</p> : null}
+                {wompi ? <p className={styles.fine}>{mc.viaWompi}</p> : null}
                 <p className={styles.fine}>{copy.authorization}</p>
               </>
             ) : method === 'NEQUI' ? (
@@ -401,12 +417,18 @@ export function CheckoutForm(props: CheckoutFormProps) {
             ) : (
               <PseFields values={pse} onChange={(patch) => setPse((v) => ({ ...v, ...patch }))} banks={props.pseBanks} errors={errors} readOnly={processing} copy={mc} register={register} />
             )}
-            {processor.type === 'wompi' ? (
-              <WompiConsent documents={processor.consent} accepted={accepted} onChange={setAccepted} errors={errors} copy={mc} disabled={processing} inputRef={(el) => register('consent', el)} />
+            {wompi ? (
+              <WompiConsent documents={wompi.consent} accepted={accepted} onChange={setAccepted} errors={errors} copy={mc} disabled={processing} inputRef={(el) => register('consent', el)} />
             ) : method !== 'CARD' ? (
               <p className={m.sandbox}>{mc.sandboxData}</p>
             ) : null}
-            <button ref={submit} type="submit" className={styles.pay} disabled={processing || (method === 'PSE' && props.pseBanks.length === 0)} aria-busy={processing}>
+            <button
+              ref={submit}
+              type="submit"
+              className={styles.pay}
+              disabled={processing || (method === 'PSE' && props.pseBanks.length === 0) || (wompi !== null && !hydrated)}
+              aria-busy={processing}
+            >
               {processing ? <span className={styles.spinner} aria-hidden="true" /> : null}
               {processing ? copy.processing : method === 'CARD' ? copy.pay : method === 'NEQUI' ? mc.nequi.pay : mc.pse.pay}
             </button>

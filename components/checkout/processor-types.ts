@@ -3,8 +3,8 @@
 
 export type PaymentMethodChoice = 'CARD' | 'NEQUI' | 'PSE';
 
+/** One of Wompi's two documents the payer accepts; its single-use token is fetched per attempt (wompi-browser.ts). */
 export interface ConsentDocument {
-  token: string;
   url: string;
 }
 

@@ -1,6 +1,10 @@
+import type { Consent } from '@/lib/payments/processor';
+import { createWompiClient } from '@/lib/payments/wompi/client';
+
 // The browser's calls to Wompi with the merchant's public key (docs/processors.md): the card is
 // tokenized here, so its number and CVC go to Wompi and never to ServicePay; a Nequi account for a
-// subscription is tokenized here too and waited on while the payer approves in the app.
+// subscription is tokenized here too and waited on while the payer approves in the app; and each
+// attempt fetches its own pair of acceptance tokens, which are single-use.
 
 interface WompiReply<T> {
   data?: T;
@@ -54,6 +58,11 @@ export function tokenizeCard(
   return wompi<CardToken>(apiUrl, publicKey, '/tokens/cards', { method: 'POST', body, signal });
 }
 
+/** Tokenizes a Nequi account; the payer then approves it in the Nequi app (the token starts PENDING). */
+export function tokenizeNequi(apiUrl: string, publicKey: string, phoneNumber: string, signal: AbortSignal): Promise<{ id: string; status: string }> {
+  return wompi<{ id: string; status: string }>(apiUrl, publicKey, '/tokens/nequi', { method: 'POST', body: { phone_number: phoneNumber }, signal });
+}
+
 /** Tokenizes a Nequi account and waits while the payer approves it in the app (checked every `everyMs`). */
 export async function approvedNequiToken(
   apiUrl: string,
@@ -61,11 +70,26 @@ export async function approvedNequiToken(
   phoneNumber: string,
   { signal, everyMs, sleep }: { signal: AbortSignal; everyMs: number; sleep: (ms: number, signal: AbortSignal) => Promise<void> },
 ): Promise<{ id: string; status: 'APPROVED' | 'DECLINED' }> {
-  const token = await wompi<{ id: string; status: string }>(apiUrl, publicKey, '/tokens/nequi', { method: 'POST', body: { phone_number: phoneNumber }, signal });
+  const token = await tokenizeNequi(apiUrl, publicKey, phoneNumber, signal);
   let status = token.status;
   while (status === 'PENDING') {
     await sleep(everyMs, signal);
     status = (await wompi<{ status: string }>(apiUrl, publicKey, `/tokens/nequi/${encodeURIComponent(token.id)}`, { signal })).status;
   }
   return { id: token.id, status: status === 'APPROVED' ? 'APPROVED' : 'DECLINED' };
+}
+
+/**
+ * A new pair of acceptance tokens for one attempt (Wompi's tokens are single-use and expire in an
+ * hour): fetched when the payer pays, after they accepted the documents, never reused.
+ */
+export async function freshConsent(apiUrl: string, publicKey: string, signal: AbortSignal): Promise<Consent> {
+  const client = createWompiClient({
+    baseUrl: apiUrl,
+    publicKey,
+    // The page sends no referrer anywhere: its address holds the checkout token.
+    fetch: (input, init) => fetch(input, { ...init, signal, cache: 'no-store', referrerPolicy: 'no-referrer' }),
+  });
+  const merchant = await client.merchant();
+  return { acceptanceToken: merchant.presigned_acceptance.acceptance_token, personalDataToken: merchant.presigned_personal_data_auth.acceptance_token };
 }

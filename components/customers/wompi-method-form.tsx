@@ -2,18 +2,19 @@
 
 // Replacing a plan's payment method with Wompi on /manage/<token> (docs/customers.md): the card is
 // tokenized in the browser at Wompi with the checkout's own code (components/checkout), a Nequi
-// account is approved in the app, and only the token and both acceptance tokens go to our server
-// action. The card inputs have no `name` and the button is enabled only once hydrated, so without
-// JavaScript nothing can post a card number to us.
+// account is approved in the app, and only the token and both acceptance tokens are posted, as a
+// plain form, to the page's route handler (lib/customers/manage-form.ts). The card inputs have no
+// `name` and the button is enabled only once hydrated, so without JavaScript nothing can post a
+// card number to us. Each attempt fetches its own pair of Wompi's single-use acceptance tokens,
+// spent on the payment source.
 
 import { type FormEvent, useEffect, useState } from 'react';
 import { shapeCardInput } from '@/components/checkout/card-input';
 import { MethodChoice, NequiFields, WompiConsent } from '@/components/checkout/method-fields';
 import type { CheckoutProcessor, PaymentMethodChoice } from '@/components/checkout/processor-types';
-import { approvedNequiToken, tokenizeCard } from '@/components/checkout/wompi-browser';
-import { replaceMethodAction } from '@/app/manage/actions';
+import { approvedNequiToken, freshConsent, tokenizeCard } from '@/components/checkout/wompi-browser';
 import type { MethodsCopy } from '@/lib/checkout/methods-i18n';
-import { type CardField, type CardInput, cardProblems, parseCard } from '@/lib/payments/card';
+import { type CardField, type CardInput, cardProblems, parseCard, WOMPI_MIN_HOLDER } from '@/lib/payments/card';
 import styles from '@/app/manage/manage.module.css';
 
 type Wompi = Extract<CheckoutProcessor, { type: 'wompi' }>;
@@ -24,6 +25,8 @@ export interface WompiMethodCopy {
   save: string;
   saving: string;
   cardProblem: string;
+  /** A holder Wompi would refuse (under 5 characters). */
+  shortHolder: string;
   declined: string;
   network: string;
 }
@@ -35,7 +38,23 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
   });
 
-export function WompiMethodForm(props: { token: string; lang: string; processor: Wompi; initialPhone: string; copy: WompiMethodCopy; methodsCopy: MethodsCopy }) {
+/** Posts `fields` as an ordinary form (a navigation), as the page's forms without JavaScript do. */
+function postForm(action: string, fields: URLSearchParams) {
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = action;
+  for (const [name, value] of fields) {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  document.body.append(form);
+  form.submit();
+}
+
+export function WompiMethodForm(props: { action: string; lang: string; processor: Wompi; initialPhone: string; copy: WompiMethodCopy; methodsCopy: MethodsCopy }) {
   const { processor, copy, methodsCopy: mc } = props;
   const [hydrated, setHydrated] = useState(false);
   const [method, setMethod] = useState<PaymentMethodChoice>('CARD');
@@ -49,19 +68,19 @@ export function WompiMethodForm(props: { token: string; lang: string; processor:
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const found: Partial<Record<string, string>> = {};
-    const card = method === 'CARD' ? parseCard(values) : null;
-    if (method === 'CARD' && (!card || Object.keys(cardProblems(values)).length > 0)) found.card = copy.cardProblem;
+    const rules = { minHolder: WOMPI_MIN_HOLDER };
+    const card = method === 'CARD' ? parseCard(values, undefined, rules) : null;
+    const problems = method === 'CARD' ? cardProblems(values, undefined, rules) : {};
+    if (problems.cardHolder === 'short_holder') found.card = copy.shortHolder;
+    else if (method === 'CARD' && !card) found.card = copy.cardProblem;
     if (method === 'NEQUI' && !PHONE.test(phone.replace(/\D/g, ''))) found.phoneNumber = mc.nequi.phoneProblem;
     if (!(accepted.endUser && accepted.personalData)) found.consent = mc.consent.required;
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     const signal = new AbortController().signal;
-    const form = new FormData();
-    form.set('token', props.token);
+    const form = new URLSearchParams();
     form.set('lang', props.lang);
     form.set('method', method);
-    form.set('acceptanceToken', processor.consent.endUserPolicy.token);
-    form.set('personalDataToken', processor.consent.personalData.token);
     try {
       if (card) {
         setBusy(mc.tokenizing);
@@ -82,12 +101,13 @@ export function WompiMethodForm(props: { token: string; lang: string; processor:
         form.set('nequiToken', nequi.id);
         form.set('phoneNumber', phoneNumber);
       }
+      const consent = await freshConsent(processor.apiUrl, processor.publicKey, signal);
+      form.set('acceptanceToken', consent.acceptanceToken);
+      form.set('personalDataToken', consent.personalDataToken);
       setBusy(copy.saving);
-      // Answers with a redirect back to the page, saying what happened.
-      await replaceMethodAction(form);
-    } catch (error) {
-      // Next's redirect travels as a thrown value: let it through.
-      if (error && typeof error === 'object' && 'digest' in error) throw error;
+      // The route answers with a redirect back to the page, saying what happened.
+      postForm(props.action, form);
+    } catch {
       setBusy(null);
       setErrors({ submit: copy.network });
     }

@@ -1,9 +1,8 @@
 import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import { type Db, preparedFor, prepareSql } from '../client';
-import { customers, subscriptionPlans, transactions } from '../schema';
+import { customers, OPEN_PLAN_STATUSES, subscriptionPlans, transactions } from '../schema';
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
-export type TransactionRow = typeof transactions.$inferSelect;
 type CustomerInput = Omit<typeof customers.$inferInsert, 'createdAt' | 'updatedAt'>;
 
 type PlanInput = Pick<
@@ -188,4 +187,36 @@ export function findDuePlans(
     )
     .orderBy(asc(subscriptionPlans.nextChargeDate), asc(subscriptionPlans.id))
     .limit(limit);
+}
+
+/**
+ * The language the customer chose (the checkout's, or the manage page's `?lang=`): their e-mails
+ * follow it. Not a change of the plan: its updatedAt stays.
+ */
+export async function setCustomerLang(db: Db, planId: string, lang: 'es' | 'en'): Promise<void> {
+  await db.update(subscriptionPlans).set({ customerLang: lang }).where(eq(subscriptionPlans.id, planId));
+}
+
+/** Replaces the saved payment method renewals charge. */
+export async function setPaymentMethodToken(db: Db, planId: string, token: string): Promise<PlanRow> {
+  const [row] = await db.update(subscriptionPlans).set({ paymentMethodToken: token, updatedAt: sql`now()` }).where(eq(subscriptionPlans.id, planId)).returning();
+  return row!;
+}
+
+/**
+ * How many of a merchant's open plans (pending, active, paused) carry an amount in cents that is
+ * not whole pesos or is under `minimum`: what Wompi would refuse (lib/payments/wompi/amounts.ts).
+ */
+export async function countOpenPlansOffAmount(db: Db, merchantId: string, minimum: number): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(subscriptionPlans)
+    .where(
+      and(
+        eq(subscriptionPlans.merchantId, merchantId),
+        inArray(subscriptionPlans.status, [...OPEN_PLAN_STATUSES]),
+        or(sql`${subscriptionPlans.amount} % 100 <> 0`, sql`${subscriptionPlans.amount} < ${minimum}`),
+      ),
+    );
+  return row?.count ?? 0;
 }

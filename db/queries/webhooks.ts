@@ -162,13 +162,14 @@ export async function getEventWebhookUrl(db: Db, { merchantId, eventId }: { merc
   return row;
 }
 
-/** Which merchant each event belongs to (the delivery concurrency key). */
-export async function getEventMerchants(db: Db, eventIds: string[]) {
-  if (eventIds.length === 0) return [];
-  return db
-    .select({ eventId: webhookEvents.id, merchantId: webhookEvents.merchantId })
-    .from(webhookEvents)
-    .where(inArray(webhookEvents.id, eventIds));
+/** Writes an event; a charge's (with its transaction) once per transaction and type: null for a repeat. */
+export async function insertWebhookEvent(tx: Db, event: typeof webhookEvents.$inferInsert): Promise<string | null> {
+  const insert = tx.insert(webhookEvents).values(event);
+  const [row] = await (event.transactionId
+    ? insert.onConflictDoNothing({ target: [webhookEvents.transactionId, webhookEvents.type] })
+    : insert
+  ).returning({ id: webhookEvents.id });
+  return row?.id ?? null;
 }
 
 /**

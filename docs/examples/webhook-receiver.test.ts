@@ -10,7 +10,7 @@ import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { deliverEvent } from '@/lib/webhooks/deliver';
-import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { postWebhook } from '@/lib/webhooks/http';
 import { webhookHeaders } from '@/lib/webhooks/signature';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
@@ -38,7 +38,7 @@ let secret = '';
 
 beforeAll(async () => {
   database = await useTestDatabase();
-  setWebhookDispatcher(async () => {});
+  holdWebhookHandOffs();
   server = https.createServer(testCertificates().server, (req, res) =>
     servicePayWebhooks({ secret, handle: async (event) => void handled.push(event), seen })(req, res),
   );
@@ -46,7 +46,7 @@ beforeAll(async () => {
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
 });
 afterAll(async () => {
-  setWebhookDispatcher(undefined);
+  restoreWebhookQueue();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });

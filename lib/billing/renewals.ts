@@ -1,12 +1,11 @@
 import type { Db } from '@/db/client';
-import { uniqueViolation } from '@/db/errors';
-import { findDuePlans, type PlanRow, type TransactionRow } from '@/db/queries/plans';
-import { getPendingTransaction, insertTransaction, lockPlan } from '@/db/queries/transactions';
-import { createId } from '@/lib/ids';
+import { findDuePlans, type PlanRow } from '@/db/queries/plans';
+import { getPendingTransaction } from '@/db/queries/transactions';
 import { errorFields, log } from '@/lib/log';
-import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
+import { type ChargeResult, type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import { savedMethodType } from '@/lib/payments/processor';
-import { type ChargeOutcome, NEVER_RECEIVED, outcomeAfterFailedCharge, settleCharge } from '@/lib/settlement/settle';
+import { openCharge, type Prepared, sendCharge } from '@/lib/settlement/attempt';
+import { NEVER_RECEIVED, type Settlement, settleCharge } from '@/lib/settlement/settle';
 import { periodDueOf } from './schedule';
 
 // Renewals (docs/billing.md), every interval of the plan (lib/billing/interval.ts). A renewal is collected per period, the period named by its due
@@ -16,9 +15,10 @@ import { periodDueOf } from './schedule';
 // retries alike; `renewalFailures` says which attempt is next, and the due date is
 // nextChargeDate less that attempt's offset.
 //
-// Exactly once: every attempt takes the plan's row lock, checks that the plan is still ACTIVE and
-// still at the period and attempt it was sent for, and inserts a PENDING transaction (one per plan,
-// a unique index) before the processor is called, outside any database transaction. A second
+// Exactly once: every attempt (lib/settlement/attempt.ts) takes the plan's row lock, checks that
+// the plan is still ACTIVE and still at the period and attempt it was sent for, and inserts a
+// PENDING transaction (one per plan, a unique index) before the processor is called, outside any
+// database transaction. A second
 // sweep, a late event or a retried step finds the period moved on, or the attempt in flight.
 
 export { MAX_RENEWAL_FAILURES, periodDueOf } from './schedule';
@@ -61,55 +61,38 @@ export async function* findDueRenewals(db: Db, now: Date, pageSize = 1000): Asyn
   }
 }
 
-type Opened =
-  | { kind: 'charge'; plan: PlanRow; txn: TransactionRow }
-  | { kind: 'retrieve'; plan: PlanRow; txn: TransactionRow }
-  | { kind: 'in_progress' }
-  | { kind: 'skipped' };
-
 /** Under the plan's lock: start this attempt, take over an abandoned one, or find nothing to do. */
-async function openAttempt(db: Db, due: RenewalDue, now: Date): Promise<Opened> {
-  return db.transaction(async (tx) => {
-    const plan = await lockPlan(tx, due.planId);
-    if (plan?.status !== 'ACTIVE' || !plan.nextChargeDate) return { kind: 'skipped' };
+function prepareRenewal(due: RenewalDue, now: Date) {
+  return async (tx: Db, plan: PlanRow): Promise<Prepared> => {
+    if (plan?.status !== 'ACTIVE' || !plan.nextChargeDate) return 'skip';
     const pending = await getPendingTransaction(tx, plan.id);
     if (pending) {
-      if (pending.kind !== 'RENEWAL') return { kind: 'skipped' };
-      if (pending.gatewayTransactionId) return { kind: 'retrieve', plan, txn: pending };
+      if (pending.kind !== 'RENEWAL') return 'skip';
+      // Charged already (it has the processor's id): only the answer is awaited.
+      if (pending.gatewayTransactionId) return { resume: pending };
       const abandoned = now.getTime() - pending.chargeDate.getTime() >= ATTEMPT_LEASE_MS;
-      return abandoned ? { kind: 'charge', plan, txn: pending } : { kind: 'in_progress' };
+      return abandoned ? { resume: pending } : 'in_progress';
     }
     const current = plan.nextChargeDate <= now && periodDueOf(plan).getTime() === due.period && plan.renewalFailures === due.attempt;
-    if (!current) return { kind: 'skipped' };
-    try {
-      const txn = await insertTransaction(tx, {
-        id: createId('txn', now.getTime()),
-        planId: plan.id,
-        merchantId: plan.merchantId,
-        kind: 'RENEWAL',
-        status: 'PENDING',
-        amount: plan.amount,
-        chargeDate: now,
-        paymentMethodToken: plan.paymentMethodToken,
-        paymentMethodType: savedMethodType(plan.paymentMethodToken),
-      });
-      return { kind: 'charge', plan, txn };
-    } catch (error) {
-      if (uniqueViolation(error) === 'transactions_one_pending_per_plan') return { kind: 'in_progress' };
-      throw error;
-    }
-  });
+    if (!current) return 'skip';
+    return {
+      kind: 'RENEWAL',
+      amount: plan.amount,
+      periodStart: new Date(due.period),
+      paymentMethodToken: plan.paymentMethodToken,
+      paymentMethodType: savedMethodType(plan.paymentMethodToken),
+    };
+  };
 }
 
-/** Records the processor's answer through the one settlement of docs/settlement.md. */
-async function recordAttempt(db: Db, planId: string, txn: TransactionRow, outcome: ChargeOutcome, now: Date): Promise<RenewalOutcome> {
-  const { transaction, plan, settled } = await settleCharge(db, { planId, transactionId: txn.id }, outcome, { now });
-  if (transaction.status === 'PENDING') return { planId, result: 'PENDING', transactionId: txn.id };
+/** What a renewal's settlement says, for the sweep's summary. */
+function renewalOutcome(planId: string, { transaction, plan, settled }: Settlement): RenewalOutcome {
+  if (transaction.status === 'PENDING') return { planId, result: 'PENDING', transactionId: transaction.id };
   if (!settled) {
-    log.warn('renewal already settled by another worker', { planId, transactionId: txn.id, status: transaction.status });
+    log.warn('renewal already settled by another worker', { planId, transactionId: transaction.id, status: transaction.status });
     return { planId, result: 'skipped' };
   }
-  return { planId, result: transaction.status as 'APPROVED' | 'DECLINED' | 'ERROR', transactionId: txn.id, planStatus: plan.status };
+  return { planId, result: transaction.status as 'APPROVED' | 'DECLINED' | 'ERROR', transactionId: transaction.id, planStatus: plan.status };
 }
 
 /**
@@ -118,46 +101,47 @@ async function recordAttempt(db: Db, planId: string, txn: TransactionRow, outcom
  * already past this period and attempt, is skipped without a charge.
  */
 export async function chargeRenewal(db: Db, processors: ProcessorSource, due: RenewalDue, now: Date = new Date()): Promise<RenewalOutcome> {
-  const opened = await openAttempt(db, due, now);
-  if (opened.kind === 'in_progress' || opened.kind === 'skipped') return { planId: due.planId, result: opened.kind };
+  const opened = await openCharge(db, { plan: due.planId, now, prepare: prepareRenewal(due, now) });
+  if (opened.status !== 'opened') return { planId: due.planId, result: opened.status };
   const { txn, plan } = opened;
-  let result: ChargeOutcome;
   // The merchant's processor (docs/processors.md); none in production without Wompi keys, which
   // fails the attempt as a charge the processor never received rather than charging through the sandbox.
   const processor = await resolveProcessor(processors, plan.merchantId).catch((error: unknown) => {
     log.error('could not resolve the processor of a renewal', { planId: due.planId, ...errorFields(error) });
     return null;
   });
+  const pending: RenewalOutcome = { planId: due.planId, result: 'PENDING', transactionId: txn.id };
   if (!processor) {
-    if (opened.kind === 'retrieve') return { planId: due.planId, result: 'PENDING', transactionId: txn.id };
-    return recordAttempt(db, due.planId, txn, NEVER_RECEIVED, now);
+    if (txn.gatewayTransactionId) return pending;
+    return renewalOutcome(due.planId, await settleCharge(db, { planId: due.planId, transactionId: txn.id }, NEVER_RECEIVED, { now }));
   }
-  if (opened.kind === 'retrieve') {
+  if (txn.gatewayTransactionId) {
     // Charged already: only the processor's answer is awaited. A failure to ask is not a failure
     // of the charge; the next sweep asks again.
+    let result: ChargeResult;
     try {
-      result = await processor.retrieve(txn.gatewayTransactionId!);
+      result = await processor.retrieve(txn.gatewayTransactionId);
     } catch (error) {
       log.error('payment processor did not answer about a renewal', { planId: due.planId, transactionId: txn.id, ...errorFields(error) });
-      return { planId: due.planId, result: 'PENDING', transactionId: txn.id };
+      return pending;
     }
-    if (result.status === 'PENDING') return { planId: due.planId, result: 'PENDING', transactionId: txn.id };
-  } else {
-    try {
-      result = await processor.charge({
+    if (result.status === 'PENDING') return pending;
+    return renewalOutcome(due.planId, await settleCharge(db, { planId: due.planId, transactionId: txn.id }, result, { now }));
+  }
+  const charged = await sendCharge(
+    db,
+    processor,
+    opened,
+    (txn) =>
+      processor.charge({
         amount: txn.amount,
         currency: 'COP',
         reference: txn.id,
         paymentMethod: txn.paymentMethodToken ?? '',
         initiator: 'recurring',
         customerEmail: plan.customerEmail,
-      });
-    } catch (error) {
-      log.error('payment processor failed on a renewal', { planId: due.planId, transactionId: txn.id, ...errorFields(error) });
-      const known = await outcomeAfterFailedCharge(processor, txn.id);
-      if (!known) return { planId: due.planId, result: 'PENDING', transactionId: txn.id };
-      result = known;
-    }
-  }
-  return recordAttempt(db, due.planId, txn, result, now);
+      }),
+    { now },
+  );
+  return renewalOutcome(due.planId, charged);
 }

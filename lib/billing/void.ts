@@ -1,9 +1,9 @@
 import type { Db } from '@/db/client';
-import { getTransactionForMerchant, lockPlan, voidTransaction } from '@/db/queries/transactions';
+import { getTransactionForMerchant, lockPlan, type TransactionRow, voidTransaction } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { findOwned } from '@/lib/auth/ownership';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
-import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
+import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 import type { VoidedView } from './schemas';
 
@@ -12,6 +12,20 @@ import type { VoidedView } from './schemas';
 // records it with its `subscription.charge.voided` event. The plan itself does not change: a
 // voided first payment still counts as the link's one approval (the database says so), and a
 // voided renewal does not bring its period back; the merchant cancels the plan if it should end.
+
+/**
+ * APPROVED → VOIDED with its `subscription.charge.voided` event, under the plan's lock, in one
+ * database transaction, the event sent after commit. Undefined when the charge was not APPROVED
+ * (voided already): however many paths learn of one void, it is recorded once.
+ */
+export async function recordVoid(db: Db, txn: Pick<TransactionRow, 'id' | 'planId'>, now = new Date()): Promise<TransactionRow | undefined> {
+  return inTransaction(db, async (tx, outbox) => {
+    const plan = await lockPlan(tx, txn.planId);
+    const voided = await voidTransaction(tx, txn.id);
+    if (voided) await recordChargeEvent(tx, outbox, plan, voided, now);
+    return voided;
+  });
+}
 
 export async function voidCharge(
   db: Db,
@@ -28,15 +42,14 @@ export async function voidCharge(
   const processor = await resolveProcessor(processors, merchantId);
   if (!processor) throw new ApiError('conflict', 'This merchant has no payment processor configured');
   const result = await processor.void(txn.gatewayTransactionId);
+  if (result.status === 'PENDING') {
+    throw new ApiError('conflict', 'The processor has not confirmed the void yet; the transaction becomes VOIDED, with its subscription.charge.voided webhook, once it does');
+  }
   if (result.status !== 'VOIDED') throw new ApiError('conflict', 'The processor refused to void this charge');
-  const { voided, eventId } = await db.transaction(async (tx) => {
-    const plan = await lockPlan(tx, txn.planId);
-    const voided = await voidTransaction(tx, txn.id);
-    // Another void won the race: it wrote the event; this one is refused like any other repeat.
-    if (!voided) throw refused('VOIDED');
-    return { voided, eventId: await recordChargeEvent(tx, plan, voided, now) };
-  });
-  if (eventId) dispatchWebhookEvents([eventId]);
+  const voided = await recordVoid(db, txn, now);
+  // Another void won the race (a concurrent request, or Wompi's VOIDED event): it wrote the event;
+  // this one is refused like any other repeat.
+  if (!voided) throw refused('VOIDED');
   return {
     subscriptionTransactionId: voided.id,
     status: 'VOIDED',

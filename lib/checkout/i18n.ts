@@ -112,6 +112,7 @@ const es = {
       cardHolder: {
         required: 'Ingrese el nombre del titular.',
         invalid_holder: 'Escriba el nombre como aparece en la tarjeta, sin números.',
+        short_holder: 'Escriba el nombre completo como aparece en la tarjeta (al menos 5 caracteres), por ejemplo «Ana Gómez».',
       },
     },
     serverProblem: {
@@ -238,6 +239,7 @@ const en: Copy = {
       cardHolder: {
         required: 'Enter the cardholder name.',
         invalid_holder: 'Write the name as shown on the card, without digits.',
+        short_holder: 'Write the full name as shown on the card (at least 5 characters), for example “Ana Gómez”.',
       },
     },
     serverProblem: {

@@ -66,6 +66,7 @@ const es = {
     text: 'Intente de nuevo en unos minutos. No se ha hecho ningún cobro.',
   },
   noScript: 'Para pagar con este comercio su navegador debe tener JavaScript activado: los datos de la tarjeta se protegen en su navegador antes de enviarse.',
+  loading: 'La página aún se está cargando; el botón de pago se activa en un momento. Si no se activa, su navegador necesita JavaScript: los datos de la tarjeta se protegen en su navegador antes de enviarse.',
 };
 
 type MethodsCopyTable = typeof es;
@@ -130,6 +131,7 @@ const en: MethodsCopyTable = {
     text: 'Try again in a few minutes. Nothing has been charged.',
   },
   noScript: 'To pay this merchant your browser needs JavaScript: card details are protected in your browser before they are sent.',
+  loading: 'The page is still loading; the pay button turns on in a moment. If it does not, your browser needs JavaScript: card details are protected in your browser before they are sent.',
 };
 
 export type MethodsCopy = Omit<MethodsCopyTable, 'nequi'> & { nequi: Omit<MethodsCopyTable['nequi'], 'authorization'> & { authorization: string } };

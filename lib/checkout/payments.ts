@@ -1,29 +1,24 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { uniqueViolation } from '@/db/errors';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import { getTransactionOfPlan, insertTransaction, lockPlan, recentFailedAttempts } from '@/db/queries/transactions';
-import { subscriptionPlans } from '@/db/schema';
+import { findNequiWait } from '@/db/queries/nequi-waits';
+import { type PlanRow, setCustomerLang } from '@/db/queries/plans';
+import { getTransactionOfPlan, recentFailedAttempts, type TransactionRow } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
-import { createId, isId } from '@/lib/ids';
-import { errorFields, log } from '@/lib/log';
-import { env } from '@/lib/env';
+import { isId } from '@/lib/ids';
 import type { Lang } from '@/lib/i18n/locale';
 import type { Card } from '@/lib/payments/card';
-import {
-  type DeclineReason,
-  type PaymentResult,
-  type ProcessorSource,
-  resolveProcessor,
-} from '@/lib/payments';
+import { type DeclineReason, type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import type { Consent, PaymentInstrument, PaymentMethodType } from '@/lib/payments/processor';
-import { type ChargeOutcome, outcomeAfterFailedCharge, settleCharge } from '@/lib/settlement/settle';
+import { type NewCharge, openCharge } from '@/lib/settlement/attempt';
+import { settleCharge } from '@/lib/settlement/settle';
+import { sendFirstPayment } from './first-payment';
+import { resumeNequiWait, startNequiSubscription } from './nequi-subscription';
 import { findCheckoutPlan, findPlanByToken } from './session';
 
 // The first payment of a plan through its checkout token (docs/states.md). The database decides
 // every race: one PENDING transaction per plan and one approval per token are unique indexes,
-// and each transition is a conditional UPDATE … WHERE status = 'PENDING' (lib/settlement/settle.ts,
-// shared with renewals and the settler). The processor is called outside any database transaction.
+// and each transition is a conditional UPDATE … WHERE status = 'PENDING'. The attempt is the one
+// charge attempt of lib/settlement/attempt.ts, shared with renewals; the processor is called
+// outside any database transaction.
 
 export const MAX_FAILED_ATTEMPTS_PER_HOUR = 5;
 const HOUR_MS = 60 * 60 * 1000;
@@ -72,20 +67,12 @@ function methodOf(instrument: PaymentInstrument): { paymentMethodType: PaymentMe
 }
 
 /**
- * Starts the plan's first payment: refuses what may not be paid, then records a PENDING
- * transaction and, with it, the language the customer pays in (their e-mails' language,
+ * Under the plan's lock (lib/settlement/attempt.ts): refuses what may not be paid, then names the
+ * first payment, recording with it the language the customer pays in (their e-mails' language,
  * docs/customers.md#e-mails).
  */
-async function openAttempt(
-  db: Db,
-  token: string,
-  { instrument, lang }: { instrument: PaymentInstrument; lang?: Lang },
-  now: Date,
-): Promise<{ plan: PlanRow; txn: TransactionRow }> {
-  return db.transaction(async (tx) => {
-    // The status must be read under the lock: read before it, a concurrent approval could commit
-    // between our read and our insert, and the customer would be charged twice.
-    const plan = await lockPlan(tx, (await findCheckoutPlan(tx, token, now)).plan.id);
+function prepareFirstPayment({ instrument, lang }: { instrument: PaymentInstrument; lang?: Lang }, now: Date) {
+  return async (tx: Db, plan: PlanRow): Promise<NewCharge> => {
     if (plan.status === 'ACTIVE' || plan.status === 'COMPLETED') throw new ApiError('conflict', 'This link has already been paid');
     if (plan.status !== 'PENDING_ACTIVATION') throw new ApiError('conflict', 'This subscription no longer accepts payments');
     if (instrument.type === 'PSE' && plan.modality !== 'SINGLE') {
@@ -99,28 +86,11 @@ async function openAttempt(
       });
     }
     if (lang && lang !== plan.customerLang) {
-      await tx.update(subscriptionPlans).set({ customerLang: lang }).where(eq(subscriptionPlans.id, plan.id));
+      await setCustomerLang(tx, plan.id, lang);
     }
-    try {
-      const txn = await insertTransaction(tx, {
-        id: createId('txn', now.getTime()),
-        planId: plan.id,
-        merchantId: plan.merchantId,
-        kind: 'INITIAL',
-        status: 'PENDING',
-        // Always the plan's amount: nothing the browser sends decides what is charged.
-        amount: plan.amount,
-        chargeDate: now,
-        ...methodOf(instrument),
-      });
-      return { plan, txn };
-    } catch (error) {
-      if (uniqueViolation(error) === 'transactions_one_pending_per_plan') {
-        throw new ApiError('conflict', 'A payment for this link is already in progress');
-      }
-      throw error;
-    }
-  });
+    // Always the plan's amount: nothing the browser sends decides what is charged.
+    return { kind: 'INITIAL', amount: plan.amount, ...methodOf(instrument) };
+  };
 }
 
 /** The customer pays the link with a card (the sandbox: the card reaches the server). */
@@ -163,35 +133,21 @@ export async function payCheckout(
   if (!processor) throw new ApiError('conflict', 'This merchant cannot take payments yet');
   checkInstrument(processor.kind, payment);
   if (payment.instrument.type === 'NEQUI' && processor.kind === 'wompi' && found.modality === 'RECURRING') {
-    throw new ApiError('invalid_request', 'A Nequi subscription is paid with a Nequi token the payer approved (nequiToken)');
+    throw new ApiError('invalid_request', 'A Nequi subscription is paid with a Nequi token tokenized in the browser (nequiToken)');
   }
-  const { plan, txn } = await openAttempt(db, token, { instrument: payment.instrument, lang }, now);
-  let result: PaymentResult | null = null;
-  let outcome: ChargeOutcome | null;
-  try {
-    result = await processor.pay({
-      amount: txn.amount,
-      currency: 'COP',
-      reference: txn.id,
-      customerEmail: plan.customerEmail,
-      instrument: payment.instrument,
-      saveForRenewals: plan.modality === 'RECURRING',
-      consent: payment.consent,
-      description: plan.description,
-      redirectUrl: `${env().APP_URL}/pay/${token}?payment=${txn.id}`,
-    });
-    outcome = result;
-  } catch (error) {
-    // It may have received the charge all the same: asked by our reference (docs/settlement.md).
-    log.error('payment processor failed', { transactionId: txn.id, ...errorFields(error) });
-    outcome = await outcomeAfterFailedCharge(processor, txn.id);
-  }
-  if (!outcome) return toPaymentView(txn);
-  const settled = await settleCharge(db, { planId: plan.id, transactionId: txn.id }, outcome, {
+  const opened = await openCharge(db, {
+    plan: async (tx) => (await findCheckoutPlan(tx, token, now)).plan.id,
     now,
-    ...(result ? { paymentMethodToken: result.paymentMethodToken } : {}),
+    prepare: prepareFirstPayment({ instrument: payment.instrument, lang }, now),
   });
-  return toPaymentView(settled.transaction, result?.redirectUrl);
+  if (opened.status !== 'opened') throw new ApiError('conflict', 'A payment for this link is already in progress');
+  const { instrument, consent } = payment;
+  if (instrument.type === 'NEQUI_TOKEN' && opened.plan.modality === 'RECURRING' && processor.nequiTokenStatus && consent) {
+    // A Nequi subscription waits for the payer's approval in the app: docs/processors.md#nequi-subscriptions.
+    return toPaymentView(await startNequiSubscription(db, processor, opened, { token: instrument.token, consent }, now));
+  }
+  const { transaction, result } = await sendFirstPayment(db, processor, opened, payment, now);
+  return toPaymentView(transaction, result?.redirectUrl);
 }
 
 /** A payment of this link as it stands; a PENDING one is settled first if the processor has decided. */
@@ -206,7 +162,14 @@ export async function getPayment(
   const { plan } = await findPlanByToken(db, token);
   const txn = await getTransactionOfPlan(db, { planId: plan.id, transactionId });
   if (!txn) throw notFound;
-  if (txn.status !== 'PENDING' || !txn.gatewayTransactionId) return toPaymentView(txn);
+  if (txn.status !== 'PENDING') return toPaymentView(txn);
+  if (!txn.gatewayTransactionId) {
+    // A Nequi subscription waiting for the payer's approval: asked, and gone on with once decided.
+    const wait = await findNequiWait(db, txn.id);
+    const processor = wait ? await resolveProcessor(processors, plan.merchantId) : null;
+    const resumed = wait && processor ? await resumeNequiWait(db, processor, wait) : null;
+    return toPaymentView(resumed ?? txn);
+  }
   const processor = await resolveProcessor(processors, plan.merchantId);
   if (!processor) return toPaymentView(txn);
   const result = await processor.retrieve(txn.gatewayTransactionId);

@@ -42,8 +42,9 @@ export async function checkoutProcessorConfig(db: Db, merchantId: string, modali
         publicKey: keys.publicKey,
         apiUrl,
         consent: {
-          endUserPolicy: { token: acceptance.presigned_acceptance.acceptance_token, url: acceptance.presigned_acceptance.permalink },
-          personalData: { token: acceptance.presigned_personal_data_auth.acceptance_token, url: acceptance.presigned_personal_data_auth.permalink },
+          // The documents only: the page fetches a fresh pair of single-use tokens for each attempt.
+          endUserPolicy: { url: acceptance.presigned_acceptance.permalink },
+          personalData: { url: acceptance.presigned_personal_data_auth.permalink },
         },
       },
       methods,

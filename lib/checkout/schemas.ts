@@ -9,6 +9,7 @@ const PROBLEM_MESSAGES: Record<CardProblem, string> = {
   expired: 'is in the past: the card has expired',
   invalid_cvc: 'must be the 3 digits on the back of the card',
   invalid_holder: 'must be the name printed on the card',
+  short_holder: 'must be the full name printed on the card, at least 5 characters',
 };
 
 const field = z.string({ error: 'must be a string' }).max(100, 'must be at most 100 characters');

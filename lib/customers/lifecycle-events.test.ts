@@ -13,8 +13,8 @@ import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
-import { inProcessIdle } from '@/lib/webhooks/in-process';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
+import { deliveriesSettled } from '@/lib/unit-of-work';
 import { deliverEvent } from '@/lib/webhooks/deliver';
 import { lifecyclePayloadSchema, LIFECYCLE_EVENT_TYPES } from '@/lib/webhooks/payload';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
@@ -37,16 +37,15 @@ beforeAll(async () => {
   tripwire = installNetworkTripwire();
 });
 afterAll(async () => {
-  setWebhookDispatcher(undefined);
+  restoreWebhookQueue();
   tripwire.uninstall();
   await receiver.close();
 });
 beforeEach(() => {
-  dispatched = [];
-  setWebhookDispatcher(async (ids) => void dispatched.push(...ids));
+  dispatched = holdWebhookHandOffs();
 });
 afterEach(async () => {
-  await inProcessIdle();
+  await deliveriesSettled();
   receiver.received.length = 0;
   expect(tripwire.violations).toEqual([]);
 });

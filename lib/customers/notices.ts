@@ -1,41 +1,36 @@
 import type { Db } from '@/db/client';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import type { EmailKind } from '@/db/schema';
+import type { PlanRow } from '@/db/queries/plans';
+import type { TransactionRow } from '@/db/queries/transactions';
 import { queueCustomerEmail } from '@/lib/email/outbox';
-import { sendEmails } from '@/lib/email/send';
-import { dispatchWebhookEvents } from '@/lib/webhooks/dispatch';
+import type { Outbox } from '@/lib/outbox';
+import type { CancelReason } from '@/lib/plans/cancel-reason';
 import { recordLifecycleEvent } from '@/lib/webhooks/events';
 import type { LifecycleEventType } from '@/lib/webhooks/payload';
 
 // What a change to a plan tells the merchant and the customer (docs/customers.md): lifecycle
 // webhook events, for the merchants who chose them, and the customer's e-mails (receipt, failed
-// renewal, cancellation). Written inside the database transaction that made the change, handed
-// to delivery once it commits; the sweepers take whatever a crash leaves behind.
+// renewal, cancellation). Written in the unit of work that made the change (lib/unit-of-work.ts),
+// delivered once it commits; the sweepers take whatever a crash leaves behind.
 
-export interface Notices {
-  eventIds: string[];
-  emailIds: string[];
+/** Whether the customer ever paid this plan: a plan still PENDING_ACTIVATION never was. */
+export function wasPaid(plan: Pick<PlanRow, 'status'>): boolean {
+  return plan.status !== 'PENDING_ACTIVATION';
 }
 
-export const NO_NOTICES: Notices = { eventIds: [], emailIds: [] };
-
-function merge(...all: Notices[]): Notices {
-  return { eventIds: all.flatMap((n) => n.eventIds), emailIds: all.flatMap((n) => n.emailIds) };
-}
-
-async function lifecycle(tx: Db, plan: PlanRow, type: LifecycleEventType, now: Date): Promise<Notices> {
-  const id = await recordLifecycleEvent(tx, plan, type, now);
-  return { eventIds: id ? [id] : [], emailIds: [] };
-}
-
-async function email(tx: Db, kind: EmailKind, plan: PlanRow, now: Date, txn?: TransactionRow): Promise<Notices> {
-  return { eventIds: [], emailIds: [await queueCustomerEmail(tx, kind, { plan, txn, now })] };
-}
-
-/** A plan change made by the merchant or the customer (pause, resume, cancel, a new payment method). */
-export async function notePlanChange(tx: Db, plan: PlanRow, type: LifecycleEventType, now: Date = new Date()): Promise<Notices> {
-  const event = await lifecycle(tx, plan, type, now);
-  return type === 'subscription.cancelled' ? merge(event, await email(tx, 'cancelled', plan, now)) : event;
+/**
+ * A plan change made by the merchant or the customer (pause, resume, cancel, a new payment
+ * method). A cancel e-mails the customer, with its reason, unless the plan was never paid: a
+ * would-be customer who never paid has no subscription to hear about.
+ */
+export async function notePlanChange(
+  tx: Db,
+  outbox: Outbox,
+  { before, after }: { before: PlanRow; after: PlanRow },
+  type: LifecycleEventType,
+  { now = new Date(), reason }: { now?: Date; reason?: CancelReason } = {},
+): Promise<void> {
+  await recordLifecycleEvent(tx, outbox, after, type, now);
+  if (type === 'subscription.cancelled' && wasPaid(before)) await queueCustomerEmail(tx, outbox, 'cancelled', { plan: after, now, reason });
 }
 
 /**
@@ -43,20 +38,17 @@ export async function notePlanChange(tx: Db, plan: PlanRow, type: LifecycleEvent
  * approval; a notice with the retry date for a failed renewal; the activation of a RECURRING
  * plan; and, after the last failed retry, the cancellation.
  */
-export async function noteSettlement(tx: Db, before: PlanRow, after: PlanRow, txn: TransactionRow, now: Date): Promise<Notices> {
-  const notices: Notices[] = [];
-  if (txn.status === 'APPROVED') notices.push(await email(tx, 'receipt', after, now, txn));
-  if (before.status === 'PENDING_ACTIVATION' && after.status === 'ACTIVE') notices.push(await lifecycle(tx, after, 'subscription.activated', now));
+export async function noteSettlement(tx: Db, outbox: Outbox, before: PlanRow, after: PlanRow, txn: TransactionRow, now: Date): Promise<void> {
+  if (txn.status === 'APPROVED') await queueCustomerEmail(tx, outbox, 'receipt', { plan: after, txn, now });
+  if (before.status === 'PENDING_ACTIVATION' && after.status === 'ACTIVE') await recordLifecycleEvent(tx, outbox, after, 'subscription.activated', now);
   const failedRenewal = txn.kind === 'RENEWAL' && (txn.status === 'DECLINED' || txn.status === 'ERROR');
-  if (failedRenewal && after.status === 'ACTIVE' && after.renewalFailures > 0) notices.push(await email(tx, 'renewal_failed', after, now, txn));
-  if (before.status !== 'CANCELLED' && after.status === 'CANCELLED') {
-    notices.push(await lifecycle(tx, after, 'subscription.cancelled', now), await email(tx, 'cancelled', after, now));
+  if (failedRenewal && after.status === 'ACTIVE' && after.renewalFailures > 0) {
+    await queueCustomerEmail(tx, outbox, 'renewal_failed', { plan: after, txn, now });
   }
-  return merge(...notices);
-}
-
-/** Hands the committed notices to delivery; never throws (the sweepers take what is lost). */
-export function sendNotices(notices: Notices): void {
-  dispatchWebhookEvents(notices.eventIds);
-  sendEmails(notices.emailIds);
+  if (before.status !== 'CANCELLED' && after.status === 'CANCELLED') {
+    await recordLifecycleEvent(tx, outbox, after, 'subscription.cancelled', now);
+    // Only a renewal's last failed retry cancels a plan in settlement (lib/billing/schedule.ts).
+    const reason: CancelReason = { code: 'renewal_failed', attempts: before.renewalFailures + 1, last: txn.failureCode ?? txn.status };
+    await queueCustomerEmail(tx, outbox, 'cancelled', { plan: after, now, reason });
+  }
 }

@@ -10,14 +10,16 @@ import type { PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { createWompiClient } from '@/lib/payments/wompi/client';
 import { createWompiProcessor } from '@/lib/payments/wompi/processor';
-import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
 import { call } from '@/test/http';
 import { createTestMerchant } from '@/test/merchants';
-import { createManageLink, findManagedPlan, manageLinkUse, recordManageLinkUse } from './manage-links';
-import { cancelByCustomer, CUSTOMER_CANCEL_REASON, replacePaymentMethod } from './self-service';
+import { manageLinkUse } from '@/db/queries/manage-links';
+import { CUSTOMER_CANCEL_REASON } from '@/lib/plans/cancel-reason';
+import { createManageLink, findManagedPlan, recordManageLinkUse } from './manage-links';
+import { cancelByCustomer, replacePaymentMethod } from './self-service';
 
 // The customer's page behind /manage/<token> (docs/customers.md#the-manage-page): the merchant's
 // link, what a bad token finds (nothing), cancel, and replacing the payment method.
@@ -26,8 +28,8 @@ let database: Database;
 beforeAll(async () => {
   database = await useTestDatabase();
 });
-beforeEach(() => setWebhookDispatcher(async () => {}));
-afterAll(() => setWebhookDispatcher(undefined));
+beforeEach(() => holdWebhookHandOffs());
+afterAll(() => restoreWebhookQueue());
 
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
 const card = (n: string) => ({ type: 'CARD' as const, card: parseCard(cardForm(n))! });
@@ -98,8 +100,9 @@ describe('the customer cancels', () => {
   it('cancels at once with its reason and the subscription.cancelled event for a merchant who chose it; a second cancel is a 409', async () => {
     const { link, token } = await paidPlan();
     await database.db.update(merchants).set({ webhookEventTypes: ['subscription.charge.approved', 'subscription.cancelled'] }).where(eq(merchants.id, link.merchant.merchantId));
-    const plan = await cancelByCustomer(database.db, token);
+    const { plan, emailed } = await cancelByCustomer(database.db, token);
     expect(plan).toMatchObject({ status: 'CANCELLED', cancelReason: CUSTOMER_CANCEL_REASON });
+    expect(emailed).toBe(true);
     const events = await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, link.subscriptionPlanId));
     expect(JSON.parse(events.find((e) => e.type === 'subscription.cancelled')!.body).data).toMatchObject({ status: 'CANCELLED', reason: CUSTOMER_CANCEL_REASON });
     await expect(cancelByCustomer(database.db, token)).rejects.toMatchObject({ code: 'conflict' });
@@ -174,17 +177,20 @@ describe('the customer replaces the payment method', () => {
       double.addMerchant(keys);
       const wompi = createWompiProcessor(keys, { apiUrl: double.url });
       const client = createWompiClient({ baseUrl: double.url, publicKey: keys.publicKey });
-      const documents = await client.merchant();
-      const consent = { acceptanceToken: documents.presigned_acceptance.acceptance_token, personalDataToken: documents.presigned_personal_data_auth.acceptance_token };
+      // A fresh pair of single-use acceptance tokens for each attempt, as the page fetches them.
+      const fresh = async () => {
+        const documents = await client.merchant();
+        return { acceptanceToken: documents.presigned_acceptance.acceptance_token, personalDataToken: documents.presigned_personal_data_auth.acceptance_token };
+      };
       const { link, token } = await paidPlan();
       const before = (await link.plan()).paymentMethodToken;
 
-      const forged = await replacePaymentMethod(database.db, wompi, { token, instrument: { type: 'CARD_TOKEN', token: 'tok_forged', brand: 'visa', last4: '4242' }, consent });
+      const forged = await replacePaymentMethod(database.db, wompi, { token, instrument: { type: 'CARD_TOKEN', token: 'tok_forged', brand: 'visa', last4: '4242' }, consent: await fresh() });
       expect(forged.declined).toBe('card_not_supported');
       expect((await link.plan()).paymentMethodToken).toBe(before);
 
-      const cardToken = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
-      const saved = await replacePaymentMethod(database.db, wompi, { token, instrument: { type: 'CARD_TOKEN', token: cardToken.id, brand: 'visa', last4: '4242' }, consent });
+      const cardToken = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana Gómez' });
+      const saved = await replacePaymentMethod(database.db, wompi, { token, instrument: { type: 'CARD_TOKEN', token: cardToken.id, brand: 'visa', last4: '4242' }, consent: await fresh() });
       expect(saved.declined).toBeUndefined();
       expect(saved.plan.paymentMethodToken).toMatch(/^wompi_source_CARD_\d+$/);
       expect((await link.plan()).paymentMethodToken).toBe(saved.plan.paymentMethodToken);

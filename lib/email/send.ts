@@ -1,12 +1,12 @@
-import { after } from 'next/server';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { type Db, getDb } from '@/db/client';
+import type { Db } from '@/db/client';
 import { env } from '@/lib/env';
-import { errorFields, log } from '@/lib/log';
+import { log } from '@/lib/log';
 import { isProductionDeployment } from '@/lib/payments';
-import { trackHandOff } from '@/lib/webhooks/hand-offs';
 import { ApiError } from '@/lib/api/errors';
-import { claimEmail, type EmailRow, findEmail, findUnsentEmails, recordEmailAttempt } from './outbox';
+import { loadReceiptPdf } from '@/lib/receipts/receipt';
+import { claimEmail, type EmailRow, findEmail, findUnsentEmails, recordEmailAttempt } from '@/db/queries/emails';
+import { MAX_EMAIL_ATTEMPTS, nextEmailAttemptAt } from './outbox';
 
 // Sending the outbox's e-mails (docs/customers.md#e-mails): over SMTP with nodemailer when
 // SMTP_URL is set; without it, outside production, each e-mail is "kept" (an attempt recorded,
@@ -33,7 +33,14 @@ function smtp(url: string): Transporter {
   return transport.transporter;
 }
 
-async function attempt(email: EmailRow): Promise<{ transport: string; ok: boolean; error: string | null; response: string | null }> {
+/** A receipt e-mail carries its charge's receipt PDF (docs/customers.md#receipts), rendered again: the same bytes every time. */
+async function attachmentsOf(db: Db, email: EmailRow) {
+  if (email.kind !== 'receipt' || !email.transactionId) return [];
+  const receipt = await loadReceiptPdf(db, { transactionId: email.transactionId, merchantId: email.merchantId });
+  return receipt ? [{ filename: receipt.fileName, content: receipt.pdf, contentType: 'application/pdf' }] : [];
+}
+
+async function attempt(db: Db, email: EmailRow): Promise<{ transport: string; ok: boolean; error: string | null; response: string | null }> {
   const settings = env();
   if (!settings.SMTP_URL) {
     if (isProductionDeployment(settings)) {
@@ -49,6 +56,7 @@ async function attempt(email: EmailRow): Promise<{ transport: string; ok: boolea
       text: email.text,
       html: email.html,
       messageId: `<${email.id}@servicepay>`,
+      attachments: await attachmentsOf(db, email),
     });
     return { transport: 'smtp', ok: true, error: null, response: String(info.response ?? '').slice(0, 500) };
   } catch (error) {
@@ -60,11 +68,13 @@ async function attempt(email: EmailRow): Promise<{ transport: string; ok: boolea
 type Delivery = { status: 'sent' | 'skipped' } | { status: 'failed'; error: string | null };
 
 async function deliver(db: Db, id: string, now: Date, givenUp: boolean): Promise<Delivery> {
-  const email = await claimEmail(db, id, now, EMAIL_LEASE_MS, { givenUp });
+  const email = await claimEmail(db, id, { now, until: new Date(now.getTime() + EMAIL_LEASE_MS), maxAttempts: MAX_EMAIL_ATTEMPTS, givenUp });
   if (!email) return { status: 'skipped' };
   const started = performance.now();
-  const result = await attempt(email);
-  const next = await recordEmailAttempt(db, email, { ...result, attemptedAt: new Date(), latencyMs: Math.round(performance.now() - started) }, now);
+  const result = await attempt(db, email);
+  // A failed attempt waits for the next one, due by the retry schedule (./outbox.ts).
+  const next = result.ok ? null : nextEmailAttemptAt(email.attempts + 1, now);
+  await recordEmailAttempt(db, email.id, { ...result, attemptedAt: new Date(), latencyMs: Math.round(performance.now() - started) }, next);
   if (result.ok) return { status: 'sent' };
   const fields = { emailId: id, attempt: email.attempts + 1, error: result.error };
   if (next) log.warn('e-mail not sent; it will be tried again', { ...fields, nextAttemptAt: next.toISOString() });
@@ -88,27 +98,9 @@ export async function resendGivenUpEmail(db: Db, merchantId: string, id: string)
   return deliver(db, id, new Date(), true);
 }
 
-/** Sends committed e-mails after the response (inside a request) or at once; never throws. */
-export function sendEmails(ids: string[]): void {
-  if (ids.length === 0) return;
-  const run = async () => {
-    try {
-      const db = await getDb();
-      for (const id of ids) await deliverEmail(db, id);
-    } catch (error) {
-      log.error('sending e-mails failed; the sweeper will send them', { emailIds: ids, ...errorFields(error) });
-    }
-  };
-  try {
-    after(() => trackHandOff(run));
-  } catch {
-    void trackHandOff(run);
-  }
-}
-
 /** The safety net: sends e-mails left unsent and due (a crash after commit, an SMTP outage); returns how many were tried. */
 export async function sweepEmails(db: Db, now: Date = new Date()): Promise<number> {
-  const ids = await findUnsentEmails(db, { createdBefore: new Date(now.getTime() - EMAIL_SWEEP_GRACE_MS), now, limit: 100 });
+  const ids = await findUnsentEmails(db, { createdBefore: new Date(now.getTime() - EMAIL_SWEEP_GRACE_MS), now, limit: 100, maxAttempts: MAX_EMAIL_ATTEMPTS });
   for (const id of ids) await deliverEmail(db, id, now);
   return ids.length;
 }

@@ -56,15 +56,15 @@ describe('with Inngest configured', () => {
   it('sends each committed event to Inngest once, with the outbox id as the event id', async () => {
     // Imported after the settings: the Inngest client reads them when it is created.
     const { payWithCard } = await import('@/lib/checkout/payments');
-    const { dispatchesSettled } = await import('@/lib/webhooks/dispatch');
-    const { defaultDispatcher } = await import('@/lib/webhooks/dispatch');
+    const { handOffsSettled } = await import('@/lib/unit-of-work');
+    const { webhookQueue } = await import('@/lib/webhooks/queue');
     const link = await createTestLink(database.db);
     await payWithCard(database.db, createSandboxProcessor({ pendingMs: 0 }), { token: link.token, card: parseCard(cardForm(CARDS.approved))! });
-    await dispatchesSettled();
+    await handOffsSettled();
     const [event] = await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, link.subscriptionPlanId));
     // A second hand-off of the same event (a retried request, say) carries the same id, which
     // Inngest de-duplicates; send-webhook's lease makes it one POST even if it ran twice.
-    await defaultDispatcher()([event!.id]);
+    await webhookQueue().enqueue([{ eventId: event!.id, merchantId: link.merchant.merchantId, kind: 'created' }]);
     const sends = recorded.filter((r) => r.path === '/e/test-event-key');
     expect(sends).toHaveLength(2);
     for (const send of sends) {

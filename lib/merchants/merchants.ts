@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { insertMerchantWithKey, type MerchantRow, updateMerchant as updateMerchantRow } from '@/db/queries/merchants';
+import { insertMerchantWithKey, type MerchantRow, updateMerchantRow } from '@/db/queries/merchants';
 import { ApiError } from '@/lib/api/errors';
 import { forgetApiKeys } from '@/lib/auth/key-cache';
 import { generateApiKey, generateApiSecret, generateWebhookSecret, sha256Hex } from '@/lib/auth/secrets';
@@ -45,6 +45,7 @@ export function merchantView(row: MerchantRow): MerchantView {
     reminderDays: row.reminderDays,
     graceDays: row.graceDays,
     renewalLadder: row.renewalLadder,
+    nit: row.nit,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   });

@@ -99,6 +99,12 @@ export const renewalSettingsSchema = z.object({
 
 const nameSchema = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 
+/** The merchant's NIT as printed on receipts (docs/customers.md#receipts): digits, and an optional check digit after a hyphen. */
+export const nitSchema = z
+  .string({ error: 'must be a string' })
+  .regex(/^[0-9]{6,10}(-[0-9])?$/, 'must be a NIT: 6 to 10 digits, optionally a hyphen and its check digit (900123456-7)')
+  .describe("The merchant's NIT, printed on its customers' receipts; null removes it");
+
 export const createMerchantBodySchema = z
   .object({
     name: nameSchema,
@@ -118,10 +124,11 @@ export const updateMerchantBodySchema = z
     processor: processorSettingsSchema.optional(),
     webhookEvents: webhookEventsSchema.optional(),
     ...renewalSettingsSchema.partial().shape,
+    nit: nitSchema.nullable().optional(),
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
     message:
-      'send at least one of name, status, webhookUrl, webhookSecret, allowedDomains, processor, webhookEvents, reminderDays, graceDays, renewalLadder',
+      'send at least one of name, status, webhookUrl, webhookSecret, allowedDomains, processor, webhookEvents, reminderDays, graceDays, renewalLadder, nit',
   })
   .meta({ id: 'UpdateMerchantRequest' });
 
@@ -162,6 +169,7 @@ export const merchantSchema = z
       .array(z.enum(WEBHOOK_EVENT_TYPES))
       .describe('The events sent to the webhook URL: the four charge events always, lifecycle events once chosen'),
     ...renewalSettingsSchema.shape,
+    nit: z.string().nullable().describe("The NIT printed on the merchant's receipts"),
     createdAt: isoMs,
     updatedAt: isoMs,
   })

@@ -135,6 +135,7 @@ export const merchantExample = {
   reminderDays: 3,
   graceDays: 5,
   renewalLadder: true,
+  nit: '900123456-7',
   createdAt: CREATED_AT,
   updatedAt: '2026-11-23T09:30:00.000Z',
 } satisfies ReturnType<typeof merchantView>;

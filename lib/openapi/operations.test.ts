@@ -22,6 +22,10 @@ const NOT_OPERATIONS: Record<string, string> = {
   'POST /pay/{token}/card': "the checkout's card form posted without JavaScript: an HTML form answered with a 303, not JSON",
   'GET /portal/export/plans': "the portal's CSV download, behind the portal's sign-in, not the API",
   'GET /portal/export/transactions': "the portal's CSV download, behind the portal's sign-in, not the API",
+  'GET /portal/receipts/{transactionId}': "the portal's receipt PDF download, behind the portal's sign-in, not the API",
+  'POST /manage/{token}/cancel': "the manage page's cancel form, a plain form post answered with a 303, not the API",
+  'POST /manage/{token}/method': "the manage page's payment-method form, a plain form post answered with a 303, not the API",
+  'GET /manage/{token}/receipts/{transactionId}': "the customer's receipt PDF from the manage page, a download for a person, not the API",
 };
 
 /** Every route.ts under app/, as its URL path (Next's [param] folders as {param}). */

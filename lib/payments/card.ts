@@ -4,7 +4,15 @@
 // only `brand` and `last4`.
 
 export type CardField = 'cardNumber' | 'cardExpiry' | 'cardCvc' | 'cardHolder';
-export type CardProblem = 'required' | 'invalid_number' | 'invalid_expiry' | 'expired' | 'invalid_cvc' | 'invalid_holder';
+export type CardProblem = 'required' | 'invalid_number' | 'invalid_expiry' | 'expired' | 'invalid_cvc' | 'invalid_holder' | 'short_holder';
+
+/** Wompi refuses a card holder shorter than this at tokenization (a one-word name like "Ana"). */
+export const WOMPI_MIN_HOLDER = 5;
+
+export interface CardRules {
+  /** The shortest holder the processor takes: WOMPI_MIN_HOLDER with Wompi; the sandbox takes any. */
+  minHolder?: number;
+}
 
 export interface CardInput {
   cardNumber: string;
@@ -67,7 +75,7 @@ export function isExpired(expiry: { month: number; year: number }, now: Date): b
 }
 
 /** Every problem of the form, field by field; an empty object means the card can be sent. */
-export function cardProblems(input: Partial<CardInput>, now: Date = new Date()): Partial<Record<CardField, CardProblem>> {
+export function cardProblems(input: Partial<CardInput>, now: Date = new Date(), rules: CardRules = {}): Partial<Record<CardField, CardProblem>> {
   const problems: Partial<Record<CardField, CardProblem>> = {};
   const digits = digitsOf(input.cardNumber ?? '');
   if (!digits) problems.cardNumber = 'required';
@@ -88,12 +96,13 @@ export function cardProblems(input: Partial<CardInput>, now: Date = new Date()):
   const holder = (input.cardHolder ?? '').trim();
   if (!holder) problems.cardHolder = 'required';
   else if (holder.length > 100 || /[\d<>]/.test(holder)) problems.cardHolder = 'invalid_holder';
+  else if (holder.replace(/\s+/g, ' ').length < (rules.minHolder ?? 1)) problems.cardHolder = 'short_holder';
   return problems;
 }
 
 /** The card, or null when any field has a problem (see cardProblems). */
-export function parseCard(input: CardInput, now: Date = new Date()): Card | null {
-  if (Object.keys(cardProblems(input, now)).length > 0) return null;
+export function parseCard(input: CardInput, now: Date = new Date(), rules: CardRules = {}): Card | null {
+  if (Object.keys(cardProblems(input, now, rules)).length > 0) return null;
   const number = digitsOf(input.cardNumber);
   const expiry = parseExpiry(input.cardExpiry)!;
   return {

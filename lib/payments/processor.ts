@@ -77,7 +77,13 @@ export interface PaymentRequest {
   instrument: PaymentInstrument;
   /** A RECURRING plan's first payment: the method is saved for the renewals. */
   saveForRenewals: boolean;
+  /** The pair the payer accepted for this attempt (Wompi): fresh, and spent by this payment. */
   consent?: Consent;
+  /**
+   * Called with the saved method before it is charged, so it is recorded whatever becomes of the
+   * charge's reply (a first payment settled by an event or the settler still renews on it).
+   */
+  onMethodSaved?: (paymentMethodToken: string) => Promise<void>;
   description: string;
   /** Where a payer sent to their bank (PSE) comes back to. */
   redirectUrl: string;
@@ -110,8 +116,14 @@ export interface PaymentProcessor {
    * second one.
    */
   findByReference(reference: string): Promise<ChargeResult | null>;
-  void(gatewayTransactionId: string): Promise<{ status: 'VOIDED' | 'ERROR' }>;
+  /** VOIDED: done; ERROR: refused; PENDING: the processor has not decided yet (its event will say). */
+  void(gatewayTransactionId: string): Promise<{ status: 'VOIDED' | 'ERROR' | 'PENDING' }>;
   pseInstitutions(): Promise<PseInstitution[]>;
+  /**
+   * Wompi: where a Nequi token stands while the payer approves the account in the app (a
+   * subscription's first payment waits for it, docs/processors.md#nequi-subscriptions).
+   */
+  nequiTokenStatus?(token: string): Promise<'PENDING' | 'APPROVED' | 'DECLINED'>;
   /**
    * Checks and saves a new method for renewals without charging it (the customer's manage page,
    * docs/customers.md). With Wompi, a browser token and both acceptance tokens the payer accepted

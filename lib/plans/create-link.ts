@@ -1,9 +1,11 @@
 import type { Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
+import { getMerchant } from '@/db/queries/merchants';
 import { insertPlanWithCustomer } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
 import { MONTHLY } from '@/lib/billing/interval';
 import { env } from '@/lib/env';
+import { wompiAmountProblem } from '@/lib/payments/wompi/amounts';
 import { createId, randomBase62 } from '@/lib/ids';
 import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import type { CreateLinkBody, PaymentLink } from './schemas';
@@ -12,11 +14,17 @@ import type { CreateLinkBody, PaymentLink } from './schemas';
  * docs/api.md#create-a-payment-link: the customer (one per merchant and e-mail), the plan and its checkout token, in one
  * statement: atomic on its own, so a plain creation needs no transaction (an idempotent one runs
  * it in runIdempotent's). An open plan with the same externalReference is a 409, decided by the
- * partial unique index, so concurrent requests cannot both pass.
+ * partial unique index, so concurrent requests cannot both pass. A merchant charging through Wompi
+ * may not create an amount Wompi would refuse (400 naming plan.amount).
  */
 export async function createPaymentLink(db: Db, merchantId: string, body: CreateLinkBody): Promise<PaymentLink> {
   const { APP_URL, CHECKOUT_TOKEN_TTL_SECONDS } = env();
   const { customer, plan } = body;
+  // Only an amount Wompi would refuse costs a look at the merchant's processor.
+  const offAmount = wompiAmountProblem(plan.amount);
+  if (offAmount && (await getMerchant(db, merchantId))?.processorType === 'wompi') {
+    throw new ApiError('invalid_request', `plan.amount ${offAmount}`, { details: [{ path: 'plan.amount', message: offAmount }] });
+  }
   const interval = plan.modality === 'RECURRING' ? (plan.interval ?? MONTHLY) : null;
   const now = new Date();
   const token = randomBase62(CHECKOUT_TOKEN_LENGTH);

@@ -4,8 +4,10 @@ import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { intervalOf, MONTHLY, nextDueAfter } from '@/lib/billing/interval';
 import { periodDueOf } from '@/lib/billing/schedule';
-import { notePlanChange, type Notices, sendNotices } from '@/lib/customers/notices';
+import { notePlanChange } from '@/lib/customers/notices';
+import { inTransaction } from '@/lib/unit-of-work';
 import type { LifecycleEventType } from '@/lib/webhooks/payload';
+import { type CancelReason, cancelReasonText } from './cancel-reason';
 import { findMerchantPlan } from './find-plan';
 
 // Pause, resume and cancel (docs/states.md, docs/billing.md, extension endpoints). Each runs under the plan's
@@ -18,7 +20,7 @@ type Change = Parameters<typeof transitionPlan>[3];
 
 /**
  * One transition under the plan's lock, with its lifecycle event and e-mail in the same database
- * transaction (docs/customers.md), handed to delivery after commit. `find` locates the plan (the
+ * transaction (docs/customers.md), delivered after commit. `find` locates the plan (the
  * merchant's scope, or the customer's manage link).
  */
 export async function transitionWithNotices(
@@ -27,14 +29,23 @@ export async function transitionWithNotices(
   { from, change, refused, event }: { from: readonly PlanRow['status'][]; change: (plan: PlanRow) => Change; refused: string; event: LifecycleEventType },
   now: Date = new Date(),
 ): Promise<PlanRow> {
-  const { moved, notices } = await db.transaction(async (tx): Promise<{ moved: PlanRow; notices: Notices }> => {
-    const plan = await lockPlan(tx, (await find(tx)).id);
-    const moved = from.includes(plan.status) ? await transitionPlan(tx, plan.id, from, change(plan)) : undefined;
-    if (!moved) throw new ApiError('conflict', `${refused}: the plan is ${plan.status}`);
-    return { moved, notices: await notePlanChange(tx, moved, event, now) };
+  return (await transitionFrom(db, find, { from, change, refused, event }, now)).after;
+}
+
+/** transitionWithNotices, answering the plan before and after the change; a cancel's `reason` goes into its e-mail. */
+export function transitionFrom(
+  db: Db,
+  find: (tx: Db) => Promise<PlanRow>,
+  { from, change, refused, event, reason }: { from: readonly PlanRow['status'][]; change: (plan: PlanRow) => Change; refused: string; event: LifecycleEventType; reason?: CancelReason },
+  now: Date = new Date(),
+): Promise<{ before: PlanRow; after: PlanRow }> {
+  return inTransaction(db, async (tx, outbox) => {
+    const before = await lockPlan(tx, (await find(tx)).id);
+    const after = from.includes(before.status) ? await transitionPlan(tx, before.id, from, change(before)) : undefined;
+    if (!after) throw new ApiError('conflict', `${refused}: the plan is ${before.status}`);
+    await notePlanChange(tx, outbox, { before, after }, event, { now, reason });
+    return { before, after };
   });
-  sendNotices(notices);
-  return moved;
 }
 
 function transition(db: Db, scope: Scope, from: readonly PlanRow['status'][], change: (plan: PlanRow) => Change, refused: string, event: LifecycleEventType) {
@@ -66,16 +77,20 @@ export function resumePlan(db: Db, scope: Scope, now: Date = new Date()): Promis
   );
 }
 
-export const DEFAULT_CANCEL_REASON = 'Cancelled by the merchant';
-
-/** PENDING_ACTIVATION, ACTIVE or PAUSED → CANCELLED: the link no longer takes payments, no renewal follows. */
-export function cancelPlan(db: Db, scope: Scope, reason?: string): Promise<PlanRow> {
-  return transition(
-    db,
-    scope,
-    ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED'],
-    () => ({ status: 'CANCELLED', cancelReason: reason ?? DEFAULT_CANCEL_REASON }),
-    'This plan cannot be cancelled',
-    'subscription.cancelled',
-  );
+/**
+ * PENDING_ACTIVATION, ACTIVE or PAUSED → CANCELLED: the link no longer takes payments, no renewal
+ * follows. `text` is the merchant's own reason, kept as written; without it the customer's e-mail
+ * says, in their language, that the merchant cancelled.
+ */
+export async function cancelPlan(db: Db, scope: Scope, text?: string): Promise<PlanRow> {
+  const reason: CancelReason = { code: 'merchant', ...(text ? { text } : {}) };
+  const find = (tx: Db) => findMerchantPlan(tx, scope.planId, () => getPlanForMerchant(tx, scope));
+  const { after } = await transitionFrom(db, find, {
+    from: ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED'],
+    change: () => ({ status: 'CANCELLED', cancelReason: cancelReasonText(reason) }),
+    refused: 'This plan cannot be cancelled',
+    event: 'subscription.cancelled',
+    reason,
+  });
+  return after;
 }

@@ -16,6 +16,8 @@ const es = {
   keysTitle: 'Llaves de Wompi',
   keysIntro: 'Cópielas del panel de Wompi (Desarrolladores → Llaves del API). Las llaves secretas se guardan cifradas y no se vuelven a mostrar: para cambiarlas, escríbalas de nuevo.',
   prefixes: 'En este entorno las llaves empiezan por {prefixes}.',
+  offAmount:
+    'Atención: {count} de sus planes vigentes tienen un monto que Wompi rechazaría (pesos con centavos, o menos de $1.500, el mínimo para tarjetas). Con Wompi esos cobros fallarán: cancélelos y cree links nuevos con un monto en pesos enteros de al menos $1.500.',
   labels: { publicKey: 'Llave pública', privateKey: 'Llave privada', eventsSecret: 'Secreto de eventos', integritySecret: 'Secreto de integridad' },
   stored: 'Guardada: {masked}',
   save: 'Guardar llaves',
@@ -45,6 +47,8 @@ const en: ProcessorCopy = {
   keysTitle: 'Wompi keys',
   keysIntro: "Copy them from Wompi's dashboard (Developers → API keys). Secret keys are stored encrypted and never shown again: to change them, type them again.",
   prefixes: 'In this deployment the keys begin with {prefixes}.',
+  offAmount:
+    'Warning: {count} of your open plans have an amount Wompi would refuse (pesos with cents, or under $1,500, the card minimum). With Wompi those charges will fail: cancel them and create new links for whole pesos of at least $1,500.',
   labels: { publicKey: 'Public key', privateKey: 'Private key', eventsSecret: 'Events secret', integritySecret: 'Integrity secret' },
   stored: 'Stored: {masked}',
   save: 'Save keys',

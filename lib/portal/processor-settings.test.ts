@@ -1,7 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { merchants } from '@/db/schema';
-import { createTestMerchant } from '@/test/merchants';
+import { merchants, subscriptionPlans } from '@/db/schema';
+import { createPaymentLink } from '@/lib/plans/create-link';
+import { createLinkBodySchema } from '@/lib/plans/schemas';
+import { createTestMerchant, linkBody } from '@/test/merchants';
 import { useTestDatabase } from '@/test/database';
 import { testWompiKeys } from '@/test/wompi-double';
 import { getProcessorSettings, saveProcessor } from './processor-settings';
@@ -20,7 +22,21 @@ describe('Ajustes → Procesador', () => {
       production: false,
       prefixes: { publicKey: 'pub_test_', privateKey: 'prv_test_', eventsSecret: 'test_events_', integritySecret: 'test_integrity_' },
       eventsUrl: `${process.env.APP_URL}/processors/wompi/events/${merchant.merchantId}`,
+      plansWompiWouldRefuse: 0,
     });
+  });
+
+  it('counts the open plans whose amount Wompi would refuse (pesos with cents, under COP 1.500), before and after switching', async () => {
+    const merchant = await createTestMerchant(database.db);
+    const create = (amount: number) => createPaymentLink(database.db, merchant.merchantId, createLinkBodySchema.parse(linkBody({ plan: { amount } })));
+    await create(150000);
+    await create(150050);
+    const cancelled = await create(100);
+    await create(99900);
+    await database.db.update(subscriptionPlans).set({ status: 'CANCELLED' }).where(eq(subscriptionPlans.id, cancelled.subscriptionPlanId));
+    expect((await getProcessorSettings(database.db, merchant.merchantId)).plansWompiWouldRefuse).toBe(2);
+    expect(await saveProcessor(database.db, merchant.merchantId, { type: 'wompi', ...testWompiKeys() })).toEqual({ ok: true });
+    expect((await getProcessorSettings(database.db, merchant.merchantId)).plansWompiWouldRefuse).toBe(2);
   });
 
   it('sets and replaces the keys, shows only the public key afterwards, and goes back to the sandbox', async () => {

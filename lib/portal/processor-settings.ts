@@ -1,10 +1,12 @@
 import type { Db } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
+import { countOpenPlansOffAmount } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { expectedPrefixes, processorSettingsSchema } from '@/lib/merchants/processor-settings';
 import { isProductionDeployment } from '@/lib/payments/secret-box';
+import { WOMPI_MIN_AMOUNT } from '@/lib/payments/wompi/amounts';
 
 // Ajustes → Procesador (docs/portal.md): what the page shows and what its forms save, through the
 // same domain code as the operator API (PATCH /admin/merchants/{id}).
@@ -18,6 +20,8 @@ export async function getProcessorSettings(db: Db, merchantId: string) {
     production,
     prefixes: expectedPrefixes(production),
     eventsUrl: `${env().APP_URL}/processors/wompi/events/${merchantId}`,
+    /** Open plans whose amount Wompi would refuse: the merchant is warned before and after switching. */
+    plansWompiWouldRefuse: await countOpenPlansOffAmount(db, merchantId, WOMPI_MIN_AMOUNT),
   };
 }
 

@@ -1,11 +1,12 @@
 import type { Db } from '@/db/client';
-import { type PlanRow, transitionPlan, type TransactionRow } from '@/db/queries/plans';
-import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction } from '@/db/queries/transactions';
+import { type PlanRow, transitionPlan } from '@/db/queries/plans';
+import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction, type TransactionRow } from '@/db/queries/transactions';
 import { addInterval, anchorFor, intervalOf } from '@/lib/billing/interval';
 import { afterRenewalOutcome } from '@/lib/billing/schedule';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';
-import { NO_NOTICES, noteSettlement, sendNotices } from '@/lib/customers/notices';
+import { noteSettlement } from '@/lib/customers/notices';
+import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 
 // The one way a charge's outcome is recorded (docs/settlement.md), whoever learnt it: the
@@ -20,7 +21,9 @@ import { recordChargeEvent } from '@/lib/webhooks/events';
  */
 export type ChargeOutcome =
   | ChargeResult
-  | { status: 'ERROR'; gatewayTransactionId: null; declineReason: DeclineReason };
+  | { status: 'ERROR'; gatewayTransactionId: null; declineReason: DeclineReason }
+  /** Declined before any charge reached the processor: the payer refused a Nequi account in the app. */
+  | { status: 'DECLINED'; gatewayTransactionId: null; declineReason: DeclineReason };
 
 /** Our ERROR for a charge the processor never received (its id stays null). */
 export const NEVER_RECEIVED: ChargeOutcome = { status: 'ERROR', gatewayTransactionId: null, declineReason: 'processor_error' };
@@ -73,7 +76,7 @@ async function movePlan(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<Pla
 /**
  * Records `outcome` on a transaction of `planId`. A PENDING outcome only keeps the processor's id
  * (and the saved payment method, when the charge that saved it answers); a final one settles it,
- * if it is still PENDING. The webhook event is handed to delivery once committed.
+ * if it is still PENDING. Its webhook event and e-mails are delivered once committed.
  */
 export async function settleCharge(
   db: Db,
@@ -81,18 +84,18 @@ export async function settleCharge(
   outcome: ChargeOutcome,
   { now = new Date(), paymentMethodToken }: { now?: Date; paymentMethodToken?: string | null } = {},
 ): Promise<Settlement> {
-  const { settlement, eventId, notices } = await db.transaction(async (tx) => {
+  return inTransaction(db, async (tx, outbox): Promise<Settlement> => {
     const plan = await lockPlan(tx, planId);
     const txn = await getTransactionOfPlan(tx, { planId, transactionId });
     if (!plan || !txn) throw new Error(`no transaction ${transactionId} of plan ${planId}`);
-    const unchanged = { settlement: { transaction: txn, plan, settled: false }, eventId: null, notices: NO_NOTICES };
+    const unchanged = { transaction: txn, plan, settled: false };
     if (txn.status !== 'PENDING') return unchanged;
     const methodToken = paymentMethodToken === undefined ? txn.paymentMethodToken : paymentMethodToken;
     if (outcome.status === 'PENDING') {
       if (outcome.gatewayTransactionId === txn.gatewayTransactionId && methodToken === txn.paymentMethodToken) return unchanged;
       const charged = { gatewayTransactionId: outcome.gatewayTransactionId, paymentMethodToken: methodToken };
       await recordPendingCharge(tx, txn.id, charged);
-      return { settlement: { transaction: { ...txn, ...charged }, plan, settled: false }, eventId: null, notices: NO_NOTICES };
+      return { transaction: { ...txn, ...charged }, plan, settled: false };
     }
     const settled = await settleTransaction(tx, txn.id, {
       status: outcome.status,
@@ -104,12 +107,10 @@ export async function settleCharge(
     // Under the plan's lock a PENDING transaction cannot change, so this only guards the invariant.
     if (!settled) return unchanged;
     const moved = await movePlan(tx, plan, settled);
-    const eventId = await recordChargeEvent(tx, plan, settled, now);
+    await recordChargeEvent(tx, outbox, plan, settled, now);
     // Lifecycle events (activated; cancelled after the last failed retry) and the customer's
     // e-mails, once here for every caller (docs/customers.md).
-    const notices = await noteSettlement(tx, plan, moved, settled, now);
-    return { settlement: { transaction: settled, plan: moved, settled: true }, eventId, notices };
+    await noteSettlement(tx, outbox, plan, moved, settled, now);
+    return { transaction: settled, plan: moved, settled: true };
   });
-  sendNotices({ ...notices, eventIds: [...(eventId ? [eventId] : []), ...notices.eventIds] });
-  return settlement;
 }

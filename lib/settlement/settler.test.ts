@@ -9,19 +9,19 @@ import { webhookPayloadSchema } from '@/lib/webhooks/payload';
 import { parseCard } from '@/lib/payments/card';
 import type { PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { truncateAll, useTestDatabase } from '@/test/database';
 import { WOMPI_CALL_TIMEOUT_MS } from '@/lib/payments/wompi/client';
 import { MAX_CHECK_INTERVAL_MS, ORPHAN_AFTER_MS, runSettler } from './settler';
 
 let database: Database;
-const dispatched: string[] = [];
+let dispatched: string[] = [];
 beforeAll(async () => {
   database = await useTestDatabase();
-  setWebhookDispatcher(async (ids) => void dispatched.push(...ids));
+  dispatched = holdWebhookHandOffs();
 });
-afterAll(() => setWebhookDispatcher(undefined));
+afterAll(() => restoreWebhookQueue());
 // Each test alone with its PENDING transactions: the settler looks at all of them.
 beforeEach(() => truncateAll(database.db));
 

@@ -1,8 +1,10 @@
 import type { Db } from '@/db/client';
-import { eq } from 'drizzle-orm';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import { merchants, webhookEvents } from '@/db/schema';
+import type { PlanRow } from '@/db/queries/plans';
+import type { TransactionRow } from '@/db/queries/transactions';
+import { getWebhookEventTypes } from '@/db/queries/merchants';
+import { insertWebhookEvent } from '@/db/queries/webhooks';
 import { createId } from '@/lib/ids';
+import type { Outbox } from '@/lib/outbox';
 import { nextChargeDateOf } from '@/lib/plans/views';
 import { EVENT_TYPE_FOR_STATUS, type FinalStatus, type LifecycleEventType, serializeLifecyclePayload, serializeWebhookPayload } from './payload';
 
@@ -36,48 +38,44 @@ export function serializeEventBody(
 }
 
 /**
- * Writes the event for a transaction's final outcome, inside the caller's database transaction.
- * Returns its id, or null when that outcome already has its event (one per transaction and type).
- * After the caller commits, it hands the id to `dispatchWebhookEvents`.
+ * Writes the event for a transaction's final outcome in the caller's unit of work
+ * (lib/unit-of-work.ts), which delivers it after commit. Returns its id, or null when that outcome
+ * already has its event (one per transaction and type).
  */
 export async function recordChargeEvent(
   tx: Db,
+  outbox: Outbox,
   plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference'>,
   txn: TransactionRow,
   now: Date = new Date(),
 ): Promise<string | null> {
   const status = txn.status;
   if (!isFinalStatus(status)) throw new Error(`no webhook event for a ${status} transaction`);
-  const [row] = await tx
-    .insert(webhookEvents)
-    .values({
-      id: createId('evt', now.getTime()),
-      merchantId: plan.merchantId,
-      planId: plan.id,
-      transactionId: txn.id,
-      type: EVENT_TYPE_FOR_STATUS[status],
-      body: serializeEventBody(plan, { ...txn, status }, now),
-      createdAt: now,
-    })
-    .onConflictDoNothing({ target: [webhookEvents.transactionId, webhookEvents.type] })
-    .returning({ id: webhookEvents.id });
-  return row?.id ?? null;
+  const id = await insertWebhookEvent(tx, {
+    id: createId('evt', now.getTime()),
+    merchantId: plan.merchantId,
+    planId: plan.id,
+    transactionId: txn.id,
+    type: EVENT_TYPE_FOR_STATUS[status],
+    body: serializeEventBody(plan, { ...txn, status }, now),
+    createdAt: now,
+  });
+  if (id) outbox.addWebhookEvent({ eventId: id, merchantId: plan.merchantId });
+  return id;
 }
 
-
 /**
- * Writes a lifecycle event (docs/customers.md#lifecycle-events) inside the caller's database
- * transaction, the one that made the change: only when the merchant chose this event type.
- * Returns its id for `dispatchWebhookEvents` after commit, or null when not chosen.
+ * Writes a lifecycle event (docs/customers.md#lifecycle-events) in the unit of work that made the
+ * change, only when the merchant chose this event type; delivered after commit.
  */
 export async function recordLifecycleEvent(
   tx: Db,
+  outbox: Outbox,
   plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference' | 'status' | 'nextChargeDate' | 'cancelReason'>,
   type: LifecycleEventType,
   now: Date = new Date(),
-): Promise<string | null> {
-  const [merchant] = await tx.select({ types: merchants.webhookEventTypes }).from(merchants).where(eq(merchants.id, plan.merchantId));
-  if (!merchant?.types.includes(type)) return null;
+): Promise<void> {
+  if (!(await getWebhookEventTypes(tx, plan.merchantId)).includes(type)) return;
   const body = serializeLifecyclePayload({
     event: type,
     data: {
@@ -89,9 +87,6 @@ export async function recordLifecycleEvent(
     },
     timestamp: now.getTime(),
   });
-  const [row] = await tx
-    .insert(webhookEvents)
-    .values({ id: createId('evt', now.getTime()), merchantId: plan.merchantId, planId: plan.id, transactionId: null, type, body, createdAt: now })
-    .returning({ id: webhookEvents.id });
-  return row!.id;
+  const id = await insertWebhookEvent(tx, { id: createId('evt', now.getTime()), merchantId: plan.merchantId, planId: plan.id, transactionId: null, type, body, createdAt: now });
+  outbox.addWebhookEvent({ eventId: id!, merchantId: plan.merchantId });
 }

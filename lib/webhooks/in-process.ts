@@ -1,7 +1,6 @@
 import { getDb } from '@/db/client';
 import { errorFields, log } from '@/lib/log';
 import { deliverJob, WEBHOOK_CONCURRENCY_PER_MERCHANT, type WebhookJob, type WebhookQueue } from './deliver';
-import { handOffsSettled } from './hand-offs';
 
 // docs/operations.md#running-it: without Inngest, deliveries run in this process with the same per-merchant
 // concurrency limit as the send-webhook function, and the same delivery code (deliverJob).
@@ -38,9 +37,11 @@ export const inProcessQueue: WebhookQueue = {
   },
 };
 
-/** Resolves once every hand-off and every queued in-process delivery has finished (tests, shutdown). */
+/**
+ * Resolves once every queued in-process delivery has finished; lib/unit-of-work.ts
+ * deliveriesSettled waits for the hand-offs that feed the queue first.
+ */
 export async function inProcessIdle(): Promise<void> {
-  await handOffsSettled();
   if (lanes.size === 0) return;
   return new Promise((resolve) => {
     const done = () => {

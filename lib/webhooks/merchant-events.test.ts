@@ -12,7 +12,7 @@ import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 import { createTestMerchant } from '@/test/merchants';
 import { type Receiver, reply, startReceiver } from '@/test/webhook-receiver';
-import { inProcessIdle } from './in-process';
+import { deliveriesSettled } from '@/lib/unit-of-work';
 
 // The merchant endpoints over real payments, with delivery running in process (docs/operations.md#running-it) to
 // a real HTTPS receiver.
@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 afterEach(async () => {
-  await inProcessIdle();
+  await deliveriesSettled();
   receiver.received.length = 0;
   receiver.respondWith(reply(200, 'ok'));
 });
@@ -37,7 +37,7 @@ async function merchantWithPayments(cards: string[], webhookUrl: string | null =
   const link = await createTestLink(database.db);
   await database.db.update(merchants).set({ webhookUrl }).where(eq(merchants.id, link.merchant.merchantId));
   for (const number of cards) await payWithCard(database.db, processor, { token: link.token, card: parseCard(cardForm(number))! });
-  await inProcessIdle();
+  await deliveriesSettled();
   return link;
 }
 
@@ -120,7 +120,7 @@ describe('POST /merchants/webhook-events/{id}/resend', () => {
     const res = await resend(link.merchant.headers, event.id);
     expect(res.status).toBe(202);
     expect(res.json).toEqual({ id: event.id, status: 'queued' });
-    await inProcessIdle();
+    await deliveriesSettled();
     const deliveries = receiver.received.filter((r) => r.headers['x-webhook-id'] === event.id);
     expect(deliveries).toHaveLength(2);
     expect(deliveries[1]!.body).toBe(deliveries[0]!.body);
@@ -139,7 +139,7 @@ describe('POST /merchants/webhook-events/{id}/resend', () => {
     receiver.received.length = 0;
     const res = await resend(mine.headers, event.id);
     expect(res.status).toBe(403);
-    await inProcessIdle();
+    await deliveriesSettled();
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -155,7 +155,7 @@ describe('POST /merchants/webhook-events/{id}/resend', () => {
     const [event] = (await list(link.merchant.headers)).json.data;
     const res = await resend(link.merchant.headers, event.id);
     expect(res.status).toBe(409);
-    await inProcessIdle();
+    await deliveriesSettled();
     expect((await list(link.merchant.headers)).json.data[0].attempts).toEqual([]);
   });
 });

@@ -3,7 +3,9 @@ import { inProcessQueue } from './in-process';
 
 // Where committed events go to be delivered. The domain only enqueues; which runner takes the jobs
 // (Inngest's send-webhook function, or this process) is decided once, at start-up
-// (lib/runners.ts). Until then, and in tests and scripts, the in-process queue takes them.
+// (lib/runners.ts). Until then, and in scripts, the in-process queue takes them. This is the one
+// seam of delivery: a test that holds or counts hand-offs installs its own queue here
+// (test/webhook-queue.ts).
 
 export type { WebhookQueue };
 

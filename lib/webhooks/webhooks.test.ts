@@ -14,8 +14,8 @@ import { call } from '@/test/http';
 import { installNetworkTripwire, stubResolver } from '@/test/network-tripwire';
 import { hang, type Receiver, reply, startReceiver } from '@/test/webhook-receiver';
 import { deliverEvent, LEASE_MS } from './deliver';
-import { setWebhookDispatcher } from './dispatch';
-import { inProcessIdle } from './in-process';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
+import { deliveriesSettled } from '@/lib/unit-of-work';
 import { signWebhookBody } from './signature';
 import { SWEEP_GRACE_MS, sweepAndDispatch } from './sweep';
 
@@ -31,20 +31,17 @@ beforeAll(async () => {
   tripwire = installNetworkTripwire();
 });
 afterAll(async () => {
-  setWebhookDispatcher(undefined);
+  restoreWebhookQueue();
   tripwire.uninstall();
   await receiver.close();
 });
 beforeEach(async () => {
   // The sweeper sees every undelivered event: each test starts from none.
   await truncateAll(database.db);
-  dispatched = [];
-  setWebhookDispatcher(async (ids) => {
-    dispatched.push(...ids);
-  });
+  dispatched = holdWebhookHandOffs();
 });
 afterEach(async () => {
-  await inProcessIdle();
+  await deliveriesSettled();
   receiver.received.length = 0;
   receiver.respondWith(reply(200, 'ok'));
   expect(tripwire.violations).toEqual([]);
@@ -170,7 +167,7 @@ describe('delivering an event', () => {
     const { events } = await pay(CARDS.approved);
     await deliverEvent(database.db, events[0]!.id, { trigger: 'automatic' });
     await sweepAndDispatch(database.db, new Date(Date.now() + SWEEP_GRACE_MS + LEASE_MS));
-    await inProcessIdle();
+    await deliveriesSettled();
     expect(receiver.received).toHaveLength(1);
     expect(await attemptsOf(events[0]!.id)).toEqual([expect.objectContaining({ statusCode: status, ok: false, responseExcerpt: 'nope' })]);
   });
@@ -180,7 +177,7 @@ describe('delivering an event', () => {
     expect(await deliverEvent(database.db, events[0]!.id, { trigger: 'automatic' })).toEqual({ status: 'no_url' });
     await database.db.update(merchants).set({ webhookUrl: receiver.url }).where(eq(merchants.id, link.merchant.merchantId));
     await sweepAndDispatch(database.db, new Date(Date.now() + SWEEP_GRACE_MS + LEASE_MS));
-    await inProcessIdle();
+    await deliveriesSettled();
     expect(await attemptsOf(events[0]!.id)).toEqual([]);
     expect(receiver.received).toHaveLength(0);
   });
@@ -274,13 +271,13 @@ describe('the sweeper', () => {
 
   it('sends, once, an event whose process died after the commit and before the send', async () => {
     // The dispatcher of the dead process never ran: the event is committed and undelivered.
-    setWebhookDispatcher(async () => {});
+    holdWebhookHandOffs();
     const { events } = await pay(CARDS.approved);
     expect(await sweepAndDispatch(database.db, later(1000))).toBe(0); // within the grace period
     expect(await sweepAndDispatch(database.db, later(SWEEP_GRACE_MS + 1000))).toBe(1);
-    await inProcessIdle();
+    await deliveriesSettled();
     expect(await sweepAndDispatch(database.db, later(SWEEP_GRACE_MS + 2000))).toBe(0);
-    await inProcessIdle();
+    await deliveriesSettled();
     expect(receiver.received.map((r) => r.headers['x-webhook-id'])).toEqual([events[0]!.id]);
     expect(await attemptsOf(events[0]!.id)).toHaveLength(1);
   });
@@ -289,14 +286,14 @@ describe('the sweeper', () => {
     const { events } = await pay(CARDS.approved);
     expect(await claimEvents(database.db, [events[0]!.id], new Date(), LEASE_MS)).toHaveLength(1); // …and then the process died
     expect(await sweepAndDispatch(database.db, later(SWEEP_GRACE_MS + 1000))).toBe(0);
-    await inProcessIdle();
+    await deliveriesSettled();
     expect(receiver.received).toHaveLength(0);
     const afterLease = later(SWEEP_GRACE_MS + LEASE_MS + 1000);
     expect(await sweepAndDispatch(database.db, afterLease)).toBe(1);
     // The in-process runner claims with the real clock, so the lapsed lease is given back first.
     await database.db.update(webhookEvents).set({ claimedUntil: null }).where(eq(webhookEvents.id, events[0]!.id));
     await deliverEvent(database.db, events[0]!.id, { trigger: 'automatic' });
-    await inProcessIdle();
+    await deliveriesSettled();
     expect(receiver.received).toHaveLength(1);
   });
 });

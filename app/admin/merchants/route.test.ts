@@ -188,6 +188,15 @@ describe('PATCH /admin/merchants/{id}', () => {
     expect(row).toMatchObject({ reminderDays: 10, graceDays: 0, renewalLadder: false });
   });
 
+  it('sets and removes the NIT its receipts print (docs/customers.md#receipts)', async () => {
+    const { merchantId } = await create();
+    const patch = (nit: string | null) => call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: merchantId }, body: { nit } });
+    expect((await patch('900123456-7')).json).toMatchObject({ nit: '900123456-7' });
+    const [row] = await database.db.select().from(merchants).where(eq(merchants.id, merchantId));
+    expect(row?.nit).toBe('900123456-7');
+    expect((await patch(null)).json).toMatchObject({ nit: null });
+  });
+
   it.each([
     ['reminderDays', 0],
     ['reminderDays', 11],
@@ -199,6 +208,10 @@ describe('PATCH /admin/merchants/{id}', () => {
     ['graceDays', 1e309],
     ['renewalLadder', 'yes'],
     ['renewalLadder', 1],
+    ['nit', '12345'],
+    ['nit', '900123456-78'],
+    ['nit', '900.123.456'],
+    ['nit', 900123456],
   ])('refuses %s = %j with a 400 naming the field, and changes nothing', async (field, value) => {
     const { merchantId } = await create();
     const [before] = await database.db.select().from(merchants).where(eq(merchants.id, merchantId));

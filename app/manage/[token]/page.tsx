@@ -5,10 +5,11 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { requestLang } from '@/app/pay/[token]/lang';
-import { cancelAction, replaceMethodAction } from '@/app/manage/actions';
-import { findManagedPlan, listPlanCharges, recordCustomerLang, recordManageLinkUse } from '@/lib/customers/manage-links';
+import { listPlanCharges } from '@/db/queries/transactions';
+import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/customers/manage-links';
 import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
 import { WompiMethodForm } from '@/components/customers/wompi-method-form';
+import { checkoutCopy } from '@/lib/checkout/i18n';
 import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
 import { intervalOf, isMonthly } from '@/lib/billing/interval';
@@ -42,7 +43,8 @@ export default async function ManagePage({ params, searchParams }: Props) {
   const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
   const next = nextChargeDateOf(plan);
   const interval = intervalOf(plan);
-  const monthly = !interval || isMonthly(interval);
+  // A SINGLE plan (no interval) is charged once: its amount has no period.
+  const monthly = interval !== null && isMonthly(interval);
   const changeable = plan.modality === 'RECURRING' && (plan.status === 'ACTIVE' || plan.status === 'PAUSED');
   const cancellable = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE' || plan.status === 'PAUSED';
   const confirming = one(query.cancel) === 'confirm' && cancellable;
@@ -51,12 +53,9 @@ export default async function ManagePage({ params, searchParams }: Props) {
   const langQuery = lang === 'en' ? '?lang=en' : '';
   // With Wompi the browser tokenizes the new method with the merchant's public key (docs/customers.md).
   const wompi = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, 'SUBSCRIPTION') : null;
-  const hidden = (
-    <>
-      <input type="hidden" name="token" value={token} />
-      <input type="hidden" name="lang" value={lang} />
-    </>
-  );
+  // Plain form posts to route handlers (lib/customers/manage-form.ts), the same with or without JavaScript.
+  const hidden = <input type="hidden" name="lang" value={lang} />;
+  const methodAction = `/manage/${token}/method`;
   return (
     <main className={styles.page} lang={LANG_TAG[lang]}>
       <p className={styles.language}>
@@ -80,7 +79,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
         <h2 id="plan">{plan.description}</h2>
         <dl className={styles.facts}>
           <dt>{monthly ? c.amount : c.amountEvery}</dt>
-          <dd data-testid="manage-amount">{monthly ? formatCop(plan.amount) : `${formatCop(plan.amount)} ${everyInterval(interval, lang)}`}</dd>
+          <dd data-testid="manage-amount">{interval && !monthly ? `${formatCop(plan.amount)} ${everyInterval(interval, lang)}` : formatCop(plan.amount)}</dd>
           <dt>{c.status}</dt>
           <dd data-testid="manage-status">{c.statuses[plan.status]}</dd>
           <dt>{c.nextCharge}</dt>
@@ -110,6 +109,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
                   <th scope="col">{c.chargeDate}</th>
                   <th scope="col">{c.chargeAmount}</th>
                   <th scope="col">{c.chargeStatus}</th>
+                  <th scope="col">{c.receipt}</th>
                 </tr>
               </thead>
               <tbody>
@@ -118,6 +118,13 @@ export default async function ManagePage({ params, searchParams }: Props) {
                     <td>{dateFormat.format(t.chargeDate)}</td>
                     <td>{formatCop(t.amount)}</td>
                     <td>{c.chargeStatuses[t.status]}</td>
+                    <td>
+                      {t.status === 'APPROVED' ? (
+                        <a href={`/manage/${token}/receipts/${t.id}${langQuery}`} download>
+                          {fill(c.receiptLink, { date: dateFormat.format(t.chargeDate) })}
+                        </a>
+                      ) : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -133,11 +140,11 @@ export default async function ManagePage({ params, searchParams }: Props) {
               <>
                 <p>{c.replaceIntro}</p>
                 <WompiMethodForm
-                  token={token}
+                  action={methodAction}
                   lang={lang}
                   processor={wompi.processor}
                   initialPhone=""
-                  copy={{ labels: { cardNumber: c.cardNumber, cardExpiry: c.cardExpiry, cardCvc: c.cardCvc, cardHolder: c.cardHolder }, nequiPhone: c.nequiPhone, save: c.save, saving: c.saving, cardProblem: c.problems.card!, declined: c.problems.declined!, network: c.network }}
+                  copy={{ labels: { cardNumber: c.cardNumber, cardExpiry: c.cardExpiry, cardCvc: c.cardCvc, cardHolder: c.cardHolder }, nequiPhone: c.nequiPhone, save: c.save, saving: c.saving, cardProblem: c.problems.card!, shortHolder: checkoutCopy(lang).form.problems.cardHolder.short_holder!, declined: c.problems.declined!, network: c.network }}
                   methodsCopy={methodsCopy(lang, { merchantName, amount: plan.amount, modality: 'SUBSCRIPTION', interval })}
                 />
               </>
@@ -150,7 +157,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
               <p>{c.replaceIntro}</p>
               <details open className={styles.method}>
                 <summary>{c.cardTab}</summary>
-                <form action={replaceMethodAction} className={styles.form}>
+                <form method="post" action={methodAction} className={styles.form}>
                   {hidden}
                   <input type="hidden" name="method" value="CARD" />
                   <label>
@@ -176,7 +183,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
               </details>
               <details className={styles.method}>
                 <summary>{c.nequiTab}</summary>
-                <form action={replaceMethodAction} className={styles.form}>
+                <form method="post" action={methodAction} className={styles.form}>
                   {hidden}
                   <input type="hidden" name="method" value="NEQUI" />
                   <label>
@@ -196,7 +203,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
             <>
               <h2 id="cancel">{c.confirmTitle}</h2>
               <p>{fill(c.confirmIntro, { merchant: merchantName })}</p>
-              <form action={cancelAction} className={styles.actions}>
+              <form method="post" action={`/manage/${token}/cancel`} className={styles.actions}>
                 {hidden}
                 <button type="submit" className={styles.danger}>
                   {c.confirm}

@@ -6,6 +6,8 @@ import { pinClockInMinute } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 import { createTestMerchant, linkBody, type TestMerchant } from '@/test/merchants';
+import { saveProcessor } from '@/lib/portal/processor-settings';
+import { testWompiKeys } from '@/test/wompi-double';
 import { POST } from './route';
 
 let database: Database;
@@ -333,5 +335,29 @@ describe('POST /merchants/subscription-link', () => {
       expect(await plansOf(m.merchantId)).toHaveLength(0);
       expect((await create(other, linkBody())).status).toBe(200);
     });
+  });
+});
+
+describe('POST /merchants/subscription-link for a merchant charging through Wompi', () => {
+  it.each([
+    [150050, /whole pesos/],
+    [149900, /at least 150000 cents/],
+    [100, /at least 150000 cents/],
+  ])('refuses %i cents, which Wompi would refuse, with a 400 naming plan.amount and nothing created', async (amount, message) => {
+    const m = await createTestMerchant(database.db);
+    expect(await saveProcessor(database.db, m.merchantId, { type: 'wompi', ...testWompiKeys() })).toEqual({ ok: true });
+    const res = await create(m, linkBody({ plan: { amount } }));
+    expect(res.status).toBe(400);
+    expect(res.json.error.details).toEqual([{ path: 'plan.amount', message: expect.stringMatching(message) }]);
+    expect(await plansOf(m.merchantId)).toEqual([]);
+  });
+
+  it('takes whole pesos from COP 1.500 with Wompi, and any amount from 100 cents with the sandbox', async () => {
+    const wompi = await createTestMerchant(database.db);
+    await saveProcessor(database.db, wompi.merchantId, { type: 'wompi', ...testWompiKeys() });
+    expect((await create(wompi, linkBody({ plan: { amount: 150000 } }))).status).toBe(200);
+    const sandbox = await createTestMerchant(database.db);
+    expect((await create(sandbox, linkBody({ plan: { amount: 150050 } }))).status).toBe(200);
+    expect((await create(sandbox, linkBody({ plan: { amount: 100 } }))).status).toBe(200);
   });
 });

@@ -6,8 +6,8 @@ import { merchants, webhookAttempts, webhookEvents } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
-import { inProcessIdle } from '@/lib/webhooks/in-process';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
+import { deliveriesSettled } from '@/lib/unit-of-work';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { type Receiver, startReceiver } from '@/test/webhook-receiver';
@@ -24,14 +24,14 @@ beforeAll(async () => {
   database = await useTestDatabase();
   receiver = await startReceiver();
   // Payments only record their events here; each test decides how they are sent.
-  setWebhookDispatcher(async () => {});
+  holdWebhookHandOffs();
 });
 afterAll(async () => {
-  setWebhookDispatcher(undefined);
+  restoreWebhookQueue();
   await receiver.close();
 });
 afterEach(async () => {
-  await inProcessIdle();
+  await deliveriesSettled();
   receiver.received.length = 0;
 });
 
@@ -87,7 +87,7 @@ describe('sweep-webhooks', () => {
     await database.db.execute(sql`update webhook_events set created_at = now() - interval '5 minutes' where id = ${event.id}`);
     const { result } = await new InngestTestEngine({ function: sweepWebhooksFunction }).execute();
     expect(result).toEqual({ dispatched: 1 });
-    await inProcessIdle();
+    await deliveriesSettled();
     expect(receiver.received.map((r) => r.headers['x-webhook-id'])).toEqual([event.id]);
     const again = await new InngestTestEngine({ function: sweepWebhooksFunction }).execute();
     expect(again.result).toEqual({ dispatched: 0 });

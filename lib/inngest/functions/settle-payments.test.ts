@@ -7,7 +7,7 @@ import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import type { PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { setWebhookDispatcher } from '@/lib/webhooks/dispatch';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { truncateAll, useTestDatabase } from '@/test/database';
 import { settlePaymentsFunction } from './settle-payments';
@@ -18,9 +18,9 @@ import { settlePaymentsFunction } from './settle-payments';
 let database: Database;
 beforeAll(async () => {
   database = await useTestDatabase();
-  setWebhookDispatcher(async () => {});
+  holdWebhookHandOffs();
 });
-afterAll(() => setWebhookDispatcher(undefined));
+afterAll(() => restoreWebhookQueue());
 beforeEach(() => truncateAll(database.db));
 
 const card = (number: string) => parseCard(cardForm(number))!;

@@ -56,17 +56,29 @@ export interface WompiNequiToken {
   phone_number: string;
 }
 
+/** Wompi's reply to a void: the void operation's own status, and the transaction as it stood (still APPROVED). */
+export interface WompiVoid {
+  status: 'APPROVED' | 'DECLINED' | 'PENDING';
+  status_message?: string | null;
+  transaction?: WompiTransaction;
+}
+
 export interface WompiInstitution {
   financial_institution_code: string;
   financial_institution_name: string;
 }
 
+/**
+ * A transaction. Both acceptance tokens go with a token or a payment method (a fresh pair, spent
+ * there); a charge of a saved `payment_source_id` carries none.
+ */
 export interface CreateTransaction {
-  acceptance_token: string;
-  accept_personal_auth: string;
+  acceptance_token?: string;
+  accept_personal_auth?: string;
   amount_in_cents: number;
   currency: 'COP';
-  customer_email: string;
+  /** Left out when unknown: Wompi refuses an empty one. */
+  customer_email?: string;
   reference: string;
   signature: string;
   payment_method?: Record<string, unknown>;
@@ -104,7 +116,7 @@ export function createWompiClient(options: WompiClientOptions) {
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? WOMPI_CALL_TIMEOUT_MS;
 
-  async function call<T>(method: 'GET' | 'POST', path: string, auth: 'public' | 'private' | 'none', body?: unknown): Promise<T> {
+  async function call<T>(method: 'GET' | 'POST', path: string, auth: 'public' | 'private' | 'none', body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     const key = auth === 'public' ? options.publicKey : auth === 'private' ? options.privateKey : undefined;
     if (auth === 'private' && !key) throw new Error('This Wompi call needs the private key');
     const res = await doFetch(`${options.baseUrl}${path}`, {
@@ -113,6 +125,7 @@ export function createWompiClient(options: WompiClientOptions) {
         Accept: 'application/json',
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         ...(key ? { Authorization: `Bearer ${key}` } : {}),
+        ...headers,
       },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
@@ -125,9 +138,22 @@ export function createWompiClient(options: WompiClientOptions) {
     return json.data;
   }
 
+  /**
+   * The merchant's two acceptance documents with a new pair of tokens (each GET hands out new ones,
+   * each single-use). `GET /merchants/info` with the public key in a header; the older path form,
+   * deprecated since 2026-10-31, only when the new one answers 404.
+   */
+  async function merchant(): Promise<WompiMerchant> {
+    try {
+      return await call<WompiMerchant>('GET', '/merchants/info', 'none', undefined, { 'x-merchant-public-key': options.publicKey });
+    } catch (error) {
+      if (!(error instanceof WompiError && error.status === 404)) throw error;
+      return call<WompiMerchant>('GET', `/merchants/${encodeURIComponent(options.publicKey)}`, 'none');
+    }
+  }
+
   return {
-    /** The merchant's two acceptance documents and their tokens (no key needed). */
-    merchant: () => call<WompiMerchant>('GET', `/merchants/${encodeURIComponent(options.publicKey)}`, 'none'),
+    merchant,
     tokenizeCard: (card: { number: string; cvc: string; exp_month: string; exp_year: string; card_holder: string }) =>
       call<WompiCardToken>('POST', '/tokens/cards', 'public', card),
     tokenizeNequi: (phoneNumber: string) => call<WompiNequiToken>('POST', '/tokens/nequi', 'public', { phone_number: phoneNumber }),
@@ -140,11 +166,11 @@ export function createWompiClient(options: WompiClientOptions) {
       accept_personal_auth: string;
     }) => call<WompiPaymentSource>('POST', '/payment_sources', 'private', body),
     createTransaction: (body: CreateTransaction) => call<WompiTransaction>('POST', '/transactions', 'private', body),
-    transaction: (id: string) => call<WompiTransaction>('GET', `/transactions/${encodeURIComponent(id)}`, 'public'),
+    /** Read with the private key where the client has it: the safe choice for a server. */
+    transaction: (id: string) => call<WompiTransaction>('GET', `/transactions/${encodeURIComponent(id)}`, options.privateKey ? 'private' : 'public'),
     transactionsByReference: (reference: string) =>
       call<WompiTransaction[]>('GET', `/transactions?reference=${encodeURIComponent(reference)}`, 'private'),
-    voidTransaction: (id: string) =>
-      call<{ transaction: WompiTransaction } | WompiTransaction>('POST', `/transactions/${encodeURIComponent(id)}/void`, 'private', {}),
+    voidTransaction: (id: string) => call<WompiVoid>('POST', `/transactions/${encodeURIComponent(id)}/void`, 'private', {}),
     pseInstitutions: () => call<WompiInstitution[]>('GET', '/pse/financial_institutions', 'public'),
   };
 }

@@ -3,9 +3,12 @@ import type { Db } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
 import { getTransactionForMerchant } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
+import { recordVoid } from '@/lib/billing/void';
 import { isId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
-import { wompiKeysOf } from '@/lib/payments';
+import { merchantProcessors, resolveProcessor, wompiKeysOf } from '@/lib/payments';
+import { findNequiWaitByToken } from '@/db/queries/nequi-waits';
+import { resumeNequiWait } from '@/lib/checkout/nequi-subscription';
 import { settleCharge } from '@/lib/settlement/settle';
 import { toChargeResult } from './processor';
 import type { WompiTransaction } from './client';
@@ -13,7 +16,8 @@ import { verifyEventChecksum } from './signatures';
 
 // Events from a merchant's Wompi account (docs/processors.md). The checksum is checked from the
 // event's own property list; a valid event is answered 200 whether it settles a charge now, was
-// applied before (Wompi retries until it gets a 200), or is about nothing of ours.
+// applied before (Wompi retries until it gets a 200), or is about nothing of ours. A VOIDED status
+// for an APPROVED charge records the void (made through our API or in Wompi's dashboard) once.
 
 /** An event's envelope, as the route parses it (400 with one detail per bad field). */
 export const wompiEventSchema = z.object({
@@ -33,12 +37,36 @@ const transactionSchema = z.object({
 
 export type EventOutcome = 'settled' | 'already_settled' | 'pending' | 'ignored';
 
+const nequiTokenSchema = z.object({ id: z.string().min(1).max(200), status: z.enum(['PENDING', 'APPROVED', 'DECLINED']) });
+
+/**
+ * The payer answered in the Nequi app: a Nequi subscription waiting for it goes on at once, with
+ * no page open (docs/processors.md#nequi-subscriptions).
+ */
+async function nequiTokenUpdated(db: Db, merchantId: string, data: unknown): Promise<EventOutcome> {
+  const token = nequiTokenSchema.safeParse(data);
+  if (!token.success) return 'ignored';
+  const wait = await findNequiWaitByToken(db, { merchantId, nequiToken: token.data.id });
+  if (!wait) return 'ignored';
+  const processor = await resolveProcessor(merchantProcessors(db), merchantId);
+  if (!processor) return 'pending';
+  try {
+    // Gone on with (charged, or declined), or still waiting for the payer.
+    return (await resumeNequiWait(db, processor, wait, { status: token.data.status })) ? 'settled' : 'pending';
+  } catch (error) {
+    // The page's poll and the settler ask Wompi about the token too: nothing is lost.
+    log.error('could not go on with a Nequi subscription from a Wompi event', { merchantId, transactionId: wait.transactionId, ...errorFields(error) });
+    return 'pending';
+  }
+}
+
 export async function receiveWompiEvent(db: Db, merchantId: string, event: z.output<typeof wompiEventSchema>): Promise<EventOutcome> {
   const refused = new ApiError('unauthorized', 'The event checksum does not match');
   const merchant = isId('mch', merchantId) ? await getMerchant(db, merchantId) : undefined;
   const keys = merchant?.processorType === 'wompi' ? wompiKeysOf(merchant) : null;
   if (!keys || !verifyEventChecksum(event, keys.eventsSecret)) throw refused;
 
+  if (event.event === 'nequi_token.updated') return nequiTokenUpdated(db, merchantId, event.data.nequi_token);
   if (event.event !== 'transaction.updated') return 'ignored';
   const found = transactionSchema.safeParse(event.data.transaction);
   if (!found.success) return 'ignored';
@@ -51,6 +79,10 @@ export async function receiveWompiEvent(db: Db, merchantId: string, event: z.out
   if (txn.amount !== transaction.amount_in_cents || (txn.gatewayTransactionId && txn.gatewayTransactionId !== transaction.id)) {
     log.error('Wompi event does not match our transaction', { merchantId, transactionId: txn.id, gatewayTransactionId: transaction.id });
     return 'ignored';
+  }
+  if (transaction.status === 'VOIDED' && txn.status === 'APPROVED') {
+    // A void, through our API or in Wompi's dashboard: a change to record, not a repeat to drop.
+    return (await recordVoid(db, txn)) ? 'settled' : 'already_settled';
   }
   if (txn.status !== 'PENDING') return 'already_settled';
   const result = toChargeResult(transaction as WompiTransaction);

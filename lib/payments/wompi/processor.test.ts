@@ -43,7 +43,7 @@ const lastRequest = (path: string) => double.requests.filter((r) => r.path === p
 
 describe('Wompi processor', () => {
   it('charges a browser card token directly for a single payment, signed, with both acceptance tokens, PENDING first', async () => {
-    const token = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
+    const token = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana Gómez' });
     const req = await request({ type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: token.last_four }, false);
     const result = await processor.pay(req);
     expect(result).toMatchObject({ status: 'PENDING', paymentMethodToken: null });
@@ -66,17 +66,23 @@ describe('Wompi processor', () => {
   });
 
   it('saves a payment source on a first recurring payment, and renewals charge it with recurrent: true under their own reference', async () => {
-    const token = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
+    const token = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana Gómez' });
     const first = await processor.pay(await request({ type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: '4242' }, true));
     expect(first.paymentMethodToken).toMatch(/^wompi_source_CARD_\d+$/);
-    expect(lastRequest('/v1/payment_sources').body).toMatchObject({ type: 'CARD', token: token.id, acceptance_token: expect.stringMatching(/^acc_/) });
+    expect(lastRequest('/v1/payment_sources').body).toMatchObject({ type: 'CARD', token: token.id, acceptance_token: expect.any(String) });
     expect(lastRequest('/v1/transactions').body).toMatchObject({ payment_source_id: Number(first.paymentMethodToken!.split('_').at(-1)) });
+    expect(lastRequest('/v1/transactions').body).not.toHaveProperty('acceptance_token');
     expect(lastRequest('/v1/transactions').body).not.toHaveProperty('recurrent');
 
     const renewalRef = reference();
-    const renewal = await processor.charge({ amount: 150000, currency: 'COP', reference: renewalRef, paymentMethod: first.paymentMethodToken!, initiator: 'recurring', customerEmail: 'ana@example.com' });
+    const infoCalls = double.requests.filter((r) => r.path.startsWith('/v1/merchants')).length;
+    const renewal = await processor.charge({ amount: 150000, currency: 'COP', reference: renewalRef, paymentMethod: first.paymentMethodToken!, initiator: 'recurring' });
+    expect(double.requests.filter((r) => r.path.startsWith('/v1/merchants')).length).toBe(infoCalls);
     expect(renewal.status).toBe('PENDING');
-    expect(lastRequest('/v1/transactions').body).toMatchObject({ recurrent: true, reference: renewalRef, acceptance_token: expect.stringMatching(/^acc_/), accept_personal_auth: expect.stringMatching(/^acc_/) });
+    expect(lastRequest('/v1/transactions').body).toMatchObject({ recurrent: true, reference: renewalRef });
+    // A saved source carries no acceptance tokens, and no merchants/info call was made for it.
+    expect(lastRequest('/v1/transactions').body).not.toHaveProperty('acceptance_token');
+    expect(lastRequest('/v1/transactions').body).not.toHaveProperty('customer_email');
     // A retried renewal reuses its reference: Wompi refuses a second charge.
     await expect(processor.charge({ amount: 150000, currency: 'COP', reference: renewalRef, paymentMethod: first.paymentMethodToken!, initiator: 'recurring' })).rejects.toThrow(WompiError);
   });
@@ -89,57 +95,77 @@ describe('Wompi processor', () => {
     const nequi = await client.tokenizeNequi('3991111111');
     // Not yet approved in the app: Wompi refuses to save it.
     await expect(processor.pay(await request({ type: 'NEQUI_TOKEN', token: nequi.id, phoneNumber: '3991111111' }, true))).rejects.toMatchObject({ type: 'UNPROCESSABLE' });
+    double.decideNequi(nequi.id);
     expect((await client.nequiToken(nequi.id)).status).toBe('APPROVED');
     const saved = await processor.pay(await request({ type: 'NEQUI_TOKEN', token: nequi.id, phoneNumber: '3991111111' }, true));
     expect(saved.paymentMethodToken).toMatch(/^wompi_source_NEQUI_\d+$/);
   });
 
-  it('sends PSE with person/company, document, bank and a description of at most 30 characters; the bank URL comes with the transaction', async () => {
+  it('sends PSE with person/company, document, bank, the phone with its country code and a description of at most 30 characters; the bank URL comes with the final status', async () => {
     const result = await processor.pay(
       await request({ type: 'PSE', userType: 'COMPANY', legalIdType: 'NIT', legalId: '900123456', institutionCode: '1', fullName: 'Acme SAS', phoneNumber: '3001234567' }, false),
     );
     expect(result.status).toBe('PENDING');
-    expect(result.redirectUrl).toMatch(/\/bank\//);
+    expect(result).not.toHaveProperty('redirectUrl');
+    double.finalize(result.gatewayTransactionId);
+    expect(await processor.retrieve(result.gatewayTransactionId)).toMatchObject({ status: 'APPROVED', redirectUrl: expect.stringMatching(/\/bank\//) });
     const body = lastRequest('/v1/transactions').body!;
     expect(body).toMatchObject({
       payment_method: { type: 'PSE', user_type: 1, user_legal_id_type: 'NIT', user_legal_id: '900123456', financial_institution_code: '1' },
-      customer_data: { phone_number: '3001234567', full_name: 'Acme SAS' },
+      customer_data: { phone_number: '573001234567', full_name: 'Acme SAS' },
       redirect_url: 'http://127.0.0.1:1/pay/abcdefghij',
     });
     expect(String((body.payment_method as Record<string, unknown>).payment_description).length).toBeLessThanOrEqual(30);
     expect(await processor.pseInstitutions()).toEqual([
       { code: '1', name: 'Banco que aprueba' },
-      { code: '2', name: 'Banco que rechaza' },
+      { code: '2', name: 'Banco que declina' },
+      { code: '3', name: 'Banco que simula un error' },
     ]);
   });
 
-  it('voids an approved card charge; Wompi refuses anything else', async () => {
-    const token = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
-    const paid = await processor.pay(await request({ type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: '4242' }, false));
-    double.transactions.get(paid.gatewayTransactionId)!.status = 'APPROVED';
-    expect(await processor.void(paid.gatewayTransactionId)).toEqual({ status: 'VOIDED' });
-    await expect(processor.void(paid.gatewayTransactionId)).rejects.toMatchObject({ status: 422 });
+  it('reads a void from the void\'s own status: APPROVED is done (the charge inside still APPROVED), PENDING is asked again, DECLINED refused', async () => {
+    const approvedCharge = async () => {
+      const token = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana Gómez' });
+      const paid = await processor.pay(await request({ type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: '4242' }, false));
+      double.transactions.get(paid.gatewayTransactionId)!.status = 'APPROVED';
+      return paid.gatewayTransactionId;
+    };
+    const done = await approvedCharge();
+    expect(await processor.void(done)).toEqual({ status: 'VOIDED' });
+    expect(double.transactions.get(done)!.status).toBe('APPROVED');
+    double.dashboardVoid(done);
+    await expect(processor.void(done)).rejects.toMatchObject({ status: 422 });
+
+    const slow = await approvedCharge();
+    double.setVoidReplies(['PENDING']);
+    expect(await processor.void(slow)).toEqual({ status: 'VOIDED' });
+    const refused = await approvedCharge();
+    double.setVoidReplies(['DECLINED']);
+    expect(await processor.void(refused)).toEqual({ status: 'ERROR' });
+    await expect(processor.void('99999-1-00000')).rejects.toMatchObject({ status: 404, type: 'NOT_FOUND_ERROR' });
   });
 
   it('saves a browser card token or an approved Nequi token as a payment source without a charge; renewals charge it', async () => {
     const save = async (instrument: Parameters<typeof processor.pay>[0]['instrument'], given = true) =>
       processor.saveMethod!({ instrument, customerEmail: 'ana@example.com', consent: given ? await consent() : undefined });
     const charges = double.requests.filter((r) => r.path === '/v1/transactions').length;
-    const token = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
+    const token = await client.tokenizeCard({ number: '4242424242424242', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana Gómez' });
     const saved = await save({ type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: '4242' });
     expect(saved).toEqual({ ok: true, token: expect.stringMatching(/^wompi_source_CARD_\d+$/) });
-    expect(lastRequest('/v1/payment_sources').body).toMatchObject({ type: 'CARD', token: token.id, customer_email: 'ana@example.com', acceptance_token: expect.stringMatching(/^acc_/), accept_personal_auth: expect.stringMatching(/^acc_/) });
+    expect(lastRequest('/v1/payment_sources').body).toMatchObject({ type: 'CARD', token: token.id, customer_email: 'ana@example.com', acceptance_token: expect.any(String), accept_personal_auth: expect.any(String) });
     expect(double.requests.filter((r) => r.path === '/v1/transactions').length).toBe(charges);
-    const renewal = await processor.charge({ amount: 90000, currency: 'COP', reference: reference(), paymentMethod: saved.ok ? saved.token : '', initiator: 'recurring' });
+    const renewal = await processor.charge({ amount: 190000, currency: 'COP', reference: reference(), paymentMethod: saved.ok ? saved.token : '', initiator: 'recurring' });
     expect(lastRequest('/v1/transactions').body).toMatchObject({ payment_source_id: Number(saved.ok && saved.token.split('_').at(-1)), recurrent: true });
     expect(renewal.status).toBe('PENDING');
 
     const nequi = await client.tokenizeNequi('3991111111');
     // Not approved yet in the app: Wompi refuses the source, and nothing is saved.
     expect(await save({ type: 'NEQUI_TOKEN', token: nequi.id, phoneNumber: '3991111111' })).toEqual({ ok: false, declineReason: 'card_not_supported' });
+    double.decideNequi(nequi.id);
     expect((await client.nequiToken(nequi.id)).status).toBe('APPROVED');
     expect(await save({ type: 'NEQUI_TOKEN', token: nequi.id, phoneNumber: '3991111111' })).toEqual({ ok: true, token: expect.stringMatching(/^wompi_source_NEQUI_\d+$/) });
     const declined = await client.tokenizeNequi('3992222222');
+    double.decideNequi(declined.id);
     expect((await client.nequiToken(declined.id)).status).toBe('DECLINED');
     expect(await save({ type: 'NEQUI_TOKEN', token: declined.id, phoneNumber: '3992222222' })).toEqual({ ok: false, declineReason: 'card_not_supported' });
 
@@ -155,7 +181,7 @@ describe('Wompi processor', () => {
   });
 
   it('maps declines and errors, and surfaces Wompi error replies (a wrong key, a missing consent)', async () => {
-    const declined = await client.tokenizeCard({ number: '4111111111111111', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana' });
+    const declined = await client.tokenizeCard({ number: '4111111111111111', cvc: '123', exp_month: '12', exp_year: '30', card_holder: 'Ana Gómez' });
     const d = await processor.pay(await request({ type: 'CARD_TOKEN', token: declined.id, brand: 'visa', last4: '1111' }, false));
     double.transactions.get(d.gatewayTransactionId)!.status = 'DECLINED';
     expect((await processor.retrieve(d.gatewayTransactionId)).status).toBe('DECLINED');

@@ -10,9 +10,10 @@ import { type CreateTransaction, createWompiClient, WompiError, type WompiTransa
 import { integritySignature } from './signatures';
 
 // A merchant's own Wompi account behind the processor interface (docs/processors.md). Every
-// transaction carries our `txn_` id as its reference and the integrity signature; every payment
-// source and transaction carries both acceptance tokens. A RECURRING plan's first payment saves a
-// payment source, which renewals charge with `recurrent: true`.
+// transaction carries our `txn_` id as its reference and the integrity signature. The payer's
+// acceptance tokens are single-use: a payment source or a token/method transaction spends the
+// pair, and a charge of a saved source carries none. A RECURRING plan's first payment saves a
+// payment source (recorded before it is charged), which renewals charge with `recurrent: true`.
 
 export interface WompiKeys {
   publicKey: string;
@@ -23,6 +24,12 @@ export interface WompiKeys {
 
 /** What renewals charge: a saved Wompi payment source, kept as `wompi_source_<TYPE>_<id>`. */
 const SOURCE_TOKEN = /^wompi_source_(CARD|NEQUI)_(\d+)$/;
+
+const sourceToken = (type: 'CARD' | 'NEQUI', id: number) => `wompi_source_${type}_${id}`;
+
+/** How long to wait before each new look at a charge whose void Wompi answered PENDING. */
+const VOID_RECHECK_MS = [500, 1000, 2000];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Wompi's PSE description limit is printed as 30 in one place and 64 in another: keep to 30. */
 const PSE_DESCRIPTION_MAX = 30;
@@ -60,20 +67,12 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
 
   const accepted = (consent: Consent) => ({ acceptance_token: consent.acceptanceToken, accept_personal_auth: consent.personalDataToken });
 
-  /** For a charge the payer is not present for (renewals): the merchant's current documents. */
-  async function currentConsent(): Promise<Consent> {
-    const merchant = await client.merchant();
-    return {
-      acceptanceToken: merchant.presigned_acceptance.acceptance_token,
-      personalDataToken: merchant.presigned_personal_data_auth.acceptance_token,
-    };
-  }
-
   async function pay(request: PaymentRequest): Promise<PaymentResult> {
-    if (!request.consent) throw new Error('Wompi needs both acceptance tokens on every transaction');
+    // A fresh pair the payer accepted for this attempt, spent once: on the payment source
+    // (RECURRING, whose charge of the saved source carries none) or on the transaction (SINGLE).
+    if (!request.consent) throw new Error('Wompi needs both acceptance tokens the payer accepted for this attempt');
     const consent = accepted(request.consent);
     const base: CreateTransaction = {
-      ...consent,
       ...signed(request.reference, request.amount),
       customer_email: request.customerEmail,
       redirect_url: request.redirectUrl,
@@ -85,19 +84,22 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
       const type = instrument.type === 'CARD_TOKEN' ? 'CARD' : 'NEQUI';
       if (request.saveForRenewals) {
         const source = await client.createPaymentSource({ type, token: instrument.token, customer_email: request.customerEmail, ...consent });
-        paymentMethodToken = `wompi_source_${type}_${source.id}`;
+        paymentMethodToken = sourceToken(type, source.id);
+        // Recorded before it is charged: a charge whose reply is lost still renews on it (docs/settlement.md).
+        await request.onMethodSaved?.(paymentMethodToken);
         body = { ...base, payment_source_id: source.id, ...(type === 'CARD' ? { payment_method: { installments: 1 } } : {}) };
       } else if (instrument.type === 'CARD_TOKEN') {
-        body = { ...base, payment_method: { type: 'CARD', installments: 1, token: instrument.token } };
+        body = { ...base, ...consent, payment_method: { type: 'CARD', installments: 1, token: instrument.token } };
       } else {
-        body = { ...base, payment_method: { type: 'NEQUI', phone_number: instrument.phoneNumber } };
+        body = { ...base, ...consent, payment_method: { type: 'NEQUI', phone_number: instrument.phoneNumber } };
       }
     } else if (instrument.type === 'NEQUI') {
       if (request.saveForRenewals) throw new Error('A Nequi subscription needs a Nequi token the payer approved');
-      body = { ...base, payment_method: { type: 'NEQUI', phone_number: instrument.phoneNumber } };
+      body = { ...base, ...consent, payment_method: { type: 'NEQUI', phone_number: instrument.phoneNumber } };
     } else if (instrument.type === 'PSE') {
       body = {
         ...base,
+        ...consent,
         payment_method: {
           type: 'PSE',
           user_type: instrument.userType === 'COMPANY' ? 1 : 0,
@@ -106,12 +108,22 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
           financial_institution_code: instrument.institutionCode,
           payment_description: request.description.slice(0, PSE_DESCRIPTION_MAX),
         },
-        customer_data: { phone_number: instrument.phoneNumber, full_name: instrument.fullName },
+        // With the country code, as Wompi's example gives it.
+        customer_data: { phone_number: `57${instrument.phoneNumber}`, full_name: instrument.fullName },
       };
     } else {
       throw new Error('With Wompi the card is tokenized in the browser; a card number never reaches the server');
     }
     return { ...toChargeResult(await client.createTransaction(body)), paymentMethodToken };
+  }
+
+  /** After a void Wompi answered PENDING: the charge read again until it shows VOIDED. */
+  async function voidedLater(gatewayTransactionId: string): Promise<boolean> {
+    for (const wait of VOID_RECHECK_MS) {
+      await sleep(wait);
+      if ((await client.transaction(gatewayTransactionId)).status === 'VOIDED') return true;
+    }
+    return false;
   }
 
   return {
@@ -122,11 +134,10 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
     async charge(request: ChargeRequest): Promise<ChargeResult> {
       const source = SOURCE_TOKEN.exec(request.paymentMethod);
       if (!source) throw new Error('Not a saved Wompi payment source');
-      const consent = accepted(await currentConsent());
+      // A saved source carries no acceptance tokens: consent was given when it was made.
       const transaction = await client.createTransaction({
-        ...consent,
         ...signed(request.reference, request.amount),
-        customer_email: request.customerEmail ?? '',
+        ...(request.customerEmail ? { customer_email: request.customerEmail } : {}),
         payment_source_id: Number(source[2]),
         recurrent: request.initiator === 'recurring',
         ...(source[1] === 'CARD' ? { payment_method: { installments: 1 } } : {}),
@@ -144,7 +155,7 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
       try {
         const source = await client.createPaymentSource({ type, token: instrument.token, customer_email: customerEmail, ...accepted(consent) });
         if (source.status !== 'AVAILABLE') return { ok: false, declineReason: 'card_not_supported' };
-        return { ok: true, token: `wompi_source_${type}_${source.id}` };
+        return { ok: true, token: sourceToken(type, source.id) };
       } catch (error) {
         if (error instanceof WompiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
           return { ok: false, declineReason: 'card_not_supported' };
@@ -163,10 +174,17 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
       return transaction ? toChargeResult(transaction) : null;
     },
 
+    // The reply describes the void, not the charge (still APPROVED inside it): APPROVED means
+    // accepted, DECLINED refused, PENDING undecided, so the charge is read again.
     async void(gatewayTransactionId: string) {
       const reply = await client.voidTransaction(gatewayTransactionId);
-      const transaction = 'transaction' in reply ? reply.transaction : reply;
-      return { status: transaction.status === 'VOIDED' ? ('VOIDED' as const) : ('ERROR' as const) };
+      if (reply.status === 'APPROVED') return { status: 'VOIDED' as const };
+      if (reply.status === 'PENDING') return { status: (await voidedLater(gatewayTransactionId)) ? ('VOIDED' as const) : ('PENDING' as const) };
+      return { status: 'ERROR' as const };
+    },
+
+    async nequiTokenStatus(token: string) {
+      return (await client.nequiToken(token)).status;
     },
 
     async pseInstitutions() {

@@ -40,6 +40,11 @@ export default async function ProcessorSettingsPage() {
         <h2 id="keys">{p.keysTitle}</h2>
         <p id="keys-hint">{p.keysIntro}</p>
         <p className="hint">{fill(p.prefixes, { prefixes: FIELDS.map((f) => settings.prefixes[f]).join(', ') })}</p>
+        {settings.plansWompiWouldRefuse > 0 ? (
+          <p role="alert" className="hint" data-testid="off-amount">
+            {fill(p.offAmount, { count: settings.plansWompiWouldRefuse })}
+          </p>
+        ) : null}
         <ActionForm action={saveWompiKeysAction} submit={p.save} pending={t.auth.pending} copy={copy}>
           {FIELDS.map((field) => (
             <label key={field}>

@@ -8,7 +8,7 @@ import { getDb } from '@/db/client';
 import { listPlanTransactions } from '@/db/queries/activity';
 import { listPlanEvents } from '@/db/queries/webhooks';
 import { getPlanForMerchant } from '@/db/queries/plans';
-import { formatCop } from '@/lib/i18n/format';
+import { fill, formatCop } from '@/lib/i18n/format';
 import { findMerchantPlan } from '@/lib/plans/find-plan';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { ownedOrInterrupt, portalLang, requireUser } from '@/lib/portal/request';
@@ -64,6 +64,17 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
               { label: a.amount, numeric: true, cell: (txn) => formatCop(txn.amount) },
               { label: a.card, cell: (txn) => (txn.cardLast4 ? `${txn.cardBrand ?? ''} •••• ${txn.cardLast4}` : t.dash) },
               { label: a.created, cell: (txn) => formatDateTime(txn.chargeDate, lang) },
+              {
+                label: a.receipt,
+                cell: (txn) =>
+                  txn.status === 'APPROVED' ? (
+                    <a href={`/portal/receipts/${txn.id}`} download>
+                      {fill(a.receiptLink, { id: txn.id })}
+                    </a>
+                  ) : (
+                    t.dash
+                  ),
+              },
             ]}
           />
         )}

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { POST as cancelRoute } from '@/app/manage/[token]/cancel/route';
+import { POST as methodRoute } from '@/app/manage/[token]/method/route';
+import type { Database } from '@/db/client';
+import { payWithCard } from '@/lib/checkout/payments';
+import { parseCard } from '@/lib/payments/card';
+import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
+import { useTestDatabase } from '@/test/database';
+import { call } from '@/test/http';
+import { createManageLink } from './manage-links';
+
+// The manage page's plain form posts (lib/customers/manage-form.ts): what a browser without
+// JavaScript sends, under the page's no-referrer policy (Origin: null), answered with a 303 back to
+// the page; a post from another site is a 403 that changes nothing.
+
+let database: Database;
+beforeAll(async () => {
+  database = await useTestDatabase();
+});
+beforeEach(() => holdWebhookHandOffs());
+afterAll(() => restoreWebhookQueue());
+
+const sandbox = createSandboxProcessor({ pendingMs: 0 });
+
+async function paidPlan() {
+  const link = await createTestLink(database.db);
+  await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(CARDS.approved))! });
+  const manage = await createManageLink(database.db, await link.plan(), { source: 'merchant' });
+  return { link, token: new URL(manage.url).pathname.split('/').pop()! };
+}
+
+/** What Chromium sends for the page's form under Referrer-Policy: no-referrer. */
+const SAME_ORIGIN = { 'content-type': 'application/x-www-form-urlencoded', origin: 'null', 'sec-fetch-site': 'same-origin', host: 'localhost:3000' };
+
+const post = (route: typeof cancelRoute, token: string, fields: Record<string, string>, headers: Record<string, string> = SAME_ORIGIN) =>
+  call(route, { method: 'POST', path: `/manage/${token}/x`, headers, params: { token }, body: new URLSearchParams(fields).toString() });
+
+describe('POST /manage/{token}/cancel', () => {
+  it('cancels and answers 303 back to the page with what happened, in the page language', async () => {
+    const { link, token } = await paidPlan();
+    const res = await post(cancelRoute, token, { lang: 'en' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`/manage/${token}?done=cancelled&lang=en`);
+    expect((await link.plan()).status).toBe('CANCELLED');
+  });
+
+  it('cancels a plan never paid without promising an e-mail', async () => {
+    const link = await createTestLink(database.db);
+    const manage = await createManageLink(database.db, await link.plan(), { source: 'merchant' });
+    const token = new URL(manage.url).pathname.split('/').pop()!;
+    expect((await post(cancelRoute, token, {})).headers.get('location')).toBe(`/manage/${token}?done=cancelledUnpaid`);
+  });
+
+  it('refuses a post from another site with a 403 in the page language, and changes nothing', async () => {
+    const { link, token } = await paidPlan();
+    for (const headers of [
+      { ...SAME_ORIGIN, 'sec-fetch-site': 'cross-site' },
+      { ...SAME_ORIGIN, 'sec-fetch-site': 'same-site' },
+      { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', host: 'localhost:3000' },
+    ]) {
+      const res = await post(cancelRoute, token, { lang: 'es' }, headers);
+      expect(res.status).toBe(403);
+      expect(res.text).toContain('No se hizo ningún cambio');
+    }
+    expect((await link.plan()).status).toBe('ACTIVE');
+  });
+
+  it('a second cancel says the plan can no longer change; a malformed token goes to the page (its 404); an unreadable body changes nothing', async () => {
+    const { link, token } = await paidPlan();
+    await post(cancelRoute, token, {});
+    expect((await post(cancelRoute, token, {})).headers.get('location')).toBe(`/manage/${token}?problem=conflict`);
+    expect((await post(cancelRoute, `mng_${'A'.repeat(40)}`, {})).headers.get('location')).toBe(`/manage/mng_${'A'.repeat(40)}?problem=invalid`);
+    const bad = await post(cancelRoute, 'not a token', {});
+    expect(bad.status).toBe(303);
+    expect(bad.headers.get('location')).toBe('/manage/not%20a%20token');
+
+    const other = await paidPlan();
+    const json = await call(cancelRoute, { method: 'POST', headers: { ...SAME_ORIGIN, 'content-type': 'application/json' }, params: { token: other.token }, body: {} });
+    expect(json.headers.get('location')).toBe(`/manage/${other.token}?problem=form`);
+    expect((await other.link.plan()).status).toBe('ACTIVE');
+    expect((await link.plan()).status).toBe('CANCELLED');
+  });
+});
+
+describe('POST /manage/{token}/method', () => {
+  const cardFields = (n: string) => ({ method: 'CARD', ...cardForm(n) });
+
+  it('saves a card the sandbox accepts, and says so', async () => {
+    const { link, token } = await paidPlan();
+    const before = (await link.plan()).paymentMethodToken;
+    const res = await post(methodRoute, token, cardFields(CARDS.approved));
+    expect(res.headers.get('location')).toBe(`/manage/${token}?done=method`);
+    expect((await link.plan()).paymentMethodToken).not.toBe(before);
+  });
+
+  it('comes back with the problem, never a card value, for a declined, malformed or missing method', async () => {
+    const { link, token } = await paidPlan();
+    const before = (await link.plan()).paymentMethodToken;
+    const cases: [Record<string, string>, string][] = [
+      [cardFields(CARDS.declined), 'declined'],
+      [cardFields('4242 4242 4242 4241'), 'card'],
+      [{ method: 'CARD' }, 'card'],
+      [{ method: 'NEQUI', phoneNumber: '300' }, 'nequi'],
+      [{ method: 'CARD', cardToken: 'tok_x', acceptanceToken: '' }, 'card'],
+    ];
+    for (const [fields, problem] of cases) {
+      const res = await post(methodRoute, token, fields);
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe(`/manage/${token}?problem=${problem}`);
+    }
+    expect((await link.plan()).paymentMethodToken).toBe(before);
+    expect((await post(methodRoute, token, cardFields(CARDS.approved), { ...SAME_ORIGIN, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await link.plan()).paymentMethodToken).toBe(before);
+  });
+});

@@ -1,0 +1,130 @@
+import type { Db } from '@/db/client';
+import { readCapped } from '@/lib/api/body';
+import { ApiError } from '@/lib/api/errors';
+import { parseCheckoutPayment } from '@/lib/checkout/payment-schemas';
+import { isCrossOriginPost } from '@/lib/http/same-origin';
+import type { ProcessorSource } from '@/lib/payments';
+import { parseCard } from '@/lib/payments/card';
+import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
+import { MANAGE_COPY } from './manage-i18n';
+import { MANAGE_TOKEN_PATTERN } from './manage-links';
+import { cancelByCustomer, REPLACEMENT_UNAVAILABLE, replacePaymentMethod } from './self-service';
+
+// The manage page's forms (docs/customers.md#the-manage-page): plain HTML form posts to
+// /manage/<token>/cancel and /manage/<token>/method, with or without JavaScript. The page sends no
+// referrer, so the browser posts them with `Origin: null`, which Next's Server Action check
+// refuses; these route handlers check the origin themselves (lib/http/same-origin.ts) and check
+// the token again. The answer is a 303 back to the page with what happened (a code the page puts
+// into words, never a card value), or a 403 for a post from another site.
+
+type Form = URLSearchParams | FormData;
+
+const field = (form: Form, name: string) => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
+
+function seeOther(location: string): Response {
+  return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
+}
+
+/** Back to the page, saying what happened, in the page's language. */
+function back(token: string, lang: string, outcome: Outcome): Response {
+  return seeOther(`/manage/${token}?${new URLSearchParams({ ...outcome, ...(lang === 'en' ? { lang } : {}) })}`);
+}
+
+function refused(lang: string): Response {
+  const c = MANAGE_COPY[lang === 'en' ? 'en' : 'es'];
+  const body = `<!doctype html><html lang="${lang === 'en' ? 'en' : 'es-CO'}"><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${c.refusedTitle}</title><h1>${c.refusedTitle}</h1><p>${c.refusedBody}</p></html>`;
+  return new Response(body, { status: 403, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } });
+}
+
+/** The posted form, or null for a body that is not a readable form. */
+async function readForm(req: Request): Promise<Form | null> {
+  const type = req.headers.get('content-type') ?? '';
+  try {
+    const text = await readCapped(req);
+    if (/^application\/x-www-form-urlencoded\s*(?:;|$)/i.test(type)) return new URLSearchParams(text);
+    if (/^multipart\/form-data/i.test(type)) return await new Response(text, { headers: { 'Content-Type': type } }).formData();
+    return null;
+  } catch (error) {
+    // Too large, cut short or malformed: nothing to act on.
+    if (error instanceof ApiError || error instanceof TypeError) return null;
+    throw error;
+  }
+}
+
+type Outcome = { done: string } | { problem: string };
+type Handle = (form: Form, token: string) => Promise<Outcome>;
+
+/** One form post: origin, token and body checked, then `handle`, then back to the page. */
+async function answerForm(req: Request, token: string, handle: Handle): Promise<Response> {
+  const lang = new URL(req.url).searchParams.get('lang') ?? '';
+  if (isCrossOriginPost(req.headers)) return refused(lang);
+  // An unknown or expired token is answered by the page itself (its not-found, no data).
+  if (!MANAGE_TOKEN_PATTERN.test(token)) return seeOther(`/manage/${encodeURIComponent(token)}`);
+  const form = await readForm(req);
+  if (!form) return back(token, lang, { problem: 'form' });
+  return back(token, field(form, 'lang') || lang, await handle(form, token));
+}
+
+function problemOf(error: unknown): string {
+  if (error instanceof ApiError) return error.code === 'not_found' ? 'invalid' : 'conflict';
+  throw error;
+}
+
+/** POST /manage/<token>/cancel: the customer's confirmed cancellation (immediate, docs/states.md). */
+export function cancelWithForm(db: Db, { req, token }: { req: Request; token: string }): Promise<Response> {
+  return answerForm(req, token, async (): Promise<Outcome> => {
+    try {
+      const { emailed } = await cancelByCustomer(db, token);
+      // A plan never paid gets no e-mail, so the page does not promise one.
+      return { done: emailed ? 'cancelled' : 'cancelledUnpaid' };
+    } catch (error) {
+      return { problem: problemOf(error) };
+    }
+  });
+}
+
+function tokenizedOf(form: Form): { instrument: PaymentInstrument; consent?: Consent } | null {
+  const names = ['method', 'cardToken', 'cardBrand', 'cardLast4', 'nequiToken', 'phoneNumber', 'acceptanceToken', 'personalDataToken'];
+  const body = Object.fromEntries(names.map((name) => [name, form.get(name) ?? undefined]));
+  try {
+    const parsed = parseCheckoutPayment(body);
+    const tokenized = parsed.instrument.type === 'CARD_TOKEN' || parsed.instrument.type === 'NEQUI_TOKEN';
+    return tokenized && parsed.consent ? parsed : null;
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
+/** What the form asks to save: a card or Nequi number (sandbox), or Wompi's tokens; null when refused. */
+function instrumentOf(form: Form): { instrument: PaymentInstrument; consent?: Consent } | { problem: string } {
+  const nequi = field(form, 'method') === 'NEQUI';
+  if (field(form, 'cardToken') || field(form, 'nequiToken')) {
+    // With Wompi the browser tokenized the method (docs/customers.md): only its token and both
+    // acceptance tokens come here, checked as the checkout checks them.
+    return tokenizedOf(form) ?? { problem: nequi ? 'nequi' : 'card' };
+  }
+  if (nequi) {
+    const phone = field(form, 'phoneNumber').replace(/\D/g, '');
+    return phone.length === 10 ? { instrument: { type: 'NEQUI', phoneNumber: phone } } : { problem: 'nequi' };
+  }
+  const card = parseCard({ cardNumber: field(form, 'cardNumber'), cardExpiry: field(form, 'cardExpiry'), cardCvc: field(form, 'cardCvc'), cardHolder: field(form, 'cardHolder') });
+  return card ? { instrument: { type: 'CARD', card } } : { problem: 'card' };
+}
+
+/** POST /manage/<token>/method: a new payment method for renewals; nothing is charged. */
+export function replaceMethodWithForm(db: Db, processors: ProcessorSource, { req, token }: { req: Request; token: string }): Promise<Response> {
+  return answerForm(req, token, async (form): Promise<Outcome> => {
+    const asked = instrumentOf(form);
+    if ('problem' in asked) return asked;
+    try {
+      const result = await replacePaymentMethod(db, processors, { token, ...asked });
+      return result.declined ? { problem: 'declined' } : { done: 'method' };
+    } catch (error) {
+      return { problem: error instanceof ApiError && error.message === REPLACEMENT_UNAVAILABLE ? 'unavailable' : problemOf(error) };
+    }
+  });
+}

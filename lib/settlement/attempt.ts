@@ -1,0 +1,102 @@
+import type { Db } from '@/db/client';
+import { uniqueViolation } from '@/db/errors';
+import type { PlanRow } from '@/db/queries/plans';
+import { insertTransaction, lockPlan, type TransactionRow } from '@/db/queries/transactions';
+import type { transactions } from '@/db/schema';
+import { createId } from '@/lib/ids';
+import { errorFields, log } from '@/lib/log';
+import type { ChargeResult, PaymentProcessor } from '@/lib/payments';
+import { type ChargeOutcome, outcomeAfterFailedCharge, type Settlement, settleCharge } from './settle';
+
+// One charge attempt, whatever the charge (docs/architecture.md#a-charge-attempt): the first
+// payment (lib/checkout/payments.ts), a renewal (lib/billing/renewals.ts), and every charge still
+// to come (a trial's end, a proration, a renewal paid through a link) are callers of these two
+// steps:
+//
+//   const opened = await openCharge(db, { plan: planId, now, prepare: async (tx, plan) => …charge });
+//   if (opened.status !== 'opened') …                      // 'skipped' | 'in_progress'
+//   const { transaction } = await sendCharge(db, processor, opened, (txn) => processor.charge({ …, reference: txn.id }));
+//
+// openCharge: under the plan's row lock, `prepare` refuses (throws), skips, or names the charge;
+// it is inserted PENDING, and the one-PENDING-per-plan unique index turns a concurrent attempt
+// into 'in_progress'. sendCharge: the processor call, outside any database transaction, with our
+// transaction id as the reference; if the call fails the processor is asked by that reference (it
+// may have taken the charge); then the one settlement (./settle.ts), which moves the plan and
+// writes the events and e-mails. A charge the processor took is never lost: with no answer the
+// transaction stays PENDING for the settler.
+
+/** What a new attempt charges: its kind, amount (integer cents), payment method, and the period and discount its receipt shows. */
+export type NewCharge = Pick<
+  typeof transactions.$inferInsert,
+  'kind' | 'amount' | 'paymentMethodType' | 'cardBrand' | 'cardLast4' | 'paymentMethodToken' | 'periodStart' | 'discount'
+>;
+
+/**
+ * What `prepare` decides under the lock: a new charge to record; `{ resume }`, a PENDING attempt
+ * of the plan to carry on (a worker that died before charging); 'skip'; or 'in_progress'.
+ */
+export type Prepared = NewCharge | { resume: TransactionRow } | 'skip' | 'in_progress';
+
+export type OpenedCharge = { status: 'opened'; plan: PlanRow; txn: TransactionRow };
+
+export type Opening = OpenedCharge | { status: 'skipped' | 'in_progress' };
+
+/**
+ * Step one: under the plan's row lock, `prepare` checks what may be charged (reading the plan
+ * before the lock would let a concurrent approval slip in between) and the charge is recorded
+ * PENDING. `plan` is the plan's id, or finds it inside the transaction (a checkout token).
+ */
+export async function openCharge(
+  db: Db,
+  { plan, now, prepare }: { plan: string | ((tx: Db) => Promise<string>); now: Date; prepare: (tx: Db, plan: PlanRow) => Promise<Prepared> },
+): Promise<Opening> {
+  try {
+    return await db.transaction(async (tx): Promise<Opening> => {
+      const locked = await lockPlan(tx, typeof plan === 'string' ? plan : await plan(tx));
+      const prepared = await prepare(tx, locked);
+      if (prepared === 'skip') return { status: 'skipped' };
+      if (prepared === 'in_progress') return { status: 'in_progress' };
+      if ('resume' in prepared) return { status: 'opened', plan: locked, txn: prepared.resume };
+      const txn = await insertTransaction(tx, {
+        id: createId('txn', now.getTime()),
+        planId: locked.id,
+        merchantId: locked.merchantId,
+        status: 'PENDING',
+        chargeDate: now,
+        ...prepared,
+      });
+      return { status: 'opened', plan: locked, txn };
+    });
+  } catch (error) {
+    // Caught outside: the failed insert has aborted the database transaction, which rolls back.
+    if (uniqueViolation(error) === 'transactions_one_pending_per_plan') return { status: 'in_progress' };
+    throw error;
+  }
+}
+
+/**
+ * Step two: `send` asks the processor to charge the opened attempt (`pay` or `charge`, with
+ * `txn.id` as the reference), and the answer is settled. `savedMethod` picks the payment method
+ * a result saved for later charges (a first payment's), to record with it. Returns the
+ * settlement, and the processor's result when it answered the call itself.
+ */
+export async function sendCharge<R extends ChargeResult>(
+  db: Db,
+  processor: PaymentProcessor,
+  { plan, txn }: OpenedCharge,
+  send: (txn: TransactionRow) => Promise<R>,
+  { now, savedMethod }: { now: Date; savedMethod?: (result: R) => string | null },
+): Promise<Settlement & { result: R | null }> {
+  let result: R | null = null;
+  let outcome: ChargeOutcome | null;
+  try {
+    result = await send(txn);
+    outcome = result;
+  } catch (error) {
+    log.error('payment processor failed', { planId: plan.id, transactionId: txn.id, kind: txn.kind, ...errorFields(error) });
+    outcome = await outcomeAfterFailedCharge(processor, txn.id);
+  }
+  if (!outcome) return { transaction: txn, plan, settled: false, result };
+  const method = result && savedMethod ? { paymentMethodToken: savedMethod(result) } : {};
+  return { ...(await settleCharge(db, { planId: plan.id, transactionId: txn.id }, outcome, { now, ...method })), result };
+}
