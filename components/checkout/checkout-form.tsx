@@ -17,7 +17,7 @@ import { type CheckoutState, CheckoutShell, type ShellCopy, StatusMessage, type 
 import styles from './checkout.module.css';
 import { MethodChoice, NequiFields, type PseField, PseFields, type PseValues, WompiConsent } from './method-fields';
 import m from './methods.module.css';
-import type { CheckoutProcessor, PaymentMethodChoice, PseBank } from './processor-types';
+import type { CheckoutProcessor, PaymentMethodChoice, PseBank } from '@/lib/checkout/processor-types';
 import { freshConsent, tokenizeCard, tokenizeNequi } from './wompi-browser';
 
 const FIELDS: CardField[] = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardHolder'];
@@ -415,7 +415,10 @@ export function CheckoutForm(props: CheckoutFormProps) {
                 <p className={styles.fine}>{mc.nequi.authorization}</p>
               </>
             ) : (
-              <PseFields values={pse} onChange={(patch) => setPse((v) => ({ ...v, ...patch }))} banks={props.pseBanks} errors={errors} readOnly={processing} copy={mc} register={register} />
+              <>
+                <PseFields values={pse} onChange={(patch) => setPse((v) => ({ ...v, ...patch }))} banks={props.pseBanks} errors={errors} readOnly={processing} copy={mc} register={register} />
+                {props.subscription ? <p className={styles.fine}>{mc.pse.subscription}</p> : null}
+              </>
             )}
             {wompi ? (
               <WompiConsent documents={wompi.consent} accepted={accepted} onChange={setAccepted} errors={errors} copy={mc} disabled={processing} inputRef={(el) => register('consent', el)} />

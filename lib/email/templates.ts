@@ -1,4 +1,7 @@
 import type { EmailKind } from '@/db/schema';
+
+/** The e-mails to customers; `webhook_disabled` goes to the merchant and is written by lib/webhooks/disabled-notice.ts. */
+export type CustomerEmailKind = Exclude<EmailKind, 'webhook_disabled'>;
 import type { BillingInterval } from '@/lib/billing/interval';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { perInterval } from '@/lib/i18n/interval';
@@ -28,8 +31,6 @@ export interface EmailFacts {
   manageUrl: string;
   /** renewal_due: the renewal link (docs/billing.md#renewal-links) and which e-mail of its period this is. */
   renewal?: RenewalFacts;
-  /** webhook_disabled, to the merchant: the endpoint, since when it failed, where to re-enable it. */
-  webhook?: { url: string; failingSince: Date; settingsUrl: string };
 }
 
 /**
@@ -59,7 +60,7 @@ interface Words {
 const dateOf = (lang: Lang, date: Date) =>
   new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' }).format(date);
 
-function words(kind: EmailKind, lang: Lang, f: EmailFacts): Words {
+function words(kind: CustomerEmailKind, lang: Lang, f: EmailFacts): Words {
   const v = {
     merchant: f.merchantName,
     description: f.description,
@@ -124,40 +125,7 @@ function words(kind: EmailKind, lang: Lang, f: EmailFacts): Words {
       };
     case 'renewal_due':
       return { ...renewalWords(f.renewal!, es, t), greeting, footer };
-    case 'webhook_disabled':
-      return webhookDisabledWords(f.webhook!, es, (template, more) => fill(template, { ...v, ...more }), lang);
   }
-}
-
-/** To the merchant (docs/webhooks.md#retries): its endpoint failed every delivery for 3 days and was disabled. */
-function webhookDisabledWords(
-  w: NonNullable<EmailFacts['webhook']>,
-  es: boolean,
-  t: (template: string, more: Record<string, string>) => string,
-  lang: Lang,
-): Words {
-  const more = { url: w.url, since: dateOf(lang, w.failingSince) };
-  return {
-    subject: t(es ? 'Desactivamos su webhook de ServicePay' : 'We disabled your ServicePay webhook', more),
-    greeting: es ? 'Hola:' : 'Hello,',
-    lines: [
-      t(
-        es
-          ? 'Todas las entregas a {url} fallaron desde el {since}, también sus reintentos durante 3 días, así que dejamos de enviarle webhooks.'
-          : 'Every delivery to {url} has failed since {since}, its retries over 3 days included, so we stopped sending webhooks to it.',
-        more,
-      ),
-      es
-        ? 'Los eventos siguen registrándose. Revise su servidor, reactive el webhook en el portal y reenvíe desde allí los eventos que le falten.'
-        : 'Events are still recorded. Check your server, re-enable the webhook in the portal, and resend from there the events you missed.',
-    ],
-    action: es ? 'Revisar los webhooks' : 'Review webhooks',
-    url: w.settingsUrl,
-    footer: t(
-      es ? 'Recibe este correo como usuario del portal de {merchant} en ServicePay.' : 'You receive this e-mail as a portal user of {merchant} on ServicePay.',
-      more,
-    ),
-  };
 }
 
 /** Why the plan was cancelled, in the customer's words; a merchant's own reason is quoted as written. */
@@ -172,6 +140,10 @@ function reasonLine(reason: CancelReason, es: boolean): string {
       return es
         ? 'La cancelamos porque no pudimos hacer el cobro después de {attempts} intentos seguidos.'
         : 'We cancelled it because the charge did not go through after {attempts} attempts in a row.';
+    case 'unpaid':
+      return es
+        ? 'La cancelamos porque la renovación no se pagó dentro del plazo.'
+        : 'We cancelled it because the renewal was not paid in time.';
   }
 }
 
@@ -247,7 +219,7 @@ export interface RenderedEmail {
 }
 
 /** The e-mail of `kind` in the customer's language (Spanish for anything but 'en'), as subject, plain text and HTML. */
-export function renderEmail(kind: EmailKind, facts: EmailFacts, customerLang?: string | null): RenderedEmail {
+export function renderEmail(kind: CustomerEmailKind, facts: EmailFacts, customerLang?: string | null): RenderedEmail {
   const lang: Lang = customerLang === 'en' ? 'en' : 'es';
   const w = words(kind, lang, facts);
   return {

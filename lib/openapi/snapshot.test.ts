@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OPERATIONS as DECLARED } from '@/app/api/openapi.json/operations';
 import { buildOpenApiDocument } from './document';
 
 // What the document said before operations were declared beside their routes (docs/api.md): every
@@ -8,7 +9,7 @@ import { buildOpenApiDocument } from './document';
 // otherwise: a parameter's default `required: false`, and the Wompi event body, now generated from
 // the schema its route parses.)
 
-const doc = buildOpenApiDocument({ appUrl: 'https://pay.example.co', checkoutTokenTtlSeconds: 86_400 });
+const doc = buildOpenApiDocument({ appUrl: 'https://pay.example.co', checkoutTokenTtlSeconds: 86_400 }, DECLARED);
 
 const OPERATIONS = [
   'GET /api/health getHealth → 200 503',
@@ -16,6 +17,7 @@ const OPERATIONS = [
   'GET /merchants/plans/{subscriptionPlanId}/status getPlanStatus → 200 401 403 404 429 500',
   'GET /merchants/subscription-plans/{id} getSubscriptionPlan → 200 401 403 404 429 500',
   'GET /merchants/webhook-events listWebhookEvents → 200 400 401 403 404 429 500',
+  'GET /merchants/webhook-events/listen listenWebhookEvents → 200 400 401 403 404 429 500',
   'PATCH /admin/merchants/{id} updateMerchant → 200 400 401 404 413 415 500',
   'POST /admin/billing/run runBillingSweep → 200 400 401 404 413 415 500',
   'POST /admin/merchants createMerchant → 201 400 401 404 413 415 500',

@@ -9,10 +9,10 @@ import {
   merchantContact,
   scheduleRetry,
 } from '@/db/queries/webhooks';
-import { renderEmail } from '@/lib/email/templates';
 import { env } from '@/lib/env';
 import { createId } from '@/lib/ids';
 import { log } from '@/lib/log';
+import { renderDisabledNotice } from './disabled-notice';
 
 // Opt-in webhook retries (docs/webhooks.md#retries). SPEC sends once, and that stays the default;
 // a merchant who turns retries on has a failed delivery tried again about 1 min, 5 min, 30 min,
@@ -74,13 +74,11 @@ async function disableAndTell(db: Db, event: DeliveryTarget, now: Date): Promise
     log.warn('webhook endpoint disabled after 3 days of failed deliveries', { merchantId: event.merchantId });
     const contact = await merchantContact(tx, event.merchantId);
     if (!contact?.email || !contact.webhookUrl) return;
-    const rendered = renderEmail('webhook_disabled', {
+    const rendered = renderDisabledNotice({
       merchantName: contact.merchantName,
-      customerName: null,
-      description: '',
-      amount: 0,
-      manageUrl: `${env().APP_URL}/portal/settings/webhooks`,
-      webhook: { url: contact.webhookUrl, failingSince: contact.failingSince ?? now, settingsUrl: `${env().APP_URL}/portal/settings/webhooks` },
+      webhookUrl: contact.webhookUrl,
+      failingSince: contact.failingSince ?? now,
+      settingsUrl: `${env().APP_URL}/portal/settings/webhooks`,
     });
     await insertEmail(tx, {
       id: createId('eml', now.getTime()),

@@ -18,7 +18,7 @@ import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, langOfTag } from '@/lib/i18n/locale';
 import { savedMethodType } from '@/lib/payments/processor';
 import { nextChargeDateOf } from '@/lib/plans/views';
-import styles from '../manage.module.css';
+import styles from '@/components/customers/manage.module.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'ServicePay', robots: { index: false, follow: false } };
@@ -52,7 +52,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
   const problem = one(query.problem);
   const langQuery = lang === 'en' ? '?lang=en' : '';
   // With Wompi the browser tokenizes the new method with the merchant's public key (docs/customers.md).
-  const wompi = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, 'SUBSCRIPTION') : null;
+  const wompi = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, { pse: false }) : null;
   // Plain form posts to route handlers (lib/customers/manage-form.ts), the same with or without JavaScript.
   const hidden = <input type="hidden" name="lang" value={lang} />;
   const methodAction = `/manage/${token}/method`;

@@ -15,12 +15,14 @@ import * as resumePlan from '@/app/merchants/subscription-plans/[id]/resume/oper
 import * as voidTransaction from '@/app/merchants/transactions/[subscriptionTransactionId]/void/operation';
 import * as resendEvent from '@/app/merchants/webhook-events/[id]/resend/operation';
 import * as webhookEvents from '@/app/merchants/webhook-events/operation';
+import * as listenEvents from '@/app/merchants/webhook-events/listen/operation';
 import * as wompiEvents from '@/app/processors/wompi/events/[merchantId]/operation';
 import type { Method, Operation } from '@/lib/api/operation';
 
 // Every operation of the API, in the document's order: one import per operation.ts beside a
-// route.ts (docs/api.md, "Adding an operation"). The test holds this list and the route files
-// equal, by importing both.
+// route.ts (docs/api.md, "Adding an operation"). Collected here, beside the route that serves the
+// document, so lib never imports app; lib/openapi/operations.test.ts holds this list and the route
+// files equal, by importing both.
 
 const MODULES: Partial<Record<Method, Operation>>[] = [
   subscriptionLink,
@@ -32,6 +34,7 @@ const MODULES: Partial<Record<Method, Operation>>[] = [
   manageLink,
   voidTransaction,
   webhookEvents,
+  listenEvents,
   resendEvent,
   checkoutSession,
   checkoutPayments,
