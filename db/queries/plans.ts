@@ -143,7 +143,7 @@ export async function transitionPlan(
   db: Db,
   planId: string,
   from: readonly PlanRow['status'][],
-  values: Partial<Pick<PlanRow, 'status' | 'nextChargeDate' | 'renewalFailures' | 'cancelReason'>>,
+  values: Partial<Pick<PlanRow, 'status' | 'nextChargeDate' | 'renewalFailures' | 'cancelReason' | 'renewalCollection' | 'paymentMethodToken'>>,
 ): Promise<PlanRow | undefined> {
   const [row] = await db
     .update(subscriptionPlans)

@@ -15,14 +15,19 @@ export function periodDueOf(plan: Scheduled): Date {
   return new Date(plan.nextChargeDate!.getTime() - attemptOffsetMs(intervalOf(plan), plan.renewalFailures));
 }
 
+/**
+ * The due date of the period after the one due at `due`: from the due date on the anchor, not from
+ * a late retry's or payment's date, so billing does not drift.
+ */
+export function followingPeriodDue(plan: Pick<PlanRow, 'billingAnchorDay' | 'intervalUnit' | 'intervalCount'>, due: Date): Date {
+  return addInterval(due, intervalOf(plan) ?? MONTHLY, plan.billingAnchorDay);
+}
+
 /** The plan after a final renewal outcome: next period, next retry, or cancelled. */
 export function afterRenewalOutcome(plan: PlanRow, status: 'APPROVED' | 'DECLINED' | 'ERROR', failure: string | null) {
   const due = periodDueOf(plan);
   const interval = intervalOf(plan) ?? MONTHLY;
-  if (status === 'APPROVED') {
-    // From the due date on the anchor, not from a late retry's date, so billing does not drift.
-    return { nextChargeDate: addInterval(due, interval, plan.billingAnchorDay), renewalFailures: 0 };
-  }
+  if (status === 'APPROVED') return { nextChargeDate: followingPeriodDue(plan, due), renewalFailures: 0 };
   const failures = plan.renewalFailures + 1;
   if (failures > MAX_RENEWAL_FAILURES) {
     return { status: 'CANCELLED' as const, cancelReason: cancelReasonText({ code: 'renewal_failed', attempts: failures, last: failure ?? status }) };

@@ -9,7 +9,7 @@ import { createManageLink } from '@/lib/customers/manage-links';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
 import type { CancelReason } from '@/lib/plans/cancel-reason';
-import { renderEmail } from './templates';
+import { type RenewalFacts, renderEmail } from './templates';
 
 // The e-mail outbox (docs/customers.md#e-mails), like the webhook outbox: the e-mail is rendered
 // and written in the unit of work of the change it reports (lib/unit-of-work.ts), with a fresh
@@ -40,7 +40,13 @@ export async function queueCustomerEmail(
   tx: Db,
   outbox: Outbox,
   kind: EmailKind,
-  { plan, txn, now = new Date(), reason }: { plan: PlanRow; txn?: TransactionRow; now?: Date; reason?: CancelReason },
+  {
+    plan,
+    txn,
+    renewal,
+    now = new Date(),
+    reason,
+  }: { plan: PlanRow; txn?: TransactionRow; renewal?: RenewalFacts & { amount: number }; now?: Date; reason?: CancelReason },
 ): Promise<void> {
   const merchantName = await getMerchantName(tx, plan.merchantId);
   const link = await createManageLink(tx, plan, { source: kind, now });
@@ -48,7 +54,7 @@ export async function queueCustomerEmail(
     merchantName: merchantName ?? 'ServicePay',
     customerName: plan.customerFirstName,
     description: plan.description,
-    amount: txn?.amount ?? plan.amount,
+    amount: txn?.amount ?? renewal?.amount ?? plan.amount,
     interval: intervalOf(plan),
     chargeDate: txn?.chargeDate,
     reference: txn?.gatewayTransactionId,
@@ -56,6 +62,7 @@ export async function queueCustomerEmail(
     reason: kind === 'cancelled' ? reason : undefined,
     // An English e-mail opens the manage page in English.
     manageUrl: plan.customerLang === 'en' ? `${link.url}?lang=en` : link.url,
+    ...(renewal ? { renewal: { ...renewal, url: plan.customerLang === 'en' ? `${renewal.url}?lang=en` : renewal.url } } : {}),
   }, plan.customerLang);
   const id = createId('eml', now.getTime());
   await insertEmail(tx, {

@@ -137,6 +137,10 @@ function reasonLine(reason: CancelReason, es: boolean): string {
       return es
         ? 'La cancelamos porque no pudimos hacer el cobro después de {attempts} intentos seguidos.'
         : 'We cancelled it because the charge did not go through after {attempts} attempts in a row.';
+    case 'unpaid':
+      return es
+        ? 'La cancelamos porque la renovación no se pagó dentro del plazo.'
+        : 'We cancelled it because the renewal was not paid in time.';
   }
 }
 

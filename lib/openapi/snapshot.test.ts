@@ -17,6 +17,7 @@ const OPERATIONS = [
   'GET /merchants/plans/{subscriptionPlanId}/status getPlanStatus → 200 401 403 404 429 500',
   'GET /merchants/subscription-plans/{id} getSubscriptionPlan → 200 401 403 404 429 500',
   'GET /merchants/webhook-events listWebhookEvents → 200 400 401 403 404 429 500',
+  'GET /merchants/webhook-events/listen listenWebhookEvents → 200 400 401 403 404 429 500',
   'PATCH /admin/merchants/{id} updateMerchant → 200 400 401 404 413 415 500',
   'POST /admin/billing/run runBillingSweep → 200 400 401 404 413 415 500',
   'POST /admin/merchants createMerchant → 201 400 401 404 413 415 500',
