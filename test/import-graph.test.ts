@@ -58,8 +58,6 @@ const KNOWN_UPWARD_FOLDER_EDGES: readonly string[] = [
   'lib/unit-of-work.ts -> lib/email', // the hand-off sends e-mails, and e-mail reaches billing through receipts
   'lib/webhooks -> lib/plans', // events.ts and merchant-events.ts read plan views and lookups
   'lib/billing -> lib/plans', // schedule.ts names the cancel reason (plans/cancel-reason.ts belongs lower)
-  'lib/billing -> lib/customers', // renewal-links.ts records notices: billing's upper half (links, renewals) sits above customers
-  'lib/billing -> lib/email', // renewal-links.ts renders the reminder e-mail (the same split)
 ];
 
 /** The folder of lib a file belongs to (`lib/webhooks`); a file at lib's root is its own. */
