@@ -58,8 +58,6 @@ const KNOWN_UPWARD_FOLDER_EDGES: readonly string[] = [
   'lib/unit-of-work.ts -> lib/email', // the hand-off sends e-mails, and e-mail reaches billing through receipts
   'lib/webhooks -> lib/plans', // events.ts and merchant-events.ts read plan views and lookups
   'lib/billing -> lib/plans', // schedule.ts names the cancel reason (plans/cancel-reason.ts belongs lower)
-  'lib/payments -> lib/checkout', // Wompi's events finish a Nequi subscription (checkout/nequi-subscription.ts)
-  'lib/settlement -> lib/checkout', // the settler finishes one too
 ];
 
 /** The folder of lib a file belongs to (`lib/webhooks`); a file at lib's root is its own. */
