@@ -144,7 +144,9 @@ export async function transitionPlan(
   db: Db,
   planId: string,
   from: readonly PlanRow['status'][],
-  values: Partial<Pick<PlanRow, 'status' | 'nextChargeDate' | 'renewalFailures' | 'cancelReason'>>,
+  values: Partial<
+    Pick<PlanRow, 'status' | 'nextChargeDate' | 'renewalFailures' | 'cancelReason' | 'amount' | 'description' | 'scheduledAmount' | 'scheduledDescription' | 'scheduledFrom'>
+  >,
 ): Promise<PlanRow | undefined> {
   const [row] = await db
     .update(subscriptionPlans)

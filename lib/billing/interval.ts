@@ -87,3 +87,18 @@ export function monthlyAmount(amount: number, interval: BillingInterval): number
   const perYear = { week: 52, month: 12, year: 1 }[interval.unit] / interval.count;
   return Math.round((amount * perYear) / 12);
 }
+
+/**
+ * What a price increase applied at once charges (docs/billing.md#price-changes): the difference for
+ * the part of the current period, from `nextDue` less one interval to `nextDue`, still ahead at
+ * `now`, rounded to a whole cent.
+ */
+export function proratedDifference(
+  difference: number,
+  { now, nextDue, interval, anchorDay }: { now: Date; nextDue: Date; interval: BillingInterval; anchorDay: number | null },
+): number {
+  const start = addInterval(nextDue, interval, anchorDay, -1);
+  const period = nextDue.getTime() - start.getTime();
+  const share = Math.min(1, Math.max(0, (nextDue.getTime() - now.getTime()) / period));
+  return Math.round(difference * share);
+}

@@ -14,13 +14,37 @@ export function periodDueOf(plan: Scheduled): Date {
   return new Date(plan.nextChargeDate!.getTime() - attemptOffsetMs(intervalOf(plan), plan.renewalFailures));
 }
 
+type Scheduling = Pick<PlanRow, 'amount' | 'description' | 'scheduledAmount' | 'scheduledDescription' | 'scheduledFrom'>;
+
+/** A scheduled price change (docs/billing.md#price-changes) that the period due at `due` is charged with. */
+function scheduledFor(plan: Scheduling, due: Date): boolean {
+  return plan.scheduledAmount !== null && plan.scheduledFrom !== null && due.getTime() >= plan.scheduledFrom.getTime();
+}
+
+/** What the renewal of the period due at `due` charges: the plan's amount, or a price change scheduled from then. */
+export function amountForPeriod(plan: Scheduling, due: Date): number {
+  return scheduledFor(plan, due) ? plan.scheduledAmount! : plan.amount;
+}
+
+/** The plan's new price once a period charged with it is paid (nothing when none was scheduled for it). */
+function applyScheduled(plan: Scheduling, due: Date) {
+  if (!scheduledFor(plan, due)) return {};
+  return {
+    amount: plan.scheduledAmount!,
+    description: plan.scheduledDescription ?? plan.description,
+    scheduledAmount: null,
+    scheduledDescription: null,
+    scheduledFrom: null,
+  };
+}
+
 /** The plan after a final renewal outcome: next period, next retry, or cancelled. */
 export function afterRenewalOutcome(plan: PlanRow, status: 'APPROVED' | 'DECLINED' | 'ERROR', failure: string | null) {
   const due = periodDueOf(plan);
   const interval = intervalOf(plan) ?? MONTHLY;
   if (status === 'APPROVED') {
     // From the due date on the anchor, not from a late retry's date, so billing does not drift.
-    return { nextChargeDate: addInterval(due, interval, plan.billingAnchorDay), renewalFailures: 0 };
+    return { nextChargeDate: addInterval(due, interval, plan.billingAnchorDay), renewalFailures: 0, ...applyScheduled(plan, due) };
   }
   const failures = plan.renewalFailures + 1;
   if (failures > MAX_RENEWAL_FAILURES) {

@@ -7,7 +7,7 @@ import { intervalOf } from '@/lib/billing/interval';
 import { createManageLink } from '@/lib/customers/manage-links';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
-import { renderEmail } from './templates';
+import { type PriceChangeFacts, renderEmail } from './templates';
 
 // The e-mail outbox (docs/customers.md#e-mails), like the webhook outbox: the e-mail is rendered
 // and written in the unit of work of the change it reports (lib/unit-of-work.ts), with a fresh
@@ -41,7 +41,7 @@ export async function queueCustomerEmail(
   tx: Db,
   outbox: Outbox,
   kind: EmailKind,
-  { plan, txn, now = new Date() }: { plan: PlanRow; txn?: TransactionRow; now?: Date },
+  { plan, txn, now = new Date(), change }: { plan: PlanRow; txn?: TransactionRow; now?: Date; change?: PriceChangeFacts },
 ): Promise<void> {
   const [merchant] = await tx.select({ name: merchants.name }).from(merchants).where(eq(merchants.id, plan.merchantId));
   const link = await createManageLink(tx, plan, { source: kind, now });
@@ -55,6 +55,7 @@ export async function queueCustomerEmail(
     reference: txn?.gatewayTransactionId,
     nextDate: plan.status === 'ACTIVE' ? plan.nextChargeDate : null,
     reason: kind === 'cancelled' ? plan.cancelReason : null,
+    change,
     // An English e-mail opens the manage page in English.
     manageUrl: plan.customerLang === 'en' ? `${link.url}?lang=en` : link.url,
   }, plan.customerLang);

@@ -17,6 +17,7 @@ const OPERATIONS = [
   'GET /merchants/subscription-plans/{id} getSubscriptionPlan → 200 401 403 404 429 500',
   'GET /merchants/webhook-events listWebhookEvents → 200 400 401 403 404 429 500',
   'PATCH /admin/merchants/{id} updateMerchant → 200 400 401 404 413 415 500',
+  'PATCH /merchants/subscription-plans/{id} changeSubscriptionPlanPrice → 200 400 401 403 404 409 413 415 429 500',
   'POST /admin/billing/run runBillingSweep → 200 400 401 404 413 415 500',
   'POST /admin/merchants createMerchant → 201 400 401 404 413 415 500',
   'POST /merchants/subscription-link createSubscriptionLink → 200 400 401 409 413 415 429 500',
@@ -31,7 +32,7 @@ const OPERATIONS = [
 
 const SCHEMAS = [
   'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant',
-  'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'UpdateMerchantRequest',
+  'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'UpdateMerchantRequest',
   'VoidedTransaction', 'WebhookAttempt', 'WebhookEvent', 'WebhookEventPage', 'WebhookEventRecord', 'WebhookResend',
 ];
 
@@ -46,6 +47,7 @@ const WEBHOOKS = [
   'subscription.payment_method_updated',
   'subscription.renewal_due',
   'subscription.resumed',
+  'subscription.updated',
 ];
 
 describe('the generated OpenAPI document', () => {

@@ -100,3 +100,22 @@ export async function sendCharge<R extends ChargeResult>(
   const method = result && savedMethod ? { paymentMethodToken: savedMethod(result) } : {};
   return { ...(await settleCharge(db, { planId: plan.id, transactionId: txn.id }, outcome, { now, ...method })), result };
 }
+
+/** Step two for a charge of the plan's saved method, without the payer (a renewal, a proration). */
+export function chargeSavedMethod(db: Db, processor: PaymentProcessor, opened: OpenedCharge, now: Date): Promise<Settlement & { result: ChargeResult | null }> {
+  return sendCharge(
+    db,
+    processor,
+    opened,
+    (txn) =>
+      processor.charge({
+        amount: txn.amount,
+        currency: 'COP',
+        reference: txn.id,
+        paymentMethod: txn.paymentMethodToken ?? '',
+        initiator: 'recurring',
+        customerEmail: opened.plan.customerEmail,
+      }),
+    { now },
+  );
+}

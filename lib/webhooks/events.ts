@@ -5,7 +5,7 @@ import { merchants, webhookEvents } from '@/db/schema';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
 import { nextChargeDateOf } from '@/lib/plans/views';
-import { EVENT_TYPE_FOR_STATUS, type FinalStatus, type LifecycleEventType, serializeLifecyclePayload, serializeWebhookPayload } from './payload';
+import { EVENT_TYPE_FOR_STATUS, type FinalStatus, type LifecycleEventType, type LifecyclePayload, serializeLifecyclePayload, serializeWebhookPayload } from './payload';
 
 // The outbox side of webhooks (docs/webhooks.md#delivery): the event is written by the database transaction
 // that records the outcome it reports, its body serialized here once. Those bytes are what is
@@ -78,6 +78,7 @@ export async function recordLifecycleEvent(
   plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference' | 'status' | 'nextChargeDate' | 'cancelReason'>,
   type: LifecycleEventType,
   now: Date = new Date(),
+  extra: Pick<LifecyclePayload['data'], 'change'> = {},
 ): Promise<void> {
   const [merchant] = await tx.select({ types: merchants.webhookEventTypes }).from(merchants).where(eq(merchants.id, plan.merchantId));
   if (!merchant?.types.includes(type)) return;
@@ -89,6 +90,7 @@ export async function recordLifecycleEvent(
       status: plan.status,
       nextChargeDate: nextChargeDateOf(plan),
       ...(type === 'subscription.cancelled' && plan.cancelReason ? { reason: plan.cancelReason } : {}),
+      ...extra,
     },
     timestamp: now.getTime(),
   });
