@@ -11,7 +11,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { openPglite, setDatabase } from '../db/client';
 import { payWithCard } from '../lib/checkout/payments';
-import { updateMerchant } from '../db/queries/merchants';
+import { updateMerchantRow } from '../db/queries/merchants';
 import { webhookEvents } from '../db/schema';
 import { parseCard } from '../lib/payments/card';
 import { createSandboxProcessor } from '../lib/payments/sandbox';
@@ -73,7 +73,7 @@ async function main() {
   });
   for (let i = 0; i < LATENCY_PAYMENTS; i++) {
     const link = await createTestLink(db);
-    await updateMerchant(db, link.merchant.merchantId, { webhookUrl: receiverUrl });
+    await updateMerchantRow(db, link.merchant.merchantId, { webhookUrl: receiverUrl });
     await payWithCard(db, processor, { token: link.token, card });
     await deliveriesSettled();
   }
@@ -87,7 +87,7 @@ async function main() {
     const url = await receiverThread.start();
     // One merchant per receiver, with its own 100 paid links: its deliveries share its lane.
     const merchant = await createTestMerchant(db);
-    await updateMerchant(db, merchant.merchantId, { webhookUrl: url });
+    await updateMerchantRow(db, merchant.merchantId, { webhookUrl: url });
     const ids: string[] = [];
     for (let i = 0; i < EVENTS_PER_MERCHANT; i++) {
       const body = createLinkBodySchema.parse(linkBody({ plan: { externalReference: `bench-${m}-${i}` } }));

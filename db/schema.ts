@@ -291,6 +291,26 @@ export const transactions = pgTable(
 );
 
 /**
+ * A Wompi Nequi subscription's first payment waiting for the payer to approve the account in the
+ * Nequi app (docs/processors.md#nequi-subscriptions): its PENDING transaction, the Nequi token and
+ * the single-use acceptance pair the payer's page fetched for this attempt, kept until the token is
+ * decided (by Wompi's `nequi_token.updated` event, a page poll or the settler). Whoever deletes the
+ * row goes on with the payment, so it is made once.
+ */
+export const wompiNequiWaits = pgTable('wompi_nequi_waits', {
+  transactionId: text('transaction_id')
+    .primaryKey()
+    .references(() => transactions.id, { onDelete: 'cascade' }),
+  merchantId: text('merchant_id')
+    .notNull()
+    .references(() => merchants.id),
+  nequiToken: text('nequi_token').notNull().unique(),
+  acceptanceToken: text('acceptance_token').notNull(),
+  personalDataToken: text('personal_data_token').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
  * Renewal links (docs/billing.md#renewal-links): a checkout token for exactly one period of a plan,
  * its amount and its expiry at the end of that period's grace. One per period (a unique index), at
  * most one OPEN per plan; paid at most once (transactions_one_renewal_link_approval). The token is

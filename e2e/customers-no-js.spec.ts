@@ -60,6 +60,18 @@ test('without JavaScript at 360 px a customer replaces the card and cancels the 
   expect((await planStatus(request, merchant, link.subscriptionPlanId)).plan.status).toBe('CANCELLED');
 });
 
+test('a SINGLE plan never paid: its amount has no period, and cancelling it promises no e-mail', async ({ page, request, merchant, createLink }) => {
+  const link = await createLink({ modality: 'SINGLE' });
+  const made = await request.post(`/merchants/subscription-plans/${link.subscriptionPlanId}/manage-link`, { headers: { Authorization: merchant.authorization } });
+  await page.goto((await made.json()).url);
+  await expect(page.locator('dt', { hasText: /^Valor/ })).toHaveText('Valor');
+  await expect(page.getByTestId('manage-amount')).toHaveText('$ 1.500');
+  await page.getByRole('link', { name: 'Cancelar suscripción' }).click();
+  await page.getByRole('button', { name: 'Sí, cancelar la suscripción' }).click();
+  await expect(page.getByRole('status')).toHaveText('Su suscripción fue cancelada. Nunca se hizo un cobro, así que no hay nada más que hacer.');
+  expect((await planStatus(request, merchant, link.subscriptionPlanId)).plan.status).toBe('CANCELLED');
+});
+
 test('a form post from another site is refused with 403 and changes nothing', async ({ request, merchant, createLink }) => {
   const link = await createLink();
   const made = await request.post(`/merchants/subscription-plans/${link.subscriptionPlanId}/manage-link`, { headers: { Authorization: merchant.authorization } });

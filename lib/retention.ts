@@ -1,8 +1,8 @@
 import type { Db } from '@/db/client';
 import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
 import { deleteEventsCreatedBefore } from '@/db/queries/webhooks';
-import { deleteManageLinksExpiredBefore } from '@/lib/customers/manage-links';
-import { deleteEmailsCreatedBefore } from '@/lib/email/outbox';
+import { deleteManageLinksExpiredBefore } from '@/db/queries/manage-links';
+import { deleteEmailsCreatedBefore } from '@/db/queries/emails';
 
 // How long records that only serve a window are kept (docs/operations.md#scheduled-jobs). Each
 // deletion is its own scheduled job, so a slow or failing one holds up nothing else.

@@ -334,7 +334,7 @@ export async function startWompiDouble(options: WompiDoubleOptions = {}) {
       const id = `nequi_test_${rand()}`;
       const token: NequiToken = { id, phone, status: 'PENDING', final: NEQUI_OUTCOMES[phone] ?? 'ERROR', merchant };
       nequiTokens.set(id, token);
-      // The payer answers in the app on their own time; a look at the token may find it decided sooner.
+      // The payer answers in the app on their own time (settleMs here, or decideNequi from a test).
       setTimeout(() => decideNequi(token), settleMs).unref();
       return ok({ id, status: 'PENDING', phone_number: phone, name: 'Pruebas Nequi' }, 201);
     }
@@ -342,7 +342,6 @@ export async function startWompiDouble(options: WompiDoubleOptions = {}) {
       if (!merchant) return unauthorized();
       const token = nequiTokens.get(match[1]!);
       if (!token || token.merchant !== merchant) return notFound();
-      decideNequi(token);
       return ok({ id: token.id, status: token.status, phone_number: token.phone, name: 'Pruebas Nequi' });
     }
     if (method === 'POST' && path === '/v1/payment_sources') {

@@ -5,7 +5,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/db/client';
-import { updateMerchant } from '@/db/queries/merchants';
+import { updateMerchant } from '@/lib/merchants/merchants';
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
 import { webhookEventsSchema } from '@/lib/merchants/schemas';
 import type { FormState } from '@/lib/portal/form-state';
@@ -19,7 +19,7 @@ export async function saveWebhookEventsAction(_: FormState, form: FormData): Pro
   const c = CUSTOMER_PORTAL_COPY[lang];
   const parsed = webhookEventsSchema.safeParse(form.getAll('webhookEvents'));
   if (!parsed.success) return { status: 'error', message: c.eventsProblem, details: parsed.error.issues.map((i) => i.message) };
-  await updateMerchant(await getDb(), merchantId, { webhookEventTypes: parsed.data });
+  await updateMerchant(await getDb(), merchantId, { webhookEvents: parsed.data });
   revalidatePath('/portal/settings/webhooks');
   return { status: 'ok', message: c.eventsSaved };
 }

@@ -18,7 +18,7 @@ import styles from './checkout.module.css';
 import { MethodChoice, NequiFields, type PseField, PseFields, type PseValues, WompiConsent } from './method-fields';
 import m from './methods.module.css';
 import type { CheckoutProcessor, PaymentMethodChoice, PseBank } from './processor-types';
-import { approvedNequiToken, freshConsent, tokenizeCard } from './wompi-browser';
+import { freshConsent, tokenizeCard, tokenizeNequi } from './wompi-browser';
 
 const FIELDS: CardField[] = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardHolder'];
 const POLL_MS = 2000;
@@ -269,13 +269,10 @@ export function CheckoutForm(props: CheckoutFormProps) {
     const phoneNumber = phoneDigits(method === 'NEQUI' ? nequiPhone : pse.phoneNumber);
     if (method === 'PSE') return { method: 'PSE', ...pse, phoneNumber, ...(await consent(signal)) };
     if (wompi && props.subscription) {
-      // A Nequi subscription: the payer approves the account in the app before we charge it.
+      // A Nequi subscription: the account is tokenized here and posted at once; the payer approves
+      // it in the app, and our server goes on when Wompi says so (docs/processors.md#nequi-subscriptions).
       setOutcome({ tone: 'progress', ...mc.nequi.waiting });
-      const nequi = await approvedNequiToken(wompi.apiUrl, wompi.publicKey, phoneNumber, { signal, everyMs: POLL_MS, sleep });
-      if (nequi.status !== 'APPROVED') {
-        finish('declined', { tone: 'danger', title: copy.status.declined.title, text: mc.nequi.declined }, 'submit');
-        return null;
-      }
+      const nequi = await tokenizeNequi(wompi.apiUrl, wompi.publicKey, phoneNumber, signal);
       return { method: 'NEQUI', phoneNumber, nequiToken: nequi.id, ...(await consent(signal)) };
     }
     return { method: 'NEQUI', phoneNumber, ...(await consent(signal)) };

@@ -58,6 +58,11 @@ export function tokenizeCard(
   return wompi<CardToken>(apiUrl, publicKey, '/tokens/cards', { method: 'POST', body, signal });
 }
 
+/** Tokenizes a Nequi account; the payer then approves it in the Nequi app (the token starts PENDING). */
+export function tokenizeNequi(apiUrl: string, publicKey: string, phoneNumber: string, signal: AbortSignal): Promise<{ id: string; status: string }> {
+  return wompi<{ id: string; status: string }>(apiUrl, publicKey, '/tokens/nequi', { method: 'POST', body: { phone_number: phoneNumber }, signal });
+}
+
 /** Tokenizes a Nequi account and waits while the payer approves it in the app (checked every `everyMs`). */
 export async function approvedNequiToken(
   apiUrl: string,
@@ -65,7 +70,7 @@ export async function approvedNequiToken(
   phoneNumber: string,
   { signal, everyMs, sleep }: { signal: AbortSignal; everyMs: number; sleep: (ms: number, signal: AbortSignal) => Promise<void> },
 ): Promise<{ id: string; status: 'APPROVED' | 'DECLINED' }> {
-  const token = await wompi<{ id: string; status: string }>(apiUrl, publicKey, '/tokens/nequi', { method: 'POST', body: { phone_number: phoneNumber }, signal });
+  const token = await tokenizeNequi(apiUrl, publicKey, phoneNumber, signal);
   let status = token.status;
   while (status === 'PENDING') {
     await sleep(everyMs, signal);

@@ -1,10 +1,11 @@
 // The plan page's customers' side (docs/customers.md): the e-mails sent to the customer with how
 // each attempt went, and how often the customer opened a manage link.
 import { getDb } from '@/db/client';
-import { manageLinkUse } from '@/lib/customers/manage-links';
+import { manageLinkUse } from '@/db/queries/manage-links';
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
 import { resendEmailAction } from '@/app/portal/customer-actions';
-import { listPlanEmails, MAX_EMAIL_ATTEMPTS } from '@/lib/email/outbox';
+import { listPlanEmails } from '@/db/queries/emails';
+import { MAX_EMAIL_ATTEMPTS } from '@/lib/email/outbox';
 import { fill } from '@/lib/i18n/format';
 import type { Lang } from '@/lib/i18n/locale';
 import { formatDateTime, PORTAL_COPY } from '@/lib/portal/i18n';

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { customers, type PlanStatus, subscriptionPlans, type TransactionStatus, transactions } from '../schema';
 
@@ -6,7 +6,7 @@ import { customers, type PlanStatus, subscriptionPlans, type TransactionStatus, 
 // `where`, so a page cannot show another merchant's rows by forgetting a check.
 
 export interface ActivityFilter {
-  /** A plan id (sub_…), a customer's e-mail (exact, any case) or an externalReference (exact). */
+  /** Matched against a plan id (sub_…), a customer's e-mail (exact, any case) and an externalReference (exact), all at once. */
   search?: string;
   /** Keyset pagination: rows older than this id (ids sort by creation time). */
   before?: string;
@@ -20,15 +20,21 @@ export interface TransactionFilter extends ActivityFilter {
   status?: TransactionStatus;
 }
 
-/** The plans a search names: by id, by the customer's e-mail, or by externalReference. */
+/**
+ * The plans a search names, in every field it can match: the externalReference (exact) always, as
+ * a merchant's reference may hold anything (`pedido@tienda-…`, `sub_2026_renovacion`); also the
+ * plan id when it looks like one, and the customer's e-mail (exact, any case) when it has an `@`.
+ * A field the search cannot match is left out, so each branch stays an index lookup.
+ */
 function planSearch(merchantId: string, search: string): SQL {
-  if (/^sub_\w+$/.test(search)) return eq(subscriptionPlans.id, search);
+  const branches: SQL[] = [eq(subscriptionPlans.externalReference, search)];
+  if (/^sub_\w+$/.test(search)) branches.push(eq(subscriptionPlans.id, search));
   if (search.includes('@')) {
     // customers_merchant_email_key serves this (merchant, lower(email)) lookup.
     const ids = sql`(select ${customers.id} from ${customers} where ${customers.merchantId} = ${merchantId} and lower(${customers.email}) = lower(${search}))`;
-    return inArray(subscriptionPlans.customerId, ids);
+    branches.push(inArray(subscriptionPlans.customerId, ids));
   }
-  return eq(subscriptionPlans.externalReference, search);
+  return or(...branches)!;
 }
 
 const planColumns = {
@@ -63,7 +69,8 @@ export async function listTransactions(db: Db, merchantId: string, filter: Trans
   const conditions: SQL[] = [eq(transactions.merchantId, merchantId)];
   if (filter.status) conditions.push(eq(transactions.status, filter.status));
   if (filter.search) {
-    conditions.push(/^txn_\w+$/.test(filter.search) ? eq(transactions.id, filter.search) : planSearch(merchantId, filter.search));
+    const plan = planSearch(merchantId, filter.search);
+    conditions.push(/^txn_\w+$/.test(filter.search) ? or(eq(transactions.id, filter.search), plan)! : plan);
   }
   if (filter.before) conditions.push(lt(transactions.id, filter.before));
   const rows = await db

@@ -59,3 +59,8 @@ export async function revokeApiKey(db: Db, { merchantId, key }: { merchantId: st
     .returning({ key: apiKeys.key });
   return rows.length > 0;
 }
+
+/** Sends `payload` on a LISTEN/NOTIFY channel (the key cache's beat, lib/auth/key-cache.ts). */
+export async function notifyChannel(db: Db, channel: string, payload: string): Promise<void> {
+  await db.execute(sql`select pg_notify(${channel}, ${payload})`);
+}

@@ -15,7 +15,8 @@ export async function insertMerchantWithKey(
   });
 }
 
-export async function updateMerchant(
+/** Writes merchant columns as they are (lib/merchants/merchants.ts updateMerchant checks and maps its input). */
+export async function updateMerchantRow(
   db: Db,
   id: string,
   patch: Partial<
@@ -69,6 +70,18 @@ export async function getAllowedDomainsByToken(
 ): Promise<{ allowedDomains: string[]; wompiPublicKey: string | null } | undefined> {
   const [row] = await allowedDomainsByTokenQuery(db).execute({ token });
   return row && { allowedDomains: row.allowedDomains, wompiPublicKey: row.processorType === 'wompi' ? row.wompiPublicKey : null };
+}
+
+/** The merchant's name, as its customers' e-mails say it. */
+export async function getMerchantName(db: Db, id: string): Promise<string | undefined> {
+  const [row] = await db.select({ name: merchants.name }).from(merchants).where(eq(merchants.id, id));
+  return row?.name;
+}
+
+/** The lifecycle event types the merchant chose to receive (docs/customers.md#lifecycle-events). */
+export async function getWebhookEventTypes(db: Db, id: string): Promise<string[]> {
+  const [row] = await db.select({ types: merchants.webhookEventTypes }).from(merchants).where(eq(merchants.id, id));
+  return row?.types ?? [];
 }
 
 export async function getMerchant(db: Db, id: string): Promise<MerchantRow | undefined> {

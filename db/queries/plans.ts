@@ -3,7 +3,6 @@ import { type Db, preparedFor, prepareSql } from '../client';
 import { customers, OPEN_PLAN_STATUSES, subscriptionPlans, transactions } from '../schema';
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
-export type TransactionRow = typeof transactions.$inferSelect;
 type CustomerInput = Omit<typeof customers.$inferInsert, 'createdAt' | 'updatedAt'>;
 
 type PlanInput = Pick<
@@ -190,6 +189,20 @@ export function findDuePlans(
     )
     .orderBy(asc(subscriptionPlans.nextChargeDate), asc(subscriptionPlans.id))
     .limit(limit);
+}
+
+/**
+ * The language the customer chose (the checkout's, or the manage page's `?lang=`): their e-mails
+ * follow it. Not a change of the plan: its updatedAt stays.
+ */
+export async function setCustomerLang(db: Db, planId: string, lang: 'es' | 'en'): Promise<void> {
+  await db.update(subscriptionPlans).set({ customerLang: lang }).where(eq(subscriptionPlans.id, planId));
+}
+
+/** Replaces the saved payment method renewals charge. */
+export async function setPaymentMethodToken(db: Db, planId: string, token: string): Promise<PlanRow> {
+  const [row] = await db.update(subscriptionPlans).set({ paymentMethodToken: token, updatedAt: sql`now()` }).where(eq(subscriptionPlans.id, planId)).returning();
+  return row!;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { transactions } from '../schema';
-import type { TransactionRow } from './plans';
+import type { TransactionRow } from './transactions';
 
 // The settler's queries (lib/settlement/settler.ts). A PENDING transaction's updatedAt is the time
 // it was last asked about; it is due again once its age has doubled since then (at most

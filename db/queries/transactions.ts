@@ -1,7 +1,9 @@
-import { and, count, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { merchants, subscriptionPlans, transactions } from '../schema';
-import type { PlanRow, TransactionRow } from './plans';
+import type { PlanRow } from './plans';
+
+export type TransactionRow = typeof transactions.$inferSelect;
 
 /** The plan behind a checkout token, with its merchant's public face. */
 export async function getPlanByToken(db: Db, token: string) {
@@ -133,4 +135,22 @@ export async function voidTransaction(db: Db, transactionId: string): Promise<Tr
     .where(and(eq(transactions.id, transactionId), eq(transactions.status, 'APPROVED')))
     .returning();
   return row;
+}
+
+/** A plan's charges for its customer (the manage page), newest first. */
+export function listPlanCharges(db: Db, planId: string) {
+  return db
+    .select({
+      id: transactions.id,
+      kind: transactions.kind,
+      status: transactions.status,
+      amount: transactions.amount,
+      chargeDate: transactions.chargeDate,
+      paymentMethodType: transactions.paymentMethodType,
+      cardLast4: transactions.cardLast4,
+    })
+    .from(transactions)
+    .where(eq(transactions.planId, planId))
+    .orderBy(desc(transactions.id))
+    .limit(50);
 }

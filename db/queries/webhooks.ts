@@ -162,6 +162,16 @@ export async function getEventWebhookUrl(db: Db, { merchantId, eventId }: { merc
   return row;
 }
 
+/** Writes an event; a charge's (with its transaction) once per transaction and type: null for a repeat. */
+export async function insertWebhookEvent(tx: Db, event: typeof webhookEvents.$inferInsert): Promise<string | null> {
+  const insert = tx.insert(webhookEvents).values(event);
+  const [row] = await (event.transactionId
+    ? insert.onConflictDoNothing({ target: [webhookEvents.transactionId, webhookEvents.type] })
+    : insert
+  ).returning({ id: webhookEvents.id });
+  return row?.id ?? null;
+}
+
 /**
  * Deletes events written before `before`, with their attempts (./batched-delete.ts); returns how
  * many events went.

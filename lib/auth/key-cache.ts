@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { Database, Db } from '@/db/client';
+import { notifyChannel } from '@/db/queries/api-keys';
 import { randomBase62 } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 
@@ -112,9 +112,7 @@ export class KeyCache {
     if (this.listening === 'yes' && now - this.lastBeat >= BEAT_EVERY_MS) {
       this.lastBeat = now;
       this.unheardSince ??= now;
-      this.database.db
-        .execute(sql`select pg_notify(${KEY_CHANGES_CHANNEL}, ${this.beatPayload(now)})`)
-        .catch((error) => log.warn('could not send the key cache its beat', errorFields(error)));
+      notifyChannel(this.database.db, KEY_CHANGES_CHANNEL, this.beatPayload(now)).catch((error) => log.warn('could not send the key cache its beat', errorFields(error)));
     }
   }
 

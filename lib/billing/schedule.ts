@@ -1,4 +1,5 @@
 import type { PlanRow } from '@/db/queries/plans';
+import { cancelReasonText } from '@/lib/plans/cancel-reason';
 import { addInterval, attemptOffsetMs, intervalOf, MAX_RENEWAL_FAILURES, MONTHLY } from './interval';
 
 // Where a renewal outcome moves a plan (docs/billing.md): the next period after an approval, the
@@ -48,7 +49,7 @@ export function afterRenewalOutcome(plan: PlanRow, status: 'APPROVED' | 'DECLINE
   }
   const failures = plan.renewalFailures + 1;
   if (failures > MAX_RENEWAL_FAILURES) {
-    return { status: 'CANCELLED' as const, cancelReason: `Renewal failed ${failures} times in a row (last: ${failure ?? status})` };
+    return { status: 'CANCELLED' as const, cancelReason: cancelReasonText({ code: 'renewal_failed', attempts: failures, last: failure ?? status }) };
   }
   return { nextChargeDate: new Date(due.getTime() + attemptOffsetMs(interval, failures)), renewalFailures: failures };
 }

@@ -1,6 +1,5 @@
 import type { Db } from '@/db/client';
-import type { TransactionRow } from '@/db/queries/plans';
-import { getTransactionForMerchant, lockPlan, voidTransaction } from '@/db/queries/transactions';
+import { getTransactionForMerchant, lockPlan, type TransactionRow, voidTransaction } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { findOwned } from '@/lib/auth/ownership';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';

@@ -1,17 +1,17 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import { getTransactionOfPlan, recentFailedAttempts, recordSavedMethod } from '@/db/queries/transactions';
-import { subscriptionPlans } from '@/db/schema';
+import { findNequiWait } from '@/db/queries/nequi-waits';
+import { type PlanRow, setCustomerLang } from '@/db/queries/plans';
+import { getTransactionOfPlan, recentFailedAttempts, type TransactionRow } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { isId } from '@/lib/ids';
-import { env } from '@/lib/env';
 import type { Lang } from '@/lib/i18n/locale';
 import type { Card } from '@/lib/payments/card';
 import { type DeclineReason, type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import type { Consent, PaymentInstrument, PaymentMethodType } from '@/lib/payments/processor';
-import { type NewCharge, openCharge, sendCharge } from '@/lib/settlement/attempt';
+import { type NewCharge, openCharge } from '@/lib/settlement/attempt';
 import { settleCharge } from '@/lib/settlement/settle';
+import { sendFirstPayment } from './first-payment';
+import { resumeNequiWait, startNequiSubscription } from './nequi-subscription';
 import { findCheckoutPlan, findPlanByToken } from './session';
 
 // The first payment of a plan through its checkout token (docs/states.md). The database decides
@@ -86,7 +86,7 @@ function prepareFirstPayment({ instrument, lang }: { instrument: PaymentInstrume
       });
     }
     if (lang && lang !== plan.customerLang) {
-      await tx.update(subscriptionPlans).set({ customerLang: lang }).where(eq(subscriptionPlans.id, plan.id));
+      await setCustomerLang(tx, plan.id, lang);
     }
     // Always the plan's amount: nothing the browser sends decides what is charged.
     return { kind: 'INITIAL', amount: plan.amount, ...methodOf(instrument) };
@@ -133,7 +133,7 @@ export async function payCheckout(
   if (!processor) throw new ApiError('conflict', 'This merchant cannot take payments yet');
   checkInstrument(processor.kind, payment);
   if (payment.instrument.type === 'NEQUI' && processor.kind === 'wompi' && found.modality === 'RECURRING') {
-    throw new ApiError('invalid_request', 'A Nequi subscription is paid with a Nequi token the payer approved (nequiToken)');
+    throw new ApiError('invalid_request', 'A Nequi subscription is paid with a Nequi token tokenized in the browser (nequiToken)');
   }
   const opened = await openCharge(db, {
     plan: async (tx) => (await findCheckoutPlan(tx, token, now)).plan.id,
@@ -141,27 +141,12 @@ export async function payCheckout(
     prepare: prepareFirstPayment({ instrument: payment.instrument, lang }, now),
   });
   if (opened.status !== 'opened') throw new ApiError('conflict', 'A payment for this link is already in progress');
-  const { plan } = opened;
-  const { transaction, result } = await sendCharge(
-    db,
-    processor,
-    opened,
-    (txn) =>
-      processor.pay({
-        amount: txn.amount,
-        currency: 'COP',
-        reference: txn.id,
-        customerEmail: plan.customerEmail,
-        instrument: payment.instrument,
-        saveForRenewals: plan.modality === 'RECURRING',
-        consent: payment.consent,
-        // Recorded before it is charged: a charge whose reply is lost still renews on it.
-        onMethodSaved: (paymentMethodToken) => recordSavedMethod(db, txn.id, paymentMethodToken),
-        description: plan.description,
-        redirectUrl: `${env().APP_URL}/pay/${token}?payment=${txn.id}`,
-      }),
-    { now, savedMethod: (result) => result.paymentMethodToken },
-  );
+  const { instrument, consent } = payment;
+  if (instrument.type === 'NEQUI_TOKEN' && opened.plan.modality === 'RECURRING' && processor.nequiTokenStatus && consent) {
+    // A Nequi subscription waits for the payer's approval in the app: docs/processors.md#nequi-subscriptions.
+    return toPaymentView(await startNequiSubscription(db, processor, opened, { token: instrument.token, consent }, now));
+  }
+  const { transaction, result } = await sendFirstPayment(db, processor, opened, payment, now);
   return toPaymentView(transaction, result?.redirectUrl);
 }
 
@@ -177,7 +162,14 @@ export async function getPayment(
   const { plan } = await findPlanByToken(db, token);
   const txn = await getTransactionOfPlan(db, { planId: plan.id, transactionId });
   if (!txn) throw notFound;
-  if (txn.status !== 'PENDING' || !txn.gatewayTransactionId) return toPaymentView(txn);
+  if (txn.status !== 'PENDING') return toPaymentView(txn);
+  if (!txn.gatewayTransactionId) {
+    // A Nequi subscription waiting for the payer's approval: asked, and gone on with once decided.
+    const wait = await findNequiWait(db, txn.id);
+    const processor = wait ? await resolveProcessor(processors, plan.merchantId) : null;
+    const resumed = wait && processor ? await resumeNequiWait(db, processor, wait) : null;
+    return toPaymentView(resumed ?? txn);
+  }
   const processor = await resolveProcessor(processors, plan.merchantId);
   if (!processor) return toPaymentView(txn);
   const result = await processor.retrieve(txn.gatewayTransactionId);

@@ -46,6 +46,13 @@ describe('POST /manage/{token}/cancel', () => {
     expect((await link.plan()).status).toBe('CANCELLED');
   });
 
+  it('cancels a plan never paid without promising an e-mail', async () => {
+    const link = await createTestLink(database.db);
+    const manage = await createManageLink(database.db, await link.plan(), { source: 'merchant' });
+    const token = new URL(manage.url).pathname.split('/').pop()!;
+    expect((await post(cancelRoute, token, {})).headers.get('location')).toBe(`/manage/${token}?done=cancelledUnpaid`);
+  });
+
   it('refuses a post from another site with a 403 in the page language, and changes nothing', async () => {
     const { link, token } = await paidPlan();
     for (const headers of [

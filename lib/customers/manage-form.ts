@@ -77,8 +77,9 @@ function problemOf(error: unknown): string {
 export function cancelWithForm(db: Db, { req, token }: { req: Request; token: string }): Promise<Response> {
   return answerForm(req, token, async (): Promise<Outcome> => {
     try {
-      await cancelByCustomer(db, token);
-      return { done: 'cancelled' };
+      const { emailed } = await cancelByCustomer(db, token);
+      // A plan never paid gets no e-mail, so the page does not promise one.
+      return { done: emailed ? 'cancelled' : 'cancelledUnpaid' };
     } catch (error) {
       return { problem: problemOf(error) };
     }

@@ -52,6 +52,7 @@ const ES = {
   keep: 'No, mantenerla',
   done: {
     cancelled: 'Su suscripción fue cancelada. Le enviamos una confirmación por correo.',
+    cancelledUnpaid: 'Su suscripción fue cancelada. Nunca se hizo un cobro, así que no hay nada más que hacer.',
     method: 'Listo: guardamos su nuevo medio de pago.',
   } as Record<string, string>,
   problems: {
@@ -112,6 +113,7 @@ const EN: typeof ES = {
   keep: 'No, keep it',
   done: {
     cancelled: 'Your subscription was cancelled. We sent you a confirmation by e-mail.',
+    cancelledUnpaid: 'Your subscription was cancelled. Nothing was ever charged, so there is nothing else to do.',
     method: 'Done: your new payment method is saved.',
   },
   problems: {

@@ -1,8 +1,7 @@
-import { and, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { deleteInBatches } from '@/db/queries/batched-delete';
-import type { PlanRow } from '@/db/queries/plans';
-import { type EmailKind, manageLinks, merchants, subscriptionPlans, transactions } from '@/db/schema';
+import { countManageLinkUse, findPlanByManageLink, insertManageLink } from '@/db/queries/manage-links';
+import { type PlanRow, setCustomerLang } from '@/db/queries/plans';
+import type { EmailKind } from '@/db/schema';
 import { sha256Hex } from '@/lib/auth/secrets';
 import { env } from '@/lib/env';
 import { randomBase62 } from '@/lib/ids';
@@ -30,7 +29,7 @@ export async function createManageLink(
 ): Promise<ManageLink> {
   const token = `mng_${randomBase62(40)}`;
   const expiresAt = new Date(now.getTime() + ttlMs);
-  await db.insert(manageLinks).values({ tokenHash: sha256Hex(token), planId: plan.id, merchantId: plan.merchantId, source, expiresAt, createdAt: now });
+  await insertManageLink(db, { tokenHash: sha256Hex(token), planId: plan.id, merchantId: plan.merchantId, source, expiresAt, createdAt: now });
   return { url: `${env().APP_URL}/manage/${token}`, expiresAt };
 }
 
@@ -41,22 +40,12 @@ export async function findManagedPlan(
   now: Date = new Date(),
 ): Promise<{ plan: PlanRow; merchantName: string; processorType: 'sandbox' | 'wompi'; wompiPublicKey: string | null } | null> {
   if (!MANAGE_TOKEN_PATTERN.test(token)) return null;
-  const [row] = await db
-    .select({ plan: subscriptionPlans, merchantName: merchants.name, processorType: merchants.processorType, wompiPublicKey: merchants.wompiPublicKey })
-    .from(manageLinks)
-    .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, manageLinks.planId))
-    .innerJoin(merchants, eq(merchants.id, manageLinks.merchantId))
-    .where(and(eq(manageLinks.tokenHash, sha256Hex(token)), gt(manageLinks.expiresAt, now)))
-    .limit(1);
-  return row ?? null;
+  return (await findPlanByManageLink(db, sha256Hex(token), now)) ?? null;
 }
 
 /** Counts one opening of the page (the merchant's plan page shows it). */
 export async function recordManageLinkUse(db: Db, token: string, now: Date = new Date()): Promise<void> {
-  await db
-    .update(manageLinks)
-    .set({ uses: sql`${manageLinks.uses} + 1`, lastUsedAt: now })
-    .where(eq(manageLinks.tokenHash, sha256Hex(token)));
+  await countManageLinkUse(db, sha256Hex(token), now);
 }
 
 /**
@@ -65,46 +54,5 @@ export async function recordManageLinkUse(db: Db, token: string, now: Date = new
  */
 export async function recordCustomerLang(db: Db, plan: PlanRow, lang: Lang): Promise<void> {
   if (plan.customerLang === lang) return;
-  await db.update(subscriptionPlans).set({ customerLang: lang }).where(eq(subscriptionPlans.id, plan.id));
-}
-
-/** A plan's charges for its customer, newest first. */
-export function listPlanCharges(db: Db, planId: string) {
-  return db
-    .select({
-      id: transactions.id,
-      kind: transactions.kind,
-      status: transactions.status,
-      amount: transactions.amount,
-      chargeDate: transactions.chargeDate,
-      paymentMethodType: transactions.paymentMethodType,
-      cardLast4: transactions.cardLast4,
-    })
-    .from(transactions)
-    .where(eq(transactions.planId, planId))
-    .orderBy(desc(transactions.id))
-    .limit(50);
-}
-
-/** The merchant's view of a plan's links: how many, how often opened, and when last. */
-export async function manageLinkUse(db: Db, planId: string) {
-  const [row] = await db
-    .select({
-      links: sql<number>`count(*)::int`,
-      uses: sql<number>`coalesce(sum(${manageLinks.uses}), 0)::int`,
-      lastUsedAt: sql<Date | null>`max(${manageLinks.lastUsedAt})`.mapWith(manageLinks.lastUsedAt),
-    })
-    .from(manageLinks)
-    .where(eq(manageLinks.planId, planId));
-  return row ?? { links: 0, uses: 0, lastUsedAt: null };
-}
-
-/** Deletes manage links that expired before `before` (the hash of a dead token); returns how many went. */
-export function deleteManageLinksExpiredBefore(db: Db, before: Date): Promise<number> {
-  return deleteInBatches(
-    db,
-    async (tx, limit) =>
-      (await tx.select({ tokenHash: manageLinks.tokenHash }).from(manageLinks).where(lt(manageLinks.expiresAt, before)).limit(limit)).map((l) => l.tokenHash),
-    async (tx, hashes) => void (await tx.delete(manageLinks).where(inArray(manageLinks.tokenHash, hashes))),
-  );
+  await setCustomerLang(db, plan.id, lang);
 }

@@ -1,7 +1,9 @@
 import type { Db } from '@/db/client';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
+import type { PlanRow } from '@/db/queries/plans';
+import type { TransactionRow } from '@/db/queries/transactions';
 import { queueCustomerEmail } from '@/lib/email/outbox';
 import type { Outbox } from '@/lib/outbox';
+import type { CancelReason } from '@/lib/plans/cancel-reason';
 import { recordLifecycleEvent } from '@/lib/webhooks/events';
 import type { LifecycleEventType } from '@/lib/webhooks/payload';
 
@@ -10,10 +12,25 @@ import type { LifecycleEventType } from '@/lib/webhooks/payload';
 // renewal, cancellation). Written in the unit of work that made the change (lib/unit-of-work.ts),
 // delivered once it commits; the sweepers take whatever a crash leaves behind.
 
-/** A plan change made by the merchant or the customer (pause, resume, cancel, a new payment method). */
-export async function notePlanChange(tx: Db, outbox: Outbox, plan: PlanRow, type: LifecycleEventType, now: Date = new Date()): Promise<void> {
-  await recordLifecycleEvent(tx, outbox, plan, type, now);
-  if (type === 'subscription.cancelled') await queueCustomerEmail(tx, outbox, 'cancelled', { plan, now });
+/** Whether the customer ever paid this plan: a plan still PENDING_ACTIVATION never was. */
+export function wasPaid(plan: Pick<PlanRow, 'status'>): boolean {
+  return plan.status !== 'PENDING_ACTIVATION';
+}
+
+/**
+ * A plan change made by the merchant or the customer (pause, resume, cancel, a new payment
+ * method). A cancel e-mails the customer, with its reason, unless the plan was never paid: a
+ * would-be customer who never paid has no subscription to hear about.
+ */
+export async function notePlanChange(
+  tx: Db,
+  outbox: Outbox,
+  { before, after }: { before: PlanRow; after: PlanRow },
+  type: LifecycleEventType,
+  { now = new Date(), reason }: { now?: Date; reason?: CancelReason } = {},
+): Promise<void> {
+  await recordLifecycleEvent(tx, outbox, after, type, now);
+  if (type === 'subscription.cancelled' && wasPaid(before)) await queueCustomerEmail(tx, outbox, 'cancelled', { plan: after, now, reason });
 }
 
 /**
@@ -33,7 +50,9 @@ export async function noteSettlement(tx: Db, outbox: Outbox, before: PlanRow, af
   }
   if (before.status !== 'CANCELLED' && after.status === 'CANCELLED') {
     await recordLifecycleEvent(tx, outbox, after, 'subscription.cancelled', now);
-    await queueCustomerEmail(tx, outbox, 'cancelled', { plan: after, now });
+    // Only a renewal's last failed retry cancels a plan in settlement (lib/billing/schedule.ts).
+    const reason: CancelReason = { code: 'renewal_failed', attempts: before.renewalFailures + 1, last: txn.failureCode ?? txn.status };
+    await queueCustomerEmail(tx, outbox, 'cancelled', { plan: after, now, reason });
   }
 }
 

@@ -16,8 +16,10 @@ import { useTestDatabase } from '@/test/database';
 import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
 import { call } from '@/test/http';
 import { createTestMerchant } from '@/test/merchants';
-import { createManageLink, findManagedPlan, manageLinkUse, recordManageLinkUse } from './manage-links';
-import { cancelByCustomer, CUSTOMER_CANCEL_REASON, replacePaymentMethod } from './self-service';
+import { manageLinkUse } from '@/db/queries/manage-links';
+import { CUSTOMER_CANCEL_REASON } from '@/lib/plans/cancel-reason';
+import { createManageLink, findManagedPlan, recordManageLinkUse } from './manage-links';
+import { cancelByCustomer, replacePaymentMethod } from './self-service';
 
 // The customer's page behind /manage/<token> (docs/customers.md#the-manage-page): the merchant's
 // link, what a bad token finds (nothing), cancel, and replacing the payment method.
@@ -98,8 +100,9 @@ describe('the customer cancels', () => {
   it('cancels at once with its reason and the subscription.cancelled event for a merchant who chose it; a second cancel is a 409', async () => {
     const { link, token } = await paidPlan();
     await database.db.update(merchants).set({ webhookEventTypes: ['subscription.charge.approved', 'subscription.cancelled'] }).where(eq(merchants.id, link.merchant.merchantId));
-    const plan = await cancelByCustomer(database.db, token);
+    const { plan, emailed } = await cancelByCustomer(database.db, token);
     expect(plan).toMatchObject({ status: 'CANCELLED', cancelReason: CUSTOMER_CANCEL_REASON });
+    expect(emailed).toBe(true);
     const events = await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, link.subscriptionPlanId));
     expect(JSON.parse(events.find((e) => e.type === 'subscription.cancelled')!.body).data).toMatchObject({ status: 'CANCELLED', reason: CUSTOMER_CANCEL_REASON });
     await expect(cancelByCustomer(database.db, token)).rejects.toMatchObject({ code: 'conflict' });

@@ -1,21 +1,18 @@
 import type { Db } from '@/db/client';
-import type { PlanRow } from '@/db/queries/plans';
+import { type PlanRow, setPaymentMethodToken } from '@/db/queries/plans';
 import { lockPlan } from '@/db/queries/transactions';
-import { subscriptionPlans } from '@/db/schema';
-import { eq, sql } from 'drizzle-orm';
 import { ApiError } from '@/lib/api/errors';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
-import { transitionWithNotices } from '@/lib/plans/lifecycle';
+import { cancelReasonText } from '@/lib/plans/cancel-reason';
+import { transitionFrom } from '@/lib/plans/lifecycle';
 import { findManagedPlan } from './manage-links';
 import { inTransaction } from '@/lib/unit-of-work';
-import { notePlanChange } from './notices';
+import { notePlanChange, wasPaid } from './notices';
 
 // What the customer does on /manage/<token> (docs/customers.md): cancel (immediate, docs/states.md)
 // and replace the payment method renewals charge. Each checks the token again, takes the plan's
 // lock, and writes its lifecycle event and e-mail in the same database transaction.
-
-export const CUSTOMER_CANCEL_REASON = 'Cancelled by the customer';
 
 /** The 409 for a processor that cannot save a method without a charge. */
 export const REPLACEMENT_UNAVAILABLE = 'Replacing the payment method is not available with this processor yet; ask the merchant';
@@ -26,18 +23,22 @@ async function planOfToken(db: Db, token: string, now: Date): Promise<PlanRow> {
   return found.plan;
 }
 
-export function cancelByCustomer(db: Db, token: string, now: Date = new Date()): Promise<PlanRow> {
-  return transitionWithNotices(
+/** Cancels the plan; `emailed` says whether a confirmation e-mail went (none for a plan never paid). */
+export async function cancelByCustomer(db: Db, token: string, now: Date = new Date()): Promise<{ plan: PlanRow; emailed: boolean }> {
+  const reason = { code: 'customer' } as const;
+  const { before, after } = await transitionFrom(
     db,
     (tx) => planOfToken(tx, token, now),
     {
       from: ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED'],
-      change: () => ({ status: 'CANCELLED', cancelReason: CUSTOMER_CANCEL_REASON }),
+      change: () => ({ status: 'CANCELLED', cancelReason: cancelReasonText(reason) }),
       refused: 'This plan cannot be cancelled',
       event: 'subscription.cancelled',
+      reason,
     },
     now,
   );
+  return { plan: after, emailed: wasPaid(before) };
 }
 
 /**
@@ -65,13 +66,9 @@ export async function replacePaymentMethod(
   const plan = await inTransaction(db, async (tx, outbox) => {
     const locked = await lockPlan(tx, found.id);
     if (locked.status !== 'ACTIVE' && locked.status !== 'PAUSED') throw new ApiError('conflict', `The plan is ${locked.status}`);
-    const [updated] = await tx
-      .update(subscriptionPlans)
-      .set({ paymentMethodToken: saved.token, updatedAt: sql`now()` })
-      .where(eq(subscriptionPlans.id, locked.id))
-      .returning();
-    await notePlanChange(tx, outbox, updated!, 'subscription.payment_method_updated', now);
-    return updated!;
+    const updated = await setPaymentMethodToken(tx, locked.id, saved.token);
+    await notePlanChange(tx, outbox, { before: locked, after: updated }, 'subscription.payment_method_updated', { now });
+    return updated;
   });
   return { plan };
 }

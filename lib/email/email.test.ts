@@ -5,7 +5,8 @@ import type { Database } from '@/db/client';
 import { emailAttempts, emails, transactions } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
-import { findManagedPlan } from '@/lib/customers/manage-links';
+import { createManageLink, findManagedPlan } from '@/lib/customers/manage-links';
+import { cancelByCustomer } from '@/lib/customers/self-service';
 import { resetEnvForTests } from '@/lib/env';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
@@ -113,7 +114,45 @@ describe('the customer e-mails, over SMTP', () => {
     await deliveriesSettled();
     const [, cancelled] = await smtp.waitFor(2);
     expect(cancelled!.subject).toContain('Su suscripción a Tienda de prueba fue cancelada');
-    expect(cancelled!.text).toContain('Motivo: Pedido del cliente');
+    expect(cancelled!.text).toContain('Motivo que indicó Tienda de prueba: Pedido del cliente');
+  });
+
+  it("says why in the customer's language: the customer's own cancel, the merchant's without a reason, the last failed retry", async () => {
+    const byCustomer = await paidPlan();
+    const manage = await createManageLink(database.db, await byCustomer.plan(), { source: 'merchant' });
+    expect((await cancelByCustomer(database.db, new URL(manage.url).pathname.split('/').pop()!)).emailed).toBe(true);
+    const byMerchant = await paidPlan();
+    await cancelPlan(database.db, { merchantId: byMerchant.merchant.merchantId, planId: byMerchant.subscriptionPlanId });
+    const byRenewals = await paidPlan(CARDS.renewalsDecline);
+    const due = (await byRenewals.plan()).nextChargeDate!;
+    for (const day of [0, 1, 3, 5]) await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() + day * 86400_000 + 1000) });
+    expect((await byRenewals.plan()).cancelReason).toMatch(/^Renewal failed 4 times/);
+    await deliveriesSettled();
+    const cancellationOf = async (planId: string) => (await emailsOf(planId)).find((e) => e.kind === 'cancelled')!;
+    const lines = {
+      customer: 'Usted la canceló desde la página de su suscripción.',
+      merchant: 'Tienda de prueba la canceló.',
+      renewals: 'La cancelamos porque no pudimos hacer el cobro después de 4 intentos seguidos.',
+    };
+    for (const [link, line] of [[byCustomer, lines.customer], [byMerchant, lines.merchant], [byRenewals, lines.renewals]] as const) {
+      const email = await cancellationOf(link.subscriptionPlanId);
+      expect(email.text).toContain(line);
+      expect(email.html).toContain(line);
+      // No English reason, and none of the stored text, in a Spanish e-mail.
+      expect(`${email.subject}\n${email.text}\n${email.html}`).not.toMatch(/Cancelled by|Renewal failed|insufficient_funds|Reason/);
+    }
+  });
+
+  it('cancelling a plan that was never paid e-mails no one', async () => {
+    const pending = await createTestLink(database.db);
+    await cancelPlan(database.db, { merchantId: pending.merchant.merchantId, planId: pending.subscriptionPlanId }, 'Pedido duplicado');
+    const byCustomer = await createTestLink(database.db);
+    const manage = await createManageLink(database.db, await byCustomer.plan(), { source: 'merchant' });
+    expect((await cancelByCustomer(database.db, new URL(manage.url).pathname.split('/').pop()!)).emailed).toBe(false);
+    await deliveriesSettled();
+    expect(await emailsOf(pending.subscriptionPlanId)).toEqual([]);
+    expect(await emailsOf(byCustomer.subscriptionPlanId)).toEqual([]);
+    expect((await byCustomer.plan()).status).toBe('CANCELLED');
   });
 
   it('SMTP down: the attempt is recorded as failed, and the sweeper sends the e-mail once the server is back', async () => {
@@ -293,6 +332,17 @@ describe('the templates', () => {
     expect(renderEmail('cancelled', { ...facts, interval: { unit: 'week', count: 1 } }, 'en').text).toContain('($ 1.500,50 every week)');
   });
 
+  it("render every cancel reason code in the customer's language; a merchant's own reason as written", () => {
+    const reasons = [{ code: 'customer' }, { code: 'merchant' }, { code: 'renewal_failed', attempts: 4, last: 'insufficient_funds' }] as const;
+    for (const reason of reasons) {
+      const es = renderEmail('cancelled', { ...facts, reason }, 'es');
+      const en = renderEmail('cancelled', { ...facts, reason }, 'en');
+      expect(`${es.text}\n${es.html}`).not.toMatch(/Cancelled|Renewal|Reason|insufficient|You /);
+      expect(`${en.text}\n${en.html}`).not.toMatch(/Motivo|cancel[óa]|intentos|Usted/);
+    }
+    expect(renderEmail('cancelled', { ...facts, reason: { code: 'merchant', text: 'Cierre del local' } }, 'en').text).toContain('Reason given by Tienda <b>"Ñandú"</b> & Cía: Cierre del local');
+  });
+
   it('write each kind in one language: English for en, Spanish for es, for none and for any other value', () => {
     for (const kind of ['receipt', 'renewal_failed', 'cancelled'] as const) {
       const en = renderEmail(kind, facts, 'en');
@@ -343,7 +393,7 @@ describe("the customer's language, from the checkout to every e-mail", () => {
       // Its manage link opens the page in English.
       expect(mail.text).toMatch(/\/manage\/mng_[0-9A-Za-z]{40}\?lang=en\b/);
     }
-    expect(mails[2]!.text).toContain('Reason: Pedido del cliente');
+    expect(mails[2]!.text).toContain('Reason given by Tienda de prueba: Pedido del cliente');
   });
 
   for (const lang of ['es', undefined] as const) {

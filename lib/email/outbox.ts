@@ -1,20 +1,19 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { deleteInBatches } from '@/db/queries/batched-delete';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import { emailAttempts, type EmailKind, emails, merchants } from '@/db/schema';
+import { insertEmail } from '@/db/queries/emails';
+import { getMerchantName } from '@/db/queries/merchants';
+import type { PlanRow } from '@/db/queries/plans';
+import type { TransactionRow } from '@/db/queries/transactions';
+import type { EmailKind } from '@/db/schema';
 import { intervalOf } from '@/lib/billing/interval';
 import { createManageLink } from '@/lib/customers/manage-links';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
+import type { CancelReason } from '@/lib/plans/cancel-reason';
 import { type PriceChangeFacts, renderEmail } from './templates';
 
 // The e-mail outbox (docs/customers.md#e-mails), like the webhook outbox: the e-mail is rendered
 // and written in the unit of work of the change it reports (lib/unit-of-work.ts), with a fresh
 // manage link; sent after commit (send.ts); whatever is left unsent is found by the sweeper.
-
-export type EmailRow = typeof emails.$inferSelect;
-export type EmailAttemptRow = typeof emailAttempts.$inferSelect;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -41,12 +40,18 @@ export async function queueCustomerEmail(
   tx: Db,
   outbox: Outbox,
   kind: EmailKind,
-  { plan, txn, now = new Date(), change }: { plan: PlanRow; txn?: TransactionRow; now?: Date; change?: PriceChangeFacts },
+  {
+    plan,
+    txn,
+    now = new Date(),
+    reason,
+    change,
+  }: { plan: PlanRow; txn?: TransactionRow; now?: Date; reason?: CancelReason; change?: PriceChangeFacts },
 ): Promise<void> {
-  const [merchant] = await tx.select({ name: merchants.name }).from(merchants).where(eq(merchants.id, plan.merchantId));
+  const merchantName = await getMerchantName(tx, plan.merchantId);
   const link = await createManageLink(tx, plan, { source: kind, now });
   const rendered = renderEmail(kind, {
-    merchantName: merchant?.name ?? 'ServicePay',
+    merchantName: merchantName ?? 'ServicePay',
     customerName: plan.customerFirstName,
     description: plan.description,
     amount: txn?.amount ?? plan.amount,
@@ -54,13 +59,13 @@ export async function queueCustomerEmail(
     chargeDate: txn?.chargeDate,
     reference: txn?.gatewayTransactionId,
     nextDate: plan.status === 'ACTIVE' ? plan.nextChargeDate : null,
-    reason: kind === 'cancelled' ? plan.cancelReason : null,
+    reason: kind === 'cancelled' ? reason : undefined,
     change,
     // An English e-mail opens the manage page in English.
     manageUrl: plan.customerLang === 'en' ? `${link.url}?lang=en` : link.url,
   }, plan.customerLang);
   const id = createId('eml', now.getTime());
-  await tx.insert(emails).values({
+  await insertEmail(tx, {
     id,
     merchantId: plan.merchantId,
     planId: plan.id,
@@ -71,99 +76,4 @@ export async function queueCustomerEmail(
     createdAt: now,
   });
   outbox.addEmail(id);
-}
-
-/**
- * Takes an unsent e-mail for `leaseMs`; of two senders racing, one gets the row. `claimedUntil`
- * is also the time a failed e-mail waits for (recordEmailAttempt), so one still waiting is not
- * taken. A resend from the portal (`givenUp`) takes one that used all its attempts.
- */
-export async function claimEmail(db: Db, id: string, now: Date, leaseMs: number, { givenUp = false } = {}): Promise<EmailRow | undefined> {
-  const [row] = await db
-    .update(emails)
-    .set({ claimedUntil: new Date(now.getTime() + leaseMs) })
-    .where(
-      and(
-        eq(emails.id, id),
-        isNull(emails.sentAt),
-        givenUp ? sql`${emails.attempts} >= ${MAX_EMAIL_ATTEMPTS}` : lt(emails.attempts, MAX_EMAIL_ATTEMPTS),
-        or(isNull(emails.claimedUntil), lt(emails.claimedUntil, now)),
-      ),
-    )
-    .returning();
-  return row;
-}
-
-/**
- * Records one attempt and releases the claim: a successful one marks the e-mail sent; a failed one
- * holds it until its next attempt is due (null once it is given up). Answers that time.
- */
-export async function recordEmailAttempt(
-  db: Db,
-  email: EmailRow,
-  attempt: Omit<typeof emailAttempts.$inferInsert, 'emailId'>,
-  now: Date = attempt.attemptedAt,
-): Promise<Date | null> {
-  const next = attempt.ok ? null : nextEmailAttemptAt(email.attempts + 1, now);
-  await db.transaction(async (tx) => {
-    await tx.insert(emailAttempts).values({ ...attempt, emailId: email.id });
-    await tx
-      .update(emails)
-      .set({ attempts: sql`${emails.attempts} + 1`, claimedUntil: next, ...(attempt.ok ? { sentAt: attempt.attemptedAt } : {}) })
-      .where(eq(emails.id, email.id));
-  });
-  return next;
-}
-
-/** One e-mail of the merchant's, or undefined (the portal's resend checks whose it is). */
-export async function findEmail(db: Db, id: string): Promise<EmailRow | undefined> {
-  const [row] = await db.select().from(emails).where(eq(emails.id, id));
-  return row;
-}
-
-/** Unsent e-mails older than `createdBefore`, neither claimed nor waiting, with attempts left; oldest first. */
-export async function findUnsentEmails(db: Db, { createdBefore, now, limit }: { createdBefore: Date; now: Date; limit: number }) {
-  const rows = await db
-    .select({ id: emails.id })
-    .from(emails)
-    .where(
-      and(
-        isNull(emails.sentAt),
-        lt(emails.createdAt, createdBefore),
-        lt(emails.attempts, MAX_EMAIL_ATTEMPTS),
-        or(isNull(emails.claimedUntil), lt(emails.claimedUntil, now)),
-      ),
-    )
-    .orderBy(asc(emails.createdAt))
-    .limit(limit);
-  return rows.map((r) => r.id);
-}
-
-/** A plan's e-mails with their attempts, newest first (the merchant's plan page). */
-export async function listPlanEmails(db: Db, { merchantId, planId }: { merchantId: string; planId: string }) {
-  const rows = await db
-    .select()
-    .from(emails)
-    .where(and(eq(emails.merchantId, merchantId), eq(emails.planId, planId)))
-    .orderBy(desc(emails.id));
-  if (rows.length === 0) return [];
-  const attempts = await db.select().from(emailAttempts).where(inArray(emailAttempts.emailId, rows.map((r) => r.id))).orderBy(asc(emailAttempts.id));
-  return rows.map((row) => ({ ...row, attemptList: attempts.filter((a) => a.emailId === row.id) }));
-}
-
-/** The latest e-mails, kept or sent (the development page, /dev/emails). */
-export async function listRecentEmails(db: Db, limit = 50) {
-  return db.select().from(emails).orderBy(desc(emails.id)).limit(limit);
-}
-
-/** Deletes e-mails written before `before`, sent or given up, with their attempts; returns how many went. */
-export function deleteEmailsCreatedBefore(db: Db, before: Date): Promise<number> {
-  return deleteInBatches(
-    db,
-    async (tx, limit) => (await tx.select({ id: emails.id }).from(emails).where(lt(emails.createdAt, before)).limit(limit)).map((e) => e.id),
-    async (tx, ids) => {
-      await tx.delete(emailAttempts).where(inArray(emailAttempts.emailId, ids));
-      await tx.delete(emails).where(inArray(emails.id, ids));
-    },
-  );
 }

@@ -5,7 +5,8 @@ import { log } from '@/lib/log';
 import { isProductionDeployment } from '@/lib/payments';
 import { ApiError } from '@/lib/api/errors';
 import { loadReceiptPdf } from '@/lib/receipts/receipt';
-import { claimEmail, type EmailRow, findEmail, findUnsentEmails, recordEmailAttempt } from './outbox';
+import { claimEmail, type EmailRow, findEmail, findUnsentEmails, recordEmailAttempt } from '@/db/queries/emails';
+import { MAX_EMAIL_ATTEMPTS, nextEmailAttemptAt } from './outbox';
 
 // Sending the outbox's e-mails (docs/customers.md#e-mails): over SMTP with nodemailer when
 // SMTP_URL is set; without it, outside production, each e-mail is "kept" (an attempt recorded,
@@ -67,11 +68,13 @@ async function attempt(db: Db, email: EmailRow): Promise<{ transport: string; ok
 type Delivery = { status: 'sent' | 'skipped' } | { status: 'failed'; error: string | null };
 
 async function deliver(db: Db, id: string, now: Date, givenUp: boolean): Promise<Delivery> {
-  const email = await claimEmail(db, id, now, EMAIL_LEASE_MS, { givenUp });
+  const email = await claimEmail(db, id, { now, until: new Date(now.getTime() + EMAIL_LEASE_MS), maxAttempts: MAX_EMAIL_ATTEMPTS, givenUp });
   if (!email) return { status: 'skipped' };
   const started = performance.now();
   const result = await attempt(db, email);
-  const next = await recordEmailAttempt(db, email, { ...result, attemptedAt: new Date(), latencyMs: Math.round(performance.now() - started) }, now);
+  // A failed attempt waits for the next one, due by the retry schedule (./outbox.ts).
+  const next = result.ok ? null : nextEmailAttemptAt(email.attempts + 1, now);
+  await recordEmailAttempt(db, email.id, { ...result, attemptedAt: new Date(), latencyMs: Math.round(performance.now() - started) }, next);
   if (result.ok) return { status: 'sent' };
   const fields = { emailId: id, attempt: email.attempts + 1, error: result.error };
   if (next) log.warn('e-mail not sent; it will be tried again', { ...fields, nextAttemptAt: next.toISOString() });
@@ -97,7 +100,7 @@ export async function resendGivenUpEmail(db: Db, merchantId: string, id: string)
 
 /** The safety net: sends e-mails left unsent and due (a crash after commit, an SMTP outage); returns how many were tried. */
 export async function sweepEmails(db: Db, now: Date = new Date()): Promise<number> {
-  const ids = await findUnsentEmails(db, { createdBefore: new Date(now.getTime() - EMAIL_SWEEP_GRACE_MS), now, limit: 100 });
+  const ids = await findUnsentEmails(db, { createdBefore: new Date(now.getTime() - EMAIL_SWEEP_GRACE_MS), now, limit: 100, maxAttempts: MAX_EMAIL_ATTEMPTS });
   for (const id of ids) await deliverEmail(db, id, now);
   return ids.length;
 }

@@ -3,6 +3,7 @@ import type { BillingInterval } from '@/lib/billing/interval';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { perInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
+import type { CancelReason } from '@/lib/plans/cancel-reason';
 
 // The customer's e-mails (docs/customers.md#e-mails), from one set of templates: each message is
 // written once per language, and rendered both as plain text and as simple HTML that common mail
@@ -22,7 +23,8 @@ export interface EmailFacts {
   reference?: string | null;
   /** Renewal failure: when it is tried again. Receipt: the next charge. */
   nextDate?: Date | null;
-  reason?: string | null;
+  /** Cancellation: why, as a code rendered in the customer's language (a merchant's own text as written). */
+  reason?: CancelReason;
   manageUrl: string;
   /** renewal_due: the renewal link (docs/billing.md#renewal-links) and which e-mail of its period this is. */
   renewal?: RenewalFacts;
@@ -73,7 +75,8 @@ function words(kind: EmailKind, lang: Lang, f: EmailFacts): Words {
     date: f.chargeDate ? dateOf(lang, f.chargeDate) : '',
     next: f.nextDate ? dateOf(lang, f.nextDate) : '',
     reference: f.reference ?? '',
-    reason: f.reason ?? '',
+    reason: f.reason?.code === 'merchant' ? (f.reason.text ?? '') : '',
+    attempts: f.reason?.code === 'renewal_failed' ? String(f.reason.attempts) : '',
     per: perInterval(f.interval, lang, lang === 'es' ? 'al mes' : 'a month'),
     due: f.renewal ? dateOf(lang, f.renewal.period) : '',
     expires: f.renewal ? dateOf(lang, f.renewal.expiresAt) : '',
@@ -122,7 +125,7 @@ function words(kind: EmailKind, lang: Lang, f: EmailFacts): Words {
         greeting,
         lines: [
           t(es ? 'Su suscripción «{description}» ({amount} {per}) fue cancelada. No se harán más cobros.' : 'Your subscription “{description}” ({amount} {per}) was cancelled. No further charges will be made.'),
-          ...(f.reason ? [t(es ? 'Motivo: {reason}' : 'Reason: {reason}')] : []),
+          ...(f.reason ? [t(reasonLine(f.reason, es))] : []),
         ],
         action: es ? 'Ver mi suscripción' : 'See my subscription',
         footer,
@@ -157,6 +160,21 @@ function words(kind: EmailKind, lang: Lang, f: EmailFacts): Words {
         footer,
       };
     }
+  }
+}
+
+/** Why the plan was cancelled, in the customer's words; a merchant's own reason is quoted as written. */
+function reasonLine(reason: CancelReason, es: boolean): string {
+  switch (reason.code) {
+    case 'customer':
+      return es ? 'Usted la canceló desde la página de su suscripción.' : 'You cancelled it from your subscription page.';
+    case 'merchant':
+      if (reason.text) return es ? 'Motivo que indicó {merchant}: {reason}' : 'Reason given by {merchant}: {reason}';
+      return es ? '{merchant} la canceló.' : '{merchant} cancelled it.';
+    case 'renewal_failed':
+      return es
+        ? 'La cancelamos porque no pudimos hacer el cobro después de {attempts} intentos seguidos.'
+        : 'We cancelled it because the charge did not go through after {attempts} attempts in a row.';
   }
 }
 
@@ -206,13 +224,17 @@ function renewalWords(r: RenewalFacts, es: boolean, t: (template: string) => str
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function htmlPart(w: Words, url: string): string {
+/** Above the link's address, for a mail client that does not show the button. */
+const LINK_HINT: Record<Lang, string> = { es: 'Si el botón no abre, use este enlace:', en: 'If the button does not open, use this link:' };
+
+function htmlPart(w: Words, url: string, lang: Lang): string {
   const p = (text: string) => `<p style="margin:0 0 12px 0;font-size:16px;line-height:24px;color:#14213d">${escapeHtml(text)}</p>`;
   return [
     p(w.greeting),
     ...w.lines.map(p),
-    `<p style="margin:20px 0"><a href="${escapeHtml(url)}" style="display:inline-block;background:#0b6e4f;color:#ffffff;font-size:16px;font-weight:bold;text-decoration:none;padding:12px 20px;border-radius:6px">${escapeHtml(w.action)}</a></p>`,
-    `<p style="margin:0 0 12px 0;font-size:13px;line-height:20px;color:#4a5568">${escapeHtml(url)}</p>`,
+    // The button carries the link; the address below it may break anywhere, so a long token never widens the e-mail.
+    `<p style="margin:20px 0"><a href="${escapeHtml(url)}" style="display:inline-block;max-width:100%;box-sizing:border-box;background:#0b6e4f;color:#ffffff;font-size:16px;line-height:22px;font-weight:bold;text-decoration:none;padding:12px 20px;border-radius:6px">${escapeHtml(w.action)}</a></p>`,
+    `<p style="margin:0 0 12px 0;font-size:13px;line-height:20px;color:#4a5568">${escapeHtml(LINK_HINT[lang])}<br><a href="${escapeHtml(url)}" style="color:#0b6e4f;word-break:break-all;overflow-wrap:anywhere">${escapeHtml(url)}</a></p>`,
     `<p style="margin:0 0 12px 0;font-size:13px;line-height:20px;color:#4a5568">${escapeHtml(w.footer)}</p>`,
   ].join('\n');
 }
@@ -239,9 +261,10 @@ export function renderEmail(kind: EmailKind, facts: EmailFacts, customerLang?: s
       `<html lang="${LANG_TAG[lang]}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(w.subject)}</title></head>`,
       '<body style="margin:0;padding:0;background:#f7f8fa">',
       '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f7f8fa"><tr><td align="center" style="padding:24px 12px">',
-      '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border:1px solid #d9dee7;border-radius:8px"><tr><td style="padding:24px;font-family:Arial,Helvetica,sans-serif">',
+      // Fixed layout and wrapping words: a long name, description or reference wraps instead of widening the column.
+      '<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;table-layout:fixed;background:#ffffff;border:1px solid #d9dee7;border-radius:8px"><tr><td style="padding:20px;font-family:Arial,Helvetica,sans-serif;word-wrap:break-word;overflow-wrap:anywhere">',
       `<p style="margin:0 0 16px 0;font-size:14px;color:#4a5568;font-weight:bold">${escapeHtml(facts.merchantName)}</p>`,
-      htmlPart(w, w.url ?? facts.manageUrl),
+      htmlPart(w, w.url ?? facts.manageUrl, lang),
       '</td></tr></table>',
       '</td></tr></table>',
       '</body></html>',

@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { insertMerchantWithKey, type MerchantRow, updateMerchant as updateMerchantRow } from '@/db/queries/merchants';
+import { insertMerchantWithKey, type MerchantRow, updateMerchantRow } from '@/db/queries/merchants';
 import { ApiError } from '@/lib/api/errors';
 import { forgetApiKeys } from '@/lib/auth/key-cache';
 import { generateApiKey, generateApiSecret, generateWebhookSecret, sha256Hex } from '@/lib/auth/secrets';

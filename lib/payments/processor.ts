@@ -120,6 +120,11 @@ export interface PaymentProcessor {
   void(gatewayTransactionId: string): Promise<{ status: 'VOIDED' | 'ERROR' | 'PENDING' }>;
   pseInstitutions(): Promise<PseInstitution[]>;
   /**
+   * Wompi: where a Nequi token stands while the payer approves the account in the app (a
+   * subscription's first payment waits for it, docs/processors.md#nequi-subscriptions).
+   */
+  nequiTokenStatus?(token: string): Promise<'PENDING' | 'APPROVED' | 'DECLINED'>;
+  /**
    * Checks and saves a new method for renewals without charging it (the customer's manage page,
    * docs/customers.md). With Wompi, a browser token and both acceptance tokens the payer accepted
    * become a payment source. Absent where not supported: the page answers 409.

@@ -7,6 +7,7 @@ import { periodDueOf } from '@/lib/billing/schedule';
 import { notePlanChange } from '@/lib/customers/notices';
 import { inTransaction } from '@/lib/unit-of-work';
 import type { LifecycleEventType } from '@/lib/webhooks/payload';
+import { type CancelReason, cancelReasonText } from './cancel-reason';
 import { findMerchantPlan } from './find-plan';
 
 // Pause, resume and cancel (docs/states.md, docs/billing.md, extension endpoints). Each runs under the plan's
@@ -28,12 +29,22 @@ export async function transitionWithNotices(
   { from, change, refused, event }: { from: readonly PlanRow['status'][]; change: (plan: PlanRow) => Change; refused: string; event: LifecycleEventType },
   now: Date = new Date(),
 ): Promise<PlanRow> {
+  return (await transitionFrom(db, find, { from, change, refused, event }, now)).after;
+}
+
+/** transitionWithNotices, answering the plan before and after the change; a cancel's `reason` goes into its e-mail. */
+export function transitionFrom(
+  db: Db,
+  find: (tx: Db) => Promise<PlanRow>,
+  { from, change, refused, event, reason }: { from: readonly PlanRow['status'][]; change: (plan: PlanRow) => Change; refused: string; event: LifecycleEventType; reason?: CancelReason },
+  now: Date = new Date(),
+): Promise<{ before: PlanRow; after: PlanRow }> {
   return inTransaction(db, async (tx, outbox) => {
-    const plan = await lockPlan(tx, (await find(tx)).id);
-    const moved = from.includes(plan.status) ? await transitionPlan(tx, plan.id, from, change(plan)) : undefined;
-    if (!moved) throw new ApiError('conflict', `${refused}: the plan is ${plan.status}`);
-    await notePlanChange(tx, outbox, moved, event, now);
-    return moved;
+    const before = await lockPlan(tx, (await find(tx)).id);
+    const after = from.includes(before.status) ? await transitionPlan(tx, before.id, from, change(before)) : undefined;
+    if (!after) throw new ApiError('conflict', `${refused}: the plan is ${before.status}`);
+    await notePlanChange(tx, outbox, { before, after }, event, { now, reason });
+    return { before, after };
   });
 }
 
@@ -66,16 +77,20 @@ export function resumePlan(db: Db, scope: Scope, now: Date = new Date()): Promis
   );
 }
 
-export const DEFAULT_CANCEL_REASON = 'Cancelled by the merchant';
-
-/** PENDING_ACTIVATION, ACTIVE or PAUSED → CANCELLED: the link no longer takes payments, no renewal follows. */
-export function cancelPlan(db: Db, scope: Scope, reason?: string): Promise<PlanRow> {
-  return transition(
-    db,
-    scope,
-    ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED'],
-    () => ({ status: 'CANCELLED', cancelReason: reason ?? DEFAULT_CANCEL_REASON }),
-    'This plan cannot be cancelled',
-    'subscription.cancelled',
-  );
+/**
+ * PENDING_ACTIVATION, ACTIVE or PAUSED → CANCELLED: the link no longer takes payments, no renewal
+ * follows. `text` is the merchant's own reason, kept as written; without it the customer's e-mail
+ * says, in their language, that the merchant cancelled.
+ */
+export async function cancelPlan(db: Db, scope: Scope, text?: string): Promise<PlanRow> {
+  const reason: CancelReason = { code: 'merchant', ...(text ? { text } : {}) };
+  const find = (tx: Db) => findMerchantPlan(tx, scope.planId, () => getPlanForMerchant(tx, scope));
+  const { after } = await transitionFrom(db, find, {
+    from: ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED'],
+    change: () => ({ status: 'CANCELLED', cancelReason: cancelReasonText(reason) }),
+    refused: 'This plan cannot be cancelled',
+    event: 'subscription.cancelled',
+    reason,
+  });
+  return after;
 }

@@ -1,4 +1,5 @@
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
+import type { PlanRow } from '@/db/queries/plans';
+import type { TransactionRow } from '@/db/queries/transactions';
 import { type BillingInterval, intervalOf, isMonthly } from '@/lib/billing/interval';
 import type { PlanRecordView, PlanStatusView } from './schemas';
 

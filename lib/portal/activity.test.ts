@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db/client';
-import { listPlans, listPlanTransactions } from '@/db/queries/activity';
+import { listPlans, listPlanTransactions, listTransactions } from '@/db/queries/activity';
 import { listPlanEvents } from '@/db/queries/webhooks';
 import { insertTransaction, lockPlan } from '@/db/queries/transactions';
 import { webhookAttempts } from '@/db/schema';
@@ -64,6 +64,31 @@ describe('listPlans', () => {
     expect((await listPlans(db, a.merchantId, { search: 'order-77' }, 10)).plans.map((p) => p.id)).toEqual([one.subscriptionPlanId]);
     expect((await listPlans(db, a.merchantId, { status: 'ACTIVE' }, 10)).plans).toEqual([]);
     expect((await listPlans(db, a.merchantId, { status: 'PENDING_ACTIVATION' }, 10)).plans).toHaveLength(2);
+  });
+});
+
+describe('search', () => {
+  it('finds a reference that looks like an e-mail or a plan id, and still finds by e-mail and by id', async () => {
+    const a = await createTestMerchant(db);
+    const b = await createTestMerchant(db);
+    const email = await link(a.merchantId, 'pedido@tienda-norte.example');
+    const subLike = await link(a.merchantId, 'sub_2026_renovacion');
+    const other = await link(a.merchantId, 'order-1');
+    await link(b.merchantId, 'sub_2026_renovacion');
+    const ids = async (search: string) => (await listPlans(db, a.merchantId, { search }, 10)).plans.map((p) => p.id);
+    expect(await ids('pedido@tienda-norte.example')).toEqual([email.subscriptionPlanId]);
+    expect(await ids('sub_2026_renovacion')).toEqual([subLike.subscriptionPlanId]);
+    expect(await ids(other.subscriptionPlanId)).toEqual([other.subscriptionPlanId]);
+    // linkBody's customer: every plan of this merchant, newest first; another merchant's never.
+    expect(await ids('ANA@EXAMPLE.COM')).toEqual([other.subscriptionPlanId, subLike.subscriptionPlanId, email.subscriptionPlanId]);
+    expect(await ids('pedido@tienda')).toEqual([]);
+
+    const { txn } = await declined(subLike.subscriptionPlanId);
+    const txnIds = async (search: string) => (await listTransactions(db, a.merchantId, { search }, 10)).transactions.map((t) => t.id);
+    expect(await txnIds('sub_2026_renovacion')).toEqual([txn.id]);
+    expect(await txnIds(txn.id)).toEqual([txn.id]);
+    expect(await txnIds('pedido@tienda-norte.example')).toEqual([]);
+    expect((await listTransactions(db, b.merchantId, { search: txn.id }, 10)).transactions).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Db } from '@/db/client';
-import { getMerchant, updateMerchant } from '@/db/queries/merchants';
+import { getMerchant } from '@/db/queries/merchants';
+import { updateMerchant } from '@/lib/merchants/merchants';
 import { generateWebhookSecret } from '@/lib/auth/secrets';
 import { allowedDomainsSchema, webhookSecretSchema, webhookUrlSchema } from '@/lib/merchants/schemas';
 

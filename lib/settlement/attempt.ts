@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import { insertTransaction, lockPlan } from '@/db/queries/transactions';
+import type { PlanRow } from '@/db/queries/plans';
+import { insertTransaction, lockPlan, type TransactionRow } from '@/db/queries/transactions';
 import type { transactions } from '@/db/schema';
 import { createId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';

@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
-import { type PlanRow, transitionPlan, type TransactionRow } from '@/db/queries/plans';
-import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction } from '@/db/queries/transactions';
+import { type PlanRow, transitionPlan } from '@/db/queries/plans';
+import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction, type TransactionRow } from '@/db/queries/transactions';
 import { addInterval, anchorFor, intervalOf } from '@/lib/billing/interval';
 import { afterRenewalOutcome } from '@/lib/billing/schedule';
 import { errorFields, log } from '@/lib/log';
@@ -21,7 +21,9 @@ import { recordChargeEvent } from '@/lib/webhooks/events';
  */
 export type ChargeOutcome =
   | ChargeResult
-  | { status: 'ERROR'; gatewayTransactionId: null; declineReason: DeclineReason };
+  | { status: 'ERROR'; gatewayTransactionId: null; declineReason: DeclineReason }
+  /** Declined before any charge reached the processor: the payer refused a Nequi account in the app. */
+  | { status: 'DECLINED'; gatewayTransactionId: null; declineReason: DeclineReason };
 
 /** Our ERROR for a charge the processor never received (its id stays null). */
 export const NEVER_RECEIVED: ChargeOutcome = { status: 'ERROR', gatewayTransactionId: null, declineReason: 'processor_error' };

@@ -1,6 +1,8 @@
 import type { Db } from '@/db/client';
-import type { TransactionRow } from '@/db/queries/plans';
+import { findNequiWait } from '@/db/queries/nequi-waits';
+import type { TransactionRow } from '@/db/queries/transactions';
 import { claimPendingCheck, findPendingToSettle } from '@/db/queries/settlement';
+import { resumeNequiWait } from '@/lib/checkout/nequi-subscription';
 import { errorFields, log } from '@/lib/log';
 import { merchantProcessors, type PaymentProcessor } from '@/lib/payments';
 import { NEVER_RECEIVED, settleCharge } from './settle';
@@ -11,7 +13,8 @@ import { NEVER_RECEIVED, settleCharge } from './settle';
 //   (20 s, 40 s, 80 s… of age, at most every 10 minutes) until the processor decides.
 // - Without one (the process died between recording it and calling the processor): looked up by
 //   our reference after two minutes; settled if the processor knows it, else ERROR. Either way
-//   the link can be paid again.
+//   the link can be paid again. A Wompi Nequi subscription waiting for the payer's approval in the
+//   app has none either: its Nequi token is asked about instead (docs/processors.md#nequi-subscriptions).
 // Instances share the work through the database: each check is claimed by a conditional update
 // of the transaction's updatedAt, so two settlers never ask about the same charge at once.
 
@@ -52,6 +55,12 @@ type Check = 'settled' | 'orphaned' | 'stillPending' | 'failed';
 async function check(db: Db, txn: TransactionRow, processorFor: ProcessorFor, now: Date): Promise<Check> {
   const processor = await processorFor(txn);
   if (!processor) return 'stillPending';
+  // A Nequi subscription waiting for the payer's approval in the app is no orphan: its token is asked about.
+  const wait = txn.gatewayTransactionId ? undefined : await findNequiWait(db, txn.id);
+  if (wait) {
+    const resumed = await resumeNequiWait(db, processor, wait, { now });
+    return resumed && resumed.status !== 'PENDING' ? 'settled' : 'stillPending';
+  }
   const known = txn.gatewayTransactionId ? await processor.retrieve(txn.gatewayTransactionId) : await processor.findByReference(txn.id);
   const outcome = known ?? NEVER_RECEIVED;
   const { transaction, settled } = await settleCharge(db, { planId: txn.planId, transactionId: txn.id }, outcome, { now });

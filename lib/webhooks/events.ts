@@ -1,7 +1,8 @@
 import type { Db } from '@/db/client';
-import { eq } from 'drizzle-orm';
-import type { PlanRow, TransactionRow } from '@/db/queries/plans';
-import { merchants, webhookEvents } from '@/db/schema';
+import type { PlanRow } from '@/db/queries/plans';
+import type { TransactionRow } from '@/db/queries/transactions';
+import { getWebhookEventTypes } from '@/db/queries/merchants';
+import { insertWebhookEvent } from '@/db/queries/webhooks';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
 import { nextChargeDateOf } from '@/lib/plans/views';
@@ -50,22 +51,17 @@ export async function recordChargeEvent(
 ): Promise<string | null> {
   const status = txn.status;
   if (!isFinalStatus(status)) throw new Error(`no webhook event for a ${status} transaction`);
-  const [row] = await tx
-    .insert(webhookEvents)
-    .values({
-      id: createId('evt', now.getTime()),
-      merchantId: plan.merchantId,
-      planId: plan.id,
-      transactionId: txn.id,
-      type: EVENT_TYPE_FOR_STATUS[status],
-      body: serializeEventBody(plan, { ...txn, status }, now),
-      createdAt: now,
-    })
-    .onConflictDoNothing({ target: [webhookEvents.transactionId, webhookEvents.type] })
-    .returning({ id: webhookEvents.id });
-  if (!row) return null;
-  outbox.addWebhookEvent({ eventId: row.id, merchantId: plan.merchantId });
-  return row.id;
+  const id = await insertWebhookEvent(tx, {
+    id: createId('evt', now.getTime()),
+    merchantId: plan.merchantId,
+    planId: plan.id,
+    transactionId: txn.id,
+    type: EVENT_TYPE_FOR_STATUS[status],
+    body: serializeEventBody(plan, { ...txn, status }, now),
+    createdAt: now,
+  });
+  if (id) outbox.addWebhookEvent({ eventId: id, merchantId: plan.merchantId });
+  return id;
 }
 
 /**
@@ -80,8 +76,7 @@ export async function recordLifecycleEvent(
   now: Date = new Date(),
   extra: Pick<LifecyclePayload['data'], 'change'> = {},
 ): Promise<void> {
-  const [merchant] = await tx.select({ types: merchants.webhookEventTypes }).from(merchants).where(eq(merchants.id, plan.merchantId));
-  if (!merchant?.types.includes(type)) return;
+  if (!(await getWebhookEventTypes(tx, plan.merchantId)).includes(type)) return;
   const body = serializeLifecyclePayload({
     event: type,
     data: {
@@ -94,9 +89,6 @@ export async function recordLifecycleEvent(
     },
     timestamp: now.getTime(),
   });
-  const [row] = await tx
-    .insert(webhookEvents)
-    .values({ id: createId('evt', now.getTime()), merchantId: plan.merchantId, planId: plan.id, transactionId: null, type, body, createdAt: now })
-    .returning({ id: webhookEvents.id });
-  outbox.addWebhookEvent({ eventId: row!.id, merchantId: plan.merchantId });
+  const id = await insertWebhookEvent(tx, { id: createId('evt', now.getTime()), merchantId: plan.merchantId, planId: plan.id, transactionId: null, type, body, createdAt: now });
+  outbox.addWebhookEvent({ eventId: id!, merchantId: plan.merchantId });
 }

@@ -1,6 +1,6 @@
 // GET /api/health (docs/operations.md#health)
-import { sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
+import { pingDatabase } from '@/db/queries/health';
 import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { DATABASE_UNREACHABLE, HEALTHY } from '@/lib/health';
@@ -13,7 +13,7 @@ export const GET = route(op.GET, async () => {
   try {
     const db = await getDb();
     await Promise.race([
-      db.execute(sql`select 1`),
+      pingDatabase(db),
       new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${TIMEOUT_MS} ms`)), TIMEOUT_MS).unref()),
     ]);
     return jsonResponse(HEALTHY);

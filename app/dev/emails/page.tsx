@@ -4,7 +4,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
-import { listRecentEmails } from '@/lib/email/outbox';
+import { listRecentEmails } from '@/db/queries/emails';
 import { isProductionDeployment } from '@/lib/payments';
 
 export const dynamic = 'force-dynamic';

@@ -5,7 +5,8 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { requestLang } from '@/app/pay/[token]/lang';
-import { findManagedPlan, listPlanCharges, recordCustomerLang, recordManageLinkUse } from '@/lib/customers/manage-links';
+import { listPlanCharges } from '@/db/queries/transactions';
+import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/customers/manage-links';
 import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
 import { WompiMethodForm } from '@/components/customers/wompi-method-form';
 import { checkoutCopy } from '@/lib/checkout/i18n';
@@ -42,7 +43,8 @@ export default async function ManagePage({ params, searchParams }: Props) {
   const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
   const next = nextChargeDateOf(plan);
   const interval = intervalOf(plan);
-  const monthly = !interval || isMonthly(interval);
+  // A SINGLE plan (no interval) is charged once: its amount has no period.
+  const monthly = interval !== null && isMonthly(interval);
   const changeable = plan.modality === 'RECURRING' && (plan.status === 'ACTIVE' || plan.status === 'PAUSED');
   const cancellable = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE' || plan.status === 'PAUSED';
   const confirming = one(query.cancel) === 'confirm' && cancellable;
@@ -77,7 +79,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
         <h2 id="plan">{plan.description}</h2>
         <dl className={styles.facts}>
           <dt>{monthly ? c.amount : c.amountEvery}</dt>
-          <dd data-testid="manage-amount">{monthly ? formatCop(plan.amount) : `${formatCop(plan.amount)} ${everyInterval(interval, lang)}`}</dd>
+          <dd data-testid="manage-amount">{interval && !monthly ? `${formatCop(plan.amount)} ${everyInterval(interval, lang)}` : formatCop(plan.amount)}</dd>
           <dt>{c.status}</dt>
           <dd data-testid="manage-status">{c.statuses[plan.status]}</dd>
           <dt>{c.nextCharge}</dt>

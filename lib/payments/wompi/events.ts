@@ -6,7 +6,9 @@ import { ApiError } from '@/lib/api/errors';
 import { recordVoid } from '@/lib/billing/void';
 import { isId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
-import { wompiKeysOf } from '@/lib/payments';
+import { merchantProcessors, resolveProcessor, wompiKeysOf } from '@/lib/payments';
+import { findNequiWaitByToken } from '@/db/queries/nequi-waits';
+import { resumeNequiWait } from '@/lib/checkout/nequi-subscription';
 import { settleCharge } from '@/lib/settlement/settle';
 import { toChargeResult } from './processor';
 import type { WompiTransaction } from './client';
@@ -35,12 +37,36 @@ const transactionSchema = z.object({
 
 export type EventOutcome = 'settled' | 'already_settled' | 'pending' | 'ignored';
 
+const nequiTokenSchema = z.object({ id: z.string().min(1).max(200), status: z.enum(['PENDING', 'APPROVED', 'DECLINED']) });
+
+/**
+ * The payer answered in the Nequi app: a Nequi subscription waiting for it goes on at once, with
+ * no page open (docs/processors.md#nequi-subscriptions).
+ */
+async function nequiTokenUpdated(db: Db, merchantId: string, data: unknown): Promise<EventOutcome> {
+  const token = nequiTokenSchema.safeParse(data);
+  if (!token.success) return 'ignored';
+  const wait = await findNequiWaitByToken(db, { merchantId, nequiToken: token.data.id });
+  if (!wait) return 'ignored';
+  const processor = await resolveProcessor(merchantProcessors(db), merchantId);
+  if (!processor) return 'pending';
+  try {
+    // Gone on with (charged, or declined), or still waiting for the payer.
+    return (await resumeNequiWait(db, processor, wait, { status: token.data.status })) ? 'settled' : 'pending';
+  } catch (error) {
+    // The page's poll and the settler ask Wompi about the token too: nothing is lost.
+    log.error('could not go on with a Nequi subscription from a Wompi event', { merchantId, transactionId: wait.transactionId, ...errorFields(error) });
+    return 'pending';
+  }
+}
+
 export async function receiveWompiEvent(db: Db, merchantId: string, event: z.output<typeof wompiEventSchema>): Promise<EventOutcome> {
   const refused = new ApiError('unauthorized', 'The event checksum does not match');
   const merchant = isId('mch', merchantId) ? await getMerchant(db, merchantId) : undefined;
   const keys = merchant?.processorType === 'wompi' ? wompiKeysOf(merchant) : null;
   if (!keys || !verifyEventChecksum(event, keys.eventsSecret)) throw refused;
 
+  if (event.event === 'nequi_token.updated') return nequiTokenUpdated(db, merchantId, event.data.nequi_token);
   if (event.event !== 'transaction.updated') return 'ignored';
   const found = transactionSchema.safeParse(event.data.transaction);
   if (!found.success) return 'ignored';

@@ -95,6 +95,7 @@ describe('Wompi processor', () => {
     const nequi = await client.tokenizeNequi('3991111111');
     // Not yet approved in the app: Wompi refuses to save it.
     await expect(processor.pay(await request({ type: 'NEQUI_TOKEN', token: nequi.id, phoneNumber: '3991111111' }, true))).rejects.toMatchObject({ type: 'UNPROCESSABLE' });
+    double.decideNequi(nequi.id);
     expect((await client.nequiToken(nequi.id)).status).toBe('APPROVED');
     const saved = await processor.pay(await request({ type: 'NEQUI_TOKEN', token: nequi.id, phoneNumber: '3991111111' }, true));
     expect(saved.paymentMethodToken).toMatch(/^wompi_source_NEQUI_\d+$/);
@@ -160,9 +161,11 @@ describe('Wompi processor', () => {
     const nequi = await client.tokenizeNequi('3991111111');
     // Not approved yet in the app: Wompi refuses the source, and nothing is saved.
     expect(await save({ type: 'NEQUI_TOKEN', token: nequi.id, phoneNumber: '3991111111' })).toEqual({ ok: false, declineReason: 'card_not_supported' });
+    double.decideNequi(nequi.id);
     expect((await client.nequiToken(nequi.id)).status).toBe('APPROVED');
     expect(await save({ type: 'NEQUI_TOKEN', token: nequi.id, phoneNumber: '3991111111' })).toEqual({ ok: true, token: expect.stringMatching(/^wompi_source_NEQUI_\d+$/) });
     const declined = await client.tokenizeNequi('3992222222');
+    double.decideNequi(declined.id);
     expect((await client.nequiToken(declined.id)).status).toBe('DECLINED');
     expect(await save({ type: 'NEQUI_TOKEN', token: declined.id, phoneNumber: '3992222222' })).toEqual({ ok: false, declineReason: 'card_not_supported' });
 

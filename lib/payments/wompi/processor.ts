@@ -183,6 +183,10 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
       return { status: 'ERROR' as const };
     },
 
+    async nequiTokenStatus(token: string) {
+      return (await client.nequiToken(token)).status;
+    },
+
     async pseInstitutions() {
       const list = await client.pseInstitutions();
       return list.map((i) => ({ code: i.financial_institution_code, name: i.financial_institution_name }));

@@ -6,6 +6,7 @@ import { GET as GET_PAYMENT } from '@/app/checkout/session/[token]/payments/[tra
 import { POST as VOID } from '@/app/merchants/transactions/[subscriptionTransactionId]/void/route';
 import { merchants, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
+import { runSettler } from '@/lib/settlement/settler';
 import { resetEnvForTests } from '@/lib/env';
 import { merchantProcessors } from '@/lib/payments';
 import { createWompiClient } from '@/lib/payments/wompi/client';
@@ -181,7 +182,7 @@ describe('paying through Wompi', () => {
     expect(pse.status).toBe(400);
     expect(pse.json.error.message).toMatch(/PSE pays single payments only/);
     const token = await recurring.client.tokenizeNequi('3991111111');
-    await recurring.client.nequiToken(token.id);
+    double.decideNequi(token.id);
     const saved = await pay(recurring.token, { method: 'NEQUI', phoneNumber: '3991111111', nequiToken: token.id, ...(await recurring.consent()) });
     expect(saved.json.status).toBe('PENDING');
 
@@ -349,5 +350,67 @@ describe('Wompi as it answers in 2026 (docs/processors.md)', () => {
     expect(await voidedEvents(link.subscriptionPlanId)).toHaveLength(1);
     // Voided already: our API says so.
     expect((await voidThroughApi(link, txnId)).status).toBe(409);
+  });
+});
+
+describe('Nequi subscriptions settle by event too (docs/processors.md#nequi-subscriptions)', () => {
+  const approve = (gatewayId: string) => void (double.transactions.get(gatewayId)!.status = 'APPROVED');
+  const payNequi = async (link: Awaited<ReturnType<typeof wompiLink>>, phone: string) => {
+    const token = await link.client.tokenizeNequi(phone);
+    const res = await pay(link.token, { method: 'NEQUI', phoneNumber: phone, nequiToken: token.id, ...(await link.consent()) });
+    return { token, res };
+  };
+  const sourcesFor = (token: string) => double.requests.filter((r) => r.path === '/v1/payment_sources' && r.body?.token === token);
+
+  it('the page posts at once; nequi_token.updated (APPROVED) makes the source and charges it, with no page polling', async () => {
+    const link = await wompiLink();
+    const { token, res } = await payNequi(link, '3991111111');
+    // Waiting for the payer in the app: PENDING, nothing charged, the pair not spent yet.
+    expect(res.json).toMatchObject({ status: 'PENDING', transactionId: null });
+    expect(sourcesFor(token.id)).toEqual([]);
+
+    double.decideNequi(token.id);
+    const approved = double.buildNequiEvent(token.id);
+    expect((await event(link.merchant.merchantId, approved)).json.outcome).toBe('settled');
+    expect(sourcesFor(token.id)).toHaveLength(1);
+    expect(sourcesFor(token.id)[0]).toMatchObject({ status: 201, body: { type: 'NEQUI', acceptance_token: expect.any(String) } });
+    const txn = await txnOf(res.json.subscriptionTransactionId);
+    expect(txn).toMatchObject({ status: 'PENDING', gatewayTransactionId: expect.stringMatching(/^\d+(-\d+)+$/), paymentMethodToken: expect.stringMatching(/^wompi_source_NEQUI_\d+$/) });
+    // Wompi retries: the wait is gone, nothing happens twice.
+    expect((await event(link.merchant.merchantId, approved)).json.outcome).toBe('ignored');
+    expect(sourcesFor(token.id)).toHaveLength(1);
+
+    approve(txn.gatewayTransactionId!);
+    expect((await event(link.merchant.merchantId, double.buildEvent(txn.gatewayTransactionId!))).json.outcome).toBe('settled');
+    expect(await link.plan()).toMatchObject({ status: 'ACTIVE', paymentMethodToken: txn.paymentMethodToken });
+  });
+
+  it('a payer who refuses in the app declines the attempt (no charge reached Wompi) and the link can be paid again', async () => {
+    const link = await wompiLink();
+    const { token, res } = await payNequi(link, '3992222222');
+    double.decideNequi(token.id);
+    expect((await event(link.merchant.merchantId, double.buildNequiEvent(token.id))).json.outcome).toBe('settled');
+    expect(await txnOf(res.json.subscriptionTransactionId)).toMatchObject({ status: 'DECLINED', gatewayTransactionId: null, failureCode: 'card_not_supported' });
+    expect(sourcesFor(token.id)).toEqual([]);
+    expect((await link.plan()).status).toBe('PENDING_ACTIVATION');
+    const again = await payNequi(link, '3991111111');
+    expect(again.res.json.status).toBe('PENDING');
+  });
+
+  it('with the event lost, the settler asks about the token; a wait past its consent\'s hour ends as ERROR', async () => {
+    const link = await wompiLink();
+    const { token, res } = await payNequi(link, '3991111111');
+    const later = new Date(Date.now() + 3 * 60_000);
+    expect((await runSettler(database.db, { now: later })).stillPending).toBeGreaterThanOrEqual(1);
+    expect(await txnOf(res.json.subscriptionTransactionId)).toMatchObject({ status: 'PENDING', gatewayTransactionId: null });
+    double.decideNequi(token.id);
+    await runSettler(database.db, { now: new Date(later.getTime() + 11 * 60_000) });
+    expect(await txnOf(res.json.subscriptionTransactionId)).toMatchObject({ gatewayTransactionId: expect.stringMatching(/^\d+(-\d+)+$/) });
+
+    const stale = await wompiLink();
+    const waiting = await payNequi(stale, '3991111111');
+    await runSettler(database.db, { now: new Date(Date.now() + 61 * 60_000) });
+    expect(await txnOf(waiting.res.json.subscriptionTransactionId)).toMatchObject({ status: 'ERROR', gatewayTransactionId: null });
+    expect(sourcesFor(waiting.token.id)).toEqual([]);
   });
 });

@@ -1,0 +1,101 @@
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { emailAttempts, emails } from '@/db/schema';
+import { deleteInBatches } from './batched-delete';
+
+// The customer e-mail outbox's rows (lib/email: what is written and when it is sent).
+
+export type EmailRow = typeof emails.$inferSelect;
+
+export async function insertEmail(tx: Db, email: typeof emails.$inferInsert): Promise<void> {
+  await tx.insert(emails).values(email);
+}
+
+/**
+ * Takes an unsent e-mail until `until`; of two senders racing, one gets the row. `claimedUntil`
+ * is also the time a failed e-mail waits for (recordEmailAttempt), so one still waiting is not
+ * taken. With `givenUp` (a resend from the portal) it takes one that used all its `maxAttempts`.
+ */
+export async function claimEmail(
+  db: Db,
+  id: string,
+  { now, until, maxAttempts, givenUp }: { now: Date; until: Date; maxAttempts: number; givenUp: boolean },
+): Promise<EmailRow | undefined> {
+  const [row] = await db
+    .update(emails)
+    .set({ claimedUntil: until })
+    .where(
+      and(
+        eq(emails.id, id),
+        isNull(emails.sentAt),
+        givenUp ? sql`${emails.attempts} >= ${maxAttempts}` : lt(emails.attempts, maxAttempts),
+        or(isNull(emails.claimedUntil), lt(emails.claimedUntil, now)),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Records one attempt and releases the claim: a successful one marks the e-mail sent; a failed one holds it until `next`. */
+export async function recordEmailAttempt(db: Db, emailId: string, attempt: Omit<typeof emailAttempts.$inferInsert, 'emailId'>, next: Date | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(emailAttempts).values({ ...attempt, emailId });
+    await tx
+      .update(emails)
+      .set({ attempts: sql`${emails.attempts} + 1`, claimedUntil: next, ...(attempt.ok ? { sentAt: attempt.attemptedAt } : {}) })
+      .where(eq(emails.id, emailId));
+  });
+}
+
+/** One e-mail, or undefined (the portal's resend checks whose it is). */
+export async function findEmail(db: Db, id: string): Promise<EmailRow | undefined> {
+  const [row] = await db.select().from(emails).where(eq(emails.id, id));
+  return row;
+}
+
+/** Unsent e-mails older than `createdBefore`, neither claimed nor waiting, with attempts left; oldest first. */
+export async function findUnsentEmails(db: Db, { createdBefore, now, limit, maxAttempts }: { createdBefore: Date; now: Date; limit: number; maxAttempts: number }) {
+  const rows = await db
+    .select({ id: emails.id })
+    .from(emails)
+    .where(
+      and(
+        isNull(emails.sentAt),
+        lt(emails.createdAt, createdBefore),
+        lt(emails.attempts, maxAttempts),
+        or(isNull(emails.claimedUntil), lt(emails.claimedUntil, now)),
+      ),
+    )
+    .orderBy(asc(emails.createdAt))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** A plan's e-mails with their attempts, newest first (the merchant's plan page). */
+export async function listPlanEmails(db: Db, { merchantId, planId }: { merchantId: string; planId: string }) {
+  const rows = await db
+    .select()
+    .from(emails)
+    .where(and(eq(emails.merchantId, merchantId), eq(emails.planId, planId)))
+    .orderBy(desc(emails.id));
+  if (rows.length === 0) return [];
+  const attempts = await db.select().from(emailAttempts).where(inArray(emailAttempts.emailId, rows.map((r) => r.id))).orderBy(asc(emailAttempts.id));
+  return rows.map((row) => ({ ...row, attemptList: attempts.filter((a) => a.emailId === row.id) }));
+}
+
+/** The latest e-mails, kept or sent (the development page, /dev/emails). */
+export async function listRecentEmails(db: Db, limit = 50) {
+  return db.select().from(emails).orderBy(desc(emails.id)).limit(limit);
+}
+
+/** Deletes e-mails written before `before`, sent or given up, with their attempts; returns how many went. */
+export function deleteEmailsCreatedBefore(db: Db, before: Date): Promise<number> {
+  return deleteInBatches(
+    db,
+    async (tx, limit) => (await tx.select({ id: emails.id }).from(emails).where(lt(emails.createdAt, before)).limit(limit)).map((e) => e.id),
+    async (tx, ids) => {
+      await tx.delete(emailAttempts).where(inArray(emailAttempts.emailId, ids));
+      await tx.delete(emails).where(inArray(emails.id, ids));
+    },
+  );
+}

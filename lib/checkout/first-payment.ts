@@ -1,0 +1,40 @@
+import type { Db } from '@/db/client';
+import { recordSavedMethod } from '@/db/queries/transactions';
+import { env } from '@/lib/env';
+import type { PaymentProcessor } from '@/lib/payments';
+import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
+import { type OpenedCharge, sendCharge } from '@/lib/settlement/attempt';
+
+// The processor call of a plan's first payment (docs/states.md), once its attempt is open: the
+// checkout's request, and a Nequi subscription going on after the payer approved in the app
+// (./nequi-subscription.ts).
+
+export async function sendFirstPayment(
+  db: Db,
+  processor: PaymentProcessor,
+  opened: OpenedCharge,
+  payment: { instrument: PaymentInstrument; consent?: Consent },
+  now: Date,
+) {
+  const { plan } = opened;
+  return sendCharge(
+    db,
+    processor,
+    opened,
+    (txn) =>
+      processor.pay({
+        amount: txn.amount,
+        currency: 'COP',
+        reference: txn.id,
+        customerEmail: plan.customerEmail,
+        instrument: payment.instrument,
+        saveForRenewals: plan.modality === 'RECURRING',
+        consent: payment.consent,
+        // Recorded before it is charged: a charge whose reply is lost still renews on it.
+        onMethodSaved: (paymentMethodToken) => recordSavedMethod(db, txn.id, paymentMethodToken),
+        description: plan.description,
+        redirectUrl: `${env().APP_URL}/pay/${plan.checkoutToken}?payment=${txn.id}`,
+      }),
+    { now, savedMethod: (result) => result.paymentMethodToken },
+  );
+}

@@ -1,0 +1,78 @@
+import type { Db } from '@/db/client';
+import { claimNequiWait, insertNequiWait, type NequiWait } from '@/db/queries/nequi-waits';
+import { getTransactionForMerchant, getTransactionOfPlan, lockPlan } from '@/db/queries/transactions';
+import type { TransactionRow } from '@/db/queries/transactions';
+import type { PaymentProcessor } from '@/lib/payments';
+import type { Consent } from '@/lib/payments/processor';
+import type { OpenedCharge } from '@/lib/settlement/attempt';
+import { NEVER_RECEIVED, settleCharge } from '@/lib/settlement/settle';
+import { sendFirstPayment } from './first-payment';
+
+// A Wompi Nequi subscription's first payment (docs/processors.md#nequi-subscriptions). The page
+// tokenizes the account and posts at once; while the payer has not approved it in the Nequi app,
+// the attempt waits (its transaction PENDING, without a processor id) with the token and the
+// acceptance pair the page fetched for it. Whichever learns of the payer's answer first, Wompi's
+// `nequi_token.updated` event, the page's poll or the settler, takes the wait (one delete) and goes
+// on: an approved account becomes a payment source and is charged; a refused one declines the
+// attempt. No page needs to stay open.
+
+/** How long a wait may last: the acceptance pair it holds expires an hour after it was issued. */
+export const NEQUI_WAIT_MS = 55 * 60_000;
+
+type Status = 'PENDING' | 'APPROVED' | 'DECLINED';
+
+/** The first payment with a Nequi token: charged now if the payer approved already, else it waits. */
+export async function startNequiSubscription(
+  db: Db,
+  processor: PaymentProcessor,
+  opened: OpenedCharge,
+  { token, consent }: { token: string; consent: Consent },
+  now: Date,
+): Promise<TransactionRow> {
+  const status = await processor.nequiTokenStatus!(token);
+  if (status === 'PENDING') {
+    await insertNequiWait(db, { transactionId: opened.txn.id, merchantId: opened.plan.merchantId, nequiToken: token, acceptanceToken: consent.acceptanceToken, personalDataToken: consent.personalDataToken });
+    return opened.txn;
+  }
+  return decide(db, processor, opened, { token, consent }, status, now);
+}
+
+async function decide(db: Db, processor: PaymentProcessor, opened: OpenedCharge, { token, consent }: { token: string; consent: Consent }, status: 'APPROVED' | 'DECLINED', now: Date) {
+  if (status === 'DECLINED') {
+    const declined = { status: 'DECLINED' as const, gatewayTransactionId: null, declineReason: 'card_not_supported' as const };
+    return (await settleCharge(db, { planId: opened.plan.id, transactionId: opened.txn.id }, declined, { now })).transaction;
+  }
+  // The phone is not sent again: the token stands for the account the payer approved.
+  const payment = { instrument: { type: 'NEQUI_TOKEN' as const, token, phoneNumber: '' }, consent };
+  return (await sendFirstPayment(db, processor, opened, payment, now)).transaction;
+}
+
+/**
+ * Goes on with a waiting payment once the token is decided (`status`, from an event; asked of
+ * Wompi when absent). Still PENDING: it keeps waiting, until its acceptance pair is about to expire
+ * (then the attempt ends as ERROR and the link can be paid again). Null when there is no wait.
+ */
+export async function resumeNequiWait(
+  db: Db,
+  processor: PaymentProcessor,
+  wait: NequiWait,
+  { status, now = new Date() }: { status?: Status; now?: Date } = {},
+): Promise<TransactionRow | null> {
+  const known = status ?? (await processor.nequiTokenStatus!(wait.nequiToken));
+  const expired = now.getTime() - wait.createdAt.getTime() > NEQUI_WAIT_MS;
+  if (known === 'PENDING' && !expired) return null;
+  const claimed = await claimNequiWait(db, wait.transactionId);
+  if (!claimed) return null;
+  const opened = await db.transaction(async (tx) => {
+    const txn = await getTransactionForMerchant(tx, { merchantId: wait.merchantId, transactionId: wait.transactionId });
+    if (!txn) return null;
+    const plan = await lockPlan(tx, txn.planId);
+    const current = await getTransactionOfPlan(tx, { planId: plan.id, transactionId: txn.id });
+    return current ? { status: 'opened' as const, plan, txn: current } : null;
+  });
+  if (!opened || opened.txn.status !== 'PENDING') return opened?.txn ?? null;
+  if (known === 'PENDING') {
+    return (await settleCharge(db, { planId: opened.plan.id, transactionId: opened.txn.id }, NEVER_RECEIVED, { now })).transaction;
+  }
+  return decide(db, processor, opened, { token: claimed.nequiToken, consent: { acceptanceToken: claimed.acceptanceToken, personalDataToken: claimed.personalDataToken } }, known, now);
+}

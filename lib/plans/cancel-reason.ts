@@ -1,0 +1,26 @@
+// Why a plan was cancelled (docs/customers.md#e-mails), as a code the customer's e-mail puts
+// into the customer's own language (lib/email/templates.ts). Only a merchant's own words travel as
+// text, kept as written. The plan's `cancelReason` column, and the `reason` of the
+// `subscription.cancelled` webhook, carry the English text below, as they always have.
+
+export type CancelReason =
+  | { code: 'customer' }
+  /** `text`: the merchant's own reason (the cancel endpoint's `reason`), kept as written. */
+  | { code: 'merchant'; text?: string }
+  /** The last renewal retry failed: `attempts` in a row, the last with `last` (a decline code or status). */
+  | { code: 'renewal_failed'; attempts: number; last: string };
+
+export const CUSTOMER_CANCEL_REASON = 'Cancelled by the customer';
+export const DEFAULT_CANCEL_REASON = 'Cancelled by the merchant';
+
+/** The reason as the plan and the merchant's webhooks carry it (English, for developers). */
+export function cancelReasonText(reason: CancelReason): string {
+  switch (reason.code) {
+    case 'customer':
+      return CUSTOMER_CANCEL_REASON;
+    case 'merchant':
+      return reason.text ?? DEFAULT_CANCEL_REASON;
+    case 'renewal_failed':
+      return `Renewal failed ${reason.attempts} times in a row (last: ${reason.last})`;
+  }
+}
