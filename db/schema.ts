@@ -381,8 +381,6 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.merchantId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
-// The event names are defined with the webhook payload they name.
-export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../lib/webhooks/payload';
 export const WEBHOOK_ATTEMPT_TRIGGERS = ['automatic', 'manual'] as const;
 
 /**

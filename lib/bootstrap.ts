@@ -1,7 +1,7 @@
 import { getDatabase } from '@/db/client';
 import { assertMigrated } from '@/db/migrations-check';
 import { env } from './env';
-import { ensureDemoMerchant } from './merchants/demo';
+import { ensureDemoMerchant } from './portal/demo-merchant';
 import { startRunners } from './runners';
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** What the first `npm run dev` saved beside the embedded database (lib/merchants/demo.ts). */
+/** What the first `npm run dev` saved beside the embedded database (lib/portal/demo-merchant.ts). */
 export interface DemoCredentials {
   apiKey?: string;
   apiSecret?: string;

@@ -1,14 +1,12 @@
 'use server';
 
 // The /demo page's backend: what a merchant's server does, on the server, as the demo merchant
-// (lib/merchants/demo-shop.ts). No credential ever reaches the browser.
+// (lib/portal/demo-shop.ts). No credential ever reaches the browser.
 import { headers } from 'next/headers';
 import { ApiError } from '@/lib/api/errors';
 import { clientIp } from '@/lib/api/with-checkout';
-import { createDemoLink, type DemoSnapshot, demoSnapshot } from '@/lib/merchants/demo-shop';
+import { createDemoLink, type DemoResult, type DemoSnapshot, demoSnapshot } from '@/lib/portal/demo-shop';
 import type { PaymentLink } from '@/lib/plans/schemas';
-
-export type DemoResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 async function attempt<T>(work: () => Promise<T>): Promise<DemoResult<T>> {
   try {

@@ -5,8 +5,9 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import Script from 'next/script';
 import { DemoShop } from '@/components/demo/demo-shop';
-import { demoAvailable } from '@/lib/merchants/demo';
-import { DEMO_PLAN } from '@/lib/merchants/demo-shop';
+import { createDemoLinkAction, demoSnapshotAction } from './actions';
+import { demoAvailable } from '@/lib/portal/demo-merchant';
+import { DEMO_PLAN } from '@/lib/portal/demo-shop';
 
 export const dynamic = 'force-dynamic';
 
@@ -23,7 +24,7 @@ export default function DemoPage() {
         aprobada, <code>4111 1111 1111 1111</code> rechazada, <code>4000 0000 0000 0051</code> pendiente y luego aprobada (cualquier
         fecha futura y cualquier CVC de 3 dígitos).
       </p>
-      <DemoShop planName={DEMO_PLAN.description} amount={DEMO_PLAN.amount} />
+      <DemoShop planName={DEMO_PLAN.description} amount={DEMO_PLAN.amount} actions={{ createLink: createDemoLinkAction, snapshot: demoSnapshotAction }} />
       <Script src="/widget.js" strategy="afterInteractive" />
     </main>
   );

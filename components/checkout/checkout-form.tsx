@@ -17,7 +17,7 @@ import { type CheckoutState, CheckoutShell, type ShellCopy, StatusMessage, type 
 import styles from './checkout.module.css';
 import { MethodChoice, NequiFields, type PseField, PseFields, type PseValues, WompiConsent } from './method-fields';
 import m from './methods.module.css';
-import type { CheckoutProcessor, PaymentMethodChoice, PseBank } from './processor-types';
+import type { CheckoutProcessor, PaymentMethodChoice, PseBank } from '@/lib/checkout/processor-types';
 import { freshConsent, tokenizeCard, tokenizeNequi } from './wompi-browser';
 
 const FIELDS: CardField[] = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardHolder'];

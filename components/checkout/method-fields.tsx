@@ -7,7 +7,7 @@ import type { ChangeEvent, ReactNode } from 'react';
 import type { MethodsCopy } from '@/lib/checkout/methods-i18n';
 import styles from './checkout.module.css';
 import m from './methods.module.css';
-import type { ConsentDocument, PaymentMethodChoice, PseBank } from './processor-types';
+import type { ConsentDocument, PaymentMethodChoice, PseBank } from '@/lib/checkout/processor-types';
 
 export interface PseValues {
   institutionCode: string;

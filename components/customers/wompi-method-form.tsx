@@ -11,11 +11,11 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { shapeCardInput } from '@/components/checkout/card-input';
 import { MethodChoice, NequiFields, WompiConsent } from '@/components/checkout/method-fields';
-import type { CheckoutProcessor, PaymentMethodChoice } from '@/components/checkout/processor-types';
+import type { CheckoutProcessor, PaymentMethodChoice } from '@/lib/checkout/processor-types';
 import { approvedNequiToken, freshConsent, tokenizeCard } from '@/components/checkout/wompi-browser';
 import type { MethodsCopy } from '@/lib/checkout/methods-i18n';
 import { type CardField, type CardInput, cardProblems, parseCard, WOMPI_MIN_HOLDER } from '@/lib/payments/card';
-import styles from '@/app/manage/manage.module.css';
+import styles from './manage.module.css';
 
 type Wompi = Extract<CheckoutProcessor, { type: 'wompi' }>;
 

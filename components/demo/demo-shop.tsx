@@ -4,9 +4,8 @@
 // the merchant learns from the widget's callbacks, the plan status and the webhook event.
 
 import { useState } from 'react';
-import { createDemoLinkAction, demoSnapshotAction } from '@/app/demo/actions';
 import { formatCop } from '@/lib/i18n/format';
-import type { DemoSnapshot } from '@/lib/merchants/demo-shop';
+import type { DemoResult, DemoSnapshot } from '@/lib/portal/demo-shop';
 import type { PaymentLink } from '@/lib/plans/schemas';
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
@@ -19,7 +18,13 @@ function prettyBody(body: string): string {
   }
 }
 
-export function DemoShop({ planName, amount }: { planName: string; amount: number }) {
+/** The page's server actions (app/demo/actions.ts), passed in: a component never imports app/. */
+export interface DemoShopActions {
+  createLink: () => Promise<DemoResult<PaymentLink>>;
+  snapshot: (planId: string) => Promise<DemoResult<DemoSnapshot>>;
+}
+
+export function DemoShop({ planName, amount, actions }: { planName: string; amount: number; actions: DemoShopActions }) {
   const [link, setLink] = useState<PaymentLink | null>(null);
   const [callbacks, setCallbacks] = useState<string[]>([]);
   const [snapshot, setSnapshot] = useState<DemoSnapshot | null>(null);
@@ -27,7 +32,7 @@ export function DemoShop({ planName, amount }: { planName: string; amount: numbe
   const [busy, setBusy] = useState(false);
 
   async function refresh(planId: string) {
-    const result = await demoSnapshotAction(planId);
+    const result = await actions.snapshot(planId);
     if (result.ok) setSnapshot(result.value);
     else setProblem(result.error);
   }
@@ -35,7 +40,7 @@ export function DemoShop({ planName, amount }: { planName: string; amount: numbe
   async function createLink() {
     setBusy(true);
     setProblem(null);
-    const result = await createDemoLinkAction();
+    const result = await actions.createLink();
     setBusy(false);
     if (!result.ok) return setProblem(result.error);
     setLink(result.value);

@@ -4,8 +4,11 @@ import { type ReactNode, startTransition, useActionState, useId } from 'react';
 import { type FormState, IDLE } from '@/lib/portal/form-state';
 import { CopyButton } from './copy-button';
 
+/** A portal server action as a form posts to it. */
+export type FormAction = (state: FormState, form: FormData) => Promise<FormState>;
+
 export interface ActionFormProps {
-  action: (state: FormState, form: FormData) => Promise<FormState>;
+  action: FormAction;
   submit: string;
   pending: string;
   copy: { label: string; copied: string };

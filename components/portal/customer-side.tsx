@@ -3,15 +3,15 @@
 import { getDb } from '@/db/client';
 import { manageLinkUse } from '@/db/queries/manage-links';
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
-import { resendEmailAction } from '@/app/portal/customer-actions';
 import { listPlanEmails } from '@/db/queries/emails';
 import { MAX_EMAIL_ATTEMPTS } from '@/lib/email/outbox';
 import { fill } from '@/lib/i18n/format';
 import type { Lang } from '@/lib/i18n/locale';
 import { formatDateTime, PORTAL_COPY } from '@/lib/portal/i18n';
-import { ActionForm } from './action-form';
+import { ActionForm, type FormAction } from './action-form';
 
-export async function CustomerSide({ merchantId, planId, lang }: { merchantId: string; planId: string; lang: Lang }) {
+/** `resendEmail` is the page's server action (app/portal/customer-actions.ts), passed in. */
+export async function CustomerSide({ merchantId, planId, lang, resendEmail }: { merchantId: string; planId: string; lang: Lang; resendEmail: FormAction }) {
   const c = CUSTOMER_PORTAL_COPY[lang];
   const db = await getDb();
   const [emails, use] = await Promise.all([listPlanEmails(db, { merchantId, planId }), manageLinkUse(db, planId)]);
@@ -49,7 +49,7 @@ export async function CustomerSide({ merchantId, planId, lang }: { merchantId: s
                   <td>
                     {stateOf(e)}
                     {givenUp(e) ? (
-                      <ActionForm action={resendEmailAction} submit={c.emailResend} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
+                      <ActionForm action={resendEmail} submit={c.emailResend} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
                         <input type="hidden" name="emailId" value={e.id} />
                       </ActionForm>
                     ) : null}

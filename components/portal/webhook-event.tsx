@@ -1,13 +1,12 @@
 import Link from 'next/link';
-import { resendEventAction } from '@/app/portal/actions';
 import type { EventWithAttempts } from '@/db/queries/webhooks';
 import type { Lang } from '@/lib/i18n/locale';
 import { formatDateTime, type PortalCopy } from '@/lib/portal/i18n';
-import { ActionForm } from './action-form';
+import { ActionForm, type FormAction } from './action-form';
 import { DataTable } from './data-table';
 
-/** One webhook event: its type and time, every delivery attempt, and the resend button. */
-export function WebhookEvent({ event, lang, t, link }: { event: EventWithAttempts; lang: Lang; t: PortalCopy; link?: boolean }) {
+/** One webhook event: its type and time, every delivery attempt, and the resend button (the page's `resend` action). */
+export function WebhookEvent({ event, lang, t, link, resend }: { event: EventWithAttempts; lang: Lang; t: PortalCopy; link?: boolean; resend: FormAction }) {
   const a = t.activity;
   const headingId = `event-${event.id}`;
   return (
@@ -33,7 +32,7 @@ export function WebhookEvent({ event, lang, t, link }: { event: EventWithAttempt
           ]}
         />
       )}
-      <ActionForm action={resendEventAction} submit={a.resend} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
+      <ActionForm action={resend} submit={a.resend} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
         <input type="hidden" name="eventId" value={event.id} />
       </ActionForm>
     </article>

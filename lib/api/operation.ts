@@ -7,7 +7,7 @@ import type { ErrorCode } from './errors';
 // One declaration per operation (docs/api.md, "Adding an operation"), in an operation.ts beside
 // its route.ts: the route's wrapper reads it (auth, rate-limit bucket, the schemas it parses
 // with) and the OpenAPI document is generated from the list of all of them
-// (lib/openapi/operations.ts), so the handler and the document cannot disagree.
+// (app/api/openapi.json/operations.ts), so the handler and the document cannot disagree.
 
 /** Who may call: a merchant's API key, the operator token, anyone (per-IP limit), or anyone. */
 export type Auth = 'merchant' | 'operator' | 'checkout' | 'none';

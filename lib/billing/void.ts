@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { getTransactionForMerchant, lockPlan, type TransactionRow, voidTransaction } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
-import { findOwned } from '@/lib/auth/ownership';
+import { findOwned } from '@/lib/api/ownership';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';

@@ -1,4 +1,4 @@
-import type { CheckoutProcessor, PaymentMethodChoice, PseBank } from '@/components/checkout/processor-types';
+import type { CheckoutProcessor, PaymentMethodChoice, PseBank } from '@/lib/checkout/processor-types';
 import type { Db } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
 import { env } from '@/lib/env';

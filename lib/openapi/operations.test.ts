@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '@/lib/api/operation';
-import { OPERATIONS } from './operations';
+import { OPERATIONS } from '@/app/api/openapi.json/operations';
 
 // Every route file's exports, imported, against the list of declarations the document is built
 // from: each HTTP method a route exports serves a declared operation (the very object in the
@@ -61,7 +61,7 @@ describe('the operations', () => {
         continue;
       }
       expect(route.operation, `${route.key} has no operation.ts declaration`).toBeDefined();
-      expect(OPERATIONS, `${route.key}: its declaration is missing from lib/openapi/operations.ts`).toContain(route.operation);
+      expect(OPERATIONS, `${route.key}: its declaration is missing from app/api/openapi.json/operations.ts`).toContain(route.operation);
       expect(`${route.operation!.method} ${route.operation!.path}`).toBe(route.key);
     }
     const served = routes.map((r) => r.operation).filter(Boolean);

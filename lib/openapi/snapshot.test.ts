@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OPERATIONS as DECLARED } from '@/app/api/openapi.json/operations';
 import { buildOpenApiDocument } from './document';
 
 // What the document said before operations were declared beside their routes (docs/api.md): every
@@ -8,7 +9,7 @@ import { buildOpenApiDocument } from './document';
 // otherwise: a parameter's default `required: false`, and the Wompi event body, now generated from
 // the schema its route parses.)
 
-const doc = buildOpenApiDocument({ appUrl: 'https://pay.example.co', checkoutTokenTtlSeconds: 86_400 });
+const doc = buildOpenApiDocument({ appUrl: 'https://pay.example.co', checkoutTokenTtlSeconds: 86_400 }, DECLARED);
 
 const OPERATIONS = [
   'GET /api/health getHealth → 200 503',

@@ -47,7 +47,7 @@ export async function signUp(db: Db, input: unknown, headers: Headers): Promise<
 
 /**
  * A portal user for an existing merchant, made without a request (no cookie goes anywhere): the
- * demo merchant's login on a first `npm run dev` (lib/merchants/demo.ts). Same hash and account
+ * demo merchant's login on a first `npm run dev` (lib/portal/demo-merchant.ts). Same hash and account
  * rows as a sign-up.
  */
 export async function createPortalUser(input: { merchantId: string; name: string; email: string; password: string }): Promise<void> {

@@ -2,7 +2,7 @@ import type { Db } from '@/db/client';
 import { getPlanForMerchant } from '@/db/queries/plans';
 import { type EventWithAttempts, getEventWebhookUrl, listEvents, type WebhookAttemptRow, withAttempts } from '@/db/queries/webhooks';
 import { ApiError } from '@/lib/api/errors';
-import { findOwned } from '@/lib/auth/ownership';
+import { findOwned } from '@/lib/api/ownership';
 import { findMerchantPlan } from '@/lib/plans/find-plan';
 import { webhookQueue } from './queue';
 import type { listEventsQuerySchema, WebhookEventRecord } from './schemas';

@@ -2,7 +2,7 @@
 import { requestLang } from '@/app/pay/[token]/lang';
 import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
 import { LANG_TAG } from '@/lib/i18n/locale';
-import styles from '../manage.module.css';
+import styles from '@/components/customers/manage.module.css';
 
 export default async function ManageLinkNotFound() {
   const lang = await requestLang();

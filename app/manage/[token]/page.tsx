@@ -18,7 +18,7 @@ import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, langOfTag } from '@/lib/i18n/locale';
 import { savedMethodType } from '@/lib/payments/processor';
 import { nextChargeDateOf } from '@/lib/plans/views';
-import styles from '../manage.module.css';
+import styles from '@/components/customers/manage.module.css';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'ServicePay', robots: { index: false, follow: false } };

@@ -1,6 +1,7 @@
 // /portal/settings/webhooks (docs/webhooks.md#webhook-settings, docs/webhooks.md#delivery, docs/checkout.md#embedding): URL, signing secret, test event, allowed domains.
 import { ActionForm } from '@/components/portal/action-form';
 import { CopyButton } from '@/components/portal/copy-button';
+import { saveWebhookEventsAction } from '@/app/portal/customer-actions';
 import { WebhookEventChoice } from '@/components/portal/webhook-event-choice';
 import { getDb } from '@/db/client';
 import { portalLang, requireUser } from '@/lib/portal/request';
@@ -50,7 +51,7 @@ export default async function WebhookSettingsPage() {
           </p>
         </ActionForm>
       </section>
-      <WebhookEventChoice lang={lang} chosen={settings.webhookEvents} pending={t.auth.pending} copy={copy} />
+      <WebhookEventChoice lang={lang} chosen={settings.webhookEvents} pending={t.auth.pending} copy={copy} save={saveWebhookEventsAction} />
       <section className="card" aria-labelledby="test">
         <h2 id="test">{w.testTitle}</h2>
         <p>{w.testIntro}</p>

@@ -1,5 +1,6 @@
 // /portal/activity/events/<id>: one webhook event with its attempts (403 for another merchant's).
 import Link from 'next/link';
+import { resendEventAction } from '@/app/portal/actions';
 import { WebhookEvent } from '@/components/portal/webhook-event';
 import { getDb } from '@/db/client';
 import { findMerchantEvent } from '@/lib/portal/activity';
@@ -16,7 +17,7 @@ export default async function EventPage({ params }: { params: Promise<{ eventId:
         <Link href={`/portal/activity/plans/${event.planId}`}>{t.activity.back}</Link>
       </p>
       <h1>{t.activity.event}</h1>
-      <WebhookEvent event={event} lang={lang} t={t} />
+      <WebhookEvent event={event} lang={lang} t={t} resend={resendEventAction} />
     </>
   );
 }

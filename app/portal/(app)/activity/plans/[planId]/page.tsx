@@ -1,5 +1,7 @@
 // /portal/activity/plans/<id>: one plan with its transactions and webhook events (403 for another merchant's).
 import Link from 'next/link';
+import { resendEventAction } from '@/app/portal/actions';
+import { resendEmailAction } from '@/app/portal/customer-actions';
 import { CustomerSide } from '@/components/portal/customer-side';
 import { DataTable } from '@/components/portal/data-table';
 import { StatusBadge } from '@/components/portal/status-badge';
@@ -48,7 +50,7 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
         <dt>{a.customer}</dt>
         <dd>{plan.customerEmail}</dd>
       </dl>
-      <CustomerSide merchantId={merchantId} planId={plan.id} lang={lang} />
+      <CustomerSide merchantId={merchantId} planId={plan.id} lang={lang} resendEmail={resendEmailAction} />
       <section className="card" aria-labelledby="transactions">
         <h2 id="transactions">{a.transactions}</h2>
         {transactions.length === 0 ? (
@@ -81,7 +83,7 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
       </section>
       <section className="card" aria-labelledby="events">
         <h2 id="events">{a.events}</h2>
-        {events.length === 0 ? <p>{a.noEvents}</p> : events.map((e) => <WebhookEvent key={e.id} event={e} lang={lang} t={t} link />)}
+        {events.length === 0 ? <p>{a.noEvents}</p> : events.map((e) => <WebhookEvent key={e.id} event={e} lang={lang} t={t} link resend={resendEventAction} />)}
       </section>
     </>
   );

@@ -3,7 +3,7 @@
 
 export type PaymentMethodChoice = 'CARD' | 'NEQUI' | 'PSE';
 
-/** One of Wompi's two documents the payer accepts; its single-use token is fetched per attempt (wompi-browser.ts). */
+/** One of Wompi's two documents the payer accepts; its single-use token is fetched per attempt (components/checkout/wompi-browser.ts). */
 export interface ConsentDocument {
   url: string;
 }

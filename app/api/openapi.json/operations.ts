@@ -19,8 +19,9 @@ import * as wompiEvents from '@/app/processors/wompi/events/[merchantId]/operati
 import type { Method, Operation } from '@/lib/api/operation';
 
 // Every operation of the API, in the document's order: one import per operation.ts beside a
-// route.ts (docs/api.md, "Adding an operation"). The test holds this list and the route files
-// equal, by importing both.
+// route.ts (docs/api.md, "Adding an operation"). Collected here, beside the route that serves the
+// document, so lib never imports app; lib/openapi/operations.test.ts holds this list and the route
+// files equal, by importing both.
 
 const MODULES: Partial<Record<Method, Operation>>[] = [
   subscriptionLink,

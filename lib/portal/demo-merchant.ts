@@ -6,8 +6,8 @@ import { countMerchants, getMerchant, type MerchantRow } from '@/db/queries/merc
 import { env } from '@/lib/env';
 import { randomBase62 } from '@/lib/ids';
 import { getPaymentProcessor } from '@/lib/payments';
-import { createPortalUser } from '@/lib/portal/accounts';
-import { createMerchant } from './merchants';
+import { createPortalUser } from './accounts';
+import { createMerchant } from '@/lib/merchants/merchants';
 
 /**
  * The demo merchant has a reserved id, so the one `npm run dev` creates on a first start and the

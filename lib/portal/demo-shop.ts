@@ -7,7 +7,7 @@ import { createPaymentLink } from '@/lib/plans/create-link';
 import type { PaymentLink, PlanStatusView } from '@/lib/plans/schemas';
 import { toPlanStatus } from '@/lib/plans/views';
 import { getRateLimiter } from '@/lib/rate-limit';
-import { demoAvailable, findOrCreateDemoMerchant } from './demo';
+import { demoAvailable, findOrCreateDemoMerchant } from './demo-merchant';
 
 // What the /demo page's server actions do, as the demo merchant's backend would: create a link,
 // then read the plan status and the webhook events of that plan. Only ever the demo merchant's.
@@ -21,6 +21,9 @@ export interface DemoWebhookEvent {
   body: string;
   attempts: { attemptedAt: string; statusCode: number | null; ok: boolean; error: string | null }[];
 }
+
+/** What the demo page's actions answer: their value, or the error to show. */
+export type DemoResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export interface DemoSnapshot {
   status: PlanStatusView;

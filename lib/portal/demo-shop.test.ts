@@ -7,7 +7,7 @@ import { parseCard } from '@/lib/payments/card';
 import { getPaymentProcessor } from '@/lib/payments';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
-import { DEMO_MERCHANT_ID, findOrCreateDemoMerchant } from './demo';
+import { DEMO_MERCHANT_ID, findOrCreateDemoMerchant } from './demo-merchant';
 import { createDemoLink, demoSnapshot } from './demo-shop';
 
 // The /demo page's server side: one demo merchant whatever the database, and nothing but its plans.

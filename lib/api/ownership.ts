@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { type OwnedKind, rowExists } from '@/db/queries/ownership';
-import { ApiError } from '@/lib/api/errors';
+import { ApiError } from './errors';
 import { isId } from '@/lib/ids';
 
 // The one "403 or 404" rule (docs/api.md#authentication): a malformed or unknown id is 404;
