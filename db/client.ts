@@ -137,6 +137,7 @@ export function preparedFor<Q>(build: (db: Db) => Q): (db: Db) => Q {
 const dialect = new PgDialect();
 
 /**
+ * Performance (docs/performance.md): the prepared link insert.
  * Raw SQL as a named prepared statement, run with `.execute({ name: value })` for its
  * `sql.placeholder`s. drizzle names (prepares) only the statements of its query builders; a raw
  * statement it runs unnamed, which postgres.js sends in two round trips (a Describe to learn the

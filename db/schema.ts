@@ -13,7 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { INTERVAL_UNITS } from '../lib/billing/interval';
+import { INTERVAL_UNITS } from '../lib/calendar/interval';
 import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../lib/webhooks/payload';
 
 // Money is an integer count of COP cents; the largest amount (99,999,999,999) needs bigint, and
@@ -155,7 +155,7 @@ export const subscriptionPlans = pgTable(
     amount: cents('amount').notNull(),
     currency: text('currency').notNull().default('COP'),
     modality: text('modality', { enum: MODALITIES }).notNull(),
-    // Every `interval_count` weeks, months or years (lib/billing/interval.ts); null for SINGLE.
+    // Every `interval_count` weeks, months or years (lib/calendar/interval.ts); null for SINGLE.
     intervalUnit: text('interval_unit', { enum: INTERVAL_UNITS }),
     intervalCount: smallint('interval_count'),
     status: text('status', { enum: PLAN_STATUSES }).notNull().default('PENDING_ACTIVATION'),

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 // Base62 in ASCII order, so strings built from it sort in plain byte order.
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+// Performance (docs/performance.md): pooled random bytes.
 // CSPRNG bytes drawn a pool at a time, as Node's randomUUID does: one call per few hundred ids
 // rather than one per id (every API request makes a request id). Each byte is used once.
 const POOL_BYTES = 4096;

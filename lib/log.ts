@@ -17,6 +17,7 @@ const testConsole: DestinationStream = {
 };
 
 /**
+ * Performance (docs/performance.md): chunked log lines.
  * stdout, written in chunks of 4 KiB, or at least once a second, rather than a system call per line
  * (every API request logs one). Writes stay synchronous, so at exit (process.exit, a crash, the
  * server's own SIGTERM handling) what is buffered is written before the process ends; a machine that

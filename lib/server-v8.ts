@@ -1,5 +1,7 @@
 import v8 from 'node:v8';
 
+// Performance (docs/performance.md): the V8 memory-reducer flag.
+
 /**
  * V8 settings of a server process, set at its start-up by instrumentation.ts
  * (docs/operations.md#memory). When a server goes quiet, V8's memory reducer collects its heap,

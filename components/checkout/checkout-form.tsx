@@ -415,7 +415,10 @@ export function CheckoutForm(props: CheckoutFormProps) {
                 <p className={styles.fine}>{mc.nequi.authorization}</p>
               </>
             ) : (
-              <PseFields values={pse} onChange={(patch) => setPse((v) => ({ ...v, ...patch }))} banks={props.pseBanks} errors={errors} readOnly={processing} copy={mc} register={register} />
+              <>
+                <PseFields values={pse} onChange={(patch) => setPse((v) => ({ ...v, ...patch }))} banks={props.pseBanks} errors={errors} readOnly={processing} copy={mc} register={register} />
+                {props.subscription ? <p className={styles.fine}>{mc.pse.subscription}</p> : null}
+              </>
             )}
             {wompi ? (
               <WompiConsent documents={wompi.consent} accepted={accepted} onChange={setAccepted} errors={errors} copy={mc} disabled={processing} inputRef={(el) => register('consent', el)} />

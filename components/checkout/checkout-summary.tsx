@@ -1,5 +1,5 @@
 import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, type Lang } from '@/lib/checkout/i18n';
-import { isMonthly } from '@/lib/billing/interval';
+import { isMonthly } from '@/lib/calendar/interval';
 import type { CheckoutPageSession } from '@/lib/checkout/session';
 import { everyInterval } from '@/lib/i18n/interval';
 import styles from './checkout.module.css';
@@ -7,7 +7,8 @@ import styles from './checkout.module.css';
 // What is being paid, to whom, and for whom: everything the merchant's link already says, shown
 // so the customer never retypes it (docs/checkout.md#hosted-page). Rendered on the server only.
 
-export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lang; showExpiry: boolean }) {
+/** `note` replaces the link's validity line (a renewal link says what period it pays, and until when). */
+export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lang; showExpiry: boolean; note?: string }) {
   const { session, lang } = props;
   const copy = checkoutCopy(lang);
   return (
@@ -43,7 +44,8 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
           <dd>{formatPhone(session.customer.phone)}</dd>
         </div>
       </dl>
-      {props.showExpiry ? (
+      {props.note ? <p className={styles.fine}>{props.note}</p> : null}
+      {props.showExpiry && !props.note ? (
         <p className={styles.fine}>{fill(copy.validUntil, { date: formatExpiry(session.expiresAt, lang) })}</p>
       ) : null}
     </section>

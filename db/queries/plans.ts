@@ -144,7 +144,20 @@ export async function transitionPlan(
   planId: string,
   from: readonly PlanRow['status'][],
   values: Partial<
-    Pick<PlanRow, 'status' | 'nextChargeDate' | 'renewalFailures' | 'cancelReason' | 'amount' | 'description' | 'scheduledAmount' | 'scheduledDescription' | 'scheduledFrom'>
+    Pick<
+      PlanRow,
+      | 'status'
+      | 'nextChargeDate'
+      | 'renewalFailures'
+      | 'cancelReason'
+      | 'renewalCollection'
+      | 'paymentMethodToken'
+      | 'amount'
+      | 'description'
+      | 'scheduledAmount'
+      | 'scheduledDescription'
+      | 'scheduledFrom'
+    >
   >,
 ): Promise<PlanRow | undefined> {
   const [row] = await db

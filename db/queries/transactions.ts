@@ -31,15 +31,18 @@ export async function insertTransaction(db: Db, values: typeof transactions.$inf
   return row!;
 }
 
-/** Failed first-payment attempts of a plan since `since`, and the oldest of them (card-testing guard). */
-export async function recentFailedAttempts(db: Db, planId: string, since: Date) {
+/**
+ * Failed payments of a token since `since`, and the oldest of them (card-testing guard): a plan's
+ * first-payment attempts, or a renewal link's.
+ */
+export async function recentFailedAttempts(db: Db, { planId, renewalLinkId }: { planId: string; renewalLinkId: string | null }, since: Date) {
   const [row] = await db
     .select({ n: count(), oldest: sql<Date | null>`min(${transactions.createdAt})`.mapWith(transactions.createdAt) })
     .from(transactions)
     .where(
       and(
         eq(transactions.planId, planId),
-        eq(transactions.kind, 'INITIAL'),
+        renewalLinkId ? eq(transactions.renewalLinkId, renewalLinkId) : eq(transactions.kind, 'INITIAL'),
         inArray(transactions.status, ['DECLINED', 'ERROR']),
         gte(transactions.createdAt, since),
       ),
@@ -97,7 +100,7 @@ export async function recordSavedMethod(db: Db, transactionId: string, paymentMe
 export async function activatePlan(
   db: Db,
   planId: string,
-  values: Pick<PlanRow, 'status' | 'nextChargeDate' | 'billingAnchorDay' | 'paymentMethodToken'>,
+  values: Pick<PlanRow, 'status' | 'nextChargeDate' | 'billingAnchorDay' | 'paymentMethodToken' | 'renewalCollection'>,
 ): Promise<PlanRow | undefined> {
   const [row] = await db
     .update(subscriptionPlans)

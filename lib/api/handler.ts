@@ -19,6 +19,7 @@ export function requestIdOf(req: Pick<Request, 'headers'>): string {
   return incoming && VALID_REQUEST_ID.test(incoming) ? incoming : `req_${randomBase62(24)}`;
 }
 
+// Performance (docs/performance.md): small replies not gzipped.
 /**
  * Replies under this many bytes go uncompressed. Next.js gzips every route handler's reply for a
  * client that accepts gzip, as most HTTP clients do, because it drops the Content-Length that would

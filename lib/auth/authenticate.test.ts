@@ -6,7 +6,8 @@ import { ApiError } from '@/lib/api/errors';
 import { createKey, revokeKey } from '@/lib/portal/api-keys';
 import { useTestDatabase } from '@/test/database';
 import { createTestMerchant } from '@/test/merchants';
-import { authenticateMerchant, flushKeyUse } from './authenticate';
+import { authenticateMerchant } from './authenticate';
+import { flushKeyUse } from './key-use';
 
 let db: Db;
 beforeAll(async () => {

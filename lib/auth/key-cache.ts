@@ -3,6 +3,7 @@ import { notifyChannel } from '@/db/queries/api-keys';
 import { randomBase62 } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 
+// Performance (docs/performance.md#api-key-cache).
 // API keys this process has authenticated, kept so a merchant request makes one round trip to the
 // database instead of two (docs/api.md#authentication). A key is only as good as the news of its
 // changes: PostgreSQL announces every change that can turn a key away on KEY_CHANGES_CHANNEL

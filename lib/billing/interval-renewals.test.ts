@@ -1,7 +1,7 @@
 import { and, eq, notInArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { subscriptionPlans, transactions } from '@/db/schema';
+import { merchants, subscriptionPlans, transactions } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
@@ -9,7 +9,7 @@ import { cancelPlan, pausePlan, resumePlan } from '@/lib/plans/lifecycle';
 import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
 import { bogota, DAY_MS, later } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';
-import type { BillingInterval } from './interval';
+import type { BillingInterval } from '@/lib/calendar/interval';
 import { runRenewalSweep } from './sweep';
 
 // Renewals of weekly and yearly plans (docs/billing.md#intervals), through the same sweep as monthly ones.
@@ -63,9 +63,11 @@ describe('interval renewals', () => {
     expect(iso((await yearly.plan()).nextChargeDate)).toBe(bogota('2030-02-28').toISOString());
   });
 
-  it('retries a weekly plan 1, 3 and 3.5 days after the due date (half its period), then cancels it', async () => {
+  it('retries a weekly plan 1, 3 and 3.5 days after the due date (half its period), then cancels it (the ladder off)', async () => {
     const { processor, calls } = countingSandbox(0);
     const link = await paidPlan(CARDS.renewalsDecline, bogota('2027-03-07'), { unit: 'week', count: 1 });
+    // With the ladder on, a renewal link follows instead (renewal-links.test.ts).
+    await database.db.update(merchants).set({ renewalLadder: false }).where(eq(merchants.id, link.merchant.merchantId));
     const due = bogota('2027-03-14');
     const offsets = [0, 1, 3, 3.5];
     for (const [i, offset] of offsets.entries()) {

@@ -1,7 +1,7 @@
 import { and, eq, notInArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
+import { merchants, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import type { PaymentProcessor } from '@/lib/payments/processor';
@@ -141,9 +141,11 @@ describe('monthly renewals', () => {
     expect(await renewalsOf(link.planId)).toEqual([]);
   });
 
-  it('retries the 0341 card on days 1, 3 and 5, then cancels the plan, with four declined events', async () => {
+  it('retries the 0341 card on days 1, 3 and 5, then cancels the plan, with four declined events (the ladder off)', async () => {
     const { processor, calls } = countingSandbox(0);
     const link = await paidPlan(CARDS.renewalsDecline, bogota('2027-03-20'));
+    // With the ladder on, the last failure sends a renewal link instead (renewal-links.test.ts).
+    await database.db.update(merchants).set({ renewalLadder: false }).where(eq(merchants.id, link.merchant.merchantId));
     await onlyThese([link.planId]);
     const due = bogota('2027-04-20');
     const sweep = (at: Date) => runRenewalSweep(database.db, processor, { now: at });

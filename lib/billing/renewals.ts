@@ -8,7 +8,7 @@ import { chargeSavedMethod, openCharge, type Prepared } from '@/lib/settlement/a
 import { NEVER_RECEIVED, type Settlement, settleCharge } from '@/lib/settlement/settle';
 import { amountForPeriod, periodDueOf } from './schedule';
 
-// Renewals (docs/billing.md), every interval of the plan (lib/billing/interval.ts). A renewal is collected per period, the period named by its due
+// Renewals (docs/billing.md), every interval of the plan (lib/calendar/interval.ts). A renewal is collected per period, the period named by its due
 // date. The first attempt is on the due date; a declined or failed one is retried 1, 3 and 5 days
 // after it (capped to half a weekly period), and a fourth failure cancels the plan. Meanwhile the plan stays ACTIVE and
 // nextChargeDate holds the next attempt's time, so the one partial index finds first attempts and
@@ -64,10 +64,12 @@ export async function* findDueRenewals(db: Db, now: Date, pageSize = 1000): Asyn
 /** Under the plan's lock: start this attempt, take over an abandoned one, or find nothing to do. */
 function prepareRenewal(due: RenewalDue, now: Date) {
   return async (tx: Db, plan: PlanRow): Promise<Prepared> => {
-    if (plan?.status !== 'ACTIVE' || !plan.nextChargeDate) return 'skip';
+    // A plan collected by link (docs/billing.md#renewal-links) is never charged: a sweep that found
+    // it before the ladder moved it there charges nothing.
+    if (plan?.status !== 'ACTIVE' || !plan.nextChargeDate || plan.renewalCollection !== 'AUTOMATIC') return 'skip';
     const pending = await getPendingTransaction(tx, plan.id);
     if (pending) {
-      if (pending.kind !== 'RENEWAL') return 'skip';
+      if (pending.kind !== 'RENEWAL' || pending.renewalLinkId) return 'skip';
       // Charged already (it has the processor's id): only the answer is awaited.
       if (pending.gatewayTransactionId) return { resume: pending };
       const abandoned = now.getTime() - pending.chargeDate.getTime() >= ATTEMPT_LEASE_MS;

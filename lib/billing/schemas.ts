@@ -29,7 +29,16 @@ export const sweepSummarySchema = z
     pending: z.number().int().describe('Left PENDING by the processor; the next sweep asks again'),
     skipped: z.number().int().describe('Attempts another worker holds, or plans that moved on'),
     transactionIds: z.array(z.string()).describe('Renewal transactions this sweep wrote (txn_…)'),
-    cancelledPlanIds: z.array(z.string()).describe('Plans cancelled because their last retry failed (sub_…)'),
+    cancelledPlanIds: z
+      .array(z.string())
+      .describe('Plans cancelled because their last retry failed, or their renewal link went unpaid through grace (sub_…)'),
+    renewalLinks: z
+      .object({
+        issued: z.number().int().describe('Renewal links e-mailed for the first time'),
+        reminded: z.number().int().describe('Reminders sent for open renewal links'),
+        expired: z.number().int().describe('Links unpaid at the end of grace: their plans were cancelled with reason `unpaid`'),
+      })
+      .describe('Plans collected by renewal link (docs/billing.md#renewal-links)'),
     idempotencyKeysDeleted: z.number().int().describe('Idempotency records past their 24 h window, deleted'),
     settlement: z
       .object({

@@ -1,6 +1,7 @@
 import type { Db } from '@/db/client';
 import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
 import type { ProcessorSource } from '@/lib/payments';
+import { runRenewalLinks } from './renewal-links';
 import { chargeRenewal, findDueRenewals, type RenewalOutcome } from './renewals';
 import type { SweepSummary } from './schemas';
 
@@ -28,6 +29,8 @@ export async function runRenewalSweep(
     await Promise.all(Array.from({ length: Math.min(concurrency, page.length) }, worker));
   }
   const count = (result: RenewalOutcome['result']) => outcomes.filter((o) => o.result === result).length;
+  // Then the plans collected by link: their e-mails, reminders and ends of grace.
+  const links = await runRenewalLinks(db, now);
   return {
     now: now.getTime(),
     due: outcomes.length,
@@ -37,7 +40,8 @@ export async function runRenewalSweep(
     pending: count('PENDING'),
     skipped: count('skipped') + count('in_progress'),
     transactionIds: outcomes.flatMap((o) => ('transactionId' in o ? [o.transactionId] : [])),
-    cancelledPlanIds: outcomes.flatMap((o) => ('planStatus' in o && o.planStatus === 'CANCELLED' ? [o.planId] : [])),
+    cancelledPlanIds: [...outcomes.flatMap((o) => ('planStatus' in o && o.planStatus === 'CANCELLED' ? [o.planId] : [])), ...links.cancelledPlanIds],
+    renewalLinks: { issued: links.issued, reminded: links.reminded, expired: links.cancelledPlanIds.length },
   };
 }
 

@@ -5,9 +5,10 @@ import type { PaymentProcessor } from '@/lib/payments';
 import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
 import { type OpenedCharge, sendCharge } from '@/lib/settlement/attempt';
 
-// The processor call of a plan's first payment (docs/states.md), once its attempt is open: the
-// checkout's request, and a Nequi subscription going on after the payer approved in the app
-// (./nequi-subscription.ts).
+// The processor call of a plan's first payment (docs/states.md), or of a renewal link's period
+// (docs/billing.md#renewal-links), once its attempt is open: the checkout's request, and a Nequi
+// subscription going on after the payer approved in the app (./nequi-subscription.ts). `token` is
+// the one paid, where a payer back from the bank returns (the plan's own by default).
 
 export async function sendFirstPayment(
   db: Db,
@@ -15,6 +16,7 @@ export async function sendFirstPayment(
   opened: OpenedCharge,
   payment: { instrument: PaymentInstrument; consent?: Consent },
   now: Date,
+  token: string = opened.plan.checkoutToken,
 ) {
   const { plan } = opened;
   return sendCharge(
@@ -28,12 +30,13 @@ export async function sendFirstPayment(
         reference: txn.id,
         customerEmail: plan.customerEmail,
         instrument: payment.instrument,
-        saveForRenewals: plan.modality === 'RECURRING',
+        // PSE cannot be charged again without the payer: such a plan is renewed by link.
+        saveForRenewals: plan.modality === 'RECURRING' && payment.instrument.type !== 'PSE',
         consent: payment.consent,
         // Recorded before it is charged: a charge whose reply is lost still renews on it.
         onMethodSaved: (paymentMethodToken) => recordSavedMethod(db, txn.id, paymentMethodToken),
         description: plan.description,
-        redirectUrl: `${env().APP_URL}/pay/${plan.checkoutToken}?payment=${txn.id}`,
+        redirectUrl: `${env().APP_URL}/pay/${token}?payment=${txn.id}`,
       }),
     { now, savedMethod: (result) => result.paymentMethodToken },
   );

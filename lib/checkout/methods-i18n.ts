@@ -2,7 +2,7 @@
 // (docs/checkout.md): Spanish first, English with `?lang=en`, the customer addressed as "usted".
 // Plain data, so it crosses to the client form as props.
 
-import type { BillingInterval } from '@/lib/billing/interval';
+import type { BillingInterval } from '@/lib/calendar/interval';
 import { everyInterval } from '@/lib/i18n/interval';
 import { fill, formatCop, type Lang, type Modality } from './i18n';
 
@@ -37,6 +37,7 @@ const es = {
     pay: 'Continuar al banco',
     redirecting: { title: 'Lo estamos llevando a su banco', text: 'Complete el pago en la página de su banco; al terminar volverá aquí para ver el resultado.' },
     banksUnavailable: 'No pudimos cargar la lista de bancos. Intente más tarde o pague con otro medio.',
+    subscription: 'PSE no se puede cobrar sin usted: cada renovación le llegará por correo como un link de pago, unos días antes de la fecha. Con tarjeta o Nequi, se cobran solas.',
     problems: {
       institutionCode: 'Seleccione su banco.',
       legalId: 'Ingrese el número de documento (solo letras y números).',
@@ -102,6 +103,7 @@ const en: MethodsCopyTable = {
     pay: 'Continue to your bank',
     redirecting: { title: 'Taking you to your bank', text: "Complete the payment on your bank's page; you will come back here to see the result." },
     banksUnavailable: 'We could not load the list of banks. Try later or use another payment method.',
+    subscription: 'PSE cannot be charged without you: each renewal reaches you by e-mail as a payment link, a few days before its date. By card or Nequi, they are charged automatically.',
     problems: {
       institutionCode: 'Choose your bank.',
       legalId: 'Enter the document number (letters and digits only).',

@@ -1,6 +1,7 @@
 import type { Db } from '@/db/client';
 import { findNequiWait } from '@/db/queries/nequi-waits';
 import { type PlanRow, setCustomerLang } from '@/db/queries/plans';
+import { getRenewalLink, type RenewalLinkRow } from '@/db/queries/renewal-links';
 import { getTransactionOfPlan, recentFailedAttempts, type TransactionRow } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { isId } from '@/lib/ids';
@@ -14,7 +15,8 @@ import { sendFirstPayment } from './first-payment';
 import { resumeNequiWait, startNequiSubscription } from './nequi-subscription';
 import { findCheckoutPlan, findPlanByToken } from './session';
 
-// The first payment of a plan through its checkout token (docs/states.md). The database decides
+// The first payment of a plan through its checkout token (docs/states.md), and the payment of a
+// renewal link's period (docs/billing.md#renewal-links). The database decides
 // every race: one PENDING transaction per plan and one approval per token are unique indexes,
 // and each transition is a conditional UPDATE … WHERE status = 'PENDING'. The attempt is the one
 // charge attempt of lib/settlement/attempt.ts, shared with renewals; the processor is called
@@ -66,29 +68,52 @@ function methodOf(instrument: PaymentInstrument): { paymentMethodType: PaymentMe
   }
 }
 
+/** Refuses a token that has failed too often this hour (card testing), before the processor is called. */
+async function checkFailedAttempts(tx: Db, scope: { planId: string; renewalLinkId: string | null }, now: Date) {
+  const failed = await recentFailedAttempts(tx, scope, new Date(now.getTime() - HOUR_MS));
+  if (failed.count >= MAX_FAILED_ATTEMPTS_PER_HOUR) {
+    const retryAfter = Math.max(1, Math.ceil(((failed.oldest?.getTime() ?? now.getTime()) + HOUR_MS - now.getTime()) / 1000));
+    throw new ApiError('rate_limited', 'Too many failed attempts on this link; try again later', {
+      headers: { 'Retry-After': String(retryAfter) },
+    });
+  }
+}
+
+/**
+ * Why a token refuses a payment under its plan's lock, or null when it takes one: a plan's own
+ * token pays its first payment; a renewal link pays its period while OPEN, unexpired and the plan
+ * ACTIVE (docs/billing.md#renewal-links).
+ */
+function refusal(plan: PlanRow, link: RenewalLinkRow | null, now: Date): ApiError | null {
+  if (!link) {
+    if (plan.status === 'ACTIVE' || plan.status === 'COMPLETED') return new ApiError('conflict', 'This link has already been paid');
+    if (plan.status !== 'PENDING_ACTIVATION') return new ApiError('conflict', 'This subscription no longer accepts payments');
+    return null;
+  }
+  if (link.status === 'PAID') return new ApiError('conflict', 'This renewal has already been paid');
+  if (link.status === 'EXPIRED' || (link.status === 'OPEN' && link.expiresAt <= now)) {
+    return new ApiError('session_expired', 'This renewal link has expired: the subscription was cancelled for non-payment');
+  }
+  if (link.status !== 'OPEN' || plan.status !== 'ACTIVE') return new ApiError('conflict', 'This renewal link no longer takes payments');
+  return null;
+}
+
 /**
  * Under the plan's lock (lib/settlement/attempt.ts): refuses what may not be paid, then names the
- * first payment, recording with it the language the customer pays in (their e-mails' language,
- * docs/customers.md#e-mails).
+ * payment (the plan's first, or the renewal link's period), recording with it the language the
+ * customer pays in (their e-mails' language, docs/customers.md#e-mails).
  */
-function prepareFirstPayment({ instrument, lang }: { instrument: PaymentInstrument; lang?: Lang }, now: Date) {
+function preparePayment({ instrument, lang, renewalLinkId }: { instrument: PaymentInstrument; lang?: Lang; renewalLinkId: string | null }, now: Date) {
   return async (tx: Db, plan: PlanRow): Promise<NewCharge> => {
-    if (plan.status === 'ACTIVE' || plan.status === 'COMPLETED') throw new ApiError('conflict', 'This link has already been paid');
-    if (plan.status !== 'PENDING_ACTIVATION') throw new ApiError('conflict', 'This subscription no longer accepts payments');
-    if (instrument.type === 'PSE' && plan.modality !== 'SINGLE') {
-      throw new ApiError('invalid_request', 'PSE pays single payments only; a subscription is paid by card or Nequi');
-    }
-    const failed = await recentFailedAttempts(tx, plan.id, new Date(now.getTime() - HOUR_MS));
-    if (failed.count >= MAX_FAILED_ATTEMPTS_PER_HOUR) {
-      const retryAfter = Math.max(1, Math.ceil(((failed.oldest?.getTime() ?? now.getTime()) + HOUR_MS - now.getTime()) / 1000));
-      throw new ApiError('rate_limited', 'Too many failed attempts on this link; try again later', {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
-    }
+    const link = renewalLinkId ? ((await getRenewalLink(tx, renewalLinkId)) ?? null) : null;
+    const refused = refusal(plan, link, now);
+    if (refused) throw refused;
+    await checkFailedAttempts(tx, { planId: plan.id, renewalLinkId }, now);
     if (lang && lang !== plan.customerLang) {
       await setCustomerLang(tx, plan.id, lang);
     }
-    // Always the plan's amount: nothing the browser sends decides what is charged.
+    // The plan's amount, or the period's: nothing the browser sends decides what is charged.
+    if (link) return { kind: 'RENEWAL', amount: link.amount, periodStart: link.period, renewalLinkId: link.id, ...methodOf(instrument) };
     return { kind: 'INITIAL', amount: plan.amount, ...methodOf(instrument) };
   };
 }
@@ -128,7 +153,7 @@ export async function payCheckout(
   processors: ProcessorSource,
   { token, payment, lang, now = new Date() }: { token: string; payment: CheckoutPayment; lang?: Lang; now?: Date },
 ): Promise<PaymentView> {
-  const { plan: found } = await findCheckoutPlan(db, token, now);
+  const { plan: found, link } = await findCheckoutPlan(db, token, now);
   const processor = await resolveProcessor(processors, found.merchantId);
   if (!processor) throw new ApiError('conflict', 'This merchant cannot take payments yet');
   checkInstrument(processor.kind, payment);
@@ -138,7 +163,7 @@ export async function payCheckout(
   const opened = await openCharge(db, {
     plan: async (tx) => (await findCheckoutPlan(tx, token, now)).plan.id,
     now,
-    prepare: prepareFirstPayment({ instrument: payment.instrument, lang }, now),
+    prepare: preparePayment({ instrument: payment.instrument, lang, renewalLinkId: link?.id ?? null }, now),
   });
   if (opened.status !== 'opened') throw new ApiError('conflict', 'A payment for this link is already in progress');
   const { instrument, consent } = payment;
@@ -146,7 +171,7 @@ export async function payCheckout(
     // A Nequi subscription waits for the payer's approval in the app: docs/processors.md#nequi-subscriptions.
     return toPaymentView(await startNequiSubscription(db, processor, opened, { token: instrument.token, consent }, now));
   }
-  const { transaction, result } = await sendFirstPayment(db, processor, opened, payment, now);
+  const { transaction, result } = await sendFirstPayment(db, processor, opened, payment, now, token);
   return toPaymentView(transaction, result?.redirectUrl);
 }
 
@@ -159,9 +184,10 @@ export async function getPayment(
   const notFound = new ApiError('not_found', 'No payment with this id for this checkout session');
   if (!isId('txn', transactionId)) throw notFound;
   // Whatever the link's expiry: a PENDING payment keeps settling after the link expires.
-  const { plan } = await findPlanByToken(db, token);
+  const { plan, link } = await findPlanByToken(db, token);
   const txn = await getTransactionOfPlan(db, { planId: plan.id, transactionId });
-  if (!txn) throw notFound;
+  // A renewal link shows only its own payments; a plan's token, every payment of the plan as before.
+  if (!txn || (link && txn.renewalLinkId !== link.id)) throw notFound;
   if (txn.status !== 'PENDING') return toPaymentView(txn);
   if (!txn.gatewayTransactionId) {
     // A Nequi subscription waiting for the payer's approval: asked, and gone on with once decided.

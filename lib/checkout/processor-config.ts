@@ -9,7 +9,8 @@ import { createWompiClient, wompiBaseUrl } from '@/lib/payments/wompi/client';
 
 // What the hosted page needs to know of the merchant's processor (docs/checkout.md): the sandbox,
 // or its Wompi account's public key and the two documents the payer accepts; the methods the link
-// allows (PSE pays single payments only) and, for PSE, the banks.
+// allows (all three: a subscription started or renewed by PSE is renewed by link,
+// docs/billing.md#renewal-links) and, for PSE, the banks.
 
 export type CheckoutProcessorConfig =
   | { kind: 'ready'; processor: CheckoutProcessor; methods: PaymentMethodChoice[]; pseBanks: PseBank[] }
@@ -18,13 +19,14 @@ export type CheckoutProcessorConfig =
   /** Wompi did not answer: nothing can be paid right now. */
   | { kind: 'down' };
 
-export async function checkoutProcessorConfig(db: Db, merchantId: string, modality: 'SUBSCRIPTION' | 'SINGLE'): Promise<CheckoutProcessorConfig> {
+/** `pse: false` where only a method for renewals is saved (the manage page): no PSE, no bank list. */
+export async function checkoutProcessorConfig(db: Db, merchantId: string, { pse = true }: { pse?: boolean } = {}): Promise<CheckoutProcessorConfig> {
   const merchant = await getMerchant(db, merchantId);
   const processor = merchant ? processorOfMerchant(merchant) : null;
   if (!merchant || !processor) return { kind: 'none' };
-  const methods: PaymentMethodChoice[] = modality === 'SINGLE' ? ['CARD', 'NEQUI', 'PSE'] : ['CARD', 'NEQUI'];
+  const methods: PaymentMethodChoice[] = pse ? ['CARD', 'NEQUI', 'PSE'] : ['CARD', 'NEQUI'];
   if (processor.kind === 'sandbox') {
-    return { kind: 'ready', processor: { type: 'sandbox' }, methods, pseBanks: modality === 'SINGLE' ? SANDBOX_PSE_INSTITUTIONS : [] };
+    return { kind: 'ready', processor: { type: 'sandbox' }, methods, pseBanks: pse ? SANDBOX_PSE_INSTITUTIONS : [] };
   }
   const keys = wompiKeysOf(merchant)!;
   const apiUrl = wompiBaseUrl(keys.publicKey, env().WOMPI_API_URL);
@@ -33,7 +35,7 @@ export async function checkoutProcessorConfig(db: Db, merchantId: string, modali
     const [acceptance, banks] = await Promise.all([
       client.merchant(),
       // A bank list that fails leaves PSE showing why; cards and Nequi still work.
-      modality === 'SINGLE' ? processor.pseInstitutions().catch(() => []) : Promise.resolve([]),
+      pse ? processor.pseInstitutions().catch(() => []) : Promise.resolve([]),
     ]);
     return {
       kind: 'ready',

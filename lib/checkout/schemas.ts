@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAN_STATUSES } from '@/db/schema';
+import { PLAN_STATUSES, RENEWAL_LINK_STATUSES } from '@/db/schema';
 import { type CardField, type CardProblem, cardProblems, parseCard } from '@/lib/payments/card';
 
 const PROBLEM_MESSAGES: Record<CardProblem, string> = {
@@ -38,6 +38,15 @@ export const checkoutSessionSchema = z
     allowedDomains: z.array(z.string()).describe("The merchant's sites allowed to embed the checkout, as host[:port]"),
     status: z
       .enum(PLAN_STATUSES)
-      .describe('The plan status: anything but PENDING_ACTIVATION means there is nothing left to pay (already paid, paused or cancelled)'),
+      .describe(
+        'The plan status: for a plan\'s own token, anything but PENDING_ACTIVATION means there is nothing left to pay (already paid, paused or cancelled)',
+      ),
+    renewal: z
+      .object({
+        period: z.number().int().describe('The due date of the period this link pays, epoch milliseconds'),
+        status: z.enum(RENEWAL_LINK_STATUSES).describe('OPEN while it can be paid; PAID, EXPIRED, CANCELLED or SUPERSEDED after'),
+      })
+      .optional()
+      .describe('Only for a renewal link (docs/billing.md#renewal-links): what it pays and whether it still can be'),
   })
   .meta({ id: 'CheckoutSession', description: 'What the checkout shows for a token' });

@@ -1,13 +1,15 @@
 import type { z } from 'zod';
 import type { Db } from '@/db/client';
+import { getRenewalLinkByToken, type RenewalLinkRow } from '@/db/queries/renewal-links';
 import { getPendingTransaction, getPlanByToken } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
-import { type BillingInterval, intervalOf } from '@/lib/billing/interval';
+import { type BillingInterval, intervalOf } from '@/lib/calendar/interval';
 import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import type { checkoutSessionSchema } from './schemas';
 
-// docs/api.md#checkout-session / 4.4 and docs/api.md#checkout-session: what the checkout shows, found by the token alone.
-
+// docs/api.md#checkout-session: what the checkout shows, found by the token alone. A token is a
+// plan's own (its first payment) or a renewal link's (one period of an ACTIVE plan,
+// docs/billing.md#renewal-links); both are paid on /pay/<token>.
 
 export type CheckoutSessionView = z.infer<typeof checkoutSessionSchema>;
 
@@ -16,21 +18,27 @@ export type CheckoutPageSession = CheckoutSessionView & { interval: BillingInter
 
 const notFound = () => new ApiError('not_found', 'No checkout session with this token');
 
-/** The plan behind a token, whatever its expiry, or 404 for an unknown or malformed token. */
+/**
+ * The plan behind a token, whatever its expiry, or 404 for an unknown or malformed token; with
+ * `link` when the token is a renewal link's.
+ */
 export async function findPlanByToken(db: Db, token: string) {
   if (!CHECKOUT_TOKEN_PATTERN.test(token)) throw notFound();
   const found = await getPlanByToken(db, token);
-  if (!found) throw notFound();
-  return found;
+  if (found) return { ...found, link: null as RenewalLinkRow | null };
+  const renewal = await getRenewalLinkByToken(db, token);
+  if (!renewal) throw notFound();
+  return renewal;
 }
 
 type FoundPlan = Awaited<ReturnType<typeof findPlanByToken>>;
 
 /**
  * A link that was paid, paused or cancelled still resolves after its expiry, so the page can say
- * what happened; only an unpaid link expires.
+ * what happened; only an unpaid link expires. A renewal link expires at the end of its grace.
  */
-function linkExpired({ plan }: FoundPlan, now: Date): boolean {
+function linkExpired({ plan, link }: FoundPlan, now: Date): boolean {
+  if (link) return link.status === 'EXPIRED' || (link.status === 'OPEN' && link.expiresAt <= now);
   return plan.status === 'PENDING_ACTIVATION' && plan.tokenExpiresAt <= now;
 }
 
@@ -38,7 +46,12 @@ function linkExpired({ plan }: FoundPlan, now: Date): boolean {
 export async function findCheckoutPlan(db: Db, token: string, now: Date = new Date()) {
   const found = await findPlanByToken(db, token);
   if (linkExpired(found, now)) {
-    throw new ApiError('session_expired', 'This checkout link has expired; ask the merchant for a new one');
+    throw new ApiError(
+      'session_expired',
+      found.link
+        ? 'This renewal link has expired: the subscription was cancelled for non-payment'
+        : 'This checkout link has expired; ask the merchant for a new one',
+    );
   }
   return found;
 }
@@ -50,31 +63,35 @@ export async function loadCheckoutSession(db: Db, token: string, now: Date = new
 /**
  * What the hosted page needs (404 for an unknown token): the session, whether the link expired
  * (the page then shows only that), the plan id the embedded page reports to the widget, and the
- * first payment still PENDING, if any: a reopened page follows it instead of offering a form that
- * would answer 409 (docs/settlement.md).
+ * payment of this token still PENDING, if any: a reopened page follows it instead of offering a
+ * form that would answer 409 (docs/settlement.md).
  */
 export async function loadCheckoutPage(db: Db, token: string, now: Date = new Date()) {
   const found = await findPlanByToken(db, token);
-  const pending = found.plan.status === 'PENDING_ACTIVATION' ? await getPendingTransaction(db, found.plan.id) : undefined;
+  const payable = found.link ? found.link.status === 'OPEN' : found.plan.status === 'PENDING_ACTIVATION';
+  const pending = payable ? await getPendingTransaction(db, found.plan.id) : undefined;
+  const ours = found.link ? pending?.renewalLinkId === found.link.id : pending?.kind === 'INITIAL';
   return {
     session: { ...sessionView(found), interval: intervalOf(found.plan) } satisfies CheckoutPageSession,
     expired: linkExpired(found, now),
     subscriptionPlanId: found.plan.id,
-    pendingPaymentId: pending?.kind === 'INITIAL' ? pending.id : null,
+    pendingPaymentId: pending && ours ? pending.id : null,
+    cancelReason: found.plan.cancelReason,
   };
 }
 
-function sessionView({ plan, merchantName, allowedDomains }: FoundPlan): CheckoutSessionView {
+function sessionView({ plan, link, merchantName, allowedDomains }: FoundPlan): CheckoutSessionView {
   return {
     customer: { phone: plan.customerPhone, firstName: plan.customerFirstName },
     planName: plan.description,
-    amount: plan.amount,
+    amount: link ? link.amount : plan.amount,
     currency: 'COP',
     merchantName,
     merchantId: plan.merchantId,
     modality: plan.modality === 'RECURRING' ? 'SUBSCRIPTION' : 'SINGLE',
-    expiresAt: plan.tokenExpiresAt.getTime(),
+    expiresAt: (link ? link.expiresAt : plan.tokenExpiresAt).getTime(),
     allowedDomains,
     status: plan.status,
+    ...(link ? { renewal: { period: link.period.getTime(), status: link.status } } : {}),
   };
 }

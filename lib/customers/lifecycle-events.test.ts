@@ -128,8 +128,9 @@ describe('lifecycle events', () => {
     expect((await eventsOf(l.subscriptionPlanId)).map((e) => e.type)).toEqual(['subscription.charge.approved']);
   });
 
-  it('cancelled after the last failed renewal retry, with the reason', async () => {
+  it('cancelled after the last failed renewal retry, with the reason (the ladder off)', async () => {
     const l = await link({ chosen: ['subscription.cancelled'], card: CARDS.renewalsDecline });
+    await database.db.update(merchants).set({ renewalLadder: false }).where(eq(merchants.id, l.merchant.merchantId));
     for (let i = 0; i < 4; i++) {
       const due = (await l.plan()).nextChargeDate!;
       await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() + 1000) });

@@ -1,7 +1,9 @@
 import type { Db } from '@/db/client';
 import type { PlanRow } from '@/db/queries/plans';
+import type { RenewalLinkRow } from '@/db/queries/renewal-links';
 import type { TransactionRow } from '@/db/queries/transactions';
 import { queueCustomerEmail } from '@/lib/email/outbox';
+import type { RenewalStage } from '@/lib/email/templates';
 import type { Outbox } from '@/lib/outbox';
 import type { CancelReason } from '@/lib/plans/cancel-reason';
 import { recordLifecycleEvent } from '@/lib/webhooks/events';
@@ -41,8 +43,10 @@ export async function notePlanChange(
 export async function noteSettlement(tx: Db, outbox: Outbox, before: PlanRow, after: PlanRow, txn: TransactionRow, now: Date): Promise<void> {
   if (txn.status === 'APPROVED') await queueCustomerEmail(tx, outbox, 'receipt', { plan: after, txn, now });
   if (before.status === 'PENDING_ACTIVATION' && after.status === 'ACTIVE') await recordLifecycleEvent(tx, outbox, after, 'subscription.activated', now);
-  const failedRenewal = txn.kind === 'RENEWAL' && (txn.status === 'DECLINED' || txn.status === 'ERROR');
-  if (failedRenewal && after.status === 'ACTIVE' && after.renewalFailures > 0) {
+  // A retry is announced only for a plan still charged automatically: a link's failed payment
+  // changes nothing, and the ladder's link e-mail (noteRenewalLink) replaces the notice.
+  const failedRenewal = txn.kind === 'RENEWAL' && !txn.renewalLinkId && (txn.status === 'DECLINED' || txn.status === 'ERROR');
+  if (failedRenewal && after.status === 'ACTIVE' && after.renewalCollection === 'AUTOMATIC' && after.renewalFailures > 0) {
     await queueCustomerEmail(tx, outbox, 'renewal_failed', { plan: after, txn, now });
   }
   if (txn.kind === 'PRORATION' && txn.status === 'APPROVED' && before.scheduledAmount !== null) {
@@ -72,4 +76,25 @@ export async function notePriceChange(
   await recordLifecycleEvent(tx, outbox, after, 'subscription.updated', now, {
     change: { amount, description, effective, effectiveAt: effectiveAt?.getTime() ?? null },
   });
+}
+
+/**
+ * A renewal link's e-mail (docs/billing.md#renewal-links) and, when it is issued, the opt-in
+ * `subscription.renewal_due` event with its URL and expiry, for the merchant's own channels.
+ */
+export async function noteRenewalLink(
+  tx: Db,
+  outbox: Outbox,
+  plan: PlanRow,
+  link: Pick<RenewalLinkRow, 'period' | 'expiresAt' | 'amount'> & { url: string },
+  stage: RenewalStage,
+  now: Date,
+): Promise<void> {
+  const renewal = { url: link.url, stage, period: link.period, expiresAt: link.expiresAt, amount: link.amount };
+  if (stage === 'issued' || stage === 'ladder') {
+    await recordLifecycleEvent(tx, outbox, plan, 'subscription.renewal_due', now, {
+      renewal: { url: link.url, expiresAt: link.expiresAt.getTime(), amount: link.amount, period: link.period.getTime() },
+    });
+  }
+  await queueCustomerEmail(tx, outbox, 'renewal_due', { plan, renewal, now });
 }

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { deliveriesSettled } from '@/lib/unit-of-work';
 import type { Database } from '@/db/client';
-import { emailAttempts, emails, transactions } from '@/db/schema';
+import { emailAttempts, emails, merchants, transactions } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
 import { createManageLink, findManagedPlan } from '@/lib/customers/manage-links';
@@ -124,6 +124,8 @@ describe('the customer e-mails, over SMTP', () => {
     const byMerchant = await paidPlan();
     await cancelPlan(database.db, { merchantId: byMerchant.merchant.merchantId, planId: byMerchant.subscriptionPlanId });
     const byRenewals = await paidPlan(CARDS.renewalsDecline);
+    // The ladder off: the last failed retry cancels (with it on, a renewal link follows instead).
+    await database.db.update(merchants).set({ renewalLadder: false }).where(eq(merchants.id, byRenewals.merchant.merchantId));
     const due = (await byRenewals.plan()).nextChargeDate!;
     for (const day of [0, 1, 3, 5]) await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() + day * 86400_000 + 1000) });
     expect((await byRenewals.plan()).cancelReason).toMatch(/^Renewal failed 4 times/);

@@ -4,12 +4,12 @@ import { getMerchantName } from '@/db/queries/merchants';
 import type { PlanRow } from '@/db/queries/plans';
 import type { TransactionRow } from '@/db/queries/transactions';
 import type { EmailKind } from '@/db/schema';
-import { intervalOf } from '@/lib/billing/interval';
+import { intervalOf } from '@/lib/calendar/interval';
 import { createManageLink } from '@/lib/customers/manage-links';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
 import type { CancelReason } from '@/lib/plans/cancel-reason';
-import { type PriceChangeFacts, renderEmail } from './templates';
+import { type PriceChangeFacts, type RenewalFacts, renderEmail } from './templates';
 
 // The e-mail outbox (docs/customers.md#e-mails), like the webhook outbox: the e-mail is rendered
 // and written in the unit of work of the change it reports (lib/unit-of-work.ts), with a fresh
@@ -43,10 +43,11 @@ export async function queueCustomerEmail(
   {
     plan,
     txn,
+    renewal,
     now = new Date(),
     reason,
     change,
-  }: { plan: PlanRow; txn?: TransactionRow; now?: Date; reason?: CancelReason; change?: PriceChangeFacts },
+  }: { plan: PlanRow; txn?: TransactionRow; renewal?: RenewalFacts & { amount: number }; now?: Date; reason?: CancelReason; change?: PriceChangeFacts },
 ): Promise<void> {
   const merchantName = await getMerchantName(tx, plan.merchantId);
   const link = await createManageLink(tx, plan, { source: kind, now });
@@ -54,7 +55,7 @@ export async function queueCustomerEmail(
     merchantName: merchantName ?? 'ServicePay',
     customerName: plan.customerFirstName,
     description: plan.description,
-    amount: txn?.amount ?? plan.amount,
+    amount: txn?.amount ?? renewal?.amount ?? plan.amount,
     interval: intervalOf(plan),
     chargeDate: txn?.chargeDate,
     reference: txn?.gatewayTransactionId,
@@ -63,6 +64,7 @@ export async function queueCustomerEmail(
     change,
     // An English e-mail opens the manage page in English.
     manageUrl: plan.customerLang === 'en' ? `${link.url}?lang=en` : link.url,
+    ...(renewal ? { renewal: { ...renewal, url: plan.customerLang === 'en' ? `${renewal.url}?lang=en` : renewal.url } } : {}),
   }, plan.customerLang);
   const id = createId('eml', now.getTime());
   await insertEmail(tx, {

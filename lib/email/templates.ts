@@ -1,5 +1,5 @@
 import type { EmailKind } from '@/db/schema';
-import type { BillingInterval } from '@/lib/billing/interval';
+import type { BillingInterval } from '@/lib/calendar/interval';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { perInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
@@ -175,6 +175,10 @@ function reasonLine(reason: CancelReason, es: boolean): string {
       return es
         ? 'La cancelamos porque no pudimos hacer el cobro después de {attempts} intentos seguidos.'
         : 'We cancelled it because the charge did not go through after {attempts} attempts in a row.';
+    case 'unpaid':
+      return es
+        ? 'La cancelamos porque la renovación no se pagó dentro del plazo.'
+        : 'We cancelled it because the renewal was not paid in time.';
   }
 }
 

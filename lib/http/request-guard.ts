@@ -168,6 +168,7 @@ function flushUnsentHeaders(res: http.ServerResponse): void {
 }
 
 /**
+ * Performance (docs/performance.md): the deferred header flush.
  * ServerResponse#flushHeaders, deferred to the end of the current tick: the headers then go out
  * with the first chunk when one is written in that tick, as Next.js does right after flushing them
  * (pipe-readable), in one system call and one TCP segment instead of two; when nothing is written,

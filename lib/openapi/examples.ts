@@ -205,6 +205,7 @@ export const sweepSummaryExample = {
   skipped: 0,
   transactionIds: ['txn_0Sq5kD2eF4gH6iJ8kL0mN2pQ'],
   cancelledPlanIds: [],
+  renewalLinks: { issued: 0, reminded: 0, expired: 0 },
   idempotencyKeysDeleted: 0,
   settlement: { checked: 0, settled: 0, orphaned: 0, stillPending: 0, failed: 0 },
 } satisfies SweepSummary;

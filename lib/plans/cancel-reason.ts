@@ -8,7 +8,9 @@ export type CancelReason =
   /** `text`: the merchant's own reason (the cancel endpoint's `reason`), kept as written. */
   | { code: 'merchant'; text?: string }
   /** The last renewal retry failed: `attempts` in a row, the last with `last` (a decline code or status). */
-  | { code: 'renewal_failed'; attempts: number; last: string };
+  | { code: 'renewal_failed'; attempts: number; last: string }
+  /** A renewal link's grace ran out unpaid (docs/billing.md#renewal-links). */
+  | { code: 'unpaid' };
 
 export const CUSTOMER_CANCEL_REASON = 'Cancelled by the customer';
 export const DEFAULT_CANCEL_REASON = 'Cancelled by the merchant';
@@ -22,5 +24,7 @@ export function cancelReasonText(reason: CancelReason): string {
       return reason.text ?? DEFAULT_CANCEL_REASON;
     case 'renewal_failed':
       return `Renewal failed ${reason.attempts} times in a row (last: ${reason.last})`;
+    case 'unpaid':
+      return 'unpaid';
   }
 }

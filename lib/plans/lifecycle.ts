@@ -2,7 +2,8 @@ import type { Db } from '@/db/client';
 import { getPlanForMerchant, type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
-import { intervalOf, MONTHLY, nextDueAfter } from '@/lib/billing/interval';
+import { intervalOf, MONTHLY, nextDueAfter } from '@/lib/calendar/interval';
+import { closeOpenRenewalLink } from '@/lib/billing/renewal-links';
 import { periodDueOf } from '@/lib/billing/schedule';
 import { notePlanChange } from '@/lib/customers/notices';
 import { inTransaction } from '@/lib/unit-of-work';
@@ -43,6 +44,11 @@ export function transitionFrom(
     const before = await lockPlan(tx, (await find(tx)).id);
     const after = from.includes(before.status) ? await transitionPlan(tx, before.id, from, change(before)) : undefined;
     if (!after) throw new ApiError('conflict', `${refused}: the plan is ${before.status}`);
+    // An open renewal link no longer takes payments (docs/billing.md#renewal-links): a resumed plan
+    // starts a new period, a cancelled one has none.
+    if (after.status === 'PAUSED' || after.status === 'CANCELLED') {
+      await closeOpenRenewalLink(tx, after.id, after.status === 'PAUSED' ? 'SUPERSEDED' : 'CANCELLED');
+    }
     await notePlanChange(tx, outbox, { before, after }, event, { now, reason });
     return { before, after };
   });

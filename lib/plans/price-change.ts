@@ -2,7 +2,7 @@ import type { Db } from '@/db/client';
 import { getPlanForMerchant, type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
-import { addInterval, intervalOf, MONTHLY, proratedDifference } from '@/lib/billing/interval';
+import { addInterval, intervalOf, MONTHLY, proratedDifference } from '@/lib/calendar/interval';
 import { periodDueOf } from '@/lib/billing/schedule';
 import { notePriceChange } from '@/lib/customers/notices';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ID_TYPES, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUSES } from '@/db/schema';
-import { INTERVAL_UNITS, MAX_INTERVAL_COUNT } from '@/lib/billing/interval';
+import { INTERVAL_UNITS, MAX_INTERVAL_COUNT } from '@/lib/calendar/interval';
 
 // The merchant API's bodies (docs/api.md#create-a-payment-link, docs/api.md#plan-status, docs/api.md#checkout-session, docs/api.md#plan-record, docs/api.md#create-a-payment-link, docs/api.md#plan-status). Handlers parse with these, replies are
 // built from them, and the OpenAPI document is generated from them.

@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { getReceiptRow } from '@/db/queries/receipts';
-import { addInterval, intervalOf } from '@/lib/billing/interval';
+import { addInterval, intervalOf } from '@/lib/calendar/interval';
 import type { Lang } from '@/lib/i18n/locale';
 import { type Receipt, renderReceiptPdf } from './pdf';
 

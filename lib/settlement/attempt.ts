@@ -25,10 +25,10 @@ import { type ChargeOutcome, outcomeAfterFailedCharge, type Settlement, settleCh
 // writes the events and e-mails. A charge the processor took is never lost: with no answer the
 // transaction stays PENDING for the settler.
 
-/** What a new attempt charges: its kind, amount (integer cents), payment method, and the period and discount its receipt shows. */
+/** What a new attempt charges: its kind, amount (integer cents), payment method, the period and discount its receipt shows, and the renewal link it pays. */
 export type NewCharge = Pick<
   typeof transactions.$inferInsert,
-  'kind' | 'amount' | 'paymentMethodType' | 'cardBrand' | 'cardLast4' | 'paymentMethodToken' | 'periodStart' | 'discount'
+  'kind' | 'amount' | 'paymentMethodType' | 'cardBrand' | 'cardLast4' | 'paymentMethodToken' | 'periodStart' | 'discount' | 'renewalLinkId'
 >;
 
 /**

@@ -1,11 +1,13 @@
 import type { Db } from '@/db/client';
 import { type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction, type TransactionRow } from '@/db/queries/transactions';
-import { addInterval, anchorFor, intervalOf } from '@/lib/billing/interval';
+import { addInterval, anchorFor, intervalOf } from '@/lib/calendar/interval';
+import { settleLinkPayment, stepDownToLink } from '@/lib/billing/renewal-links';
 import { afterRenewalOutcome } from '@/lib/billing/schedule';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';
 import { noteSettlement } from '@/lib/customers/notices';
+import type { Outbox } from '@/lib/outbox';
 import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 
@@ -61,11 +63,12 @@ async function applyProration(tx: Db, plan: PlanRow, txn: TransactionRow): Promi
   return (await transitionPlan(tx, plan.id, [plan.status], { ...applied, ...cleared })) ?? plan;
 }
 
-/** What a final outcome does to the plan, inside the settling transaction. */
-async function movePlan(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
+/** What a final outcome does to the plan, inside the settling transaction (a ladder's link is told in its outbox). */
+async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionRow, now: Date): Promise<PlanRow> {
   if (txn.kind === 'INITIAL') {
     if (txn.status !== 'APPROVED') return plan;
-    // RECURRING → ACTIVE with its next charge one interval on; SINGLE → COMPLETED.
+    // RECURRING → ACTIVE with its next charge one interval on; SINGLE → COMPLETED. A RECURRING plan
+    // paid by PSE has nothing to charge: it is renewed by link (docs/billing.md#renewal-links).
     const interval = plan.modality === 'RECURRING' ? intervalOf(plan) : null;
     const recurring = interval !== null;
     const anchor = interval && anchorFor(interval, txn.chargeDate);
@@ -74,6 +77,7 @@ async function movePlan(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<Pla
       nextChargeDate: interval ? addInterval(txn.chargeDate, interval, anchor) : null,
       billingAnchorDay: anchor,
       paymentMethodToken: recurring ? txn.paymentMethodToken : null,
+      renewalCollection: recurring && txn.paymentMethodType === 'PSE' ? 'LINK' : 'AUTOMATIC',
     });
     if (!activated) log.error('approved a charge for a plan that was no longer pending', { planId: plan.id, transactionId: txn.id });
     return activated ?? plan;
@@ -82,7 +86,11 @@ async function movePlan(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<Pla
   // A plan paused or cancelled while a renewal was in flight keeps its state; the charge is still
   // recorded, with its event.
   if (plan.status !== 'ACTIVE' || txn.status === 'VOIDED' || txn.status === 'PENDING') return plan;
-  return (await transitionPlan(tx, plan.id, ['ACTIVE'], afterRenewalOutcome(plan, txn.status, txn.failureCode))) ?? plan;
+  if (txn.renewalLinkId) return settleLinkPayment(tx, plan, txn);
+  const values = afterRenewalOutcome(plan, txn.status, txn.failureCode);
+  // The ladder: before cancelling, the customer gets a renewal link and grace.
+  const ladder = values.status === 'CANCELLED' ? await stepDownToLink(tx, outbox, plan, now) : null;
+  return ladder ?? (await transitionPlan(tx, plan.id, ['ACTIVE'], values)) ?? plan;
 }
 
 /**
@@ -118,8 +126,8 @@ export async function settleCharge(
     });
     // Under the plan's lock a PENDING transaction cannot change, so this only guards the invariant.
     if (!settled) return unchanged;
-    const moved = await movePlan(tx, plan, settled);
     await recordChargeEvent(tx, outbox, plan, settled, now);
+    const moved = await movePlan(tx, outbox, plan, settled, now);
     // Lifecycle events (activated; cancelled after the last failed retry) and the customer's
     // e-mails, once here for every caller (docs/customers.md).
     await noteSettlement(tx, outbox, plan, moved, settled, now);

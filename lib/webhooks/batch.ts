@@ -1,3 +1,4 @@
+// Performance (docs/performance.md): shared delivery statements.
 // Deliveries under way at once share their database statements: while a statement of one kind
 // runs, the calls that arrive wait for it and then go together in the next one. On the embedded
 // database (one statement at a time, a commit and a plan per statement) that work is most of a

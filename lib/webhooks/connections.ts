@@ -1,6 +1,7 @@
 import https from 'node:https';
 import type { LookupFunction } from './address-guard';
 
+// Performance (docs/performance.md): kept-alive webhook connections.
 // The keep-alive pool behind webhook POSTs (./http.ts): one https.Agent per receiver origin, per
 // guard mode, per resolver (tests stub the resolver), each with a bounded number of sockets.
 // Bounds, and why:

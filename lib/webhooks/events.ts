@@ -6,7 +6,14 @@ import { insertWebhookEvent } from '@/db/queries/webhooks';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
 import { nextChargeDateOf } from '@/lib/plans/views';
-import { EVENT_TYPE_FOR_STATUS, type FinalStatus, type LifecycleEventType, type LifecyclePayload, serializeLifecyclePayload, serializeWebhookPayload } from './payload';
+import {
+  EVENT_TYPE_FOR_STATUS,
+  type FinalStatus,
+  type LifecycleEventType,
+  type LifecyclePayload,
+  serializeLifecyclePayload,
+  serializeWebhookPayload,
+} from './payload';
 
 // The outbox side of webhooks (docs/webhooks.md#delivery): the event is written by the database transaction
 // that records the outcome it reports, its body serialized here once. Those bytes are what is
@@ -74,7 +81,7 @@ export async function recordLifecycleEvent(
   plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference' | 'status' | 'nextChargeDate' | 'cancelReason'>,
   type: LifecycleEventType,
   now: Date = new Date(),
-  extra: Pick<LifecyclePayload['data'], 'change'> = {},
+  extra: Pick<LifecyclePayload['data'], 'renewal' | 'change'> = {},
 ): Promise<void> {
   if (!(await getWebhookEventTypes(tx, plan.merchantId)).includes(type)) return;
   const body = serializeLifecyclePayload({

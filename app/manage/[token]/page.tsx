@@ -12,7 +12,7 @@ import { WompiMethodForm } from '@/components/customers/wompi-method-form';
 import { checkoutCopy } from '@/lib/checkout/i18n';
 import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
-import { intervalOf, isMonthly } from '@/lib/billing/interval';
+import { intervalOf, isMonthly } from '@/lib/calendar/interval';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, langOfTag } from '@/lib/i18n/locale';
@@ -52,7 +52,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
   const problem = one(query.problem);
   const langQuery = lang === 'en' ? '?lang=en' : '';
   // With Wompi the browser tokenizes the new method with the merchant's public key (docs/customers.md).
-  const wompi = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, 'SUBSCRIPTION') : null;
+  const wompi = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, { pse: false }) : null;
   // Plain form posts to route handlers (lib/customers/manage-form.ts), the same with or without JavaScript.
   const hidden = <input type="hidden" name="lang" value={lang} />;
   const methodAction = `/manage/${token}/method`;

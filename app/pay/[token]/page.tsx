@@ -17,6 +17,7 @@ import { embedTargetOrigin } from '@/lib/checkout/embed';
 import { checkoutCopy, fill, type FormCopy, formCopy, type Lang, LANG_TAG } from '@/lib/checkout/i18n';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
 import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
+import { renewalCopy, withRenewalRetry } from '@/lib/checkout/renewal-i18n';
 import { type CheckoutPageSession, loadCheckoutPage } from '@/lib/checkout/session';
 import { env } from '@/lib/env';
 import { EMBED_ORIGIN_PARAM, EMBED_PARAM } from '@/lib/widget/protocol';
@@ -85,6 +86,27 @@ function initialOf(returned: FormReturn | null, copy: FormCopy): CheckoutFormPro
   }
 }
 
+/**
+ * A renewal link (docs/billing.md#renewal-links) that takes no payment, said plainly: paid, expired
+ * (the plan was cancelled for non-payment), cancelled or superseded. Null while it is payable, or
+ * while the payer back from the bank follows a payment.
+ */
+function renewalNotice(lang: Lang, session: CheckoutPageSession, expired: boolean, resumePayment?: string): ReactNode {
+  const renewal = session.renewal!;
+  if (resumePayment) return null;
+  const words = renewalCopy(lang, { ...session, period: renewal.period, expiresAt: session.expiresAt });
+  const notice = (state: 'paid' | 'expired' | 'unavailable', { title, text }: { title: string; text: string }) => (
+    <CheckoutNotice state={state} lang={lang} title={title} text={text}>
+      <CheckoutSummary session={session} lang={lang} showExpiry={false} />
+    </CheckoutNotice>
+  );
+  if (renewal.status === 'PAID') return notice('paid', words.paid);
+  if (expired) return notice('expired', words.expired);
+  if (renewal.status === 'CANCELLED') return notice('unavailable', words.cancelled);
+  if (renewal.status === 'SUPERSEDED') return notice('unavailable', words.superseded);
+  return null;
+}
+
 async function checkoutContent(
   token: string,
   lang: Lang,
@@ -94,14 +116,20 @@ async function checkoutContent(
   resumePayment?: string,
 ): Promise<ReactNode> {
   const copy = checkoutCopy(lang);
+  const renewal = session.renewal ? renewalCopy(lang, { ...session, period: session.renewal.period, expiresAt: session.expiresAt }) : null;
+  if (renewal) {
+    const notice = renewalNotice(lang, session, expired, resumePayment);
+    if (notice) return notice;
+  }
   // A payment under way outlives the link's expiry: the page follows it to its outcome.
   if (expired && !resumePayment) {
     return <CheckoutNotice state="expired" lang={lang} title={copy.expired.title} text={copy.expired.text} />;
   }
 
   const values = { plan: session.planName, merchant: session.merchantName };
-  // Back from the bank, the payment may have settled already: the form shows its outcome.
-  if ((session.status === 'ACTIVE' || session.status === 'COMPLETED') && !resumePayment) {
+  // Back from the bank, the payment may have settled already: the form shows its outcome. (An
+  // ACTIVE plan's renewal link is payable: renewalNotice said what else it can be.)
+  if ((session.status === 'ACTIVE' || session.status === 'COMPLETED') && !resumePayment && !renewal) {
     return (
       <CheckoutNotice state="paid" lang={lang} title={copy.paid.title} text={fill(copy.paid[session.modality], values)}>
         <CheckoutSummary session={session} lang={lang} showExpiry={false} />
@@ -117,7 +145,7 @@ async function checkoutContent(
   }
 
   const methods = methodsCopy(lang, session);
-  const config = await checkoutProcessorConfig(await getDb(), session.merchantId, session.modality);
+  const config = await checkoutProcessorConfig(await getDb(), session.merchantId);
   if (config.kind !== 'ready') {
     const notice = config.kind === 'none' ? methods.noProcessor : methods.processorDown;
     return (
@@ -128,7 +156,7 @@ async function checkoutContent(
   }
   const phone = /^\+57(3\d{9})$/.exec(session.customer.phone)?.[1] ?? '';
 
-  const fields = formCopy(lang, session);
+  const fields = renewal ? withRenewalRetry(formCopy(lang, session), renewal.retry) : formCopy(lang, session);
   return (
     <CheckoutForm
       token={token}
@@ -146,7 +174,7 @@ async function checkoutContent(
       subscription={session.modality === 'SUBSCRIPTION'}
       resumePayment={resumePayment}
     >
-      <CheckoutSummary session={session} lang={lang} showExpiry />
+      <CheckoutSummary session={session} lang={lang} showExpiry note={renewal?.note} />
     </CheckoutForm>
   );
 }

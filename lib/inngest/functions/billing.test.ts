@@ -39,7 +39,7 @@ describe('sweep-renewals (cron)', () => {
     expect(events).toContainEqual(expect.objectContaining({ name: 'servicepay/renewal.due', id: renewalEventId(due), data: due }));
     const dueNow = await database.db.select().from(subscriptionPlans).where(and(eq(subscriptionPlans.status, 'ACTIVE'), lte(subscriptionPlans.nextChargeDate, new Date())));
     expect(events).toHaveLength(dueNow.length);
-    expect(result).toEqual({ due: dueNow.length });
+    expect(result).toEqual({ due: dueNow.length, renewalLinks: { issued: 0, reminded: 0, cancelledPlanIds: [] } });
     expect(await renewalsOf(link.subscriptionPlanId)).toEqual([]);
   });
 

@@ -1,10 +1,12 @@
 import { getDb } from '@/db/client';
+import { runRenewalLinks } from '@/lib/billing/renewal-links';
 import { findDueRenewals, type RenewalDue, renewalEventId } from '@/lib/billing/renewals';
 import { inngest, renewalDue } from '../client';
 
 // The renewal cron (docs/billing.md): finds the attempts due and sends one event per plan, period and
 // attempt; charge-renewal charges each. A sweep that finds more than MAX_PER_SWEEP leaves the rest
-// to the next one, and an attempt found twice is one event (its id).
+// to the next one, and an attempt found twice is one event (its id). Plans collected by renewal
+// link charge nothing: their e-mails, reminders and ends of grace are one step (docs/billing.md#renewal-links).
 
 export const MAX_PER_SWEEP = 10_000;
 
@@ -25,6 +27,7 @@ export const sweepRenewals = inngest.createFunction(
         due.map((attempt) => renewalDue.create(attempt, { id: renewalEventId(attempt) })),
       );
     }
-    return { due: due.length };
+    const links = await step.run('renewal-links', async () => runRenewalLinks(await getDb(), new Date()));
+    return { due: due.length, renewalLinks: links };
   },
 );

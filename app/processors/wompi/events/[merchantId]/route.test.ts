@@ -163,7 +163,7 @@ describe('paying through Wompi', () => {
     expect((await link.plan()).nextChargeDate!.getTime()).toBeGreaterThan(Date.now());
   });
 
-  it('pays Nequi (single by phone, subscription by an approved token) and PSE for a single payment only; void is cards only', async () => {
+  it('pays Nequi (single by phone, subscription by an approved token) and PSE (a subscription by PSE is renewed by link); void is cards only', async () => {
     const single = await wompiLink({ modality: 'SINGLE' });
     const nequi = await pay(single.token, { method: 'NEQUI', phoneNumber: '399 111 1111', ...(await single.consent()) });
     expect(nequi.json.status).toBe('PENDING');
@@ -178,9 +178,16 @@ describe('paying through Wompi', () => {
     const recurring = await wompiLink();
     const byPhone = await pay(recurring.token, { method: 'NEQUI', phoneNumber: '3991111111', ...(await recurring.consent()) });
     expect(byPhone.status).toBe(400);
-    const pse = await pay(recurring.token, { method: 'PSE', userType: 'PERSON', legalIdType: 'CC', legalId: '1020304050', institutionCode: '1', fullName: 'Ana Gómez', phoneNumber: '3001234567', ...(await recurring.consent()) });
-    expect(pse.status).toBe(400);
-    expect(pse.json.error.message).toMatch(/PSE pays single payments only/);
+    // A subscription may start with PSE (docs/billing.md#renewal-links): nothing is saved, and the
+    // plan is renewed by link.
+    const byBank = await wompiLink();
+    const pse = await pay(byBank.token, { method: 'PSE', userType: 'PERSON', legalIdType: 'CC', legalId: '1020304050', institutionCode: '1', fullName: 'Ana Gómez', phoneNumber: '3001234567', ...(await byBank.consent()) });
+    expect(pse.json).toMatchObject({ status: 'PENDING' });
+    expect(double.transactions.get(pse.json.transactionId)!.payment_source_id ?? null).toBeNull();
+    double.transactions.get(pse.json.transactionId)!.status = 'APPROVED';
+    expect((await event(byBank.merchant.merchantId, double.buildEvent(pse.json.transactionId))).json.outcome).toBe('settled');
+    const [bankPlan] = await database.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.checkoutToken, byBank.token));
+    expect(bankPlan).toMatchObject({ status: 'ACTIVE', renewalCollection: 'LINK', paymentMethodToken: null });
     const token = await recurring.client.tokenizeNequi('3991111111');
     double.decideNequi(token.id);
     const saved = await pay(recurring.token, { method: 'NEQUI', phoneNumber: '3991111111', nequiToken: token.id, ...(await recurring.consent()) });

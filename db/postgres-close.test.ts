@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// postgres.js as patched by patches/postgres+3.4.9.patch (docs/operations.md#database-client):
+// when PostgreSQL terminates a backend in the middle of a transaction, the transaction's own
+// ROLLBACK was written to the closed socket from a setImmediate, a TypeError nothing could catch
+// ("Cannot read properties of null (reading 'write')"), and the process died. Each build runs in
+// a child process against the real PostgreSQL, so a crash is the child's exit code, not ours.
+
+const require = createRequire(import.meta.url);
+const packageDir = path.join(path.dirname(require.resolve('postgres')), '..', '..');
+const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ROUNDS = 8;
+
+/** Kills the backend of a transaction while its query runs, ROUNDS times; prints one JSON line. */
+const child = (entry: string) => `
+const { default: postgres } = await import(${JSON.stringify(entry)});
+const crashes = [];
+process.on('uncaughtException', (e) => crashes.push(String(e && e.message)));
+process.on('unhandledRejection', (e) => crashes.push('unhandled: ' + String(e && e.message)));
+const sql = postgres(${JSON.stringify(url)}, { max: 2, onnotice() {}, connect_timeout: 5 });
+const killer = postgres(${JSON.stringify(url)}, { max: 1, onnotice() {} });
+const codes = [];
+for (let round = 0; round < ${ROUNDS}; round++) {
+  let pid = null;
+  const tx = sql.begin(async (t) => {
+    pid = (await t\`select pg_backend_pid() as pid\`)[0].pid;
+    await t\`select pg_sleep(2)\`;
+  }).then(() => 'committed', (e) => e.code);
+  let settled = false;
+  void tx.then(() => { settled = true; });
+  while (pid === null && !settled) await new Promise((r) => setTimeout(r, 20));
+  if (pid === null) { codes.push('failed before it began: ' + (await tx)); continue; }
+  await killer\`select pg_terminate_backend(\${pid})\`;
+  codes.push(await tx);
+  await new Promise((r) => setImmediate(r));
+}
+const after = (await sql\`select 1 as one\`)[0].one;
+await sql.end({ timeout: 2 });
+await killer.end({ timeout: 2 });
+console.log(JSON.stringify({ crashes, codes, after }));
+`;
+
+describe('postgres.js when PostgreSQL terminates a backend mid-transaction (patched)', () => {
+  for (const build of ['cjs/src/index.js', 'src/index.js']) {
+    it(`rejects the transaction, throws nothing uncaught, and answers the next query (${build})`, () => {
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', child(path.join(packageDir, build))], { encoding: 'utf8', timeout: 15_000 });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      const report = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { crashes: string[]; codes: string[]; after: number };
+      expect(report.crashes).toEqual([]);
+      // The closed connection (or the backend's own error), never a commit; and each transaction
+      // began: a connection that replaced a terminated one no longer inherits its old error.
+      expect(report.codes).toHaveLength(ROUNDS);
+      for (const code of report.codes) expect(['57P01', 'CONNECTION_CLOSED']).toContain(code);
+      expect(report.after).toBe(1);
+    }, 30_000);
+  }
+});

@@ -1,0 +1,137 @@
+import { and, asc, eq, gt, lte, notExists, or, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { merchants, renewalLinks, type RenewalLinkStatus, subscriptionPlans } from '../schema';
+
+// Renewal links (docs/billing.md#renewal-links). Every change of a link happens under its plan's
+// row lock (lib/billing/renewal-links.ts), and each update is conditional on the link still being
+// OPEN, so the rule holds in the statement too.
+
+export type RenewalLinkRow = typeof renewalLinks.$inferSelect;
+
+/**
+ * The period's link: the one inserted now, or the one that already exists for that plan and period
+ * (one per period, a unique index; `created` says which).
+ */
+export async function insertRenewalLink(
+  db: Db,
+  values: Omit<typeof renewalLinks.$inferInsert, 'status' | 'remindersSent' | 'updatedAt'>,
+): Promise<{ link: RenewalLinkRow; created: boolean }> {
+  const [row] = await db.insert(renewalLinks).values(values).onConflictDoNothing({ target: [renewalLinks.planId, renewalLinks.period] }).returning();
+  if (row) return { link: row, created: true };
+  const [existing] = await db
+    .select()
+    .from(renewalLinks)
+    .where(and(eq(renewalLinks.planId, values.planId), eq(renewalLinks.period, values.period)));
+  return { link: existing!, created: false };
+}
+
+/** A link by its token, with its plan and the merchant's public face (the checkout page). */
+export async function getRenewalLinkByToken(db: Db, token: string) {
+  const [row] = await db
+    .select({ link: renewalLinks, plan: subscriptionPlans, merchantName: merchants.name, allowedDomains: merchants.allowedDomains })
+    .from(renewalLinks)
+    .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, renewalLinks.planId))
+    .innerJoin(merchants, eq(merchants.id, renewalLinks.merchantId))
+    .where(eq(renewalLinks.token, token))
+    .limit(1);
+  return row;
+}
+
+export async function getRenewalLink(db: Db, id: string): Promise<RenewalLinkRow | undefined> {
+  const [row] = await db.select().from(renewalLinks).where(eq(renewalLinks.id, id)).limit(1);
+  return row;
+}
+
+/** The plan's OPEN link, if any (at most one: a partial unique index). */
+export async function getOpenRenewalLink(db: Db, planId: string): Promise<RenewalLinkRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(renewalLinks)
+    .where(and(eq(renewalLinks.planId, planId), eq(renewalLinks.status, 'OPEN')))
+    .limit(1);
+  return row;
+}
+
+/** OPEN → `status`, only if still OPEN; undefined otherwise. */
+export async function closeRenewalLink(db: Db, id: string, status: Exclude<RenewalLinkStatus, 'OPEN'>): Promise<RenewalLinkRow | undefined> {
+  const [row] = await db
+    .update(renewalLinks)
+    .set({ status, nextStepAt: null, updatedAt: sql`now()` })
+    .where(and(eq(renewalLinks.id, id), eq(renewalLinks.status, 'OPEN')))
+    .returning();
+  return row;
+}
+
+/** Moves an OPEN link to its next step (a reminder sent, or a step put off). */
+export async function advanceRenewalLink(db: Db, id: string, values: { remindersSent: number; nextStepAt: Date }): Promise<void> {
+  await db
+    .update(renewalLinks)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(and(eq(renewalLinks.id, id), eq(renewalLinks.status, 'OPEN')));
+}
+
+/** OPEN links whose next step is due at `now`, oldest first (renewal_links_next_step_idx). */
+export async function findRenewalLinkStepsDue(db: Db, { now, limit }: { now: Date; limit: number }) {
+  return db
+    .select({ id: renewalLinks.id, planId: renewalLinks.planId })
+    .from(renewalLinks)
+    .where(and(eq(renewalLinks.status, 'OPEN'), lte(renewalLinks.nextStepAt, now)))
+    .orderBy(asc(renewalLinks.nextStepAt), asc(renewalLinks.id))
+    .limit(limit);
+}
+
+/**
+ * ACTIVE plans collected by link, due by `horizon`, with no link yet for the period they are
+ * collecting (nor any OPEN one): the candidates for a first e-mail. The caller decides which are
+ * within their merchant's reminderDays (subscription_plans_link_due_idx).
+ */
+export async function findPlansAwaitingRenewalLink(
+  db: Db,
+  { horizon, limit, after }: { horizon: Date; limit: number; after?: { nextChargeDate: Date; id: string } },
+) {
+  return db
+    .select({
+      plan: subscriptionPlans,
+      reminderDays: merchants.reminderDays,
+      graceDays: merchants.graceDays,
+    })
+    .from(subscriptionPlans)
+    .innerJoin(merchants, eq(merchants.id, subscriptionPlans.merchantId))
+    .where(
+      and(
+        eq(subscriptionPlans.status, 'ACTIVE'),
+        eq(subscriptionPlans.renewalCollection, 'LINK'),
+        lte(subscriptionPlans.nextChargeDate, horizon),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(renewalLinks)
+            .where(
+              and(
+                eq(renewalLinks.planId, subscriptionPlans.id),
+                or(eq(renewalLinks.status, 'OPEN'), eq(renewalLinks.period, subscriptionPlans.nextChargeDate)),
+              ),
+            ),
+        ),
+        after
+          ? or(
+              gt(subscriptionPlans.nextChargeDate, after.nextChargeDate),
+              and(eq(subscriptionPlans.nextChargeDate, after.nextChargeDate), gt(subscriptionPlans.id, after.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(subscriptionPlans.nextChargeDate), asc(subscriptionPlans.id))
+    .limit(limit);
+}
+
+/** A merchant's OPEN links with their plans, soonest expiry first (the portal's list of plans awaiting payment). */
+export async function listOpenRenewalLinks(db: Db, { merchantId, limit }: { merchantId: string; limit: number }) {
+  return db
+    .select({ link: renewalLinks, plan: subscriptionPlans })
+    .from(renewalLinks)
+    .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, renewalLinks.planId))
+    .where(and(eq(renewalLinks.merchantId, merchantId), eq(renewalLinks.status, 'OPEN')))
+    .orderBy(asc(renewalLinks.expiresAt), asc(renewalLinks.id))
+    .limit(limit);
+}

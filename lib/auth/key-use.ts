@@ -1,0 +1,76 @@
+import { after } from 'next/server';
+import type { Db } from '@/db/client';
+import { touchApiKeys } from '@/db/queries/api-keys';
+import { errorFields, log } from '@/lib/log';
+
+// Performance (docs/performance.md#key-use-batching): the API key's last use, noted on the request
+// path and written later, many keys to a statement.
+//
+// Last use is kept to the minute, and never written on the request path: each process notes the
+// keys it authenticates and writes them in one statement a few seconds later. A busy key costs one
+// write a minute; many keys share one. `next start` writes them at once when SIGTERM or SIGINT
+// stops it, and waits for them (waitBeforeExit); a process killed outright loses at most its last
+// few seconds of them (last use is shown to merchants, nothing decides on it).
+const RECORD_EVERY_MS = 60_000;
+const FLUSH_AFTER_MS = 5_000;
+const FLUSH_BATCH = 500;
+
+/** When this process last noted each key, so a key is noted at most once a minute. */
+const lastNoted = new Map<string, number>();
+/** Keys noted and not yet written, per database (tests use several). */
+const pending = new Map<Db, Set<string>>();
+let flushTimer: NodeJS.Timeout | undefined;
+/** Settles what Next.js waits for (waitBeforeExit) once the notes pending now are written. */
+let settleWritten: (() => void) | undefined;
+
+/** Notes that `apiKey` authenticated; written within a few seconds, at most once a minute per key. */
+export function recordUse(db: Db, apiKey: string): void {
+  const now = Date.now();
+  if (now - (lastNoted.get(apiKey) ?? 0) < RECORD_EVERY_MS) return;
+  if (lastNoted.size >= 100_000) lastNoted.clear();
+  lastNoted.set(apiKey, now);
+  const keys = pending.get(db) ?? new Set();
+  pending.set(db, keys.add(apiKey));
+  if (!flushTimer) {
+    flushTimer = setTimeout(() => void flushKeyUse(), FLUSH_AFTER_MS);
+    flushTimer.unref();
+    waitBeforeExit(new Promise<void>((resolve) => (settleWritten = resolve)));
+  }
+}
+
+let flushesOnSignal = false;
+
+/**
+ * Inside a request of `next start`, Next.js awaits `after()` work when SIGTERM or SIGINT stops
+ * it, and the notes are written at once then rather than when their timer would. Elsewhere
+ * (tests, scripts, the bench's bare server) there is no request to tie the promise to, `after`
+ * throws, and the timer alone writes the notes: no signal handler is added to a process that did
+ * not ask for one.
+ */
+function waitBeforeExit(promise: Promise<void>): void {
+  try {
+    after(promise);
+  } catch {
+    return;
+  }
+  if (flushesOnSignal) return;
+  flushesOnSignal = true;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void flushKeyUse());
+}
+
+/** Writes every noted use now (the timer's job; tests call it too). */
+export async function flushKeyUse(): Promise<void> {
+  clearTimeout(flushTimer);
+  flushTimer = undefined;
+  const settle = settleWritten;
+  settleWritten = undefined;
+  const batches = [...pending];
+  pending.clear();
+  for (const [db, keys] of batches) {
+    const all = [...keys];
+    for (let i = 0; i < all.length; i += FLUSH_BATCH) {
+      await touchApiKeys(db, all.slice(i, i + FLUSH_BATCH)).catch((error) => log.warn('could not record API key use', errorFields(error)));
+    }
+  }
+  settle?.();
+}

@@ -1,0 +1,299 @@
+import { and, asc, eq, notInArray } from 'drizzle-orm';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '@/db/client';
+import { getPlanWithLastTransaction } from '@/db/queries/plans';
+import { emails, merchants, renewalLinks, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
+import { ApiError } from '@/lib/api/errors';
+import { loadCheckoutPage } from '@/lib/checkout/session';
+import { payCheckout } from '@/lib/checkout/payments';
+import { parseCard } from '@/lib/payments/card';
+import type { PaymentInstrument } from '@/lib/payments/processor';
+import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { pausePlan, cancelPlan } from '@/lib/plans/lifecycle';
+import { toPlanStatus } from '@/lib/plans/views';
+import { LIFECYCLE_EVENT_TYPES } from '@/lib/webhooks/payload';
+import { updateMerchant } from '@/lib/merchants/merchants';
+import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { useTestDatabase } from '@/test/database';
+import { runRenewalSweep } from './sweep';
+
+let database: Database;
+beforeAll(async () => {
+  database = await useTestDatabase();
+});
+
+const DAY = 86_400_000;
+const sandbox = createSandboxProcessor({ pendingMs: 0 });
+// 10:00 in Bogotá is 15:00 UTC.
+const bogota = (isoDate: string) => new Date(`${isoDate}T15:00:00.000Z`);
+const later = (date: Date, ms: number) => new Date(date.getTime() + ms);
+
+const PSE_APPROVES: PaymentInstrument = {
+  type: 'PSE',
+  userType: 'PERSON',
+  legalIdType: 'CC',
+  legalId: '1020304050',
+  institutionCode: '1',
+  fullName: 'Ana Gómez',
+  phoneNumber: '3001234567',
+};
+const PSE_DECLINES: PaymentInstrument = { ...PSE_APPROVES, institutionCode: '2' };
+const NEQUI_APPROVES: PaymentInstrument = { type: 'NEQUI', phoneNumber: '3991111111' };
+const card = (number: string): PaymentInstrument => ({ type: 'CARD', card: parseCard(cardForm(number))! });
+
+const pay = (token: string, instrument: PaymentInstrument, now: Date) => payCheckout(database.db, sandbox, { token, payment: { instrument }, now });
+const sweep = (now: Date) => runRenewalSweep(database.db, sandbox, { now });
+
+/** Only this test's plans take part in a sweep: others still ACTIVE are moved out of the way. */
+async function onlyThese(planIds: string[]) {
+  await database.db
+    .update(subscriptionPlans)
+    .set({ status: 'CANCELLED' })
+    .where(and(eq(subscriptionPlans.status, 'ACTIVE'), notInArray(subscriptionPlans.id, planIds)));
+}
+
+/**
+ * A RECURRING plan paid at `firstCharge` with `instrument` through the checkout; every lifecycle
+ * event chosen. Plans of earlier tests are moved out of the sweep's way (beforeEach).
+ */
+async function paidPlan(instrument: PaymentInstrument, firstCharge: Date, plan: Record<string, unknown> = {}) {
+  const link = await createTestLink(database.db, plan);
+  await updateMerchant(database.db, link.merchant.merchantId, { webhookEvents: [...LIFECYCLE_EVENT_TYPES] });
+  await database.db.update(subscriptionPlans).set({ tokenExpiresAt: later(firstCharge, DAY) }).where(eq(subscriptionPlans.id, link.subscriptionPlanId));
+  expect((await pay(link.token, instrument, firstCharge)).status).toBe('APPROVED');
+  return { ...link, planId: link.subscriptionPlanId };
+}
+
+const linksOf = (planId: string) => database.db.select().from(renewalLinks).where(eq(renewalLinks.planId, planId)).orderBy(asc(renewalLinks.period));
+/** The plan's events in the order they were written; those written at the same instant, by name. */
+const eventTypes = async (planId: string) =>
+  (await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, planId)).orderBy(asc(webhookEvents.createdAt), asc(webhookEvents.type))).map((e) => e.type);
+const emailsOf = async (planId: string) =>
+  database.db.select().from(emails).where(eq(emails.planId, planId)).orderBy(asc(emails.createdAt), asc(emails.id));
+const refusal = async (promise: Promise<unknown>) => {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+};
+
+beforeEach(async () => {
+  await onlyThese([]);
+});
+
+describe('a RECURRING plan started with PSE (docs/billing.md#renewal-links)', () => {
+  it('is renewed by link: e-mailed reminderDays before, paid by PSE as the period’s RENEWAL, then cancelled `unpaid` when grace runs out', async () => {
+    const start = bogota('2027-03-10');
+    const link = await paidPlan(PSE_APPROVES, start);
+    expect(await link.plan()).toMatchObject({ status: 'ACTIVE', renewalCollection: 'LINK', paymentMethodToken: null, nextChargeDate: bogota('2027-04-10') });
+
+    // Nothing is pulled, and nothing is sent before reminderDays (3) ahead of the due date.
+    expect(await sweep(bogota('2027-04-06'))).toMatchObject({ due: 0, renewalLinks: { issued: 0, reminded: 0, expired: 0 } });
+    expect(await linksOf(link.planId)).toEqual([]);
+    const issued = await sweep(bogota('2027-04-07'));
+    expect(issued).toMatchObject({ due: 0, transactionIds: [], renewalLinks: { issued: 1 } });
+    const [renewal] = await linksOf(link.planId);
+    expect(renewal).toMatchObject({
+      status: 'OPEN',
+      source: 'reminder',
+      amount: 150000,
+      period: bogota('2027-04-10'),
+      expiresAt: bogota('2027-04-15'),
+      token: expect.stringMatching(/^[0-9A-Za-z]{10}$/),
+    });
+    const mail = (await emailsOf(link.planId)).find((e) => e.kind === 'renewal_due')!;
+    expect(mail.text).toContain(`/pay/${renewal!.token}`);
+    expect(mail.subject).toBe('Renueve su suscripción a Tienda de prueba');
+    const due = (await database.db.select().from(webhookEvents).where(and(eq(webhookEvents.planId, link.planId), eq(webhookEvents.type, 'subscription.renewal_due'))))[0]!;
+    expect(JSON.parse(due.body).data.renewal).toEqual({
+      url: expect.stringMatching(new RegExp(`/pay/${renewal!.token}$`)),
+      expiresAt: bogota('2027-04-15').getTime(),
+      amount: 150000,
+      period: bogota('2027-04-10').getTime(),
+    });
+    // Sweeping again, even at once from another instance, issues nothing more.
+    await Promise.all([sweep(bogota('2027-04-07')), sweep(bogota('2027-04-07')), sweep(bogota('2027-04-08'))]);
+    expect(await linksOf(link.planId)).toHaveLength(1);
+
+    // The status API invents no PENDING transaction while nobody paid.
+    const unpaid = await getPlanWithLastTransaction(database.db, { merchantId: link.merchant.merchantId, planId: link.planId });
+    expect(toPlanStatus(unpaid!.plan, unpaid!.lastTransaction).lastTransaction).toMatchObject({ status: 'APPROVED' });
+
+    const paid = await pay(renewal!.token, PSE_APPROVES, bogota('2027-04-09'));
+    expect(paid.status).toBe('APPROVED');
+    const [txn] = await database.db.select().from(transactions).where(eq(transactions.id, paid.subscriptionTransactionId));
+    expect(txn).toMatchObject({ kind: 'RENEWAL', amount: 150000, paymentMethodType: 'PSE', renewalLinkId: renewal!.id });
+    expect(await link.plan()).toMatchObject({ status: 'ACTIVE', renewalCollection: 'LINK', nextChargeDate: bogota('2027-05-10'), renewalFailures: 0 });
+    expect((await linksOf(link.planId))[0]!.status).toBe('PAID');
+    expect((await emailsOf(link.planId)).map((e) => e.kind)).toEqual(['receipt', 'renewal_due', 'receipt']);
+    // Paid means paid: the page says so, and another payment is refused.
+    const page = await loadCheckoutPage(database.db, renewal!.token, bogota('2027-04-09'));
+    expect(page.session.renewal).toEqual({ period: bogota('2027-04-10').getTime(), status: 'PAID' });
+    expect((await refusal(pay(renewal!.token, PSE_APPROVES, bogota('2027-04-09')))).code).toBe('conflict');
+
+    // The next period goes unpaid: e-mail, reminder on the due date, two days before the end, then cancelled.
+    expect(await sweep(bogota('2027-05-07'))).toMatchObject({ renewalLinks: { issued: 1, reminded: 0 } });
+    expect(await sweep(bogota('2027-05-10'))).toMatchObject({ renewalLinks: { issued: 0, reminded: 1 } });
+    expect(await sweep(bogota('2027-05-11'))).toMatchObject({ renewalLinks: { reminded: 0, expired: 0 } });
+    expect(await sweep(bogota('2027-05-13'))).toMatchObject({ renewalLinks: { reminded: 1, expired: 0 } });
+    expect((await link.plan()).status).toBe('ACTIVE');
+    const ended = await sweep(bogota('2027-05-15'));
+    expect(ended).toMatchObject({ cancelledPlanIds: [link.planId], renewalLinks: { expired: 1 } });
+    expect(await link.plan()).toMatchObject({ status: 'CANCELLED', cancelReason: 'unpaid' });
+    const [, second] = await linksOf(link.planId);
+    expect(second!.status).toBe('EXPIRED');
+    const subjects = (await emailsOf(link.planId)).map((e) => `${e.kind}: ${e.subject}`);
+    expect(subjects.slice(3)).toEqual([
+      'renewal_due: Renueve su suscripción a Tienda de prueba',
+      'renewal_due: Hoy vence su suscripción a Tienda de prueba',
+      'renewal_due: Quedan 2 días para renovar su suscripción a Tienda de prueba',
+      'cancelled: Su suscripción a Tienda de prueba fue cancelada',
+    ]);
+    expect(await eventTypes(link.planId)).toEqual([
+      'subscription.activated',
+      'subscription.charge.approved',
+      'subscription.renewal_due',
+      'subscription.charge.approved',
+      'subscription.renewal_due',
+      'subscription.cancelled',
+    ]);
+    const cancelled = (await database.db.select().from(webhookEvents).where(and(eq(webhookEvents.planId, link.planId), eq(webhookEvents.type, 'subscription.cancelled'))))[0]!;
+    expect(JSON.parse(cancelled.body).data).toMatchObject({ status: 'CANCELLED', reason: 'unpaid' });
+
+    // The expired link says what happened; a payment of it changes nothing.
+    const expiredPage = await loadCheckoutPage(database.db, second!.token, bogota('2027-05-16'));
+    expect(expiredPage.expired).toBe(true);
+    expect((await refusal(pay(second!.token, PSE_APPROVES, bogota('2027-05-16')))).code).toBe('session_expired');
+    expect(await database.db.select().from(transactions).where(eq(transactions.renewalLinkId, second!.id))).toEqual([]);
+  });
+
+  it('a PSE payment declined at the bank changes nothing: the link stays open and can be paid again, by another method too', async () => {
+    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
+    await sweep(bogota('2027-04-07'));
+    const [renewal] = await linksOf(link.planId);
+    const declined = await pay(renewal!.token, PSE_DECLINES, bogota('2027-04-11'));
+    expect(declined.status).toBe('DECLINED');
+    expect(await link.plan()).toMatchObject({ status: 'ACTIVE', renewalFailures: 0, nextChargeDate: bogota('2027-04-10') });
+    expect((await linksOf(link.planId))[0]!.status).toBe('OPEN');
+    expect((await emailsOf(link.planId)).map((e) => e.kind)).not.toContain('renewal_failed');
+    // By card: the plan is charged automatically from then on, on that card.
+    const byCard = await pay(renewal!.token, card(CARDS.approved), bogota('2027-04-12'));
+    expect(byCard.status).toBe('APPROVED');
+    const plan = await link.plan();
+    expect(plan).toMatchObject({ renewalCollection: 'AUTOMATIC', nextChargeDate: bogota('2027-05-10'), paymentMethodToken: expect.stringMatching(/^pm_sandbox_approve_/) });
+    expect(await sweep(bogota('2027-05-10'))).toMatchObject({ due: 1, approved: 1, renewalLinks: { issued: 0 } });
+  });
+
+  it('closes an open link when the plan is paused (superseded) or cancelled, and the page says so', async () => {
+    const paused = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
+    const cancelled = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
+    await sweep(bogota('2027-04-08'));
+    const [p] = await linksOf(paused.planId);
+    const [c] = await linksOf(cancelled.planId);
+    await pausePlan(database.db, { merchantId: paused.merchant.merchantId, planId: paused.planId });
+    await cancelPlan(database.db, { merchantId: cancelled.merchant.merchantId, planId: cancelled.planId });
+    expect((await linksOf(paused.planId))[0]!.status).toBe('SUPERSEDED');
+    expect((await linksOf(cancelled.planId))[0]!.status).toBe('CANCELLED');
+    for (const token of [p!.token, c!.token]) {
+      expect((await loadCheckoutPage(database.db, token, bogota('2027-04-09'))).expired).toBe(false);
+      expect((await refusal(pay(token, PSE_APPROVES, bogota('2027-04-09')))).message).toBe('This renewal link no longer takes payments');
+    }
+    // A sweep finds nothing to remind or cancel.
+    expect(await sweep(bogota('2027-04-20'))).toMatchObject({ cancelledPlanIds: [], renewalLinks: { issued: 0, reminded: 0, expired: 0 } });
+  });
+
+  it('pays one link once, whatever the concurrency: 20 payments at once, one approval', async () => {
+    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
+    await sweep(bogota('2027-04-07'));
+    const [renewal] = await linksOf(link.planId);
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => pay(renewal!.token, card(CARDS.approved), bogota('2027-04-08'))));
+    const approved = results.filter((r) => r.status === 'fulfilled' && r.value.status === 'APPROVED');
+    expect(approved).toHaveLength(1);
+    for (const r of results.filter((r) => r.status === 'rejected')) expect((r.reason as ApiError).code).toBe('conflict');
+    const renewals = await database.db.select().from(transactions).where(eq(transactions.renewalLinkId, renewal!.id));
+    expect(renewals.filter((t) => t.status === 'APPROVED')).toHaveLength(1);
+  });
+});
+
+describe('the ladder (docs/billing.md#renewal-links)', () => {
+  const exhaust = async (planId: string) => {
+    for (const day of ['2027-04-10', '2027-04-11', '2027-04-13', '2027-04-15']) await sweep(bogota(day));
+    return planId;
+  };
+
+  it('after the last failed retry of a card, sends the renewal link with grace instead of cancelling; paid by Nequi, renewals go on automatically', async () => {
+    const link = await paidPlan(card(CARDS.renewalsDecline), bogota('2027-03-10'));
+    await exhaust(link.planId);
+    const plan = await link.plan();
+    expect(plan).toMatchObject({ status: 'ACTIVE', renewalCollection: 'LINK', renewalFailures: 3 });
+    const [ladder] = await linksOf(link.planId);
+    expect(ladder).toMatchObject({ status: 'OPEN', source: 'ladder', period: bogota('2027-04-10'), expiresAt: bogota('2027-04-20') });
+    const kinds = (await emailsOf(link.planId)).map((e) => e.kind);
+    expect(kinds).toEqual(['receipt', 'renewal_failed', 'renewal_failed', 'renewal_failed', 'renewal_due']);
+    expect(await eventTypes(link.planId)).toEqual([
+      'subscription.activated',
+      'subscription.charge.approved',
+      'subscription.charge.declined',
+      'subscription.charge.declined',
+      'subscription.charge.declined',
+      'subscription.charge.declined',
+      'subscription.renewal_due',
+    ]);
+    // Nothing more is pulled from the card while the link is open.
+    expect(await sweep(bogota('2027-04-16'))).toMatchObject({ due: 0 });
+
+    const paid = await pay(ladder!.token, NEQUI_APPROVES, bogota('2027-04-17'));
+    expect(paid.status).toBe('APPROVED');
+    expect(await link.plan()).toMatchObject({
+      status: 'ACTIVE',
+      renewalCollection: 'AUTOMATIC',
+      renewalFailures: 0,
+      nextChargeDate: bogota('2027-05-10'),
+      paymentMethodToken: expect.stringMatching(/^pm_sandbox_nequi_approve_/),
+    });
+    expect(await sweep(bogota('2027-05-10'))).toMatchObject({ due: 1, approved: 1 });
+  });
+
+  it('cancels as before when the merchant switched it off, or gives no grace', async () => {
+    const off = await paidPlan(card(CARDS.renewalsDecline), bogota('2027-03-10'));
+    const noGrace = await paidPlan(card(CARDS.renewalsDecline), bogota('2027-03-10'));
+    await updateMerchant(database.db, off.merchant.merchantId, { renewalLadder: false });
+    await updateMerchant(database.db, noGrace.merchant.merchantId, { graceDays: 0 });
+    await exhaust(off.planId);
+    for (const plan of [await off.plan(), await noGrace.plan()]) {
+      expect(plan).toMatchObject({ status: 'CANCELLED', cancelReason: expect.stringMatching(/^Renewal failed 4 times/) });
+      expect(await linksOf(plan.id)).toEqual([]);
+    }
+  });
+
+  it('fits a weekly plan’s link inside its week: grace clamped to 3 days from the last retry (3.5 days after the due date)', async () => {
+    const link = await paidPlan(card(CARDS.renewalsDecline), bogota('2027-03-07'), { interval: { unit: 'week', count: 1 } });
+    const due = bogota('2027-03-14');
+    for (const offset of [0, 1, 3, 3.5]) await sweep(later(due, offset * DAY));
+    const [ladder] = await linksOf(link.planId);
+    expect(ladder).toMatchObject({ status: 'OPEN', period: due, expiresAt: later(due, 6.5 * DAY) });
+    expect(ladder!.expiresAt.getTime()).toBeLessThan(later(due, 7 * DAY).getTime());
+    expect(await sweep(later(due, 6.5 * DAY))).toMatchObject({ cancelledPlanIds: [link.planId] });
+  });
+
+  it('e-mails a weekly PSE plan’s link 3 days before its due date and gives 3 days of grace (5 clamped)', async () => {
+    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-07'), { interval: { unit: 'week', count: 1 } });
+    expect(await sweep(bogota('2027-03-10'))).toMatchObject({ renewalLinks: { issued: 0 } });
+    expect(await sweep(bogota('2027-03-11'))).toMatchObject({ renewalLinks: { issued: 1 } });
+    const [renewal] = await linksOf(link.planId);
+    expect(renewal).toMatchObject({ period: bogota('2027-03-14'), expiresAt: bogota('2027-03-17') });
+    expect((await pay(renewal!.token, PSE_APPROVES, bogota('2027-03-16'))).status).toBe('APPROVED');
+    expect((await link.plan()).nextChargeDate).toEqual(bogota('2027-03-21'));
+  });
+
+  it('lets an unpaid ladder link expire into the cancellation, as exhausted retries', async () => {
+    const link = await paidPlan(card(CARDS.renewalsDecline), bogota('2027-03-10'));
+    await database.db.update(merchants).set({ graceDays: 3 }).where(eq(merchants.id, link.merchant.merchantId));
+    await exhaust(link.planId);
+    expect((await linksOf(link.planId))[0]!.expiresAt).toEqual(bogota('2027-04-18'));
+    expect(await sweep(bogota('2027-04-18'))).toMatchObject({ cancelledPlanIds: [link.planId] });
+    expect(await link.plan()).toMatchObject({ status: 'CANCELLED', cancelReason: 'unpaid' });
+  });
+});

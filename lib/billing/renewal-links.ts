@@ -1,0 +1,224 @@
+import type { Db } from '@/db/client';
+import { getMerchant } from '@/db/queries/merchants';
+import { type PlanRow, transitionPlan } from '@/db/queries/plans';
+import {
+  advanceRenewalLink,
+  closeRenewalLink,
+  findPlansAwaitingRenewalLink,
+  findRenewalLinkStepsDue,
+  getOpenRenewalLink,
+  getRenewalLink,
+  insertRenewalLink,
+  type RenewalLinkRow,
+} from '@/db/queries/renewal-links';
+import { getPendingTransaction, getPlanByToken, lockPlan, type TransactionRow } from '@/db/queries/transactions';
+import type { RenewalLinkStatus } from '@/db/schema';
+import { noteRenewalLink, notePlanChange } from '@/lib/customers/notices';
+import type { RenewalStage } from '@/lib/email/templates';
+import { env } from '@/lib/env';
+import { createId, randomBase62 } from '@/lib/ids';
+import { log } from '@/lib/log';
+import type { Outbox } from '@/lib/outbox';
+import { type CancelReason, cancelReasonText } from '@/lib/plans/cancel-reason';
+import { inTransaction } from '@/lib/unit-of-work';
+import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
+import { clampRenewalSettings, DAY_MS, issueTime, nextStepAt, reminderTimes, type RenewalSettings } from './grace';
+import { followingPeriodDue, periodDueOf } from './schedule';
+
+// Renewal links (docs/billing.md#renewal-links): a plan that cannot be charged without its payer
+// (started with PSE), or whose saved card or Nequi failed its last retry (the ladder), is renewed
+// by a checkout link for exactly one period. Every change here runs under the plan's row lock, and
+// the database holds the rules that matter under concurrency: one link per plan and period, one
+// OPEN per plan, one approval per link.
+
+/** The page that pays a renewal link: the hosted checkout, like a plan's own token. */
+export function renewalUrl(token: string): string {
+  return `${env().APP_URL}/pay/${token}`;
+}
+
+/** While a payment of the link is at the bank at the end of grace, the plan waits this long before looking again. */
+export const PENDING_AT_EXPIRY_RECHECK_MS = 10 * 60 * 1000;
+/** How far ahead the sweep looks for plans to e-mail: the largest reminderDays. */
+const ISSUE_HORIZON_MS = 10 * DAY_MS;
+
+/** The merchant's settings as they apply to the plan's period due at `due` (grace.ts clamps short periods). */
+function settingsFor(plan: PlanRow, due: Date, settings: RenewalSettings): RenewalSettings {
+  return clampRenewalSettings(settings, followingPeriodDue(plan, due).getTime() - due.getTime());
+}
+
+/**
+ * A token no plan already has. Links and plans share /pay/<token>, and a plan is looked up first;
+ * a link's token is unique among links by its index, and checked against plans here (a plan made
+ * later with the same 59-bit token is as likely as any two tokens meeting).
+ */
+async function freshToken(tx: Db): Promise<string> {
+  for (;;) {
+    const token = randomBase62(CHECKOUT_TOKEN_LENGTH);
+    if (!(await getPlanByToken(tx, token))) return token;
+  }
+}
+
+/**
+ * Issues the period's link inside the caller's transaction (the plan locked): `reminder` for a plan
+ * collected by link, its expiry at the due date plus grace; `ladder` after an automatic renewal's
+ * last failed retry, its grace counted from now. A second call for the same period finds the
+ * first link and tells nobody again.
+ */
+export async function issueRenewalLink(
+  tx: Db,
+  outbox: Outbox,
+  plan: PlanRow,
+  { source, settings, now }: { source: 'reminder' | 'ladder'; settings: RenewalSettings; now: Date },
+): Promise<{ link: RenewalLinkRow; created: boolean }> {
+  const period = periodDueOf(plan);
+  const { graceDays } = settingsFor(plan, period, settings);
+  const from = source === 'ladder' ? now : period;
+  const expiresAt = new Date(from.getTime() + graceDays * DAY_MS);
+  const schedule = { createdAt: now, period, expiresAt };
+  const { link, created } = await insertRenewalLink(tx, {
+    id: createId('rnl', now.getTime()),
+    token: await freshToken(tx),
+    planId: plan.id,
+    merchantId: plan.merchantId,
+    period,
+    amount: plan.amount,
+    expiresAt,
+    source,
+    nextStepAt: nextStepAt(schedule, 0),
+    createdAt: now,
+  });
+  if (created) await noteRenewalLink(tx, outbox, plan, { ...link, url: renewalUrl(link.token) }, source === 'ladder' ? 'ladder' : 'issued', now);
+  return { link, created };
+}
+
+/**
+ * What the last failed retry of an automatic renewal does, with the merchant's ladder on and some
+ * grace to give: the plan stays ACTIVE, collected by link from now on, and the customer gets the
+ * link. Null when the ladder does not apply (the plan is then cancelled as before).
+ */
+export async function stepDownToLink(tx: Db, outbox: Outbox, plan: PlanRow, now: Date): Promise<PlanRow | null> {
+  const merchant = await getMerchant(tx, plan.merchantId);
+  if (!merchant?.renewalLadder) return null;
+  const settings = { reminderDays: merchant.reminderDays, graceDays: merchant.graceDays };
+  if (settingsFor(plan, periodDueOf(plan), settings).graceDays === 0) return null;
+  // The failures stay at the last retry, so the period's due date is still nextChargeDate less its offset.
+  const moved = await transitionPlan(tx, plan.id, ['ACTIVE'], { renewalCollection: 'LINK' });
+  if (!moved) return null;
+  await issueRenewalLink(tx, outbox, moved, { source: 'ladder', settings, now });
+  return moved;
+}
+
+/**
+ * What a settled payment of a renewal link does to its plan (lib/settlement/settle.ts): an approval
+ * pays the period, closes the link and moves the plan on, collected automatically from the method
+ * just saved (card, Nequi) or by link again (PSE). A declined or failed payment changes nothing:
+ * the customer may pay again while grace lasts.
+ */
+export async function settleLinkPayment(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
+  if (txn.status !== 'APPROVED' || !txn.renewalLinkId) return plan;
+  const link = await closeRenewalLink(tx, txn.renewalLinkId, 'PAID');
+  if (!link) {
+    log.error('a renewal link was paid after it closed; the charge is recorded, the plan is left as it is', { planId: plan.id, transactionId: txn.id });
+    return plan;
+  }
+  const pse = txn.paymentMethodType === 'PSE';
+  const moved = await transitionPlan(tx, plan.id, ['ACTIVE'], {
+    nextChargeDate: followingPeriodDue(plan, link.period),
+    renewalFailures: 0,
+    renewalCollection: pse ? 'LINK' : 'AUTOMATIC',
+    paymentMethodToken: pse ? null : txn.paymentMethodToken,
+  });
+  return moved ?? plan;
+}
+
+/** Closes the plan's OPEN link, if any, inside the caller's transaction (pause: SUPERSEDED; cancel: CANCELLED). */
+export async function closeOpenRenewalLink(tx: Db, planId: string, status: Extract<RenewalLinkStatus, 'CANCELLED' | 'SUPERSEDED'>): Promise<void> {
+  const open = await getOpenRenewalLink(tx, planId);
+  if (open) await closeRenewalLink(tx, open.id, status);
+}
+
+export type LinkStepResult = 'issued' | 'reminded' | 'cancelled' | 'waiting' | 'skipped';
+
+/** Issues the link of one plan collected by link, if its time has come and no other worker did. */
+async function issueForPlan(db: Db, planId: string, settings: RenewalSettings, now: Date): Promise<LinkStepResult> {
+  return inTransaction(db, async (tx, outbox): Promise<LinkStepResult> => {
+    const plan = await lockPlan(tx, planId);
+    if (plan?.status !== 'ACTIVE' || plan.renewalCollection !== 'LINK' || plan.renewalFailures !== 0 || !plan.nextChargeDate) return 'skipped';
+    if (issueTime(plan.nextChargeDate, settingsFor(plan, plan.nextChargeDate, settings)) > now) return 'skipped';
+    if (await getOpenRenewalLink(tx, plan.id)) return 'skipped';
+    return (await issueRenewalLink(tx, outbox, plan, { source: 'reminder', settings, now })).created ? 'issued' : 'skipped';
+  });
+}
+
+/**
+ * One step of an OPEN link whose time has come, under its plan's lock: the latest reminder due
+ * (earlier ones a late sweep missed are not sent), or, at the end of grace, the plan CANCELLED
+ * with reason `unpaid` and the link EXPIRED, unless a payment of it is still at the bank.
+ */
+export async function runRenewalLinkStep(db: Db, linkId: string, now: Date): Promise<{ result: LinkStepResult; planId: string }> {
+  return inTransaction(db, async (tx, outbox) => {
+    const found = await getRenewalLink(tx, linkId);
+    if (!found) return { result: 'skipped' as const, planId: '' };
+    const plan = await lockPlan(tx, found.planId);
+    const link = await getRenewalLink(tx, linkId);
+    const done = (result: LinkStepResult) => ({ result, planId: found.planId });
+    if (!link || link.status !== 'OPEN' || !link.nextStepAt || link.nextStepAt > now) return done('skipped');
+    if (plan.status !== 'ACTIVE') {
+      await closeRenewalLink(tx, link.id, plan.status === 'PAUSED' ? 'SUPERSEDED' : 'CANCELLED');
+      return done('skipped');
+    }
+    if (now < link.expiresAt) {
+      const times = reminderTimes(link);
+      const due = times.findLastIndex((t) => t <= now);
+      if (due < link.remindersSent) return done('skipped');
+      await advanceRenewalLink(tx, link.id, { remindersSent: due + 1, nextStepAt: nextStepAt(link, due + 1) });
+      const stage: RenewalStage = times[due]!.getTime() === link.period.getTime() ? 'due' : 'final';
+      await noteRenewalLink(tx, outbox, plan, { ...link, url: renewalUrl(link.token) }, stage, now);
+      return done('reminded');
+    }
+    if (await getPendingTransaction(tx, plan.id)) {
+      await advanceRenewalLink(tx, link.id, { remindersSent: link.remindersSent, nextStepAt: new Date(now.getTime() + PENDING_AT_EXPIRY_RECHECK_MS) });
+      return done('waiting');
+    }
+    await closeRenewalLink(tx, link.id, 'EXPIRED');
+    const reason: CancelReason = { code: 'unpaid' };
+    const cancelled = await transitionPlan(tx, plan.id, ['ACTIVE'], { status: 'CANCELLED', cancelReason: cancelReasonText(reason) });
+    if (!cancelled) return done('skipped');
+    // The events and e-mail of a cancellation after the last failed retry (docs/customers.md).
+    await notePlanChange(tx, outbox, { before: plan, after: cancelled }, 'subscription.cancelled', { now, reason });
+    return done('cancelled');
+  });
+}
+
+export interface RenewalLinkSweep {
+  issued: number;
+  reminded: number;
+  cancelledPlanIds: string[];
+}
+
+/**
+ * The renewal links' part of a renewal sweep at `now`: the first e-mail of each plan collected by
+ * link whose reminderDays have come, then each OPEN link's step that is due. Any number of
+ * instances may run it at once: each step is decided under the plan's lock.
+ */
+export async function runRenewalLinks(db: Db, now: Date, pageSize = 500): Promise<RenewalLinkSweep> {
+  const summary: RenewalLinkSweep = { issued: 0, reminded: 0, cancelledPlanIds: [] };
+  const horizon = new Date(now.getTime() + ISSUE_HORIZON_MS);
+  let after: { nextChargeDate: Date; id: string } | undefined;
+  for (;;) {
+    const page = await findPlansAwaitingRenewalLink(db, { horizon, limit: pageSize, after });
+    for (const { plan, reminderDays, graceDays } of page) {
+      if ((await issueForPlan(db, plan.id, { reminderDays, graceDays }, now)) === 'issued') summary.issued++;
+    }
+    if (page.length < pageSize) break;
+    const last = page[page.length - 1]!.plan;
+    after = { nextChargeDate: last.nextChargeDate!, id: last.id };
+  }
+  // Links issued above have their first step later; one step per link per sweep.
+  for (const { id } of await findRenewalLinkStepsDue(db, { now, limit: pageSize })) {
+    const step = await runRenewalLinkStep(db, id, now);
+    if (step.result === 'reminded') summary.reminded++;
+    if (step.result === 'cancelled') summary.cancelledPlanIds.push(step.planId);
+  }
+  return summary;
+}

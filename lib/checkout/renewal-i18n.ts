@@ -1,0 +1,73 @@
+// The hosted checkout's words for a renewal link (docs/billing.md#renewal-links): what period it
+// pays and until when, and, when it no longer takes a payment, why and what to do. Spanish first,
+// the customer addressed as "usted", like the rest of the page (lib/checkout/i18n.ts).
+
+import { fill, formatExpiry, type FormCopy, type Lang, LANG_TAG } from './i18n';
+
+const es = {
+  note: 'Renovación del periodo que vence el {due}. Puede pagarla hasta el {expires}.',
+  retry: 'Puede intentarlo de nuevo o pagar con otro medio hasta el {expires}.',
+  paid: { title: 'Esta renovación ya fue pagada', text: 'El periodo de {plan} que vencía el {due} ya está pagado. No tiene que pagar de nuevo.' },
+  expired: {
+    title: 'Su suscripción fue cancelada por falta de pago',
+    text: 'El plazo para pagar la renovación de {plan} terminó el {expires} sin pago, así que la suscripción con {merchant} se canceló y no se le cobró nada. Si quiere seguir, pídale a {merchant} un link de suscripción nuevo.',
+  },
+  cancelled: {
+    title: 'Esta renovación ya no se puede pagar',
+    text: 'La suscripción a {plan} fue cancelada, así que este link no cobra nada. Si tiene dudas, comuníquese con {merchant}.',
+  },
+  superseded: {
+    title: 'Este link de renovación ya no es necesario',
+    text: 'El periodo que cobraba ya no está pendiente: {merchant} pausó o cambió la suscripción a {plan}. No tiene que pagar con este link; si le llega uno nuevo, use ese.',
+  },
+};
+
+const en: typeof es = {
+  note: 'Renewal of the period due on {due}. You can pay it until {expires}.',
+  retry: 'You can try again or pay another way until {expires}.',
+  paid: { title: 'This renewal has already been paid', text: 'The period of {plan} due on {due} is paid. You do not need to pay again.' },
+  expired: {
+    title: 'Your subscription was cancelled for non-payment',
+    text: 'The time to pay the renewal of {plan} ended on {expires} without a payment, so the subscription with {merchant} was cancelled and nothing was charged. To continue, ask {merchant} for a new subscription link.',
+  },
+  cancelled: {
+    title: 'This renewal can no longer be paid',
+    text: 'The subscription to {plan} was cancelled, so this link charges nothing. If in doubt, contact {merchant}.',
+  },
+  superseded: {
+    title: 'This renewal link is no longer needed',
+    text: 'The period it collected is no longer due: {merchant} paused or changed the subscription to {plan}. You do not need to pay with this link; if you get a new one, use that.',
+  },
+};
+
+const dateOf = (lang: Lang, epochMs: number) =>
+  new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' }).format(new Date(epochMs));
+
+/** The renewal link's words with this link's values in. */
+export function renewalCopy(lang: Lang, facts: { planName: string; merchantName: string; period: number; expiresAt: number }) {
+  const table = lang === 'en' ? en : es;
+  const values = { plan: facts.planName, merchant: facts.merchantName, due: dateOf(lang, facts.period), expires: formatExpiry(facts.expiresAt, lang) };
+  const both = (pair: { title: string; text: string }) => ({ title: pair.title, text: fill(pair.text, values) });
+  return {
+    note: fill(table.note, values),
+    paid: both(table.paid),
+    expired: both(table.expired),
+    cancelled: both(table.cancelled),
+    superseded: both(table.superseded),
+    retry: fill(table.retry, values),
+  };
+}
+
+/** A declined payment of a renewal link says how long the customer may still try, by any method. */
+export function withRenewalRetry(copy: FormCopy, retry: string): FormCopy {
+  const declined = copy.status.declined;
+  const add = (text: string) => `${text} ${retry}`;
+  return {
+    ...copy,
+    status: {
+      ...copy.status,
+      declined: { ...declined, insufficient_funds: add(declined.insufficient_funds), card_not_supported: add(declined.card_not_supported), other: add(declined.other) },
+      error: { ...copy.status.error, text: add(copy.status.error.text) },
+    },
+  };
+}
