@@ -1,20 +1,20 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, FrameLocator, Page, Request } from '@playwright/test';
+import { SANDBOX_CARDS } from '../lib/payments/sandbox';
 import { ADMIN_API_TOKEN, expect, SHORT_LIVED_URL, test as base } from './fixtures';
 
 // What the hosted checkout journeys share: a merchant per test, links made as a merchant's
 // backend makes them (docs/api.md#create-a-payment-link), the sandbox cards (docs/processors.md#the-sandbox), the plan status a merchant
 // would poll (docs/api.md#plan-status), and a watch on Content-Security-Policy violations in every page.
 
-/** docs/processors.md#the-sandbox. */
+/** docs/processors.md#the-sandbox: the sandbox's own list (lib/payments/sandbox.ts), named for what a journey sees. */
 export const CARDS = {
-  approved: '4242 4242 4242 4242',
-  insufficientFunds: '4111 1111 1111 1111',
-  processorError: '4000 0000 0000 0119',
-  pendingThenApproved: '4000 0000 0000 0051',
-  pendingThenDeclined: '4000 0000 0000 0069',
-  /** Luhn-valid, but not one the sandbox knows. */
-  notSupported: '5555 5555 5555 4444',
+  approved: SANDBOX_CARDS.approved,
+  insufficientFunds: SANDBOX_CARDS.declined,
+  processorError: SANDBOX_CARDS.error,
+  pendingThenApproved: SANDBOX_CARDS.pendingApproved,
+  pendingThenDeclined: SANDBOX_CARDS.pendingDeclined,
+  notSupported: SANDBOX_CARDS.unsupported,
 } as const;
 
 /** An expiry two years ahead, as MM/YY. */

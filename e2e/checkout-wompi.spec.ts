@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { WOMPI_DOUBLE } from './fixtures';
 import { expect, expectAccessible, expectState, fillCard, LABELS, payButton, planStatus, test } from './checkout-helpers';
 import { acceptConsent, consentTokensSpent, recordedAtWompi, useWompi, watchRequests } from './wompi-helpers';
@@ -103,27 +104,31 @@ test('before the page\'s code runs, a Wompi form has no card field names and can
   expect(new URL(page.url()).search).toBe('');
 });
 
-test('Nequi for a subscription: the page waits while the payer approves in the app', async ({ page, request, admin, merchant, createLink }) => {
-  await useWompi(request, admin, merchant.merchantId);
-  const link = await createLink();
-  await page.goto(link.url);
+async function payByNequi(page: Page, url: string) {
+  await page.goto(url);
   await page.getByRole('radio', { name: /Nequi/ }).check();
   await page.getByLabel('Celular registrado en Nequi').fill('3991111111');
   await acceptConsent(page);
   await page.getByRole('button', { name: /con Nequi/ }).click();
   await expectState(page, 'approved', 15_000);
+}
+
+test('Nequi for a subscription: the page posts at once and waits while the payer approves in the app; Wompi\'s nequi_token.updated reaches our events URL', async ({ page, request, admin, merchant, createLink }) => {
+  await useWompi(request, admin, merchant.merchantId);
+  const link = await createLink();
+  const seen = watchRequests(page);
+  await payByNequi(page, link.url);
   expect((await planStatus(request, merchant, link.subscriptionPlanId)).plan.status).toBe('ACTIVE');
+  // The page never asked Wompi about the token: our server learns the payer's answer.
+  expect(seen.wompi.filter((r) => r.method() === 'GET' && /\/tokens\/nequi\//.test(r.url()))).toEqual([]);
+  const sent = (await (await request.get(`${WOMPI_DOUBLE.origin}/__control/events`)).json()) as { url: string; status: number; event: string }[];
+  expect(sent.filter((e) => e.event === 'nequi_token.updated' && e.url.endsWith(`/processors/wompi/events/${merchant.merchantId}`))).toContainEqual(expect.objectContaining({ status: 200 }));
 });
 
 test('Nequi and card for a single payment spend their pair on the transaction', async ({ page, request, admin, merchant, createLink }) => {
   const keys = await useWompi(request, admin, merchant.merchantId);
   const link = await createLink({ modality: 'SINGLE' });
-  await page.goto(link.url);
-  await page.getByRole('radio', { name: /Nequi/ }).check();
-  await page.getByLabel('Celular registrado en Nequi').fill('3991111111');
-  await acceptConsent(page);
-  await page.getByRole('button', { name: /con Nequi/ }).click();
-  await expectState(page, 'approved', 15_000);
+  await payByNequi(page, link.url);
   const charge = (await recordedAtWompi(request)).filter((r) => r.authorization === `Bearer ${keys.privateKey}` && r.path === '/v1/transactions').at(-1)!;
   expect(charge).toMatchObject({ status: 201, body: { payment_method: { type: 'NEQUI', phone_number: '3991111111' }, acceptance_token: expect.any(String) } });
 });

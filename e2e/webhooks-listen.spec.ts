@@ -16,10 +16,11 @@ interface Listener {
   stop: () => void;
 }
 
-function startListener(args: string[]): Promise<Listener> {
+/** The command, its credentials in the environment as the docs say (never on the command line). */
+function startListener(args: string[], credentials: { apiKey?: string; secret?: string } = {}): Promise<Listener> {
   const child: ChildProcess = spawn('npx', ['tsx', 'scripts/webhooks-listen.ts', '--url', BASE_URL, '--interval', '200', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PGLITE_DATA_DIR: '/nonexistent/pglite' },
+    env: { ...process.env, PGLITE_DATA_DIR: '/nonexistent/pglite', SERVICEPAY_API_KEY: credentials.apiKey, SERVICEPAY_WEBHOOK_SECRET: credentials.secret },
   });
   const lines: string[] = [];
   return new Promise((resolve, reject) => {
@@ -44,7 +45,7 @@ test('forwards a verified, signed webhook to a plain-http receiver on the laptop
   test.setTimeout(90_000);
   const created = await (await admin.post('/admin/merchants', { data: { name: 'Laptop Shop' } })).json();
   const receiver = await startReceiver(created.webhookSecret);
-  const listener = await startListener(['--api-key', `${created.apiKey}:${created.apiSecret}`, '--secret', created.webhookSecret, '--forward-to', receiver.url]);
+  const listener = await startListener(['--forward-to', receiver.url], { apiKey: `${created.apiKey}:${created.apiSecret}`, secret: created.webhookSecret });
   try {
     const res = await request.post('/merchants/subscription-link', {
       headers: { Authorization: `Bearer ${created.apiKey}:${created.apiSecret}` },
@@ -68,7 +69,7 @@ test('a wrong secret is refused by the receiver, and the command shows the 401',
   test.setTimeout(90_000);
   const created = await (await admin.post('/admin/merchants', { data: { name: 'Laptop Shop' } })).json();
   const receiver = await startReceiver(created.webhookSecret);
-  const listener = await startListener(['--api-key', `${created.apiKey}:${created.apiSecret}`, '--secret', `whsec_${'x'.repeat(32)}`, '--forward-to', receiver.url]);
+  const listener = await startListener(['--forward-to', receiver.url], { apiKey: `${created.apiKey}:${created.apiSecret}`, secret: `whsec_${'x'.repeat(32)}` });
   try {
     const res = await request.post('/merchants/subscription-link', {
       headers: { Authorization: `Bearer ${created.apiKey}:${created.apiSecret}` },
@@ -86,6 +87,9 @@ test('a wrong secret is refused by the receiver, and the command shows the 401',
   }
 });
 
-test('refuses to start without a forward URL or with malformed credentials', async () => {
-  await expect(startListener(['--api-key', 'nope', '--secret', 'whsec_x'])).rejects.toThrow(/exited 2[\s\S]*--forward-to[\s\S]*--api-key/);
+test('refuses to start without a forward URL or with malformed credentials, and refuses credentials on the command line', async () => {
+  await expect(startListener([], { apiKey: 'nope', secret: 'whsec_x' })).rejects.toThrow(/exited 2[\s\S]*--forward-to[\s\S]*SERVICEPAY_API_KEY/);
+  await expect(startListener(['--forward-to', 'http://127.0.0.1:9/x', '--api-key', 'pk_a:sk_b'], { apiKey: 'pk_a:sk_b', secret: 'whsec_x' })).rejects.toThrow(
+    /exited 2[\s\S]*no credentials on the command line/,
+  );
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { APIRequestContext, FrameLocator, Page, Request } from '@playwright/test';
 import { expect } from './checkout-helpers';
+import type { RecordedRequest } from '../test/wompi-double';
 import { BASE_URL, WOMPI_DOUBLE } from './fixtures';
 
 // A merchant on Wompi against the local double (test/wompi-double.ts), for the journeys that pay
@@ -36,18 +37,9 @@ export async function acceptConsent(page: Page | FrameLocator) {
   await page.getByRole('checkbox', { name: /tratamiento de mis datos personales/ }).check();
 }
 
-export interface RecordedAtWompi {
-  method: string;
-  path: string;
-  authorization: string | null;
-  merchantKeyHeader: string | null;
-  body: Record<string, unknown> | null;
-  status: number;
-}
-
 /** Every request the Wompi double received (test/wompi-double.ts). */
-export async function recordedAtWompi(request: APIRequestContext): Promise<RecordedAtWompi[]> {
-  return (await (await request.get(`${WOMPI_DOUBLE.origin}/__control/requests`)).json()) as RecordedAtWompi[];
+export async function recordedAtWompi(request: APIRequestContext): Promise<RecordedRequest[]> {
+  return (await (await request.get(`${WOMPI_DOUBLE.origin}/__control/requests`)).json()) as RecordedRequest[];
 }
 
 /** The acceptance tokens this merchant's payment sources and transactions carried: each may appear once. */

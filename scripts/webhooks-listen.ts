@@ -1,31 +1,58 @@
 // npm run webhooks:listen -- --forward-to http://localhost:4242/webhooks
-//   [--url http://localhost:3000] [--api-key pk_…:sk_…] [--secret whsec_…] [--replay N] [--interval ms]
+//   [--url http://localhost:3000] [--replay N] [--interval ms]
 // Receives the merchant's webhooks on this machine (lib/webhooks/listen.ts, docs/webhooks.md).
-// Credentials default to the demo merchant's (.data/demo-merchant.json, written by the first
-// `npm run dev`), or SERVICEPAY_API_KEY / SERVICEPAY_WEBHOOK_SECRET.
+// Credentials come from the environment (SERVICEPAY_API_KEY, SERVICEPAY_WEBHOOK_SECRET), else the
+// demo merchant's (.data/demo-merchant.json, written by the first `npm run dev`), else a prompt on
+// the terminal that does not echo them. Never from the command line: npm prints a script's
+// arguments, and `ps` shows them to every user of the machine.
+import readline from 'node:readline';
+import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { listen } from '@/lib/webhooks/listen';
 import { demoCredentials } from './demo-credentials';
+
+/** Asks on the terminal without echoing the answer; undefined without a terminal. */
+async function askHidden(question: string): Promise<string | undefined> {
+  if (!process.stdin.isTTY) return undefined;
+  process.stderr.write(question);
+  const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const rl = readline.createInterface({ input: process.stdin, output: silent, terminal: true });
+  const answer = await new Promise<string>((resolve) => rl.question('', resolve));
+  rl.close();
+  process.stderr.write('\n');
+  return answer.trim() || undefined;
+}
 
 async function main() {
   const { values } = parseArgs({
     options: {
       'forward-to': { type: 'string' },
       url: { type: 'string' },
-      'api-key': { type: 'string' },
-      secret: { type: 'string' },
       replay: { type: 'string' },
       interval: { type: 'string' },
+      // Refused with a reason, below: a secret on the command line is seen by others.
+      'api-key': { type: 'string' },
+      secret: { type: 'string' },
     },
   });
+  if (values['api-key'] !== undefined || values.secret !== undefined) {
+    console.error(
+      'webhooks:listen takes no credentials on the command line (npm prints its arguments and `ps` shows them):\n' +
+        '  set SERVICEPAY_API_KEY=pk_…:sk_… and SERVICEPAY_WEBHOOK_SECRET=whsec_… in the environment, or run it in a terminal to be asked.',
+    );
+    process.exit(2);
+  }
   const demo = demoCredentials();
-  const credentials = values['api-key'] ?? process.env.SERVICEPAY_API_KEY ?? (demo.apiKey && demo.apiSecret ? `${demo.apiKey}:${demo.apiSecret}` : undefined);
-  const secret = values.secret ?? process.env.SERVICEPAY_WEBHOOK_SECRET ?? demo.webhookSecret;
+  const credentials =
+    process.env.SERVICEPAY_API_KEY ?? (demo.apiKey && demo.apiSecret ? `${demo.apiKey}:${demo.apiSecret}` : await askHidden('API key (pk_…:sk_…): '));
+  const secret = process.env.SERVICEPAY_WEBHOOK_SECRET ?? demo.webhookSecret ?? (await askHidden('Webhook Secret (whsec_…): '));
   const forwardTo = values['forward-to'];
   const problems = [
     !forwardTo || !/^https?:\/\//.test(forwardTo) ? '--forward-to: the local URL to POST to, e.g. http://localhost:4242/webhooks' : null,
-    !credentials || !/^pk_\w+:sk_\w+$/.test(credentials) ? '--api-key: pk_…:sk_… (or SERVICEPAY_API_KEY; the demo merchant’s is read from .data/demo-merchant.json)' : null,
-    !secret ? '--secret: the Webhook Secret, whsec_… (or SERVICEPAY_WEBHOOK_SECRET; the portal shows it under Settings → Webhooks)' : null,
+    !credentials || !/^pk_\w+:sk_\w+$/.test(credentials)
+      ? 'SERVICEPAY_API_KEY=pk_…:sk_… in the environment (the demo merchant’s is read from .data/demo-merchant.json; in a terminal you are asked)'
+      : null,
+    !secret ? 'SERVICEPAY_WEBHOOK_SECRET=whsec_… in the environment (the portal shows it under Settings → Webhooks; in a terminal you are asked)' : null,
   ].filter(Boolean);
   if (problems.length > 0) {
     console.error(`webhooks:listen needs:\n${problems.map((p) => `  ${p}`).join('\n')}`);

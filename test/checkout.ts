@@ -20,15 +20,8 @@ export async function createTestLink(db: Db, plan: Record<string, unknown> = {})
   };
 }
 
-export const CARDS = {
-  approved: '4242 4242 4242 4242',
-  declined: '4111 1111 1111 1111',
-  error: '4000 0000 0000 0119',
-  pendingApproved: '4000 0000 0000 0051',
-  pendingDeclined: '4000 0000 0000 0069',
-  renewalsDecline: '4000 0000 0000 0341',
-  unsupported: '5555 5555 5555 4444',
-};
+/** The sandbox's cards, defined once in lib/payments/sandbox.ts. */
+export { SANDBOX_CARDS as CARDS } from '@/lib/payments/sandbox';
 
 export const cardForm = (cardNumber: string, overrides: Record<string, string> = {}) => ({
   cardNumber,

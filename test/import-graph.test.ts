@@ -55,13 +55,9 @@ const KNOWN_UPWARD_FOLDER_EDGES: readonly string[] = [
   'lib/plans -> lib/customers', // lifecycle.ts records notices: notices.ts sits below both
   'lib/settlement -> lib/billing', // settle.ts reads the schedule (schedule.ts): the calendar itself moved to lib/calendar
   'lib/settlement -> lib/customers', // settle.ts records notices (as plans do)
-  'lib/billing -> lib/customers', // renewal-links.ts records its notices (as plans and settlement do)
   'lib/unit-of-work.ts -> lib/email', // the hand-off sends e-mails, and e-mail reaches billing through receipts
   'lib/webhooks -> lib/plans', // events.ts and merchant-events.ts read plan views and lookups
   'lib/billing -> lib/plans', // schedule.ts names the cancel reason (plans/cancel-reason.ts belongs lower)
-  'lib/email -> lib/plans', // templates.ts words the cancel reason (the same cancel-reason.ts)
-  'lib/payments -> lib/checkout', // Wompi's events finish a Nequi subscription (checkout/nequi-subscription.ts)
-  'lib/settlement -> lib/checkout', // the settler finishes one too
 ];
 
 /** The folder of lib a file belongs to (`lib/webhooks`); a file at lib's root is its own. */

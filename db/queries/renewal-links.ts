@@ -62,6 +62,14 @@ export async function closeRenewalLink(db: Db, id: string, status: Exclude<Renew
   return row;
 }
 
+/** Closes the plan's OPEN link, if any (pause: SUPERSEDED; cancel: CANCELLED); the caller holds the plan's lock. */
+export async function closeOpenRenewalLinkOfPlan(db: Db, planId: string, status: Extract<RenewalLinkStatus, 'CANCELLED' | 'SUPERSEDED'>): Promise<void> {
+  await db
+    .update(renewalLinks)
+    .set({ status, nextStepAt: null, updatedAt: sql`now()` })
+    .where(and(eq(renewalLinks.planId, planId), eq(renewalLinks.status, 'OPEN')));
+}
+
 /** Moves an OPEN link to its next step (a reminder sent, or a step put off). */
 export async function advanceRenewalLink(db: Db, id: string, values: { remindersSent: number; nextStepAt: Date }): Promise<void> {
   await db

@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -44,6 +45,16 @@ export class ApiError extends Answer {
     this.message = message;
     this.status = ERROR_STATUS[code];
   }
+}
+
+/** Seconds a client is asked to wait when the database is out of reach (a restart takes a few). */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** The 503 of a request that found the database out of reach: the same request may be sent again. */
+export function serviceUnavailable(): ApiError {
+  return new ApiError('service_unavailable', 'The service is briefly unavailable; try again in a few seconds', {
+    headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+  });
 }
 
 /** A 401 for missing or wrong Bearer credentials, naming the scheme as RFC 9110 asks of every 401. */

@@ -78,3 +78,30 @@ describe('withApi', () => {
     expect(requestLines(console)).toEqual([expect.objectContaining({ requestId: 'req_mine', path: '/x', status: 200 })]);
   });
 });
+
+describe('withApi when the database is out of reach', () => {
+  const call = (error: unknown) =>
+    withApi(async () => {
+      throw error;
+    })(new Request('http://localhost/merchants/x'), { params: Promise.resolve({}) });
+  const closed = Object.assign(new Error('write CONNECTION_CLOSED 127.0.0.1:5432'), { code: 'CONNECTION_CLOSED' });
+
+  it('answers 503 with Retry-After and the JSON error body, never a bare 500', async () => {
+    // As postgres.js throws it, and wrapped by drizzle (a query error whose cause is the backend's 57P01).
+    for (const error of [closed, new Error('Failed query: select 1', { cause: Object.assign(new Error('terminating connection'), { code: '57P01' }) })]) {
+      const res = await call(error);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      const body = await res.json();
+      expect(body.error).toMatchObject({ code: 'service_unavailable', requestId: res.headers.get('x-request-id') });
+    }
+  });
+
+  it('leaves any other fault a 500', async () => {
+    for (const error of [new Error('boom'), Object.assign(new Error('duplicate'), { code: '23505' })]) {
+      const res = await call(error);
+      expect(res.status).toBe(500);
+      expect(res.headers.get('retry-after')).toBeNull();
+    }
+  });
+});

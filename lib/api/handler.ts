@@ -1,7 +1,8 @@
 import type { NextRequest } from 'next/server';
 import { randomBase62 } from '@/lib/ids';
 import { errorFields, log, redactPath, withRequestLog } from '@/lib/log';
-import { ApiError, errorBody } from './errors';
+import { databaseUnavailable } from '@/db/errors';
+import { ApiError, errorBody, serviceUnavailable } from './errors';
 
 export interface ApiContext<P> {
   params: P;
@@ -68,7 +69,8 @@ export interface ApiOptions {
 /**
  * The outer wrapper of every API route: request id, the docs/api.md#conventions error body, one JSON log line
  * per request. Every line logged while the request runs carries its request id (lib/log.ts);
- * unknown errors are logged and answered with a bare 500.
+ * the database out of reach is a 503 with Retry-After (docs/settlement.md#when-the-database-drops-its-connections);
+ * other unknown errors are logged and answered with a bare 500.
  */
 export function withApi<P = Record<string, never>>(handler: ApiHandler<P>, { refuse }: ApiOptions = {}) {
   return (req: Request, route: RouteContext<P>): Response | Promise<Response> => {
@@ -83,6 +85,10 @@ export function withApi<P = Record<string, never>>(handler: ApiHandler<P>, { ref
       } catch (error) {
         if (error instanceof ApiError) {
           response = errorResponse(error, requestId);
+        } else if (databaseUnavailable(error)) {
+          // Not a fault of the request: the same request succeeds once the database is back.
+          log.warn('database unavailable; answered 503', errorFields(error));
+          response = errorResponse(serviceUnavailable(), requestId);
         } else {
           log.error('unhandled error', errorFields(error));
           response = errorResponse(new ApiError('internal_error', 'Something went wrong on our side'), requestId);

@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
 import type { ProcessorSource } from '@/lib/payments';
-import { runRenewalLinks } from './renewal-links';
+import { runRenewalLinks } from '@/lib/settlement/renewal-links';
 import { chargeRenewal, findDueRenewals, type RenewalOutcome } from './renewals';
 import type { SweepSummary } from './schemas';
 

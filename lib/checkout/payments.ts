@@ -11,8 +11,8 @@ import { type DeclineReason, type ProcessorSource, resolveProcessor } from '@/li
 import type { Consent, PaymentInstrument, PaymentMethodType } from '@/lib/payments/processor';
 import { type NewCharge, openCharge } from '@/lib/settlement/attempt';
 import { settleCharge } from '@/lib/settlement/settle';
-import { sendFirstPayment } from './first-payment';
-import { resumeNequiWait, startNequiSubscription } from './nequi-subscription';
+import { sendFirstPayment } from '@/lib/settlement/first-payment';
+import { resumeNequiWait, startNequiSubscription } from '@/lib/settlement/nequi-subscription';
 import { findCheckoutPlan, findPlanByToken } from './session';
 
 // The first payment of a plan through its checkout token (docs/states.md), and the payment of a

@@ -20,34 +20,24 @@ import { lifecyclePayloadSchema, LIFECYCLE_EVENT_TYPES } from '@/lib/webhooks/pa
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { adminHeaders, call } from '@/test/http';
-import { installNetworkTripwire } from '@/test/network-tripwire';
-import { type Receiver, startReceiver } from '@/test/webhook-receiver';
+import { fileReceiver } from '@/test/receiver-hooks';
 
 // Lifecycle events (docs/customers.md#lifecycle-events): written in the transaction of the change,
 // only for merchants who chose them, signed and delivered, listed and resendable like charge events.
 
 let database: Database;
-let receiver: Receiver;
-let tripwire: ReturnType<typeof installNetworkTripwire>;
+const receiver = fileReceiver();
 let dispatched: string[] = [];
 
 beforeAll(async () => {
   database = await useTestDatabase();
-  receiver = await startReceiver();
-  tripwire = installNetworkTripwire();
 });
-afterAll(async () => {
-  restoreWebhookQueue();
-  tripwire.uninstall();
-  await receiver.close();
-});
+afterAll(() => restoreWebhookQueue());
 beforeEach(() => {
   dispatched = holdWebhookHandOffs();
 });
 afterEach(async () => {
   await deliveriesSettled();
-  receiver.received.length = 0;
-  expect(tripwire.violations).toEqual([]);
 });
 
 const sandbox = createSandboxProcessor({ pendingMs: 0 });

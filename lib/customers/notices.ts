@@ -4,6 +4,10 @@ import type { RenewalLinkRow } from '@/db/queries/renewal-links';
 import type { TransactionRow } from '@/db/queries/transactions';
 import { queueCustomerEmail } from '@/lib/email/outbox';
 import type { RenewalStage } from '@/lib/email/templates';
+
+export type { RenewalStage };
+// Where a change is told, its reason is named too: settlement reads it from here.
+export { type CancelReason, cancelReasonText } from '@/lib/plans/cancel-reason';
 import type { Outbox } from '@/lib/outbox';
 import type { CancelReason } from '@/lib/plans/cancel-reason';
 import { recordLifecycleEvent } from '@/lib/webhooks/events';

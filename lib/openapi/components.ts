@@ -45,6 +45,7 @@ export const ERROR_MEANING: Record<ErrorCode, string> = {
   unsupported_media_type: 'The body is not sent as `Content-Type: application/json`',
   rate_limited: 'Too many requests in the last minute; wait `Retry-After` seconds',
   internal_error: 'A fault on our side; nothing internal is disclosed. Quote the requestId to support',
+  service_unavailable: 'The database is briefly out of reach (a restart or failover); nothing was changed that the reply does not say. Retry after `Retry-After` seconds',
 };
 
 
@@ -63,6 +64,7 @@ const ERROR_EXAMPLES: Record<ErrorCode, ErrorExample> = {
   unsupported_media_type: { message: 'Send the body as JSON with Content-Type: application/json' },
   rate_limited: { message: 'Too many requests: at most 60 a minute for this api_key' },
   internal_error: { message: 'Something went wrong on our side' },
+  service_unavailable: { message: 'The service is briefly unavailable; try again in a few seconds' },
 };
 
 /** A lifetime in words: "1 hour", "24 hours", "30 minutes". */
@@ -162,7 +164,9 @@ export interface ErrorReplyOptions {
 }
 
 /** One reply per HTTP status, with an example of each code that status carries. */
-export function errorReplies(codes: readonly ErrorCode[], options: ErrorReplyOptions): Record<string, JsonObject> {
+export function errorReplies(declared: readonly ErrorCode[], options: ErrorReplyOptions): Record<string, JsonObject> {
+  // Whatever can fail on our side can also find the database out of reach: a 503 to retry.
+  const codes = declared.includes('internal_error') ? [...declared, 'service_unavailable' as const] : declared;
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   return Object.fromEntries(
@@ -170,10 +174,10 @@ export function errorReplies(codes: readonly ErrorCode[], options: ErrorReplyOpt
       String(status),
       {
         description: sameStatus.map((code) => `\`${code}\`: ${ERROR_MEANING[code]}`).join('. '),
-        // No key was identified on a 401, so no bucket was counted; a 500 escapes the limiter's headers.
+        // No key was identified on a 401, so no bucket was counted; a 500 or 503 escapes the limiter's headers.
         headers: replyHeaders(
-          options.rateLimited && status !== 401 && status !== 500,
-          ...(status === 429 ? (['Retry-After'] as const) : []),
+          options.rateLimited && status !== 401 && status !== 500 && status !== 503,
+          ...(status === 429 || status === 503 ? (['Retry-After'] as const) : []),
         ),
         content: {
           'application/json': {

@@ -94,7 +94,9 @@ describe('the OpenAPI document', () => {
 
   it('documents each error status with the codes of lib/api/errors.ts and the Error body', () => {
     const link = doc.paths['/merchants/subscription-link']!.post as Json;
-    expect(Object.keys(link.responses).sort()).toEqual(['200', '400', '401', '409', '413', '415', '429', '500']);
+    expect(Object.keys(link.responses).sort()).toEqual(['200', '400', '401', '409', '413', '415', '429', '500', '503']);
+    // The database out of reach: a 503 to retry, with Retry-After.
+    expect(Object.keys(link.responses['503'].headers)).toEqual(expect.arrayContaining(['Retry-After', 'X-Request-Id']));
     expect(Object.keys(link.responses['409'].content['application/json'].examples).sort()).toEqual(['conflict', 'idempotency_key_reused']);
     expect(Object.keys(link.responses['429'].headers)).toEqual(
       expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-Request-Id']),
@@ -116,19 +118,19 @@ describe('the OpenAPI document', () => {
 
   it('documents the plan endpoints with 200, 401, 403, 404 and 429, and the operator API with its own token', () => {
     for (const urlPath of ['/merchants/plans/{subscriptionPlanId}/status', '/merchants/subscription-plans/{id}']) {
-      expect(Object.keys(doc.paths[urlPath]!.get!.responses as object).sort()).toEqual(['200', '401', '403', '404', '429', '500']);
+      expect(Object.keys(doc.paths[urlPath]!.get!.responses as object).sort()).toEqual(['200', '401', '403', '404', '429', '500', '503']);
       expect(doc.paths[urlPath]!.get!.security).toEqual([{ merchantKey: [] }]);
     }
     for (const urlPath of ['pause', 'resume', 'cancel'].map((verb) => `/merchants/subscription-plans/{id}/${verb}`).concat('/merchants/transactions/{subscriptionTransactionId}/void')) {
       const op = doc.paths[urlPath]!.post as Json;
-      expect(Object.keys(op.responses).sort(), urlPath).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '500']);
+      expect(Object.keys(op.responses).sort(), urlPath).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503']);
       expect(op.requestBody.required, urlPath).toBe(false);
     }
     expect(doc.paths['/admin/merchants']!.post!.security).toEqual([{ operatorToken: [] }]);
     expect(doc.paths['/admin/merchants/{id}']!.patch!.security).toEqual([{ operatorToken: [] }]);
     expect(doc.paths['/api/health']!.get!.security).toEqual([]);
     expect(doc.paths['/checkout/session/{token}']!.get!.security).toEqual([]);
-    expect(Object.keys(doc.paths['/checkout/session/{token}']!.get!.responses as object).sort()).toEqual(['200', '400', '404', '429', '500']);
+    expect(Object.keys(doc.paths['/checkout/session/{token}']!.get!.responses as object).sort()).toEqual(['200', '400', '404', '429', '500', '503']);
   });
 
   it('describes the webhooks of docs/webhooks.md#events, and the lifecycle events of docs/customers.md, with their signature header', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brandOf, cardProblems, luhnValid, parseCard, parseExpiry } from './card';
+import { brandOf, cardProblems, luhnValid, parseCard, parseExpiry, WOMPI_MIN_HOLDER } from './card';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const good = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/28', cardCvc: '123', cardHolder: 'Ana Gómez' };
@@ -24,6 +24,17 @@ describe('parseExpiry', () => {
 
 describe('cardProblems', () => {
   it('finds none in a good card', () => expect(cardProblems(good, NOW)).toEqual({}));
+
+  it.each(['Ana', 'Al B', ' Ana  '])('with Wompi, refuses the holder %j (under 5 characters) before any call; the sandbox takes it', (cardHolder) => {
+    expect(cardProblems({ ...good, cardHolder }, NOW, { minHolder: WOMPI_MIN_HOLDER })).toEqual({ cardHolder: 'short_holder' });
+    expect(parseCard({ ...good, cardHolder }, NOW, { minHolder: WOMPI_MIN_HOLDER })).toBeNull();
+    expect(cardProblems({ ...good, cardHolder }, NOW)).toEqual({});
+  });
+
+  it('with Wompi, takes a holder of 5 characters or more, and sends the number as digits only', () => {
+    expect(cardProblems({ ...good, cardHolder: 'Ana G' }, NOW, { minHolder: WOMPI_MIN_HOLDER })).toEqual({});
+    expect(parseCard(good, NOW, { minHolder: WOMPI_MIN_HOLDER })?.number).toBe('4242424242424242');
+  });
 
   it.each([
     [{ cardNumber: '4242 4242 4242 4241' }, { cardNumber: 'invalid_number' }],

@@ -50,13 +50,27 @@ type Behaviour =
   | 'nequi_approve'
   | 'nequi_decline';
 
+/** The sandbox's test cards (docs/processors.md#the-sandbox), as a customer types them: the one list tests and tools use. */
+export const SANDBOX_CARDS = {
+  approved: '4242 4242 4242 4242',
+  declined: '4111 1111 1111 1111',
+  error: '4000 0000 0000 0119',
+  pendingApproved: '4000 0000 0000 0051',
+  pendingDeclined: '4000 0000 0000 0069',
+  renewalsDecline: '4000 0000 0000 0341',
+  /** Luhn-valid, but not one the sandbox knows. */
+  unsupported: '5555 5555 5555 4444',
+};
+
+const digits = (number: string) => number.replaceAll(' ', '');
+
 const CARDS: Record<string, Behaviour> = {
-  '4242424242424242': 'approve',
-  '4111111111111111': 'decline',
-  '4000000000000119': 'error',
-  '4000000000000051': 'pending_approve',
-  '4000000000000069': 'pending_decline',
-  '4000000000000341': 'renewals_decline',
+  [digits(SANDBOX_CARDS.approved)]: 'approve',
+  [digits(SANDBOX_CARDS.declined)]: 'decline',
+  [digits(SANDBOX_CARDS.error)]: 'error',
+  [digits(SANDBOX_CARDS.pendingApproved)]: 'pending_approve',
+  [digits(SANDBOX_CARDS.pendingDeclined)]: 'pending_decline',
+  [digits(SANDBOX_CARDS.renewalsDecline)]: 'renewals_decline',
 };
 
 // Final outcome of a charge, as the last digit of the first part of its id.

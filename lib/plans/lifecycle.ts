@@ -1,9 +1,9 @@
 import type { Db } from '@/db/client';
 import { getPlanForMerchant, type PlanRow, transitionPlan } from '@/db/queries/plans';
+import { closeOpenRenewalLinkOfPlan } from '@/db/queries/renewal-links';
 import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { intervalOf, MONTHLY, nextDueAfter } from '@/lib/calendar/interval';
-import { closeOpenRenewalLink } from '@/lib/billing/renewal-links';
 import { periodDueOf } from '@/lib/billing/schedule';
 import { notePlanChange } from '@/lib/customers/notices';
 import { inTransaction } from '@/lib/unit-of-work';
@@ -47,7 +47,7 @@ export function transitionFrom(
     // An open renewal link no longer takes payments (docs/billing.md#renewal-links): a resumed plan
     // starts a new period, a cancelled one has none.
     if (after.status === 'PAUSED' || after.status === 'CANCELLED') {
-      await closeOpenRenewalLink(tx, after.id, after.status === 'PAUSED' ? 'SUPERSEDED' : 'CANCELLED');
+      await closeOpenRenewalLinkOfPlan(tx, after.id, after.status === 'PAUSED' ? 'SUPERSEDED' : 'CANCELLED');
     }
     await notePlanChange(tx, outbox, { before, after }, event, { now, reason });
     return { before, after };

@@ -1,17 +1,19 @@
 // The buckets of docs/api.md#rate-limits and what both limiters share. Separate from index.ts so the two
 // implementations can import it without a cycle.
 
-export type LimitBucket = 'create-link' | 'plan-status' | 'merchant' | 'checkout-session' | 'sign-in-email' | 'sign-in-ip';
+export type LimitBucket = 'create-link' | 'plan-status' | 'merchant' | 'webhook-listen' | 'checkout-session' | 'sign-in-email' | 'sign-in-ip';
 
 /**
  * Requests per sliding minute, per api_key (per client IP for checkout-session). Portal sign-in
  * attempts are limited per e-mail (guessing one account's password) and per client IP (trying
- * many accounts).
+ * many accounts). `webhook-listen` is `npm run webhooks:listen`'s own (it polls once a second), so
+ * a developer's listener never takes from the calls the merchant's backend makes.
  */
 export const LIMITS: Record<LimitBucket, number> = {
   'create-link': 60,
   'plan-status': 120,
   merchant: 60,
+  'webhook-listen': 120,
   'checkout-session': 60,
   'sign-in-email': 5,
   'sign-in-ip': 30,

@@ -8,7 +8,7 @@ import type { PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
-import { type NewCharge, openCharge, sendCharge } from './attempt';
+import { type NewCharge, openCharge, sendCharge, settleRetriesSettled } from './attempt';
 
 // The one charge attempt (docs/architecture.md#a-charge-attempt), driven the way a new kind of
 // charge would drive it (a proration, say: its own amount on the saved method), not through the
@@ -85,5 +85,50 @@ describe('openCharge and sendCharge', () => {
     const silent: PaymentProcessor = { ...sandbox, findByReference: () => Promise.reject(new Error('timeout')) };
     const sent = await sendCharge(database.db, silent, opened, () => Promise.reject(new Error('timeout')), { now });
     expect(sent).toMatchObject({ settled: false, result: null, transaction: { id: opened.txn.id, status: 'PENDING', gatewayTransactionId: null } });
+  });
+});
+
+describe('a settlement the database refuses', () => {
+  /** The database, out of reach for its next `failures` transactions (postgres.js's own error). */
+  function flaky(failures: number) {
+    let left = failures;
+    const db = new Proxy(database.db, {
+      get(target, key, receiver) {
+        if (key === 'transaction' && left > 0) {
+          return async () => {
+            left--;
+            throw Object.assign(new Error('write CONNECTION_CLOSED 127.0.0.1:5432'), { code: 'CONNECTION_CLOSED' });
+          };
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return { db, left: () => left };
+  }
+
+  it('answers PENDING, never an error, for a charge the processor took, and records the answer once the database is back', async () => {
+    const { plan, charge } = await activePlan(4_321);
+    const now = new Date();
+    const opened = await openCharge(database.db, { plan: plan.id, now, prepare: async () => charge });
+    if (opened.status !== 'opened') throw new Error('not opened');
+    // Out of reach for the settlement and its next two tries.
+    const down = flaky(3);
+    const sent = await sendCharge(down.db, sandbox, opened, chargeSaved(sandbox, plan.customerEmail), { now });
+    expect(sent).toMatchObject({ settled: false, transaction: { id: opened.txn.id, status: 'PENDING' }, result: { status: 'APPROVED' } });
+    await settleRetriesSettled();
+    expect(down.left()).toBe(0);
+    const [txn] = await database.db.select().from(transactions).where(eq(transactions.id, opened.txn.id));
+    expect(txn).toMatchObject({ status: 'APPROVED', gatewayTransactionId: sent.result!.gatewayTransactionId });
+  });
+
+  it('still throws any other database error', async () => {
+    const { plan, charge } = await activePlan();
+    const now = new Date();
+    const opened = await openCharge(database.db, { plan: plan.id, now, prepare: async () => charge });
+    if (opened.status !== 'opened') throw new Error('not opened');
+    const broken = new Proxy(database.db, {
+      get: (target, key, receiver) => (key === 'transaction' ? async () => Promise.reject(new Error('syntax error')) : Reflect.get(target, key, receiver)),
+    });
+    await expect(sendCharge(broken, sandbox, opened, chargeSaved(sandbox, plan.customerEmail), { now })).rejects.toThrow('syntax error');
   });
 });

@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { uniqueViolation } from '@/db/errors';
+import { databaseUnavailable, uniqueViolation } from '@/db/errors';
 import type { PlanRow } from '@/db/queries/plans';
 import { insertTransaction, lockPlan, type TransactionRow } from '@/db/queries/transactions';
 import type { transactions } from '@/db/schema';
@@ -98,7 +98,62 @@ export async function sendCharge<R extends ChargeResult>(
   }
   if (!outcome) return { transaction: txn, plan, settled: false, result };
   const method = result && savedMethod ? { paymentMethodToken: savedMethod(result) } : {};
-  return { ...(await settleCharge(db, { planId: plan.id, transactionId: txn.id }, outcome, { now, ...method })), result };
+  const answer = outcome;
+  const settle = () => settleCharge(db, { planId: plan.id, transactionId: txn.id }, answer, { now, ...method });
+  try {
+    return { ...(await settle()), result };
+  } catch (error) {
+    if (!databaseUnavailable(error)) throw error;
+    // The processor answered and the database is out of reach: the customer is told PENDING (the
+    // charge may have been taken), and the answer we hold is recorded as soon as the database is back.
+    log.warn('the processor answered but the database is out of reach; retrying the settlement', {
+      planId: plan.id,
+      transactionId: txn.id,
+      status: answer.status,
+      ...errorFields(error),
+    });
+    retryInBackground(settle, { planId: plan.id, transactionId: txn.id });
+    return { transaction: txn, plan, settled: false, result };
+  }
+}
+
+/**
+ * Waits between tries of a settlement the database refused: 250 ms doubling to 2 s, for up to
+ * 10 minutes; past that the settler takes the charge (it finds it by our reference). A database
+ * back from a restart records the answer within 2 s (docs/settlement.md#when-the-database-drops-its-connections).
+ */
+export const SETTLE_RETRY = { firstDelayMs: 250, maxDelayMs: 2000, giveUpAfterMs: 10 * 60_000 };
+
+const retrying = new Set<Promise<void>>();
+
+function retryInBackground(settle: () => Promise<Settlement>, ids: { planId: string; transactionId: string }): void {
+  const started = Date.now();
+  const run = async () => {
+    for (let delay = SETTLE_RETRY.firstDelayMs, tries = 1; ; delay = Math.min(delay * 2, SETTLE_RETRY.maxDelayMs), tries++) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      try {
+        const { transaction } = await settle();
+        log.info('settlement recorded once the database answered', { ...ids, status: transaction.status, tries, waitedMs: Date.now() - started });
+        return;
+      } catch (error) {
+        if (!databaseUnavailable(error)) {
+          log.error('settlement failed after the database came back; the settler will take the charge', { ...ids, ...errorFields(error) });
+          return;
+        }
+        if (Date.now() - started >= SETTLE_RETRY.giveUpAfterMs) {
+          log.error('the database stayed out of reach; the settler will take the charge', { ...ids, tries, ...errorFields(error) });
+          return;
+        }
+      }
+    }
+  };
+  const running = run().finally(() => retrying.delete(running));
+  retrying.add(running);
+}
+
+/** Resolves once every settlement being retried has been recorded or given up (tests). */
+export async function settleRetriesSettled(): Promise<void> {
+  while (retrying.size > 0) await Promise.all(retrying);
 }
 
 /** Step two for a charge of the plan's saved method, without the payer (a renewal, a proration). */

@@ -2,7 +2,7 @@ import type { Db } from '@/db/client';
 import { type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction, type TransactionRow } from '@/db/queries/transactions';
 import { addInterval, anchorFor, intervalOf } from '@/lib/calendar/interval';
-import { settleLinkPayment, stepDownToLink } from '@/lib/billing/renewal-links';
+import { settleLinkPayment, stepDownToLink } from '@/lib/settlement/renewal-links';
 import { afterRenewalOutcome } from '@/lib/billing/schedule';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';

@@ -2,7 +2,7 @@ import type { Db } from '@/db/client';
 import { findNequiWait } from '@/db/queries/nequi-waits';
 import type { TransactionRow } from '@/db/queries/transactions';
 import { claimPendingCheck, findPendingToSettle } from '@/db/queries/settlement';
-import { resumeNequiWait } from '@/lib/checkout/nequi-subscription';
+import { resumeNequiWait } from './nequi-subscription';
 import { errorFields, log } from '@/lib/log';
 import { merchantProcessors, type PaymentProcessor } from '@/lib/payments';
 import { NEVER_RECEIVED, settleCharge } from './settle';

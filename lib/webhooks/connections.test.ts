@@ -1,6 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { installNetworkTripwire, stubResolver } from '@/test/network-tripwire';
-import { hang, type Receiver, reply, startReceiver } from '@/test/webhook-receiver';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { stubResolver } from '@/test/network-tripwire';
+import { fileReceiver } from '@/test/receiver-hooks';
+import { hang, reply, startReceiver } from '@/test/webhook-receiver';
 import { startRemoteReceiver } from '@/test/webhook-receiver-remote';
 import { agentFor, closeIdleConnections, MAX_IDLE_SOCKETS_PER_ORIGIN, setConnectionReuse } from './connections';
 import { postWebhook, type PostRequest } from './http';
@@ -11,24 +12,11 @@ import { postWebhook, type PostRequest } from './http';
 const body = '{"event":"subscription.charge.approved"}';
 const base = { body, headers: { 'Content-Type': 'application/json' } };
 
-let receiver: Receiver;
-let tripwire: ReturnType<typeof installNetworkTripwire>;
-
-beforeAll(async () => {
-  tripwire = installNetworkTripwire();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  closeIdleConnections();
-  tripwire.uninstall();
-});
+const receiver = fileReceiver();
+afterAll(() => closeIdleConnections());
 afterEach(() => {
   setConnectionReuse(true);
   closeIdleConnections();
-  receiver.received.length = 0;
-  receiver.respondWith(reply(200, 'ok'));
-  expect(tripwire.violations).toEqual([]);
 });
 
 const post = (request: Partial<PostRequest> = {}) => postWebhook({ url: receiver.url, allowPrivateNetwork: true, ...base, ...request });

@@ -1,29 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { installNetworkTripwire, stubResolver } from '@/test/network-tripwire';
-import { hang, type Receiver, reply, startReceiver } from '@/test/webhook-receiver';
+import { describe, expect, it } from 'vitest';
+import { stubResolver } from '@/test/network-tripwire';
+import { fileReceiver } from '@/test/receiver-hooks';
+import { hang, reply, startReceiver } from '@/test/webhook-receiver';
 import { isPublicAddress } from './address-guard';
 import { DELIVERY_TIMEOUT_MS, postWebhook, type PostRequest } from './http';
 
 const body = '{"event":"subscription.charge.approved"}';
 const base = { body, headers: { 'Content-Type': 'application/json' } };
 
-let receiver: Receiver;
-let tripwire: ReturnType<typeof installNetworkTripwire>;
-
-beforeAll(async () => {
-  tripwire = installNetworkTripwire();
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-  tripwire.uninstall();
-});
-afterEach(() => {
-  receiver.received.length = 0;
-  receiver.respondWith(reply(200, 'ok'));
-  // No test may have tried to reach anything outside loopback.
-  expect(tripwire.violations).toEqual([]);
-});
+const receiver = fileReceiver();
 
 const post = (request: Partial<PostRequest> = {}) => postWebhook({ url: receiver.url, allowPrivateNetwork: true, ...base, ...request });
 

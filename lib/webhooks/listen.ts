@@ -2,7 +2,8 @@ import { webhookHeaders } from './signature';
 
 // `npm run webhooks:listen` (docs/webhooks.md#on-your-laptop), in the spirit of
 // `stripe listen --forward-to`: the developer's machine asks ServicePay for the merchant's new
-// webhook events (GET /merchants/webhook-events, with the API key) and POSTs each one, with the
+// webhook events (GET /merchants/webhook-events/listen, with the API key, in a rate-limit bucket of
+// its own) and POSTs each one, with the
 // headers and signature a delivery carries, to a local URL, http:// included. Nothing changes on
 // the server: its deliveries stay HTTPS-only to public addresses, and the laptop needs no
 // certificate, no tunnel and no restart. The signature is made here with the merchant's Webhook
@@ -30,11 +31,13 @@ interface ListedEvent {
 }
 
 const PAGE = 100;
+/** The listener's own endpoint: its own rate-limit bucket, apart from the merchant's backend's calls. */
+export const LISTEN_PATH = '/merchants/webhook-events/listen';
 /** Ids remembered so an event is forwarded once; far more than a poll can return. */
 const SEEN_LIMIT = 5_000;
 
 async function newestEvents(options: ListenOptions): Promise<ListedEvent[]> {
-  const res = await fetch(`${options.appUrl}/merchants/webhook-events?limit=${PAGE}`, {
+  const res = await fetch(`${options.appUrl}${LISTEN_PATH}?limit=${PAGE}`, {
     headers: { Authorization: `Bearer ${options.credentials}` },
     signal: options.signal,
   });

@@ -11,8 +11,9 @@ import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { truncateAll, useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
-import { installNetworkTripwire, stubResolver } from '@/test/network-tripwire';
-import { hang, type Receiver, reply, startReceiver } from '@/test/webhook-receiver';
+import { stubResolver } from '@/test/network-tripwire';
+import { fileReceiver } from '@/test/receiver-hooks';
+import { hang, reply } from '@/test/webhook-receiver';
 import { deliverEvent, LEASE_MS } from './deliver';
 import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { deliveriesSettled } from '@/lib/unit-of-work';
@@ -20,32 +21,20 @@ import { signWebhookBody } from './signature';
 import { SWEEP_GRACE_MS, sweepAndDispatch } from './sweep';
 
 let database: Database;
-let receiver: Receiver;
-let tripwire: ReturnType<typeof installNetworkTripwire>;
+const receiver = fileReceiver();
 /** Events handed to delivery after commit; the tests decide when (and whether) they go out. */
 let dispatched: string[] = [];
 
 beforeAll(async () => {
   database = await useTestDatabase();
-  receiver = await startReceiver();
-  tripwire = installNetworkTripwire();
 });
-afterAll(async () => {
-  restoreWebhookQueue();
-  tripwire.uninstall();
-  await receiver.close();
-});
+afterAll(() => restoreWebhookQueue());
 beforeEach(async () => {
   // The sweeper sees every undelivered event: each test starts from none.
   await truncateAll(database.db);
   dispatched = holdWebhookHandOffs();
 });
-afterEach(async () => {
-  await deliveriesSettled();
-  receiver.received.length = 0;
-  receiver.respondWith(reply(200, 'ok'));
-  expect(tripwire.violations).toEqual([]);
-});
+afterEach(() => deliveriesSettled());
 
 const processor = createSandboxProcessor({ pendingMs: 0 });
 

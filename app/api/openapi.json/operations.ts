@@ -15,6 +15,7 @@ import * as resumePlan from '@/app/merchants/subscription-plans/[id]/resume/oper
 import * as voidTransaction from '@/app/merchants/transactions/[subscriptionTransactionId]/void/operation';
 import * as resendEvent from '@/app/merchants/webhook-events/[id]/resend/operation';
 import * as webhookEvents from '@/app/merchants/webhook-events/operation';
+import * as listenEvents from '@/app/merchants/webhook-events/listen/operation';
 import * as wompiEvents from '@/app/processors/wompi/events/[merchantId]/operation';
 import type { Method, Operation } from '@/lib/api/operation';
 
@@ -33,6 +34,7 @@ const MODULES: Partial<Record<Method, Operation>>[] = [
   manageLink,
   voidTransaction,
   webhookEvents,
+  listenEvents,
   resendEvent,
   checkoutSession,
   checkoutPayments,

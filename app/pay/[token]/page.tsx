@@ -20,6 +20,7 @@ import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { renewalCopy, withRenewalRetry } from '@/lib/checkout/renewal-i18n';
 import { type CheckoutPageSession, loadCheckoutPage } from '@/lib/checkout/session';
 import { env } from '@/lib/env';
+import { isId } from '@/lib/ids';
 import { EMBED_ORIGIN_PARAM, EMBED_PARAM } from '@/lib/widget/protocol';
 import { requestLang } from './lang';
 
@@ -58,7 +59,7 @@ export default async function CheckoutPage({ params, searchParams }: PageProps) 
   const nonce = (await headers()).get('x-nonce');
   const resume = first(query.payment);
   // The payer back from the bank names its payment; a reopened page follows the one still PENDING.
-  const resumePayment = (resume && /^txn_[0-9A-Za-z]{1,40}$/.test(resume) ? resume : undefined) ?? pendingPaymentId ?? undefined;
+  const resumePayment = (resume && isId('txn', resume) ? resume : undefined) ?? pendingPaymentId ?? undefined;
   const form = { action: cardFormAction(token, query), returned: formReturnOf(query) };
   const content = await checkoutContent(token, lang, session, expired, form, resumePayment);
   if (!target || !nonce) return content;

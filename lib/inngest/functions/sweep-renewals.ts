@@ -1,5 +1,5 @@
 import { getDb } from '@/db/client';
-import { runRenewalLinks } from '@/lib/billing/renewal-links';
+import { runRenewalLinks } from '@/lib/settlement/renewal-links';
 import { findDueRenewals, type RenewalDue, renewalEventId } from '@/lib/billing/renewals';
 import { inngest, renewalDue } from '../client';
 

@@ -8,7 +8,7 @@ import { isId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 import { merchantProcessors, resolveProcessor, wompiKeysOf } from '@/lib/payments';
 import { findNequiWaitByToken } from '@/db/queries/nequi-waits';
-import { resumeNequiWait } from '@/lib/checkout/nequi-subscription';
+import { resumeNequiWait } from '@/lib/settlement/nequi-subscription';
 import { settleCharge } from '@/lib/settlement/settle';
 import { toChargeResult } from './processor';
 import type { WompiTransaction } from './client';

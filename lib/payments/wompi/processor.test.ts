@@ -194,4 +194,26 @@ describe('Wompi processor', () => {
     await expect(processor.pay(noConsent)).rejects.toMatchObject({ status: 422, type: 'INPUT_VALIDATION_ERROR' });
     await expect(processor.pay({ ...noConsent, consent: undefined })).rejects.toThrow(/acceptance tokens/);
   });
+
+  it('fetches consent from GET /merchants/info with the key in a header, and from the old path only when that answers 404', async () => {
+    const seen: string[] = [];
+    const withInfo = (status: number | null): typeof fetch => async (input, init) => {
+      seen.push(`${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+      if (status !== null && String(input).endsWith('/merchants/info')) return new Response('{"error":{"type":"X"}}', { status });
+      return fetch(input, init);
+    };
+    const info = await createWompiClient({ baseUrl: double.url, publicKey: keys.publicKey, fetch: withInfo(null) }).merchant();
+    expect(info.presigned_acceptance.type).toBe('END_USER_POLICY');
+    expect(double.requests.at(-1)).toMatchObject({ path: '/v1/merchants/info', authorization: null, merchantKeyHeader: keys.publicKey });
+    expect(seen).toEqual(['GET /v1/merchants/info']);
+
+    seen.length = 0;
+    const old = await createWompiClient({ baseUrl: double.url, publicKey: keys.publicKey, fetch: withInfo(404) }).merchant();
+    expect(old.presigned_personal_data_auth.type).toBe('PERSONAL_DATA_AUTH');
+    expect(seen).toEqual(['GET /v1/merchants/info', `GET /v1/merchants/${keys.publicKey}`]);
+
+    seen.length = 0;
+    await expect(createWompiClient({ baseUrl: double.url, publicKey: keys.publicKey, fetch: withInfo(503) }).merchant()).rejects.toMatchObject({ status: 503 });
+    expect(seen).toEqual(['GET /v1/merchants/info']);
+  });
 });

@@ -15,7 +15,7 @@ import { LIFECYCLE_EVENT_TYPES } from '@/lib/webhooks/payload';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
-import { runRenewalSweep } from './sweep';
+import { runRenewalSweep } from '@/lib/billing/sweep';
 
 let database: Database;
 beforeAll(async () => {

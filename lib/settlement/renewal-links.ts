@@ -12,18 +12,15 @@ import {
   type RenewalLinkRow,
 } from '@/db/queries/renewal-links';
 import { getPendingTransaction, getPlanByToken, lockPlan, type TransactionRow } from '@/db/queries/transactions';
-import type { RenewalLinkStatus } from '@/db/schema';
-import { noteRenewalLink, notePlanChange } from '@/lib/customers/notices';
-import type { RenewalStage } from '@/lib/email/templates';
+import { type CancelReason, cancelReasonText, noteRenewalLink, notePlanChange, type RenewalStage } from '@/lib/customers/notices';
 import { env } from '@/lib/env';
 import { createId, randomBase62 } from '@/lib/ids';
 import { log } from '@/lib/log';
 import type { Outbox } from '@/lib/outbox';
-import { type CancelReason, cancelReasonText } from '@/lib/plans/cancel-reason';
 import { inTransaction } from '@/lib/unit-of-work';
 import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
-import { clampRenewalSettings, DAY_MS, issueTime, nextStepAt, reminderTimes, type RenewalSettings } from './grace';
-import { followingPeriodDue, periodDueOf } from './schedule';
+import { clampRenewalSettings, DAY_MS, issueTime, nextStepAt, reminderTimes, type RenewalSettings } from '@/lib/billing/grace';
+import { followingPeriodDue, periodDueOf } from '@/lib/billing/schedule';
 
 // Renewal links (docs/billing.md#renewal-links): a plan that cannot be charged without its payer
 // (started with PSE), or whose saved card or Nequi failed its last retry (the ladder), is renewed
@@ -129,12 +126,6 @@ export async function settleLinkPayment(tx: Db, plan: PlanRow, txn: TransactionR
     paymentMethodToken: pse ? null : txn.paymentMethodToken,
   });
   return moved ?? plan;
-}
-
-/** Closes the plan's OPEN link, if any, inside the caller's transaction (pause: SUPERSEDED; cancel: CANCELLED). */
-export async function closeOpenRenewalLink(tx: Db, planId: string, status: Extract<RenewalLinkStatus, 'CANCELLED' | 'SUPERSEDED'>): Promise<void> {
-  const open = await getOpenRenewalLink(tx, planId);
-  if (open) await closeRenewalLink(tx, open.id, status);
 }
 
 export type LinkStepResult = 'issued' | 'reminded' | 'cancelled' | 'waiting' | 'skipped';

@@ -4,8 +4,8 @@ import { getTransactionForMerchant, getTransactionOfPlan, lockPlan } from '@/db/
 import type { TransactionRow } from '@/db/queries/transactions';
 import type { PaymentProcessor } from '@/lib/payments';
 import type { Consent } from '@/lib/payments/processor';
-import type { OpenedCharge } from '@/lib/settlement/attempt';
-import { NEVER_RECEIVED, settleCharge } from '@/lib/settlement/settle';
+import type { OpenedCharge } from './attempt';
+import { NEVER_RECEIVED, settleCharge } from './settle';
 import { sendFirstPayment } from './first-payment';
 
 // A Wompi Nequi subscription's first payment (docs/processors.md#nequi-subscriptions). The page

@@ -3,7 +3,7 @@ import { recordSavedMethod } from '@/db/queries/transactions';
 import { env } from '@/lib/env';
 import type { PaymentProcessor } from '@/lib/payments';
 import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
-import { type OpenedCharge, sendCharge } from '@/lib/settlement/attempt';
+import { type OpenedCharge, sendCharge } from './attempt';
 
 // The processor call of a plan's first payment (docs/states.md), or of a renewal link's period
 // (docs/billing.md#renewal-links), once its attempt is open: the checkout's request, and a Nequi
