@@ -36,6 +36,30 @@ export async function createKey(page: Page) {
   return { apiKey, apiSecret, authorization: `Bearer ${apiKey}:${apiSecret}` };
 }
 
+/**
+ * `path` at each width: no sideways scroll of the page, nothing clipped inside a table cell or a
+ * figure, axe clean. A failure names what sticks out.
+ */
+export async function expectFits(page: Page, path: string, widths: number[]) {
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(path);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const outside = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5 || el.scrollWidth > el.clientWidth + 1)
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className} ${Math.round(el.getBoundingClientRect().right)} ${el.scrollWidth}/${el.clientWidth}`)
+        .slice(0, 12),
+    );
+    expect(overflow, `${path} at ${width} px: ${outside.join(', ')}`).toBeLessThanOrEqual(0);
+    const clipped = await page.evaluate(() =>
+      [...document.querySelectorAll('main td, main th, main .stat')].filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent),
+    );
+    expect(clipped, `${path} at ${width} px`).toEqual([]);
+    await expectAccessible(page);
+  }
+}
+
 /** No serious or critical violation from axe in the page as it stands. */
 export async function expectAccessible(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();

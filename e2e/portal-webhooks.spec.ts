@@ -29,7 +29,7 @@ test('a payment reaches the receiver signed, shows in Activity with its attempt,
   const key = await createKey(page);
 
   // Settings → Webhooks: the receiver's URL, the signing secret, a test event and its reply.
-  await page.getByRole('link', { name: 'Ajustes · Webhooks' }).click();
+  await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
   const url = webhookUrlField(page);
   const urlForm = formWith(page, url);

@@ -203,7 +203,9 @@ test('English with ?lang=en, and usable at 360 px', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto('/portal/settings/api?lang=en');
   await expect(page.getByRole('heading', { level: 1, name: 'API credentials' })).toBeVisible();
-  await page.getByRole('link', { name: 'Settings · Webhooks' }).click();
+  // On a phone the sections are behind the menu.
+  await page.getByText('Menu', { exact: true }).click();
+  await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
   await expect(webhookUrlField(page, 'Webhook URL')).toBeVisible();
   for (const path of ['/portal/settings/api', '/portal/settings/webhooks', '/portal/activity']) {

@@ -46,6 +46,15 @@ async function paidLink(page: Page, ctx: Context, ref: string, card: string, amo
   return link.subscriptionPlanId;
 }
 
+/** A portal page, signing in first when the session is not there yet. */
+async function portalPage(page: Page, ctx: Context, pathname: string) {
+  await page.goto(`${ctx.app}${pathname}`);
+  if (page.url().includes('/portal/sign-in')) {
+    await signIn(page, ctx);
+    await page.goto(`${ctx.app}${pathname}`);
+  }
+}
+
 async function signIn(page: Page, { app, demo }: Context) {
   if (!demo.portal) throw new Error('.data/demo-merchant.json has no portal login: start once on a fresh .data/ to get one');
   await page.goto(`${app}/portal/sign-in`);
@@ -82,6 +91,21 @@ export const SHOTS: Shot[] = [
       await signIn(page, ctx);
       await page.goto(`${ctx.app}/portal/overview`);
       await page.locator('.recharts-surface').waitFor();
+    },
+  },
+  {
+    name: 'portal-activity',
+    open: async (page, ctx) => {
+      await portalPage(page, ctx, '/portal/activity');
+    },
+  },
+  {
+    name: 'portal-phone',
+    open: async (page, ctx) => {
+      // The same portal on a 360 px phone: the sticky bar, its menu opened.
+      await page.setViewportSize({ width: 360, height: 800 });
+      await portalPage(page, ctx, '/portal/transactions');
+      await page.getByText('Menú', { exact: true }).click();
     },
   },
   {

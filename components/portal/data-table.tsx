@@ -6,9 +6,13 @@ export interface Column<Row> {
   cell: (row: Row) => ReactNode;
   /** Amounts and counts: right-aligned, never wrapped. */
   numeric?: boolean;
+  /** Dates and times: never wrapped (every other cell wraps anywhere, app/globals.css). */
+  when?: boolean;
   /** A header only screen readers hear (a column of buttons). */
   hideLabel?: boolean;
 }
+
+const classOf = (c: Column<never>) => (c.numeric ? 'num' : c.when ? 'when' : undefined);
 
 /**
  * Every table of the portal: a plain table from 48rem up, a list of small cards below it
@@ -33,7 +37,7 @@ export function DataTable<Row>({
       <thead>
         <tr>
           {columns.map((c) => (
-            <th key={c.label} scope="col" className={c.numeric ? 'num' : undefined}>
+            <th key={c.label} scope="col" className={classOf(c)}>
               {c.hideLabel ? <span className="visually-hidden">{c.label}</span> : c.label}
             </th>
           ))}
@@ -43,7 +47,7 @@ export function DataTable<Row>({
         {rows.map((row) => (
           <tr key={rowKey(row)}>
             {columns.map((c) => (
-              <td key={c.label} data-label={c.hideLabel ? '' : c.label} className={c.numeric ? 'num' : undefined}>
+              <td key={c.label} data-label={c.hideLabel ? '' : c.label} className={classOf(c)}>
                 {c.cell(row)}
               </td>
             ))}

@@ -39,7 +39,7 @@ export const cardTokenBodySchema = z.object({
 export const nequiBodySchema = z.object({
   method: z.literal('NEQUI'),
   phoneNumber,
-  /** A subscription with Wompi: the Nequi token the payer approved in the app. */
+  /** A subscription with Wompi: the Nequi token tokenized in the browser (approved in the app now or later, docs/processors.md#nequi-subscriptions). */
   nequiToken: token('nequi_').optional(),
   ...consentFields,
 });

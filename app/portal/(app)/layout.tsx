@@ -12,19 +12,30 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   const user = await requireUser();
   const { lang, t } = await portalLang();
   const settings = await getProcessorSettings(await getDb(), user.merchantId);
-  const links = [
-    { href: '/portal/overview', text: t.nav.overview },
-    { href: '/portal/activity', text: t.nav.activity },
-    { href: '/portal/transactions', text: t.nav.transactions },
-    { href: '/portal/settings/api', text: t.nav.api },
-    { href: '/portal/settings/webhooks', text: t.nav.webhooks },
-    { href: '/portal/settings/processor', text: processorCopy(lang).nav },
+  const groups = [
+    {
+      label: t.nav.business,
+      links: [
+        { href: '/portal/overview', text: t.nav.overview },
+        { href: '/portal/activity', text: t.nav.activity },
+        { href: '/portal/transactions', text: t.nav.transactions },
+      ],
+    },
+    {
+      label: t.nav.settings,
+      links: [
+        { href: '/portal/settings/api', text: t.nav.api },
+        { href: '/portal/settings/webhooks', text: t.nav.webhooks },
+        { href: '/portal/settings/processor', text: processorCopy(lang).nav },
+      ],
+    },
   ];
   const nav = (
     <>
-      <PortalNav label={t.nav.label} links={links} />
+      <PortalNav label={t.nav.label} groups={groups} />
       <div className="account">
-        <span>{user.email}</span>
+        <p className="portal-nav-label">{t.nav.account}</p>
+        <p className="account-email">{user.email}</p>
         <form action={signOutAction}>
           <button type="submit" className="secondary">
             {t.signOut}

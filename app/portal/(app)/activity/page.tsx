@@ -1,6 +1,7 @@
 // /portal/activity: the merchant's plans, newest first: search, status filter, pages and a CSV export.
 import Link from 'next/link';
 import { DataTable } from '@/components/portal/data-table';
+import { EmptyList } from '@/components/portal/empty-list';
 import { ListFilters } from '@/components/portal/list-filters';
 import { StatusBadge } from '@/components/portal/status-badge';
 import { getDb } from '@/db/client';
@@ -27,7 +28,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
       <section className="card" aria-labelledby="plans">
         <h2 id="plans">{a.plans}</h2>
         {plans.length === 0 ? (
-          <p>{a.none}</p>
+          <EmptyList t={t} filtered={Boolean(filter.search || filter.status)} text={t.empty.plans} clearHref="/portal/activity" />
         ) : (
           <DataTable
             labelledBy="plans"
@@ -39,7 +40,7 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
               { label: a.amount, numeric: true, cell: (p) => formatCop(p.amount) },
               { label: a.status, cell: (p) => <StatusBadge status={p.status} t={t} /> },
               { label: a.customer, cell: (p) => <span className="wrap">{p.customerEmail}</span> },
-              { label: a.created, cell: (p) => formatDateTime(p.createdAt, lang) },
+              { label: a.created, when: true, cell: (p) => formatDateTime(p.createdAt, lang) },
             ]}
           />
         )}

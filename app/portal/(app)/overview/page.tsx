@@ -32,7 +32,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
     { label: t.activity.plan, cell: (r: RenewalRow) => <Link href={`/portal/activity/plans/${r.id}`}>{r.externalReference}</Link> },
     { label: t.activity.customer, cell: (r: RenewalRow) => <span className="wrap">{r.customerEmail}</span> },
     { label: t.activity.amount, numeric: true, cell: (r: RenewalRow) => formatCop(r.amount) },
-    { label: when, cell: (r: RenewalRow) => formatDateTime(r.nextChargeDate, lang) },
+    { label: when, when: true, cell: (r: RenewalRow) => formatDateTime(r.nextChargeDate, lang) },
   ];
 
   return (
@@ -61,14 +61,14 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           </nav>
         </div>
         <p data-testid="revenue-total">{fill(o.revenueTotal, { days, total: formatCop(overview.revenue) })}</p>
-        <RevenueChart days={overview.daily} label={`${o.revenue} · ${fill(o.lastDays, { days })}`} revenueLabel={o.revenue} />
+        <RevenueChart days={overview.daily} label={`${o.revenue} · ${fill(o.lastDays, { days })}`} revenueLabel={o.revenue} loading={t.chartLoading} />
         <details>
           <summary>{o.dailyTable}</summary>
           <DataTable
             rows={overview.daily.filter((d) => d.approved + d.failed > 0)}
             rowKey={(d) => d.day}
             columns={[
-              { label: o.day, cell: (d) => d.day },
+              { label: o.day, when: true, cell: (d) => d.day },
               { label: o.revenue, numeric: true, cell: (d) => formatCop(d.revenue) },
               { label: o.approved, numeric: true, cell: (d) => d.approved },
               { label: o.failed, numeric: true, cell: (d) => d.failed },
@@ -80,7 +80,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         <section className="card" aria-labelledby="failing">
           <h2 id="failing">{o.failing}</h2>
           {overview.failing.length === 0 ? (
-            <p>{o.noFailing}</p>
+            <p className="empty">{o.noFailing}</p>
           ) : (
             <DataTable
               labelledBy="failing"
@@ -93,7 +93,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         <section className="card" aria-labelledby="upcoming">
           <h2 id="upcoming">{o.upcoming}</h2>
           {overview.upcoming.length === 0 ? (
-            <p>{o.noUpcoming}</p>
+            <p className="empty">{o.noUpcoming}</p>
           ) : (
             <DataTable labelledBy="upcoming" rows={overview.upcoming} rowKey={(r) => r.id} columns={renewalColumns(o.dueOn)} />
           )}

@@ -1,6 +1,7 @@
 // /portal/transactions: every charge of the merchant's plans, newest first: search, status filter, pages and a CSV export.
 import Link from 'next/link';
 import { DataTable } from '@/components/portal/data-table';
+import { EmptyList } from '@/components/portal/empty-list';
 import { ListFilters } from '@/components/portal/list-filters';
 import { StatusBadge } from '@/components/portal/status-badge';
 import { getDb } from '@/db/client';
@@ -33,7 +34,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
       <section className="card" aria-labelledby="transactions">
         <h2 id="transactions">{a.transactionsList}</h2>
         {transactions.length === 0 ? (
-          <p>{a.noTransactionsMatch}</p>
+          <EmptyList t={t} filtered={Boolean(filter.search || filter.status)} text={t.empty.transactions} clearHref="/portal/transactions" />
         ) : (
           <DataTable
             labelledBy="transactions"
@@ -46,7 +47,7 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
               { label: a.amount, numeric: true, cell: (x) => formatCop(x.amount) },
               { label: a.status, cell: (x) => <StatusBadge status={x.status} t={t} /> },
               { label: a.customer, cell: (x) => <span className="wrap">{x.customerEmail}</span> },
-              { label: a.created, cell: (x) => formatDateTime(x.chargeDate, lang) },
+              { label: a.created, when: true, cell: (x) => formatDateTime(x.chargeDate, lang) },
             ]}
           />
         )}
