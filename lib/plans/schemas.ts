@@ -157,6 +157,10 @@ export const planRecordSchema = z
       .describe('null for SINGLE; `MONTHLY` for a plan charged every month; `{ unit, count }` for any other interval (extension, docs/billing.md#intervals)'),
     status: z.enum(PLAN_STATUSES),
     nextChargeDate: epochMs.nullable(),
+    renewalUrl: z
+      .string()
+      .optional()
+      .describe('Only while a renewal link is open (extension, docs/billing.md#renewal-links): the link that pays the period due, to send the customer'),
     createdAt: z.iso.datetime({ precision: 3 }),
     updatedAt: z.iso.datetime({ precision: 3 }),
     customer: z.object({

@@ -1,12 +1,15 @@
+import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '@/test/webhook-receiver';
 import { fuzz } from './fuzz';
 import { type AppServer, scratchDatabase, startApp } from './harness';
 
 // The seeded fuzz run (test/resilience/fuzz.ts, corpus in fuzz-corpus.json) against one server.
-// FUZZ_REQUESTS and FUZZ_SEED change the run for exploring; the suite's own run is fixed.
+// A new seed every run, printed (and in the test's name) so that a failure can be replayed with
+// FUZZ_SEED=<seed>; FUZZ_REQUESTS changes the length of the run.
 
-const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
+console.info(`fuzz seed ${SEED} (replay: FUZZ_SEED=${SEED} npm run test:resilience -- test/resilience/fuzz.resilience.ts)`);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 20_000);
 
 let db: Awaited<ReturnType<typeof scratchDatabase>>;
@@ -25,7 +28,7 @@ afterAll(async () => {
 });
 
 describe('seeded fuzz run', () => {
-  it(`answers ${REQUESTS} fuzzed requests with no 5xx, and every error of our routes as JSON with a request id`, async () => {
+  it(`answers ${REQUESTS} fuzzed requests (seed ${SEED}) with no 5xx, and every error of our routes as JSON with a request id`, async () => {
     const started = Date.now();
     const report = await fuzz(server.url, { seed: SEED, requests: REQUESTS, concurrency: 8, webhookUrl: receiver.url });
     console.info('fuzz', { seed: report.seed, requests: report.requests, seconds: Math.round((Date.now() - started) / 1000), byStatus: report.byStatus, transportErrors: report.transportErrors });

@@ -4,8 +4,9 @@ import zlib from 'node:zlib';
 import corpus from './fuzz-corpus.json';
 import { api, createLinks, createMerchant, operator, pay } from './harness';
 
-// The seeded fuzz run of the resilience suite: requests made from fuzz-corpus.json by a seeded
-// generator (the same seed, the same requests), sent to one server. It counts every reply of 500
+// The seeded fuzz run of the resilience suite: requests made from fuzz-corpus.json and a generator
+// of nested, huge and odd JSON bodies by a seeded random source (the same seed, the same
+// requests), sent to one server. It counts every reply of 500
 // or more, and every error of one of our routes (a path and method our API serves) that is not
 // a JSON error body whose requestId matches X-Request-Id.
 
@@ -48,7 +49,52 @@ async function realValues(base: string, webhookUrl: string): Promise<Real> {
   };
 }
 
-function body(kind: string, real: Real): string | Buffer {
+type Random = ReturnType<typeof generator>;
+
+const ODD_STRINGS = ['', '\u0000', '\ud800', '\udfff\ud800', '\u202e', '🙂'.repeat(50), '%00', '../../etc/passwd', '<script>', "' or 1=1 --", '\\', '"'];
+const ODD_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', '', '\u0000', 'a.b', 'cardNumber', 'plan', 'customer'];
+
+/** A JSON value, odd in some way: numbers past double range, odd strings and keys, duplicates. */
+function oddValue(random: Random, depth: number): string {
+  const pick = random.next();
+  if (depth > 3 || pick < 0.35) {
+    return random.pick([
+      '1e400', '-0', '0.0000000000000000000001', '123456789012345678901234567890', 'true', 'null', '-1', '1.5',
+      JSON.stringify(random.pick(ODD_STRINGS)), JSON.stringify('x'.repeat(Math.floor(random.next() * 5000))),
+    ]);
+  }
+  if (pick < 0.65) return `[${Array.from({ length: Math.floor(random.next() * 5) }, () => oddValue(random, depth + 1)).join(',')}]`;
+  const members = Array.from({ length: Math.floor(random.next() * 6) }, () => `${JSON.stringify(random.pick(ODD_KEYS))}:${oddValue(random, depth + 1)}`);
+  // A duplicated key now and then: JSON.parse keeps the last.
+  if (members.length && random.chance(0.2)) members.push(members[0]!);
+  return `{${members.join(',')}}`;
+}
+
+/**
+ * A generated body (the GENERATED corpus entry): nested up to thousands of levels, with thousands
+ * of keys, huge (up to past 64 KiB), or odd; often inside a field of a real body, where a route
+ * reads it.
+ */
+function generatedBody(random: Random): string {
+  const shape = random.next();
+  let value: string;
+  if (shape < 0.3) {
+    const levels = Math.floor(random.next() ** 2 * 8000) + 1;
+    const [open, close] = random.chance(0.5) ? ['{"a":', '}'] : ['[', ']'];
+    value = open.repeat(levels) + oddValue(random, 4) + close.repeat(levels);
+  } else if (shape < 0.5) {
+    const keys = Math.floor(random.next() * 4000);
+    value = `{${Array.from({ length: keys }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+  } else if (shape < 0.65) {
+    value = JSON.stringify('y'.repeat(Math.floor(random.next() * 80 * 1024)));
+  } else {
+    value = oddValue(random, 0);
+  }
+  const field = random.pick(['cardNumber', 'cardHolder', 'plan', 'customer', 'webhookUrl', 'reason', 'data', null]);
+  return field ? `{${JSON.stringify(field)}:${value}}` : value;
+}
+
+function body(kind: string, real: Real, random: Random): string | Buffer {
   const link = { customer: { phone: '+573001234567', email: 'ana@example.com' }, plan: { externalReference: `f-${Math.random()}`, description: 'Plan', amount: 150000 } };
   const cardBody = { cardNumber: '4111 1111 1111 1111', cardExpiry: '12/30', cardCvc: '123', cardHolder: 'Ana' };
   switch (kind) {
@@ -68,6 +114,8 @@ function body(kind: string, real: Real): string | Buffer {
       return JSON.stringify({ description: 'x'.repeat(70 * 1024), token: real.token });
     case 'BINARY':
       return Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 37) % 256));
+    case 'GENERATED':
+      return generatedBody(random);
     default:
       return kind;
   }
@@ -85,7 +133,7 @@ interface Planned {
   ours: boolean;
 }
 
-function plan(random: ReturnType<typeof generator>, real: Real): Planned {
+function plan(random: Random, real: Real): Planned {
   const fromRoutes = random.chance(0.9);
   const route = fromRoutes ? random.pick(corpus.routes) : { path: random.pick(corpus.pages), methods: [] as string[] };
   let hostile = false;
@@ -105,7 +153,7 @@ function plan(random: ReturnType<typeof generator>, real: Real): Planned {
   headers['X-Forwarded-For'] = `10.77.${Math.floor(random.next() * 250)}.${Math.floor(random.next() * 250)}`;
   const query = random.chance(0.25) ? random.pick(corpus.queries) : '';
   const sendsBody = method !== 'GET' && method !== 'HEAD' && random.chance(0.85);
-  const payload = sendsBody ? body(random.pick(corpus.bodies), real) : undefined;
+  const payload = sendsBody ? body(random.pick(corpus.bodies), real, random) : undefined;
   if (payload !== undefined && !('Content-Type' in headers) && random.chance(0.8)) headers['Content-Type'] = 'application/json';
   // Dot segments are resolved before routing: such a path may land on no route of ours.
   const dotted = /(^|\/)(\.|\.\.|%2e%2e)(\/|$)/i.test(path);

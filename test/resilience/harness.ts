@@ -27,6 +27,10 @@ export function freePort(): Promise<number> {
 export interface AppServer {
   url: string;
   pid: number;
+  /** Where its stdout and stderr go. */
+  logFile: string;
+  /** Whether the process is still running. */
+  alive(): boolean;
   /** kill -9: no shutdown, no flush, in-flight work dies with it. */
   crash(): Promise<void>;
   stop(): Promise<void>;
@@ -81,7 +85,14 @@ export async function startApp(env: Record<string, string>, name: string): Promi
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
-  return { url, pid: child.pid!, crash: () => end('SIGKILL'), stop: () => end('SIGTERM') };
+  return {
+    url,
+    pid: child.pid!,
+    logFile,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    crash: () => end('SIGKILL'),
+    stop: () => end('SIGTERM'),
+  };
 }
 
 /** A scratch database on the local PostgreSQL server, and a client to look into it. */
