@@ -1,5 +1,7 @@
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { deliveriesSettled } from '@/lib/unit-of-work';
 import { installNetworkTripwire } from './network-tripwire';
+import { holdWebhookHandOffs, restoreWebhookQueue } from './webhook-queue';
 import { type Receiver, reply, startReceiver } from './webhook-receiver';
 
 /**
@@ -38,5 +40,24 @@ export function fileReceiver(): Receiver {
     closeIdleConnections: () => started().closeIdleConnections(),
     waitFor: (count, timeoutMs) => started().waitFor(count, timeoutMs),
     close: () => started().close(),
+  };
+}
+
+/**
+ * Holds each test's first hand-offs of new events (test/webhook-queue.ts, afresh before every
+ * test), waits for every delivery after each test, and puts the queue back after the file.
+ * `eventIds` are the current test's held events.
+ */
+export function heldHandOffsPerTest(): { readonly eventIds: string[] } {
+  let held: string[] = [];
+  beforeEach(() => {
+    held = holdWebhookHandOffs();
+  });
+  afterEach(() => deliveriesSettled());
+  afterAll(() => restoreWebhookQueue());
+  return {
+    get eventIds() {
+      return held;
+    },
   };
 }

@@ -7,7 +7,7 @@ import { revalidatePath } from 'next/cache';
 import { getDb } from '@/db/client';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
-import { webhookEventsSchema } from '@/lib/merchants/schemas';
+import { renewalSettingsSchema, webhookEventsSchema } from '@/lib/merchants/schemas';
 import type { FormState } from '@/lib/portal/form-state';
 import { resendGivenUpEmail } from '@/lib/email/send';
 import { fill } from '@/lib/i18n/format';
@@ -22,6 +22,28 @@ export async function saveWebhookEventsAction(_: FormState, form: FormData): Pro
   await updateMerchant(await getDb(), merchantId, { webhookEvents: parsed.data });
   revalidatePath('/portal/settings/webhooks');
   return { status: 'ok', message: c.eventsSaved };
+}
+
+/** The renewal settings (docs/billing.md#renewal-links), with the operator API's rules: a value out of range names its field. */
+export async function saveRenewalSettingsAction(_: FormState, form: FormData): Promise<FormState> {
+  const { merchantId } = await requireUser();
+  const { lang } = await portalLang();
+  const c = CUSTOMER_PORTAL_COPY[lang];
+  const whole = (name: string) => {
+    const value = form.get(name);
+    return typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+  };
+  const parsed = renewalSettingsSchema.safeParse({
+    reminderDays: whole('reminderDays'),
+    graceDays: whole('graceDays'),
+    renewalLadder: form.get('renewalLadder') === 'on',
+  });
+  if (!parsed.success) {
+    return { status: 'error', message: c.renewalsProblem, details: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
+  }
+  await updateMerchant(await getDb(), merchantId, parsed.data);
+  revalidatePath('/portal/settings/processor');
+  return { status: 'ok', message: c.renewalsSaved };
 }
 
 /** Sends again an e-mail given up after every attempt (docs/customers.md#e-mails); another merchant's is the 403. */

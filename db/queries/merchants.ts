@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { type Db, preparedFor } from '../client';
-import { apiKeys, merchants, subscriptionPlans } from '../schema';
+import { apiKeys, merchants, renewalLinks, subscriptionPlans } from '../schema';
 
 export type MerchantRow = typeof merchants.$inferSelect;
 
@@ -60,6 +60,17 @@ const allowedDomainsByTokenQuery = preparedFor((db) =>
     .prepare('allowed_domains_by_token'),
 );
 
+/** The same for a renewal link's token (docs/billing.md#renewal-links), paid on the same page. */
+const allowedDomainsByRenewalTokenQuery = preparedFor((db) =>
+  db
+    .select({ allowedDomains: merchants.allowedDomains, processorType: merchants.processorType, wompiPublicKey: merchants.wompiPublicKey })
+    .from(renewalLinks)
+    .innerJoin(merchants, eq(merchants.id, renewalLinks.merchantId))
+    .where(eq(renewalLinks.token, sql.placeholder('token')))
+    .limit(1)
+    .prepare('allowed_domains_by_renewal_token'),
+);
+
 /**
  * The embed allow-list of the merchant behind a checkout token, and its Wompi public key when it
  * charges through Wompi (the page's CSP names that Wompi origin). Every checkout page view: prepared.
@@ -68,7 +79,9 @@ export async function getAllowedDomainsByToken(
   db: Db,
   token: string,
 ): Promise<{ allowedDomains: string[]; wompiPublicKey: string | null } | undefined> {
-  const [row] = await allowedDomainsByTokenQuery(db).execute({ token });
+  // A plan's token first, as the page looks it up; a renewal link's only when no plan has it.
+  const [plan] = await allowedDomainsByTokenQuery(db).execute({ token });
+  const row = plan ?? (await allowedDomainsByRenewalTokenQuery(db).execute({ token }))[0];
   return row && { allowedDomains: row.allowedDomains, wompiPublicKey: row.processorType === 'wompi' ? row.wompiPublicKey : null };
 }
 

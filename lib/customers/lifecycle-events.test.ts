@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PATCH as patchMerchant } from '@/app/admin/merchants/[id]/route';
 import { POST as cancelRoute } from '@/app/merchants/subscription-plans/[id]/cancel/route';
 import { POST as pauseRoute } from '@/app/merchants/subscription-plans/[id]/pause/route';
@@ -13,31 +13,22 @@ import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
-import { deliveriesSettled } from '@/lib/unit-of-work';
 import { deliverEvent } from '@/lib/webhooks/deliver';
 import { lifecyclePayloadSchema, LIFECYCLE_EVENT_TYPES } from '@/lib/webhooks/payload';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { adminHeaders, call } from '@/test/http';
-import { fileReceiver } from '@/test/receiver-hooks';
+import { fileReceiver, heldHandOffsPerTest } from '@/test/receiver-hooks';
 
 // Lifecycle events (docs/customers.md#lifecycle-events): written in the transaction of the change,
 // only for merchants who chose them, signed and delivered, listed and resendable like charge events.
 
 let database: Database;
 const receiver = fileReceiver();
-let dispatched: string[] = [];
+const handOffs = heldHandOffsPerTest();
 
 beforeAll(async () => {
   database = await useTestDatabase();
-});
-afterAll(() => restoreWebhookQueue());
-beforeEach(() => {
-  dispatched = holdWebhookHandOffs();
-});
-afterEach(async () => {
-  await deliveriesSettled();
 });
 
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
@@ -109,7 +100,7 @@ describe('lifecycle events', () => {
     expect(body('subscription.activated')).not.toHaveProperty('reason');
     expect(events.every((e) => e.transactionId === null || e.type.startsWith('subscription.charge'))).toBe(true);
     // Handed to delivery after each commit.
-    expect(dispatched).toEqual(expect.arrayContaining(events.map((e) => e.id)));
+    expect(handOffs.eventIds).toEqual(expect.arrayContaining(events.map((e) => e.id)));
   });
 
   it('a refused transition writes no event', async () => {

@@ -1,6 +1,6 @@
 import type { PlanRow } from '@/db/queries/plans';
 import type { TransactionRow } from '@/db/queries/transactions';
-import { type BillingInterval, intervalOf, isMonthly } from '@/lib/billing/interval';
+import { type BillingInterval, intervalOf, isMonthly } from '@/lib/calendar/interval';
 import type { PlanRecordView, PlanStatusView } from './schemas';
 
 // Extension fields (docs/billing.md) appear only where a caller used the extension: a plan charged
@@ -46,7 +46,11 @@ export function toPlanStatus(
 }
 
 /** docs/api.md#plan-status: the plan record. */
-export function toPlanRecord(plan: PlanRow): PlanRecordView {
+/**
+ * `renewalUrl`: the plan's open renewal link, when it has one (docs/billing.md#renewal-links); the
+ * one place the record adds it, so a reply version can leave it out here.
+ */
+export function toPlanRecord(plan: PlanRow, { renewalUrl }: { renewalUrl?: string | null } = {}): PlanRecordView {
   return {
     id: plan.id,
     merchantId: plan.merchantId,
@@ -59,6 +63,7 @@ export function toPlanRecord(plan: PlanRow): PlanRecordView {
     interval: plan.modality === 'SINGLE' ? null : (pricingFields(plan)?.interval ?? 'MONTHLY'),
     status: plan.status,
     nextChargeDate: nextChargeDateOf(plan),
+    ...(renewalUrl ? { renewalUrl } : {}),
     createdAt: plan.createdAt.toISOString(),
     updatedAt: plan.updatedAt.toISOString(),
     customer: {

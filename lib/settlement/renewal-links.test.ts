@@ -15,7 +15,10 @@ import { LIFECYCLE_EVENT_TYPES } from '@/lib/webhooks/payload';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
+import { call } from '@/test/http';
+import { GET as GET_PLAN } from '@/app/merchants/subscription-plans/[id]/route';
 import { runRenewalSweep } from '@/lib/billing/sweep';
+import { awaitingRenewals } from './renewal-links';
 
 let database: Database;
 beforeAll(async () => {
@@ -117,6 +120,14 @@ describe('a RECURRING plan started with PSE (docs/billing.md#renewal-links)', ()
     await Promise.all([sweep(bogota('2027-04-07')), sweep(bogota('2027-04-07')), sweep(bogota('2027-04-08'))]);
     expect(await linksOf(link.planId)).toHaveLength(1);
 
+    // The plan record shows the open link for the merchant's own channels.
+    const record = await call(GET_PLAN, { headers: link.merchant.headers, params: { id: link.planId } });
+    expect(record.json.renewalUrl).toBe(`${process.env.APP_URL}/pay/${renewal!.token}`);
+    // The portal lists it as awaiting payment, with the link to copy.
+    expect(await awaitingRenewals(database.db, link.merchant.merchantId)).toEqual([
+      { planId: link.planId, description: 'Plan mensual', customerEmail: 'ana@example.com', amount: 150000, expiresAt: bogota('2027-04-15'), url: record.json.renewalUrl },
+    ]);
+
     // The status API invents no PENDING transaction while nobody paid.
     const unpaid = await getPlanWithLastTransaction(database.db, { merchantId: link.merchant.merchantId, planId: link.planId });
     expect(toPlanStatus(unpaid!.plan, unpaid!.lastTransaction).lastTransaction).toMatchObject({ status: 'APPROVED' });
@@ -127,6 +138,8 @@ describe('a RECURRING plan started with PSE (docs/billing.md#renewal-links)', ()
     expect(txn).toMatchObject({ kind: 'RENEWAL', amount: 150000, paymentMethodType: 'PSE', renewalLinkId: renewal!.id });
     expect(await link.plan()).toMatchObject({ status: 'ACTIVE', renewalCollection: 'LINK', nextChargeDate: bogota('2027-05-10'), renewalFailures: 0 });
     expect((await linksOf(link.planId))[0]!.status).toBe('PAID');
+    expect((await call(GET_PLAN, { headers: link.merchant.headers, params: { id: link.planId } })).json).not.toHaveProperty('renewalUrl');
+    expect(await awaitingRenewals(database.db, link.merchant.merchantId)).toEqual([]);
     expect((await emailsOf(link.planId)).map((e) => e.kind)).toEqual(['receipt', 'renewal_due', 'receipt']);
     // Paid means paid: the page says so, and another payment is refused.
     const page = await loadCheckoutPage(database.db, renewal!.token, bogota('2027-04-09'));

@@ -9,6 +9,7 @@ import {
   getOpenRenewalLink,
   getRenewalLink,
   insertRenewalLink,
+  listOpenRenewalLinks,
   type RenewalLinkRow,
 } from '@/db/queries/renewal-links';
 import { getPendingTransaction, getPlanByToken, lockPlan, type TransactionRow } from '@/db/queries/transactions';
@@ -31,6 +32,25 @@ import { followingPeriodDue, periodDueOf } from '@/lib/billing/schedule';
 /** The page that pays a renewal link: the hosted checkout, like a plan's own token. */
 export function renewalUrl(token: string): string {
   return `${env().APP_URL}/pay/${token}`;
+}
+
+/** The plan's open renewal link, for the plan record and the portal, or null. */
+export async function openRenewalUrl(db: Db, planId: string): Promise<string | null> {
+  const open = await getOpenRenewalLink(db, planId);
+  return open ? renewalUrl(open.token) : null;
+}
+
+/** A merchant's plans waiting for a renewal link to be paid, soonest expiry first (the portal). */
+export async function awaitingRenewals(db: Db, merchantId: string, limit = 100) {
+  const rows = await listOpenRenewalLinks(db, { merchantId, limit });
+  return rows.map(({ link, plan }) => ({
+    planId: plan.id,
+    description: plan.description,
+    customerEmail: plan.customerEmail,
+    amount: link.amount,
+    expiresAt: link.expiresAt,
+    url: renewalUrl(link.token),
+  }));
 }
 
 /** While a payment of the link is at the bank at the end of grace, the plan waits this long before looking again. */

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET as planStatusRoute } from '@/app/merchants/plans/[subscriptionPlanId]/status/route';
 import type { Database } from '@/db/client';
 import { claimEvents, recordAttempts } from '@/db/queries/webhooks';
@@ -12,10 +12,9 @@ import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { truncateAll, useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 import { stubResolver } from '@/test/network-tripwire';
-import { fileReceiver } from '@/test/receiver-hooks';
+import { fileReceiver, heldHandOffsPerTest } from '@/test/receiver-hooks';
 import { hang, reply } from '@/test/webhook-receiver';
 import { deliverEvent, LEASE_MS } from './deliver';
-import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { deliveriesSettled } from '@/lib/unit-of-work';
 import { signWebhookBody } from './signature';
 import { SWEEP_GRACE_MS, sweepAndDispatch } from './sweep';
@@ -23,18 +22,15 @@ import { SWEEP_GRACE_MS, sweepAndDispatch } from './sweep';
 let database: Database;
 const receiver = fileReceiver();
 /** Events handed to delivery after commit; the tests decide when (and whether) they go out. */
-let dispatched: string[] = [];
+const handOffs = heldHandOffsPerTest();
 
 beforeAll(async () => {
   database = await useTestDatabase();
 });
-afterAll(() => restoreWebhookQueue());
 beforeEach(async () => {
   // The sweeper sees every undelivered event: each test starts from none.
   await truncateAll(database.db);
-  dispatched = holdWebhookHandOffs();
 });
-afterEach(() => deliveriesSettled());
 
 const processor = createSandboxProcessor({ pendingMs: 0 });
 
@@ -57,7 +53,7 @@ describe('the event of a payment outcome', () => {
     const { link, payment, events } = await pay(CARDS.approved);
     expect(events).toHaveLength(1);
     const [event] = events;
-    expect(dispatched).toEqual([event!.id]);
+    expect(handOffs.eventIds).toEqual([event!.id]);
     expect(event).toMatchObject({ id: expect.stringMatching(/^evt_/), type: 'subscription.charge.approved', merchantId: link.merchant.merchantId });
     const body = JSON.parse(event!.body);
     expect(Object.keys(body)).toEqual(['event', 'data', 'timestamp']);
@@ -91,7 +87,7 @@ describe('the event of a payment outcome', () => {
     const slow = createSandboxProcessor({ pendingMs: 60_000 });
     await payWithCard(database.db, slow, { token: link.token, card: parseCard(cardForm(CARDS.pendingApproved))! });
     expect(await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, link.subscriptionPlanId))).toEqual([]);
-    expect(dispatched).toEqual([]);
+    expect(handOffs.eventIds).toEqual([]);
   });
 });
 
@@ -260,7 +256,6 @@ describe('the sweeper', () => {
 
   it('sends, once, an event whose process died after the commit and before the send', async () => {
     // The dispatcher of the dead process never ran: the event is committed and undelivered.
-    holdWebhookHandOffs();
     const { events } = await pay(CARDS.approved);
     expect(await sweepAndDispatch(database.db, later(1000))).toBe(0); // within the grace period
     expect(await sweepAndDispatch(database.db, later(SWEEP_GRACE_MS + 1000))).toBe(1);

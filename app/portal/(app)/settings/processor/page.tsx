@@ -8,6 +8,10 @@ import { maskSecret, processorCopy } from '@/lib/portal/processor-i18n';
 import { getProcessorSettings } from '@/lib/portal/processor-settings';
 import { portalLang, requireUser } from '@/lib/portal/request';
 import { saveWompiKeysAction, useSandboxAction } from '../../../processor-actions';
+import { saveRenewalSettingsAction } from '@/app/portal/customer-actions';
+import { AwaitingRenewals, RenewalSettings } from '@/components/portal/renewal-settings';
+import { getMerchant } from '@/db/queries/merchants';
+import { awaitingRenewals } from '@/lib/settlement/renewal-links';
 
 const FIELDS = ['publicKey', 'privateKey', 'eventsSecret', 'integritySecret'] as const;
 
@@ -15,7 +19,9 @@ export default async function ProcessorSettingsPage() {
   const { merchantId } = await requireUser();
   const { lang, t } = await portalLang();
   const p = processorCopy(lang);
-  const settings = await getProcessorSettings(await getDb(), merchantId);
+  const db = await getDb();
+  const settings = await getProcessorSettings(db, merchantId);
+  const [merchant, awaiting] = await Promise.all([getMerchant(db, merchantId), awaitingRenewals(db, merchantId)]);
   const copy = { label: p.copy, copied: p.copied };
   const wompi = settings.type === 'wompi';
   return (
@@ -78,6 +84,8 @@ export default async function ProcessorSettingsPage() {
           <ActionForm action={useSandboxAction} submit={p.useSandbox} pending={t.auth.pending} copy={copy} danger />
         </section>
       ) : null}
+      {merchant ? <RenewalSettings lang={lang} settings={merchant} pending={t.auth.pending} copy={copy} save={saveRenewalSettingsAction} /> : null}
+      <AwaitingRenewals lang={lang} awaiting={awaiting} copy={copy} />
     </>
   );
 }
