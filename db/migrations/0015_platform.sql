@@ -16,4 +16,4 @@ CREATE TRIGGER "merchants_announce_change" AFTER UPDATE OF "status", "id", "api_
 --> statement-breakpoint
 ALTER TABLE "webhook_events" ADD COLUMN "retries" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "emails" DROP CONSTRAINT "emails_kind_check";--> statement-breakpoint
-ALTER TABLE "emails" ADD CONSTRAINT "emails_kind_check" CHECK (kind in ('receipt', 'renewal_failed', 'cancelled', 'renewal_due', 'webhook_disabled'));
+ALTER TABLE "emails" ADD CONSTRAINT "emails_kind_check" CHECK (kind in ('receipt', 'renewal_failed', 'cancelled', 'renewal_due', 'price_change', 'webhook_disabled'));
