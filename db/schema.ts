@@ -13,7 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { INTERVAL_UNITS } from '../lib/billing/interval';
+import { INTERVAL_UNITS } from '../lib/calendar/interval';
 import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../lib/webhooks/payload';
 
 // Money is an integer count of COP cents; the largest amount (99,999,999,999) needs bigint, and
@@ -28,7 +28,8 @@ export const PLAN_STATUSES = ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED', 'CANCELL
 export const OPEN_PLAN_STATUSES = ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED'] as const;
 export const MODALITIES = ['RECURRING', 'SINGLE'] as const;
 export const TRANSACTION_STATUSES = ['PENDING', 'APPROVED', 'DECLINED', 'VOIDED', 'ERROR'] as const;
-export const TRANSACTION_KINDS = ['INITIAL', 'RENEWAL'] as const;
+/** PRORATION: the difference of a price increase applied at once (docs/billing.md#price-changes). */
+export const TRANSACTION_KINDS = ['INITIAL', 'RENEWAL', 'PRORATION'] as const;
 export const ID_TYPES = ['CC', 'CE', 'NIT', 'PP'] as const;
 export const PROCESSOR_TYPES = ['sandbox', 'wompi'] as const;
 export const PAYMENT_METHOD_TYPES = ['CARD', 'NEQUI', 'PSE'] as const;
@@ -154,7 +155,7 @@ export const subscriptionPlans = pgTable(
     amount: cents('amount').notNull(),
     currency: text('currency').notNull().default('COP'),
     modality: text('modality', { enum: MODALITIES }).notNull(),
-    // Every `interval_count` weeks, months or years (lib/billing/interval.ts); null for SINGLE.
+    // Every `interval_count` weeks, months or years (lib/calendar/interval.ts); null for SINGLE.
     intervalUnit: text('interval_unit', { enum: INTERVAL_UNITS }),
     intervalCount: smallint('interval_count'),
     status: text('status', { enum: PLAN_STATUSES }).notNull().default('PENDING_ACTIVATION'),
@@ -183,6 +184,12 @@ export const subscriptionPlans = pgTable(
     renewalFailures: smallint('renewal_failures').notNull().default(0),
     // AUTOMATIC: renewals charge paymentMethodToken; LINK: the customer pays a renewal link.
     renewalCollection: text('renewal_collection', { enum: RENEWAL_COLLECTIONS }).notNull().default('AUTOMATIC'),
+    // A price change not applied yet (docs/billing.md#price-changes): the amount (and description)
+    // the plan takes from the renewal of the period due at or after `scheduledFrom`, or, with a
+    // prorated charge in flight, once that charge is approved.
+    scheduledAmount: cents('scheduled_amount'),
+    scheduledDescription: text('scheduled_description'),
+    scheduledFrom: timestamp('scheduled_from', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -205,6 +212,10 @@ export const subscriptionPlans = pgTable(
       .on(t.merchantId, t.nextChargeDate)
       .where(sql`status = 'ACTIVE' and renewal_failures > 0`),
     check('subscription_plans_amount_check', sql`amount between 100 and 99999999999`),
+    check(
+      'subscription_plans_scheduled_check',
+      sql`(scheduled_amount is null and scheduled_from is null and scheduled_description is null) or (scheduled_amount between 100 and 99999999999 and scheduled_from is not null)`,
+    ),
     check('subscription_plans_status_check', inList('status', PLAN_STATUSES)),
     check('subscription_plans_modality_check', inList('modality', MODALITIES)),
     check('subscription_plans_renewal_failures_check', sql`renewal_failures between 0 and 3`),
@@ -456,7 +467,7 @@ export const manageLinks = pgTable(
   (t) => [index('manage_links_plan_idx').on(t.planId)],
 );
 
-export const EMAIL_KINDS = ['receipt', 'renewal_failed', 'cancelled', 'renewal_due'] as const;
+export const EMAIL_KINDS = ['receipt', 'renewal_failed', 'cancelled', 'renewal_due', 'price_change'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /**

@@ -73,6 +73,11 @@ test('the navigation stays put: a sidebar on a desktop, a menu that opens withou
   await expect(menu).toBeVisible();
   await expect(small.getByRole('link', { name: 'Transacciones' })).toBeHidden();
   await menu.click();
+  await expect(small.getByRole('link', { name: 'Transacciones' })).toBeVisible();
+  // It closes as it opened, without JavaScript.
+  await menu.click();
+  await expect(small.getByRole('link', { name: 'Transacciones' })).toBeHidden();
+  await menu.click();
   await small.getByRole('link', { name: 'Transacciones' }).click();
   await expect(small.getByRole('heading', { level: 1 })).toHaveText('Transacciones');
   // The empty list says what to do next, with or without a search.

@@ -38,7 +38,7 @@ const layerOf = (file: string) => LAYERS.indexOf(file.split('/')[0] as (typeof L
  */
 const DB_READS_FROM_LIB = [
   'db/client.ts -> lib/env.ts',
-  'db/schema.ts -> lib/billing/interval.ts',
+  'db/schema.ts -> lib/calendar/interval.ts',
   'db/schema.ts -> lib/webhooks/payload.ts',
 ];
 
@@ -53,7 +53,7 @@ const KNOWN_UPWARD_FOLDER_EDGES: readonly string[] = [
   'lib/payments -> lib/billing', // Wompi's events void a charge: its settling step belongs in settlement
   'lib/payments -> lib/settlement', // the same step settles a charge
   'lib/plans -> lib/customers', // lifecycle.ts records notices: notices.ts sits below both
-  'lib/settlement -> lib/billing', // settle.ts reads the calendar: billing holds both the calendar and renewals
+  'lib/settlement -> lib/billing', // settle.ts reads the schedule (schedule.ts): the calendar itself moved to lib/calendar
   'lib/settlement -> lib/customers', // settle.ts records notices (as plans do)
   'lib/unit-of-work.ts -> lib/email', // the hand-off sends e-mails, and e-mail reaches billing through receipts
   'lib/webhooks -> lib/plans', // events.ts and merchant-events.ts read plan views and lookups

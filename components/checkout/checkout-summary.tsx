@@ -1,5 +1,5 @@
 import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, type Lang } from '@/lib/checkout/i18n';
-import { isMonthly } from '@/lib/billing/interval';
+import { isMonthly } from '@/lib/calendar/interval';
 import type { CheckoutPageSession } from '@/lib/checkout/session';
 import { everyInterval } from '@/lib/i18n/interval';
 import styles from './checkout.module.css';

@@ -13,7 +13,7 @@ export interface PlanFigures {
   /**
    * Monthly recurring revenue: the amounts of the ACTIVE RECURRING plans, each brought to a month
    * (weekly × 52 / 12, yearly / 12, and divided by the interval's count), summed and rounded to a
-   * whole cent once, in cents (lib/billing/interval.ts#monthlyAmount says the same per plan).
+   * whole cent once, in cents (lib/calendar/interval.ts#monthlyAmount says the same per plan).
    */
   mrr: number;
   activePlans: number;

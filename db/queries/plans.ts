@@ -143,7 +143,22 @@ export async function transitionPlan(
   db: Db,
   planId: string,
   from: readonly PlanRow['status'][],
-  values: Partial<Pick<PlanRow, 'status' | 'nextChargeDate' | 'renewalFailures' | 'cancelReason' | 'renewalCollection' | 'paymentMethodToken'>>,
+  values: Partial<
+    Pick<
+      PlanRow,
+      | 'status'
+      | 'nextChargeDate'
+      | 'renewalFailures'
+      | 'cancelReason'
+      | 'renewalCollection'
+      | 'paymentMethodToken'
+      | 'amount'
+      | 'description'
+      | 'scheduledAmount'
+      | 'scheduledDescription'
+      | 'scheduledFrom'
+    >
+  >,
 ): Promise<PlanRow | undefined> {
   const [row] = await db
     .update(subscriptionPlans)

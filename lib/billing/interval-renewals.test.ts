@@ -9,7 +9,7 @@ import { cancelPlan, pausePlan, resumePlan } from '@/lib/plans/lifecycle';
 import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
 import { bogota, DAY_MS, later } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';
-import type { BillingInterval } from './interval';
+import type { BillingInterval } from '@/lib/calendar/interval';
 import { runRenewalSweep } from './sweep';
 
 // Renewals of weekly and yearly plans (docs/billing.md#intervals), through the same sweep as monthly ones.

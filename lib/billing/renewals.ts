@@ -4,11 +4,11 @@ import { getPendingTransaction } from '@/db/queries/transactions';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import { savedMethodType } from '@/lib/payments/processor';
-import { openCharge, type Prepared, sendCharge } from '@/lib/settlement/attempt';
+import { chargeSavedMethod, openCharge, type Prepared } from '@/lib/settlement/attempt';
 import { NEVER_RECEIVED, type Settlement, settleCharge } from '@/lib/settlement/settle';
-import { periodDueOf } from './schedule';
+import { amountForPeriod, periodDueOf } from './schedule';
 
-// Renewals (docs/billing.md), every interval of the plan (lib/billing/interval.ts). A renewal is collected per period, the period named by its due
+// Renewals (docs/billing.md), every interval of the plan (lib/calendar/interval.ts). A renewal is collected per period, the period named by its due
 // date. The first attempt is on the due date; a declined or failed one is retried 1, 3 and 5 days
 // after it (capped to half a weekly period), and a fourth failure cancels the plan. Meanwhile the plan stays ACTIVE and
 // nextChargeDate holds the next attempt's time, so the one partial index finds first attempts and
@@ -79,7 +79,7 @@ function prepareRenewal(due: RenewalDue, now: Date) {
     if (!current) return 'skip';
     return {
       kind: 'RENEWAL',
-      amount: plan.amount,
+      amount: amountForPeriod(plan, new Date(due.period)),
       periodStart: new Date(due.period),
       paymentMethodToken: plan.paymentMethodToken,
       paymentMethodType: savedMethodType(plan.paymentMethodToken),
@@ -130,20 +130,5 @@ export async function chargeRenewal(db: Db, processors: ProcessorSource, due: Re
     if (result.status === 'PENDING') return pending;
     return renewalOutcome(due.planId, await settleCharge(db, { planId: due.planId, transactionId: txn.id }, result, { now }));
   }
-  const charged = await sendCharge(
-    db,
-    processor,
-    opened,
-    (txn) =>
-      processor.charge({
-        amount: txn.amount,
-        currency: 'COP',
-        reference: txn.id,
-        paymentMethod: txn.paymentMethodToken ?? '',
-        initiator: 'recurring',
-        customerEmail: plan.customerEmail,
-      }),
-    { now },
-  );
-  return renewalOutcome(due.planId, charged);
+  return renewalOutcome(due.planId, await chargeSavedMethod(db, processor, opened, now));
 }

@@ -1,18 +1,42 @@
 import type { PlanRow } from '@/db/queries/plans';
 import { cancelReasonText } from '@/lib/plans/cancel-reason';
-import { addInterval, attemptOffsetMs, intervalOf, MAX_RENEWAL_FAILURES, MONTHLY } from './interval';
+import { addInterval, attemptOffsetMs, intervalOf, MAX_RENEWAL_FAILURES, MONTHLY } from '@/lib/calendar/interval';
 
 // Where a renewal outcome moves a plan (docs/billing.md): the next period after an approval, the
 // next retry after a failure, or cancellation after the last retry. Shared by the renewal worker
 // and the settlement of a renewal that was PENDING (lib/settlement/settle.ts).
 
-export { MAX_RENEWAL_FAILURES } from './interval';
+export { MAX_RENEWAL_FAILURES } from '@/lib/calendar/interval';
 
 type Scheduled = Pick<PlanRow, 'nextChargeDate' | 'renewalFailures' | 'intervalUnit' | 'intervalCount'>;
 
 /** The due date of the period a plan is collecting. */
 export function periodDueOf(plan: Scheduled): Date {
   return new Date(plan.nextChargeDate!.getTime() - attemptOffsetMs(intervalOf(plan), plan.renewalFailures));
+}
+
+type Scheduling = Pick<PlanRow, 'amount' | 'description' | 'scheduledAmount' | 'scheduledDescription' | 'scheduledFrom'>;
+
+/** A scheduled price change (docs/billing.md#price-changes) that the period due at `due` is charged with. */
+function scheduledFor(plan: Scheduling, due: Date): boolean {
+  return plan.scheduledAmount !== null && plan.scheduledFrom !== null && due.getTime() >= plan.scheduledFrom.getTime();
+}
+
+/** What the renewal of the period due at `due` charges: the plan's amount, or a price change scheduled from then. */
+export function amountForPeriod(plan: Scheduling, due: Date): number {
+  return scheduledFor(plan, due) ? plan.scheduledAmount! : plan.amount;
+}
+
+/** The plan's new price once a period charged with it is paid (nothing when none was scheduled for it). */
+function applyScheduled(plan: Scheduling, due: Date) {
+  if (!scheduledFor(plan, due)) return {};
+  return {
+    amount: plan.scheduledAmount!,
+    description: plan.scheduledDescription ?? plan.description,
+    scheduledAmount: null,
+    scheduledDescription: null,
+    scheduledFrom: null,
+  };
 }
 
 /**
@@ -27,7 +51,7 @@ export function followingPeriodDue(plan: Pick<PlanRow, 'billingAnchorDay' | 'int
 export function afterRenewalOutcome(plan: PlanRow, status: 'APPROVED' | 'DECLINED' | 'ERROR', failure: string | null) {
   const due = periodDueOf(plan);
   const interval = intervalOf(plan) ?? MONTHLY;
-  if (status === 'APPROVED') return { nextChargeDate: followingPeriodDue(plan, due), renewalFailures: 0 };
+  if (status === 'APPROVED') return { nextChargeDate: followingPeriodDue(plan, due), renewalFailures: 0, ...applyScheduled(plan, due) };
   const failures = plan.renewalFailures + 1;
   if (failures > MAX_RENEWAL_FAILURES) {
     return { status: 'CANCELLED' as const, cancelReason: cancelReasonText({ code: 'renewal_failed', attempts: failures, last: failure ?? status }) };

@@ -4,7 +4,7 @@
 // and hands the form only the plain strings it needs.
 
 import { fill, formatCop } from '@/lib/i18n/format';
-import type { BillingInterval } from '@/lib/billing/interval';
+import type { BillingInterval } from '@/lib/calendar/interval';
 import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
 import type { CardField, CardProblem } from '@/lib/payments/card';

@@ -2,7 +2,7 @@
 // (docs/checkout.md): Spanish first, English with `?lang=en`, the customer addressed as "usted".
 // Plain data, so it crosses to the client form as props.
 
-import type { BillingInterval } from '@/lib/billing/interval';
+import type { BillingInterval } from '@/lib/calendar/interval';
 import { everyInterval } from '@/lib/i18n/interval';
 import { fill, formatCop, type Lang, type Modality } from './i18n';
 

@@ -3,7 +3,7 @@ import type { Db } from '@/db/client';
 import { getRenewalLinkByToken, type RenewalLinkRow } from '@/db/queries/renewal-links';
 import { getPendingTransaction, getPlanByToken } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
-import { type BillingInterval, intervalOf } from '@/lib/billing/interval';
+import { type BillingInterval, intervalOf } from '@/lib/calendar/interval';
 import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import type { checkoutSessionSchema } from './schemas';
 

@@ -53,12 +53,33 @@ export async function noteSettlement(tx: Db, outbox: Outbox, before: PlanRow, af
   if (failedRenewal && after.status === 'ACTIVE' && after.renewalCollection === 'AUTOMATIC' && after.renewalFailures > 0) {
     await queueCustomerEmail(tx, outbox, 'renewal_failed', { plan: after, txn, now });
   }
+  if (txn.kind === 'PRORATION' && txn.status === 'APPROVED' && before.scheduledAmount !== null) {
+    await notePriceChange(tx, outbox, { before, after, effective: 'now', effectiveAt: null, now });
+  }
   if (before.status !== 'CANCELLED' && after.status === 'CANCELLED') {
     await recordLifecycleEvent(tx, outbox, after, 'subscription.cancelled', now);
     // Only a renewal's last failed retry cancels a plan in settlement (lib/billing/schedule.ts).
     const reason: CancelReason = { code: 'renewal_failed', attempts: before.renewalFailures + 1, last: txn.failureCode ?? txn.status };
     await queueCustomerEmail(tx, outbox, 'cancelled', { plan: after, now, reason });
   }
+}
+
+/** The e-mail and the opt-in event of a price change, in the unit of work that records it. */
+export async function notePriceChange(
+  tx: Db,
+  outbox: Outbox,
+  { before, after, effective, effectiveAt, now }: { before: PlanRow; after: PlanRow; effective: 'next_charge' | 'now'; effectiveAt: Date | null; now: Date },
+): Promise<void> {
+  const amount = after.scheduledAmount ?? after.amount;
+  const description = after.scheduledDescription ?? after.description;
+  await queueCustomerEmail(tx, outbox, 'price_change', {
+    plan: { ...after, amount, description },
+    now,
+    change: { previousAmount: before.amount, effectiveAt, now: effective === 'now' },
+  });
+  await recordLifecycleEvent(tx, outbox, after, 'subscription.updated', now, {
+    change: { amount, description, effective, effectiveAt: effectiveAt?.getTime() ?? null },
+  });
 }
 
 /**

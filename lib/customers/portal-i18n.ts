@@ -17,6 +17,7 @@ const ES = {
     'subscription.resumed': 'Plan reanudado',
     'subscription.cancelled': 'Plan cancelado (por usted, por el cliente o tras el último reintento)',
     'subscription.payment_method_updated': 'El cliente cambió su medio de pago',
+    'subscription.updated': 'Cambio de precio (al momento, tras su cobro prorrateado, o desde la próxima renovación)',
     'subscription.renewal_due': 'Enlace de renovación emitido (con su URL y vencimiento, para enviarlo por otro canal)',
   } satisfies Record<LifecycleEventType, string>,
   customerTitle: 'Lado del cliente',
@@ -25,7 +26,7 @@ const ES = {
   manageLinkLast: 'Último uso',
   emailsTitle: 'Correos al cliente',
   emailsNone: 'Aún no se ha enviado ningún correo.',
-  emailKinds: { receipt: 'Recibo', renewal_failed: 'Renovación fallida', cancelled: 'Cancelación', renewal_due: 'Enlace de renovación' },
+  emailKinds: { receipt: 'Recibo', renewal_failed: 'Renovación fallida', cancelled: 'Cancelación', renewal_due: 'Enlace de renovación', price_change: 'Cambio de precio' },
   renewalsTitle: 'Renovaciones por link',
   renewalsIntro:
     'Las suscripciones pagadas con PSE se renuevan con un link de pago que enviamos al cliente antes de cada fecha. Con la escalera, una tarjeta o Nequi que falla su último reintento recibe ese link antes de cancelar.',
@@ -66,6 +67,7 @@ const EN: typeof ES = {
     'subscription.resumed': 'Plan resumed',
     'subscription.cancelled': 'Plan cancelled (by you, by the customer or after the last retry)',
     'subscription.payment_method_updated': 'The customer replaced the payment method',
+    'subscription.updated': 'Price change (at once, after its prorated charge, or from the next renewal)',
     'subscription.renewal_due': 'Renewal link issued (with its URL and expiry, to send it by another channel)',
   },
   customerTitle: "Customer's side",
@@ -74,7 +76,7 @@ const EN: typeof ES = {
   manageLinkLast: 'Last use',
   emailsTitle: 'E-mails to the customer',
   emailsNone: 'No e-mail sent yet.',
-  emailKinds: { receipt: 'Receipt', renewal_failed: 'Failed renewal', cancelled: 'Cancellation', renewal_due: 'Renewal link' },
+  emailKinds: { receipt: 'Receipt', renewal_failed: 'Failed renewal', cancelled: 'Cancellation', renewal_due: 'Renewal link', price_change: 'Price change' },
   renewalsTitle: 'Renewals by link',
   renewalsIntro:
     'Subscriptions paid by PSE are renewed by a payment link we send the customer before each due date. With the ladder, a card or Nequi that fails its last retry gets that link before the plan is cancelled.',

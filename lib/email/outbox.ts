@@ -4,12 +4,12 @@ import { getMerchantName } from '@/db/queries/merchants';
 import type { PlanRow } from '@/db/queries/plans';
 import type { TransactionRow } from '@/db/queries/transactions';
 import type { EmailKind } from '@/db/schema';
-import { intervalOf } from '@/lib/billing/interval';
+import { intervalOf } from '@/lib/calendar/interval';
 import { createManageLink } from '@/lib/customers/manage-links';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
 import type { CancelReason } from '@/lib/plans/cancel-reason';
-import { type RenewalFacts, renderEmail } from './templates';
+import { type PriceChangeFacts, type RenewalFacts, renderEmail } from './templates';
 
 // The e-mail outbox (docs/customers.md#e-mails), like the webhook outbox: the e-mail is rendered
 // and written in the unit of work of the change it reports (lib/unit-of-work.ts), with a fresh
@@ -46,7 +46,8 @@ export async function queueCustomerEmail(
     renewal,
     now = new Date(),
     reason,
-  }: { plan: PlanRow; txn?: TransactionRow; renewal?: RenewalFacts & { amount: number }; now?: Date; reason?: CancelReason },
+    change,
+  }: { plan: PlanRow; txn?: TransactionRow; renewal?: RenewalFacts & { amount: number }; now?: Date; reason?: CancelReason; change?: PriceChangeFacts },
 ): Promise<void> {
   const merchantName = await getMerchantName(tx, plan.merchantId);
   const link = await createManageLink(tx, plan, { source: kind, now });
@@ -60,6 +61,7 @@ export async function queueCustomerEmail(
     reference: txn?.gatewayTransactionId,
     nextDate: plan.status === 'ACTIVE' ? plan.nextChargeDate : null,
     reason: kind === 'cancelled' ? reason : undefined,
+    change,
     // An English e-mail opens the manage page in English.
     manageUrl: plan.customerLang === 'en' ? `${link.url}?lang=en` : link.url,
     ...(renewal ? { renewal: { ...renewal, url: plan.customerLang === 'en' ? `${renewal.url}?lang=en` : renewal.url } } : {}),

@@ -1,5 +1,5 @@
 import type { EmailKind } from '@/db/schema';
-import type { BillingInterval } from '@/lib/billing/interval';
+import type { BillingInterval } from '@/lib/calendar/interval';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { perInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
@@ -28,6 +28,16 @@ export interface EmailFacts {
   manageUrl: string;
   /** renewal_due: the renewal link (docs/billing.md#renewal-links) and which e-mail of its period this is. */
   renewal?: RenewalFacts;
+  /** price_change: the amount before (`amount` is the new one), and from when the new one is charged. */
+  change?: PriceChangeFacts;
+}
+
+export interface PriceChangeFacts {
+  previousAmount: number;
+  /** The due date from which the new amount is charged; null: applied at once, or at the next charge of a paused plan. */
+  effectiveAt: Date | null;
+  /** Applied at once, the rest of the current period charged apart. */
+  now: boolean;
 }
 
 /**
@@ -122,6 +132,34 @@ function words(kind: EmailKind, lang: Lang, f: EmailFacts): Words {
       };
     case 'renewal_due':
       return { ...renewalWords(f.renewal!, es, t), greeting, footer };
+    case 'price_change': {
+      const c = f.change!;
+      const values = { previous: formatCop(c.previousAmount), from: c.effectiveAt ? dateOf(lang, c.effectiveAt) : '' };
+      const line = (template: string) => fill(t(template), values);
+      return {
+        subject: t(es ? 'Cambia el valor de su suscripción a {merchant}' : 'The price of your subscription to {merchant} is changing'),
+        greeting,
+        lines: [
+          line(es ? 'El valor de «{description}» pasa de {previous} a {amount} {per}.' : 'The price of “{description}” goes from {previous} to {amount} {per}.'),
+          line(
+            c.now
+              ? es
+                ? 'El nuevo valor rige desde hoy. La diferencia por lo que queda del periodo en curso se cobró aparte: le llega su recibo.'
+                : 'The new price applies from today. The difference for the rest of the current period was charged separately: its receipt follows.'
+              : c.effectiveAt
+                ? es
+                  ? 'Se cobrará desde el {from}. Hasta entonces no cambia nada.'
+                  : 'It is charged from {from}. Nothing changes until then.'
+                : es
+                  ? 'Se cobrará desde su próximo cobro.'
+                  : 'It is charged from your next charge.',
+          ),
+          t(es ? 'Si no está de acuerdo, puede cancelar su suscripción con el enlace de abajo.' : 'If you do not agree, you can cancel your subscription with the link below.'),
+        ],
+        action: es ? 'Ver mi suscripción' : 'See my subscription',
+        footer,
+      };
+    }
   }
 }
 

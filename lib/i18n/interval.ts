@@ -1,4 +1,4 @@
-import { type BillingInterval, isMonthly } from '@/lib/billing/interval';
+import { type BillingInterval, isMonthly } from '@/lib/calendar/interval';
 import type { Lang } from './locale';
 
 // How often a plan is charged, in the customer's words (docs/billing.md#intervals): the checkout,

@@ -145,6 +145,7 @@ describe('the OpenAPI document', () => {
       'subscription.payment_method_updated',
       'subscription.renewal_due',
       'subscription.resumed',
+      'subscription.updated',
     ]);
     const cancelled = doc.webhooks['subscription.cancelled']!.post as Json;
     expect(cancelled.parameters.map((p: { name: string }) => p.name)).toContain('X-Webhook-Signature');

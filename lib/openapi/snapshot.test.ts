@@ -19,6 +19,7 @@ const OPERATIONS = [
   'GET /merchants/webhook-events listWebhookEvents → 200 400 401 403 404 429 500 503',
   'GET /merchants/webhook-events/listen listenWebhookEvents → 200 400 401 403 404 429 500 503',
   'PATCH /admin/merchants/{id} updateMerchant → 200 400 401 404 413 415 500 503',
+  'PATCH /merchants/subscription-plans/{id} changeSubscriptionPlanPrice → 200 400 401 403 404 409 413 415 429 500 503',
   'POST /admin/billing/run runBillingSweep → 200 400 401 404 413 415 500 503',
   'POST /admin/merchants createMerchant → 201 400 401 404 413 415 500 503',
   'POST /merchants/subscription-link createSubscriptionLink → 200 400 401 409 413 415 429 500 503',
@@ -33,7 +34,7 @@ const OPERATIONS = [
 
 const SCHEMAS = [
   'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant',
-  'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'UpdateMerchantRequest',
+  'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'UpdateMerchantRequest',
   'VoidedTransaction', 'WebhookAttempt', 'WebhookEvent', 'WebhookEventPage', 'WebhookEventRecord', 'WebhookResend',
 ];
 
@@ -48,6 +49,7 @@ const WEBHOOKS = [
   'subscription.payment_method_updated',
   'subscription.renewal_due',
   'subscription.resumed',
+  'subscription.updated',
 ];
 
 describe('the generated OpenAPI document', () => {

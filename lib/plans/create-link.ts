@@ -3,7 +3,7 @@ import { uniqueViolation } from '@/db/errors';
 import { getMerchant } from '@/db/queries/merchants';
 import { insertPlanWithCustomer } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
-import { MONTHLY } from '@/lib/billing/interval';
+import { MONTHLY } from '@/lib/calendar/interval';
 import { env } from '@/lib/env';
 import { wompiAmountProblem } from '@/lib/payments/wompi/amounts';
 import { createId, randomBase62 } from '@/lib/ids';

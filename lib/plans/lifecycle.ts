@@ -3,7 +3,7 @@ import { getPlanForMerchant, type PlanRow, transitionPlan } from '@/db/queries/p
 import { closeOpenRenewalLinkOfPlan } from '@/db/queries/renewal-links';
 import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
-import { intervalOf, MONTHLY, nextDueAfter } from '@/lib/billing/interval';
+import { intervalOf, MONTHLY, nextDueAfter } from '@/lib/calendar/interval';
 import { periodDueOf } from '@/lib/billing/schedule';
 import { notePlanChange } from '@/lib/customers/notices';
 import { inTransaction } from '@/lib/unit-of-work';

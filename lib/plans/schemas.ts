@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ID_TYPES, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUSES } from '@/db/schema';
-import { INTERVAL_UNITS, MAX_INTERVAL_COUNT } from '@/lib/billing/interval';
+import { INTERVAL_UNITS, MAX_INTERVAL_COUNT } from '@/lib/calendar/interval';
 
 // The merchant API's bodies (docs/api.md#create-a-payment-link, docs/api.md#plan-status, docs/api.md#checkout-session, docs/api.md#plan-record, docs/api.md#create-a-payment-link, docs/api.md#plan-status). Handlers parse with these, replies are
 // built from them, and the OpenAPI document is generated from them.
@@ -49,6 +49,13 @@ const customerSchema = z
       ctx.addIssue({ code: 'custom', path: ['idType'], message: 'is required when customer.idNumber is given' });
   });
 
+const amountSchema = z
+  .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number of cents (not a string)') })
+  .int('must be a whole number of cents')
+  .min(MIN_AMOUNT, `must be at least ${MIN_AMOUNT} cents`)
+  .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`)
+  .meta({ description: 'Amount in cents of COP, a whole number: 150000 is $1.500 COP', examples: [150000] });
+
 /** docs/billing.md#intervals: every `count` weeks (1..52), months (1..12) or years (1..3). */
 export const intervalSchema = z
   .object(
@@ -77,12 +84,7 @@ const planSchema = z.object(
       'Your own reference (an order id or similar). Only one open plan (PENDING_ACTIVATION, ACTIVE or PAUSED) may carry it',
     ),
     description: text(255).describe('Plan name shown in the checkout'),
-    amount: z
-      .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number of cents (not a string)') })
-      .int('must be a whole number of cents')
-      .min(MIN_AMOUNT, `must be at least ${MIN_AMOUNT} cents`)
-      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`)
-      .meta({ description: 'Amount in cents of COP, a whole number: 150000 is $1.500 COP', examples: [150000] }),
+    amount: amountSchema,
     modality: z
       .enum(MODALITIES, { error: 'must be RECURRING or SINGLE' })
       .default('RECURRING')
@@ -192,3 +194,20 @@ export const cancelPlanBodySchema = z
       .meta({ description: 'Why the plan ends, for your records', examples: ['Customer asked to cancel'] }),
   })
   .meta({ id: 'CancelPlanRequest', description: 'Body of POST /merchants/subscription-plans/{id}/cancel; it may be left out.' });
+
+/** PATCH /merchants/subscription-plans/{id}: a new price (docs/billing.md#price-changes). */
+export const priceChangeBodySchema = z
+  .object(
+    {
+      amount: amountSchema.describe('The new amount, cents of COP'),
+      description: text(255).optional().describe('A new plan name, applied with the amount'),
+      effective: z
+        .enum(['next_charge', 'now'], { error: 'must be next_charge or now' })
+        .default('next_charge')
+        .describe('`next_charge` (default): from the next renewal. `now`: at once, charging the prorated difference of an increase'),
+    },
+    { error: 'must be an object' },
+  )
+  .meta({ id: 'PriceChangeRequest', description: 'Body of PATCH /merchants/subscription-plans/{id} (extension).' });
+
+export type PriceChangeBody = z.infer<typeof priceChangeBodySchema>;

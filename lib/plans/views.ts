@@ -1,6 +1,6 @@
 import type { PlanRow } from '@/db/queries/plans';
 import type { TransactionRow } from '@/db/queries/transactions';
-import { type BillingInterval, intervalOf, isMonthly } from '@/lib/billing/interval';
+import { type BillingInterval, intervalOf, isMonthly } from '@/lib/calendar/interval';
 import type { PlanRecordView, PlanStatusView } from './schemas';
 
 // Extension fields (docs/billing.md) appear only where a caller used the extension: a plan charged

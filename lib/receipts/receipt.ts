@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { getReceiptRow } from '@/db/queries/receipts';
-import { addInterval, intervalOf } from '@/lib/billing/interval';
+import { addInterval, intervalOf } from '@/lib/calendar/interval';
 import type { Lang } from '@/lib/i18n/locale';
 import { type Receipt, renderReceiptPdf } from './pdf';
 
@@ -24,7 +24,8 @@ export function receiptOf({ txn, plan, merchantName, merchantNit }: Row, lang: L
     },
     description: plan.description,
     periodStart,
-    periodEnd: interval ? addInterval(periodStart, interval, plan.billingAnchorDay) : null,
+    // A proration pays the rest of a period already under way: only its date is shown.
+    periodEnd: interval && txn.kind !== 'PRORATION' ? addInterval(periodStart, interval, plan.billingAnchorDay) : null,
     chargeDate: txn.chargeDate,
     listAmount: txn.amount + txn.discount,
     discount: txn.discount,

@@ -155,3 +155,22 @@ function retryInBackground(settle: () => Promise<Settlement>, ids: { planId: str
 export async function settleRetriesSettled(): Promise<void> {
   while (retrying.size > 0) await Promise.all(retrying);
 }
+
+/** Step two for a charge of the plan's saved method, without the payer (a renewal, a proration). */
+export function chargeSavedMethod(db: Db, processor: PaymentProcessor, opened: OpenedCharge, now: Date): Promise<Settlement & { result: ChargeResult | null }> {
+  return sendCharge(
+    db,
+    processor,
+    opened,
+    (txn) =>
+      processor.charge({
+        amount: txn.amount,
+        currency: 'COP',
+        reference: txn.id,
+        paymentMethod: txn.paymentMethodToken ?? '',
+        initiator: 'recurring',
+        customerEmail: opened.plan.customerEmail,
+      }),
+    { now },
+  );
+}

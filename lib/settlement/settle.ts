@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction, type TransactionRow } from '@/db/queries/transactions';
-import { addInterval, anchorFor, intervalOf } from '@/lib/billing/interval';
+import { addInterval, anchorFor, intervalOf } from '@/lib/calendar/interval';
 import { settleLinkPayment, stepDownToLink } from '@/lib/settlement/renewal-links';
 import { afterRenewalOutcome } from '@/lib/billing/schedule';
 import { errorFields, log } from '@/lib/log';
@@ -52,6 +52,17 @@ export interface Settlement {
   settled: boolean;
 }
 
+/**
+ * A price increase applied at once (docs/billing.md#price-changes): its prorated charge approved
+ * makes the scheduled price the plan's; declined or failed, the change is dropped.
+ */
+async function applyProration(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
+  if (plan.scheduledAmount === null || (txn.status !== 'APPROVED' && txn.status !== 'DECLINED' && txn.status !== 'ERROR')) return plan;
+  const cleared = { scheduledAmount: null, scheduledDescription: null, scheduledFrom: null };
+  const applied = txn.status === 'APPROVED' ? { amount: plan.scheduledAmount, description: plan.scheduledDescription ?? plan.description } : {};
+  return (await transitionPlan(tx, plan.id, [plan.status], { ...applied, ...cleared })) ?? plan;
+}
+
 /** What a final outcome does to the plan, inside the settling transaction (a ladder's link is told in its outbox). */
 async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionRow, now: Date): Promise<PlanRow> {
   if (txn.kind === 'INITIAL') {
@@ -71,6 +82,7 @@ async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionR
     if (!activated) log.error('approved a charge for a plan that was no longer pending', { planId: plan.id, transactionId: txn.id });
     return activated ?? plan;
   }
+  if (txn.kind === 'PRORATION') return applyProration(tx, plan, txn);
   // A plan paused or cancelled while a renewal was in flight keeps its state; the charge is still
   // recorded, with its event.
   if (plan.status !== 'ACTIVE' || txn.status === 'VOIDED' || txn.status === 'PENDING') return plan;

@@ -81,7 +81,7 @@ export async function recordLifecycleEvent(
   plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference' | 'status' | 'nextChargeDate' | 'cancelReason'>,
   type: LifecycleEventType,
   now: Date = new Date(),
-  extra: Pick<LifecyclePayload['data'], 'renewal'> = {},
+  extra: Pick<LifecyclePayload['data'], 'renewal' | 'change'> = {},
 ): Promise<void> {
   if (!(await getWebhookEventTypes(tx, plan.merchantId)).includes(type)) return;
   const body = serializeLifecyclePayload({

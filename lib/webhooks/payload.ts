@@ -25,6 +25,7 @@ export const LIFECYCLE_EVENTS = {
   'subscription.resumed': 'The merchant resumed the plan',
   'subscription.cancelled': 'The plan was cancelled: by the merchant, by the customer, or when the last renewal retry failed',
   'subscription.payment_method_updated': 'The customer replaced the payment method renewals charge',
+  'subscription.updated': "The plan's price changed: at once (after its prorated charge), or scheduled for its next renewal (data.change)",
   'subscription.renewal_due':
     'A renewal link was issued: the customer pays this period at data.renewal.url until data.renewal.expiresAt (a plan paid by PSE, or the ladder after the last failed retry)',
 } as const;
@@ -89,6 +90,15 @@ export const lifecyclePayloadSchema = z
         })
         .optional()
         .describe('subscription.renewal_due only: the renewal link (docs/billing.md#renewal-links)'),
+      change: z
+        .object({
+          amount: z.number().int().describe('The new amount, cents of COP'),
+          description: z.string().describe('The plan description from then on'),
+          effective: z.enum(['next_charge', 'now']),
+          effectiveAt: epochMs.nullable().describe('From which due date it is charged (next_charge); null: at once, or at the next charge of a paused plan'),
+        })
+        .optional()
+        .describe('subscription.updated only: the price change (docs/billing.md#price-changes)'),
     }),
     timestamp: epochMs.describe('When this event was sent, epoch milliseconds'),
   })

@@ -12,7 +12,7 @@ import { WompiMethodForm } from '@/components/customers/wompi-method-form';
 import { checkoutCopy } from '@/lib/checkout/i18n';
 import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
-import { intervalOf, isMonthly } from '@/lib/billing/interval';
+import { intervalOf, isMonthly } from '@/lib/calendar/interval';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, langOfTag } from '@/lib/i18n/locale';

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { subscriptionPlans, transactions } from '@/db/schema';
-import { nextOnAnchor } from '@/lib/billing/calendar';
+import { nextOnAnchor } from '@/lib/calendar/calendar';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
 import { createId } from '@/lib/ids';

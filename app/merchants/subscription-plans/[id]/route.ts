@@ -1,8 +1,10 @@
-// GET /merchants/subscription-plans/{id} (docs/api.md#plan-record, docs/api.md#plan-status)
+// GET /merchants/subscription-plans/{id} (docs/api.md#plan-record); PATCH: a price change (docs/billing.md#price-changes)
 import { getPlanForMerchant } from '@/db/queries/plans';
 import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
+import { merchantProcessors } from '@/lib/payments';
 import { findMerchantPlan } from '@/lib/plans/find-plan';
+import { changePlanPrice } from '@/lib/plans/price-change';
 import { toPlanRecord } from '@/lib/plans/views';
 import { openRenewalUrl } from '@/lib/settlement/renewal-links';
 import * as op from './operation';
@@ -11,3 +13,7 @@ export const GET = route(op.GET, async (_req, { db, merchant, params }) => {
   const plan = await findMerchantPlan(db, params.id, () => getPlanForMerchant(db, { merchantId: merchant.merchantId, planId: params.id }));
   return jsonResponse(toPlanRecord(plan, { renewalUrl: await openRenewalUrl(db, plan.id) }));
 });
+
+export const PATCH = route(op.PATCH, async (_req, { db, merchant, params, body }) =>
+  jsonResponse(toPlanRecord(await changePlanPrice(db, merchantProcessors(db), { merchantId: merchant.merchantId, planId: params.id }, body))),
+);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addInterval, anchorFor, attemptOffsetMs, type BillingInterval, monthlyAmount, MONTHLY, nextDueAfter } from './interval';
+import { addInterval, anchorFor, attemptOffsetMs, type BillingInterval, monthlyAmount, MONTHLY, nextDueAfter, proratedDifference } from './interval';
 
 // 10:00 in Bogotá is 15:00 UTC.
 const bogota = (isoDate: string) => new Date(`${isoDate}T15:00:00.000Z`);
@@ -67,5 +67,19 @@ describe('monthlyAmount (MRR)', () => {
     [150_000, MONTHLY, 150_000],
   ] as const)('%i every %o → %i a month', (amount, interval, monthly) => {
     expect(monthlyAmount(amount, interval)).toBe(monthly);
+  });
+});
+
+describe('proratedDifference', () => {
+  it('charges the difference for the part of the period still ahead', () => {
+    // A weekly period from Jan 3 to Jan 10, two days in: 5/7 of the difference.
+    const weekly = { nextDue: bogota('2027-01-10'), interval: every('week', 1), anchorDay: null };
+    expect(proratedDifference(700_000, { ...weekly, now: bogota('2027-01-05') })).toBe(500_000);
+    expect(proratedDifference(100_000, { ...weekly, now: bogota('2027-01-05') })).toBe(71_429);
+    // A monthly period from Feb 28 to Mar 31 (31 days), on Mar 16: 15/31.
+    const monthly = { nextDue: bogota('2027-03-31'), interval: MONTHLY, anchorDay: 31 };
+    expect(proratedDifference(310_000, { ...monthly, now: bogota('2027-03-16') })).toBe(150_000);
+    expect(proratedDifference(310_000, { ...monthly, now: bogota('2027-04-01') })).toBe(0);
+    expect(proratedDifference(310_000, { ...monthly, now: bogota('2027-02-01') })).toBe(310_000);
   });
 });

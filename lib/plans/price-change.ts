@@ -1,0 +1,105 @@
+import type { Db } from '@/db/client';
+import { getPlanForMerchant, type PlanRow, transitionPlan } from '@/db/queries/plans';
+import { lockPlan } from '@/db/queries/transactions';
+import { ApiError } from '@/lib/api/errors';
+import { addInterval, intervalOf, MONTHLY, proratedDifference } from '@/lib/calendar/interval';
+import { periodDueOf } from '@/lib/billing/schedule';
+import { notePriceChange } from '@/lib/customers/notices';
+import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
+import { savedMethodType } from '@/lib/payments/processor';
+import { chargeSavedMethod, openCharge } from '@/lib/settlement/attempt';
+import { inTransaction } from '@/lib/unit-of-work';
+import { findMerchantPlan } from './find-plan';
+import { MIN_AMOUNT, type PriceChangeBody } from './schemas';
+
+// Price changes (docs/billing.md#price-changes). `next_charge` schedules the new price for the
+// next period not yet due (a PENDING_ACTIVATION plan, never charged, takes it at once); the
+// customer is e-mailed the new amount and date, and the opt-in `subscription.updated` sent, in the
+// same database transaction. `now` applies an increase at once: the difference for the rest of
+// the current period is one charge attempt of kind PRORATION through lib/settlement/attempt.ts,
+// and the change is applied by its approval (lib/settlement/settle.ts), not applied if it fails.
+
+type Scope = { merchantId: string; planId: string };
+
+const refuse = (path: string, message: string) => new ApiError('invalid_request', `${path}: ${message}`, { details: [{ path, message }] });
+
+/** What a change may not do to this plan: a 400 naming the field. */
+function refusal(plan: PlanRow, body: PriceChangeBody): ApiError | null {
+  if (plan.status === 'CANCELLED' || plan.status === 'COMPLETED') return refuse('id', `the plan is ${plan.status}; only an open plan's price can change`);
+  if (body.effective !== 'now') return null;
+  if (plan.status !== 'ACTIVE') return refuse('effective', `now needs an ACTIVE plan (this one is ${plan.status}); use next_charge`);
+  if (body.amount < plan.amount) return refuse('effective', 'now only raises a price (there are no credits); lower it with next_charge');
+  if (plan.renewalFailures > 0) return refuse('effective', 'now is refused while a renewal is being retried; use next_charge');
+  if (!plan.paymentMethodToken || plan.renewalCollection !== 'AUTOMATIC') return refuse('effective', 'now needs a saved payment method to charge; use next_charge');
+  return null;
+}
+
+/** `next_charge`, or a `now` whose difference is under the processor's minimum: recorded at once. */
+async function applyWithoutCharge(db: Db, scope: Scope, body: PriceChangeBody, now: Date): Promise<PlanRow | { charge: number; plan: PlanRow }> {
+  return inTransaction(db, async (tx, outbox) => {
+    const plan = await lockPlan(tx, (await findMerchantPlan(tx, scope.planId, () => getPlanForMerchant(tx, scope))).id);
+    const refused = refusal(plan, body);
+    if (refused) throw refused;
+    const description = body.description ?? null;
+    const interval = intervalOf(plan) ?? MONTHLY;
+    let values: Parameters<typeof transitionPlan>[3];
+    let effectiveAt: Date | null = null;
+    if (body.effective === 'now') {
+      const charge = proratedDifference(body.amount - plan.amount, { now, nextDue: plan.nextChargeDate!, interval, anchorDay: plan.billingAnchorDay });
+      // Recorded for the settlement of its charge to apply (lib/settlement/settle.ts).
+      const scheduled = { scheduledAmount: body.amount, scheduledDescription: description, scheduledFrom: now };
+      if (charge >= MIN_AMOUNT) return { charge, plan: (await transitionPlan(tx, plan.id, ['ACTIVE'], scheduled))! };
+      values = { amount: body.amount, description: description ?? plan.description, scheduledAmount: null, scheduledDescription: null, scheduledFrom: null };
+    } else if (plan.status === 'PENDING_ACTIVATION') {
+      // Never charged: the link charges the new price.
+      values = { amount: body.amount, description: description ?? plan.description, scheduledAmount: null, scheduledDescription: null, scheduledFrom: null };
+    } else {
+      // The next period not yet due: the one after a period still being retried; for a paused plan, any after today.
+      effectiveAt = plan.status === 'ACTIVE' ? (plan.renewalFailures > 0 ? addInterval(periodDueOf(plan), interval, plan.billingAnchorDay) : plan.nextChargeDate) : null;
+      values = { scheduledAmount: body.amount, scheduledDescription: description, scheduledFrom: effectiveAt ?? now };
+    }
+    const after = (await transitionPlan(tx, plan.id, [plan.status], values))!;
+    await notePriceChange(tx, outbox, { before: plan, after, effective: body.effective, effectiveAt, now });
+    return after;
+  });
+}
+
+/** Forgets a `now` change whose charge could not start. */
+async function dropScheduled(db: Db, planId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockPlan(tx, planId);
+    await transitionPlan(tx, planId, ['ACTIVE'], { scheduledAmount: null, scheduledDescription: null, scheduledFrom: null });
+  });
+}
+
+/**
+ * PATCH /merchants/subscription-plans/{id}: the plan after the change (or, while a prorated charge
+ * is PENDING, as it stands: the change applies when it settles). A declined or failed prorated
+ * charge is a 409 and changes nothing.
+ */
+export async function changePlanPrice(db: Db, processors: ProcessorSource, scope: Scope, body: PriceChangeBody, now: Date = new Date()): Promise<PlanRow> {
+  const recorded = await applyWithoutCharge(db, scope, body, now);
+  if (!('charge' in recorded)) return recorded;
+  const processor = await resolveProcessor(processors, scope.merchantId).catch(() => null);
+  if (!processor) {
+    await dropScheduled(db, scope.planId);
+    throw new ApiError('conflict', 'The prorated difference cannot be charged now (no payment processor answers); the price did not change');
+  }
+  const opened = await openCharge(db, {
+    plan: scope.planId,
+    now,
+    prepare: async (_tx, plan) =>
+      plan.status === 'ACTIVE' && plan.scheduledAmount === body.amount && plan.paymentMethodToken
+        ? { kind: 'PRORATION', amount: recorded.charge, periodStart: now, paymentMethodToken: plan.paymentMethodToken, paymentMethodType: savedMethodType(plan.paymentMethodToken) }
+        : 'skip',
+  });
+  if (opened.status !== 'opened') {
+    await dropScheduled(db, scope.planId);
+    throw new ApiError('conflict', 'Another charge of this plan is in progress; the price did not change. Try again once it settles');
+  }
+  const { transaction, plan } = await chargeSavedMethod(db, processor, opened, now);
+  if (transaction.status === 'DECLINED' || transaction.status === 'ERROR') {
+    throw new ApiError('conflict', `The prorated charge ${transaction.id} was ${transaction.status} (${transaction.failureCode ?? 'no reason given'}); the price did not change`);
+  }
+  return plan;
+}
