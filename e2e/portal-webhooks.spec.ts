@@ -23,7 +23,7 @@ test.afterEach(async () => {
 
 const sign = (body: string, secret: string) => createHmac('sha256', secret).update(Buffer.from(body, 'utf8')).digest('hex');
 
-test('a payment reaches the receiver signed, shows in Activity with its attempt, and a resend sends the same bytes', async ({ page, request }) => {
+test('a payment reaches the receiver signed, shows in Activity with its attempt, and a resend sends the same bytes', async ({ page, request, admin }) => {
   test.setTimeout(90_000);
   await signUp(page);
   const key = await createKey(page);
@@ -108,5 +108,24 @@ test('a payment reaches the receiver signed, shows in Activity with its attempt,
   expect(resent.body).toBe(delivery.body);
   expect(resent.headers['x-webhook-id']).toBe(eventId);
   expect(resent.headers['x-webhook-signature']).toBe(delivery.headers['x-webhook-signature']);
+  expect(receiver.received).toHaveLength(3);
+
+  // A forged resend of another merchant's event (the form's eventId changed) is a 403 and sends
+  // nothing; it was a 500 when the ownership error escaped the server action.
+  const other = await (await admin.post('/admin/merchants', { data: { name: 'Otro comercio' } })).json();
+  const otherAuth = { Authorization: `Bearer ${other.apiKey}:${other.apiSecret}` };
+  const otherLink = await (await admin.post('/merchants/subscription-link', { headers: otherAuth, data: linkBody('order-forged-resend') })).json();
+  const charged = await request.post(`/checkout/session/${otherLink.token}/payments`, {
+    data: { cardNumber: CARDS.approved, cardExpiry: '12/30', cardCvc: '123', cardHolder: 'Ana Gómez' },
+  });
+  expect(charged.status(), await charged.text()).toBe(200);
+  const otherEvents = await (await admin.get('/merchants/webhook-events', { headers: otherAuth })).json();
+  const otherEventId: string = otherEvents.data[0].id;
+  await resendForm.locator('input[name="eventId"]').evaluate((input, id) => ((input as HTMLInputElement).value = id), otherEventId);
+  const [forged] = await Promise.all([
+    page.waitForResponse((res) => res.request().method() === 'POST' && res.url().includes('/portal/activity/')),
+    resendForm.getByRole('button', { name: 'Reenviar' }).click(),
+  ]);
+  expect(forged.status()).toBe(403);
   expect(receiver.received).toHaveLength(3);
 });
