@@ -192,16 +192,20 @@ export function findDuePlans(
         // A plan collected by link is never charged (docs/billing.md#renewal-links).
         eq(subscriptionPlans.renewalCollection, 'AUTOMATIC'),
         lte(subscriptionPlans.nextChargeDate, now),
-        after
-          ? or(
-              gt(subscriptionPlans.nextChargeDate, after.nextChargeDate),
-              and(eq(subscriptionPlans.nextChargeDate, after.nextChargeDate), gt(subscriptionPlans.id, after.id)),
-            )
-          : undefined,
+        afterDuePlan(after),
       ),
     )
     .orderBy(asc(subscriptionPlans.nextChargeDate), asc(subscriptionPlans.id))
     .limit(limit);
+}
+
+/** Plans after the cursor in (nextChargeDate, id) order, the sweeps' paging; no condition without one. */
+export function afterDuePlan(after?: { nextChargeDate: Date; id: string }) {
+  if (!after) return undefined;
+  return or(
+    gt(subscriptionPlans.nextChargeDate, after.nextChargeDate),
+    and(eq(subscriptionPlans.nextChargeDate, after.nextChargeDate), gt(subscriptionPlans.id, after.id)),
+  );
 }
 
 /**

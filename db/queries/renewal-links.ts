@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, lte, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, eq, lte, notExists, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { afterDuePlan } from './plans';
 import { merchants, renewalLinks, type RenewalLinkStatus, subscriptionPlans } from '../schema';
 
 // Renewal links (docs/billing.md#renewal-links). Every change of a link happens under its plan's
@@ -121,12 +122,7 @@ export async function findPlansAwaitingRenewalLink(
               ),
             ),
         ),
-        after
-          ? or(
-              gt(subscriptionPlans.nextChargeDate, after.nextChargeDate),
-              and(eq(subscriptionPlans.nextChargeDate, after.nextChargeDate), gt(subscriptionPlans.id, after.id)),
-            )
-          : undefined,
+        afterDuePlan(after),
       ),
     )
     .orderBy(asc(subscriptionPlans.nextChargeDate), asc(subscriptionPlans.id))
