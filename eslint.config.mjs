@@ -19,6 +19,8 @@ export default defineConfig([
     'coverage/**',
     'out/**',
     'next-env.d.ts',
+    // The SDK's build output (npm pack builds it from packages/node/src).
+    'packages/*/dist/**',
   ]),
   ...nextCoreWebVitals,
   ...nextTypescript,

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(__dirname) } },
   test: {
-    include: ['{lib,db,app,scripts,test,bench,docs}/**/*.test.ts'],
+    include: ['{lib,db,app,scripts,test,bench,docs,packages}/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup-env.ts'],
     // Logs of passing tests are noise; a failing test shows its own.
