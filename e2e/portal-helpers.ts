@@ -62,6 +62,10 @@ export async function expectFits(page: Page, path: string, widths: number[]) {
 
 /** No serious or critical violation from axe in the page as it stands. */
 export async function expectAccessible(page: Page) {
+  // Next streams a page's metadata after its body (its <title> arrives a moment later, and again
+  // after a server action re-renders the page); axe run in between once found no <title> in CI.
+  // A page that has none at all still fails here, on this wait.
+  await expect(page).toHaveTitle(/\S/);
   const { violations } = await new AxeBuilder({ page }).analyze();
   const blocking = violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
