@@ -1,4 +1,4 @@
-import { and, asc, eq, lte, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, notExists, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { afterDuePlan } from './plans';
 import { merchants, renewalLinks, type RenewalLinkStatus, subscriptionPlans } from '../schema';
@@ -69,6 +69,17 @@ export async function closeOpenRenewalLinkOfPlan(db: Db, planId: string, status:
     .update(renewalLinks)
     .set({ status, nextStepAt: null, updatedAt: sql`now()` })
     .where(and(eq(renewalLinks.planId, planId), eq(renewalLinks.status, 'OPEN')));
+}
+
+/**
+ * A price change scheduled from `from` on (docs/billing.md#price-changes): the plan's OPEN link for
+ * a period due then or later costs the new amount. The caller holds the plan's lock.
+ */
+export async function repriceOpenRenewalLink(db: Db, { planId, from, amount }: { planId: string; from: Date; amount: number }): Promise<void> {
+  await db
+    .update(renewalLinks)
+    .set({ amount, updatedAt: sql`now()` })
+    .where(and(eq(renewalLinks.planId, planId), eq(renewalLinks.status, 'OPEN'), gte(renewalLinks.period, from)));
 }
 
 /** Moves an OPEN link to its next step (a reminder sent, or a step put off). */

@@ -27,8 +27,11 @@ export function amountForPeriod(plan: Scheduling, due: Date): number {
   return scheduledFor(plan, due) ? plan.scheduledAmount! : plan.amount;
 }
 
-/** The plan's new price once a period charged with it is paid (nothing when none was scheduled for it). */
-function applyScheduled(plan: Scheduling, due: Date) {
+/**
+ * The plan's new price once a period charged with it is paid (nothing when none was scheduled for
+ * it): by an automatic renewal or through its renewal link alike.
+ */
+export function applyScheduled(plan: Scheduling, due: Date) {
   if (!scheduledFor(plan, due)) return {};
   return {
     amount: plan.scheduledAmount!,

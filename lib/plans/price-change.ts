@@ -1,5 +1,6 @@
 import type { Db } from '@/db/client';
 import { getPlanForMerchant, type PlanRow, transitionPlan } from '@/db/queries/plans';
+import { repriceOpenRenewalLink } from '@/db/queries/renewal-links';
 import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { addInterval, intervalOf, MONTHLY, proratedDifference } from '@/lib/calendar/interval';
@@ -56,7 +57,10 @@ async function applyWithoutCharge(db: Db, scope: Scope, body: PriceChangeBody, n
     } else {
       // The next period not yet due: the one after a period still being retried; for a paused plan, any after today.
       effectiveAt = plan.status === 'ACTIVE' ? (plan.renewalFailures > 0 ? addInterval(periodDueOf(plan), interval, plan.billingAnchorDay) : plan.nextChargeDate) : null;
-      values = { scheduledAmount: body.amount, scheduledDescription: description, scheduledFrom: effectiveAt ?? now };
+      const from = effectiveAt ?? now;
+      values = { scheduledAmount: body.amount, scheduledDescription: description, scheduledFrom: from };
+      // A renewal link already sent for that period charges the new price too.
+      await repriceOpenRenewalLink(tx, { planId: plan.id, from, amount: body.amount });
     }
     const after = (await transitionPlan(tx, plan.id, [plan.status], values))!;
     await notePriceChange(tx, outbox, { before: plan, after, effective: body.effective, effectiveAt, now });

@@ -10,6 +10,7 @@ import { parseCard } from '@/lib/payments/card';
 import type { PaymentInstrument } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { pausePlan, cancelPlan } from '@/lib/plans/lifecycle';
+import { changePlanPrice } from '@/lib/plans/price-change';
 import { toPlanStatus } from '@/lib/plans/views';
 import { LIFECYCLE_EVENT_TYPES } from '@/lib/webhooks/payload';
 import { updateMerchant } from '@/lib/merchants/merchants';
@@ -227,6 +228,53 @@ describe('a RECURRING plan started with PSE (docs/billing.md#renewal-links)', ()
     for (const r of results.filter((r) => r.status === 'rejected')) expect((r.reason as ApiError).code).toBe('conflict');
     const renewals = await database.db.select().from(transactions).where(eq(transactions.renewalLinkId, renewal!.id));
     expect(renewals.filter((t) => t.status === 'APPROVED')).toHaveLength(1);
+  });
+});
+
+describe('a price change scheduled on a plan renewed by link (docs/billing.md#price-changes)', () => {
+  const change = (link: Awaited<ReturnType<typeof paidPlan>>, amount: number, now: Date) =>
+    changePlanPrice(database.db, sandbox, { merchantId: link.merchant.merchantId, planId: link.planId }, { amount, description: 'Plan mensual plus', effective: 'next_charge' }, now);
+
+  it('is what the period’s link charges, and paying it makes the new price the plan’s, as an automatic renewal does', async () => {
+    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
+    await change(link, 180000, bogota('2027-03-20'));
+    expect(await link.plan()).toMatchObject({ amount: 150000, scheduledAmount: 180000, scheduledFrom: bogota('2027-04-10') });
+    await sweep(bogota('2027-04-07'));
+    const [renewal] = await linksOf(link.planId);
+    expect(renewal).toMatchObject({ amount: 180000, period: bogota('2027-04-10') });
+    expect((await loadCheckoutPage(database.db, renewal!.token, bogota('2027-04-08'))).session.amount).toBe(180000);
+
+    const paid = await pay(renewal!.token, PSE_APPROVES, bogota('2027-04-09'));
+    const [txn] = await database.db.select().from(transactions).where(eq(transactions.id, paid.subscriptionTransactionId));
+    expect(txn).toMatchObject({ status: 'APPROVED', kind: 'RENEWAL', amount: 180000 });
+    expect(await link.plan()).toMatchObject({ amount: 180000, description: 'Plan mensual plus', scheduledAmount: null, scheduledFrom: null, nextChargeDate: bogota('2027-05-10') });
+    // The next period's link, and the status reply, carry the new price from then on.
+    await sweep(bogota('2027-05-07'));
+    expect((await linksOf(link.planId))[1]).toMatchObject({ amount: 180000, period: bogota('2027-05-10') });
+  });
+
+  it('reprices a link already sent for that period; a link of an earlier period keeps its price', async () => {
+    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
+    await sweep(bogota('2027-04-07'));
+    await change(link, 120000, bogota('2027-04-08'));
+    const [renewal] = await linksOf(link.planId);
+    expect(renewal).toMatchObject({ status: 'OPEN', amount: 120000 });
+    expect((await pay(renewal!.token, card(CARDS.approved), bogota('2027-04-09'))).status).toBe('APPROVED');
+    expect(await link.plan()).toMatchObject({ amount: 120000, scheduledAmount: null, renewalCollection: 'AUTOMATIC' });
+
+    // On the ladder, the open link pays the period being retried; a change from the next period leaves it as it is.
+    const ladder = await paidPlan(card(CARDS.renewalsDecline), bogota('2027-03-10'));
+    for (const day of ['2027-04-10', '2027-04-11', '2027-04-13', '2027-04-15']) await sweep(bogota(day));
+    await change(ladder, 200000, bogota('2027-04-16'));
+    expect(await ladder.plan()).toMatchObject({ scheduledAmount: 200000, scheduledFrom: bogota('2027-05-10') });
+    const [open] = await linksOf(ladder.planId);
+    expect(open).toMatchObject({ status: 'OPEN', source: 'ladder', amount: 150000 });
+    expect((await pay(open!.token, card(CARDS.approved), bogota('2027-04-17'))).status).toBe('APPROVED');
+    expect(await ladder.plan()).toMatchObject({ amount: 150000, scheduledAmount: 200000, nextChargeDate: bogota('2027-05-10') });
+    // Both plans of this test now renew on their cards, each at its own price.
+    expect(await sweep(bogota('2027-05-10'))).toMatchObject({ due: 2, approved: 2 });
+    expect(await ladder.plan()).toMatchObject({ amount: 200000, scheduledAmount: null });
+    expect(await link.plan()).toMatchObject({ amount: 120000 });
   });
 });
 

@@ -21,7 +21,7 @@ import type { Outbox } from '@/lib/outbox';
 import { inTransaction } from '@/lib/unit-of-work';
 import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import { clampRenewalSettings, DAY_MS, issueTime, nextStepAt, reminderTimes, type RenewalSettings } from '@/lib/billing/grace';
-import { followingPeriodDue, periodDueOf } from '@/lib/billing/schedule';
+import { amountForPeriod, applyScheduled, followingPeriodDue, periodDueOf } from '@/lib/billing/schedule';
 
 // Renewal links (docs/billing.md#renewal-links): a plan that cannot be charged without its payer
 // (started with PSE), or whose saved card or Nequi failed its last retry (the ladder), is renewed
@@ -98,7 +98,8 @@ export async function issueRenewalLink(
     planId: plan.id,
     merchantId: plan.merchantId,
     period,
-    amount: plan.amount,
+    // A price change scheduled from this period on is what the period costs (docs/billing.md#price-changes).
+    amount: amountForPeriod(plan, period),
     expiresAt,
     source,
     nextStepAt: nextStepAt(schedule, 0),
@@ -144,6 +145,8 @@ export async function settleLinkPayment(tx: Db, plan: PlanRow, txn: TransactionR
     renewalFailures: 0,
     renewalCollection: pse ? 'LINK' : 'AUTOMATIC',
     paymentMethodToken: pse ? null : txn.paymentMethodToken,
+    // A price change scheduled from this period on becomes the plan's price, as an automatic renewal does it.
+    ...applyScheduled(plan, link.period),
   });
   return moved ?? plan;
 }
