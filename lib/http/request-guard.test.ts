@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flushHeadersWithFirstChunk, guardRequest, repairTarget, routePattern } from './request-guard';
+import { flushHeadersWithFirstChunk, guardRequest, readableRouterState, repairTarget, routePattern } from './request-guard';
 
 describe('repairTarget', () => {
   it.each([
@@ -78,11 +78,50 @@ describe('guardRequest in front of a server', () => {
     expect(seen).toEqual(['GET /pay/_', 'GET /pay/abcdefghij']);
   });
 
+  // Next.js threw on it while rendering any page, the not-found page too: the fuzz run of seed
+  // 1056195183 met it as a GET of /checkout/session/./payments/txn_… and a HEAD of /nope/<token>.
+  it.each(['GET /checkout/session/./payments/txn_0Vc4LdyRXW6x0cFRHJXZN8dQ', 'HEAD /nope/dqGP3XJRxN', 'GET /pay/abcdefghij'])(
+    'answers %s from the client router with a router state it cannot read with a JSON 400 and a request id',
+    async (line) => {
+      seen.length = 0;
+      const reply = await raw(port, `${line} HTTP/1.1\r\nHost: x\r\nRSC: 1\r\nNext-Router-State-Tree: %%%\r\nX-Request-Id: req_fuzz_2\r\n\r\n`);
+      expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+      expect(reply).toMatch(/\r\nx-request-id: req_fuzz_2\r\n/i);
+      if (line.startsWith('GET')) {
+        expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({
+          error: { code: 'invalid_request', message: 'The Next-Router-State-Tree header could not be read', requestId: 'req_fuzz_2' },
+        });
+      }
+      expect(seen).toEqual([]);
+    },
+  );
+
   it('puts X-Content-Type-Options: nosniff on every response, its own refusals and what it hands on', async () => {
     const refused = await raw(port, 'TRACE / HTTP/1.1\r\nHost: x\r\n\r\n');
     const passed = await raw(port, 'GET /other HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     for (const reply of [refused, passed]) expect(reply).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
     seen.length = 0;
+  });
+});
+
+describe('readableRouterState', () => {
+  // What Next's client router sends on a navigation: its router state, as URI-encoded JSON.
+  const navigation = encodeURIComponent(JSON.stringify(['', { children: ['portal', { children: ['__PAGE__', {}] }] }, null, null]));
+
+  it('accepts what the client router sends, and any request that is not one of its (RSC not 1)', () => {
+    expect(readableRouterState({ rsc: '1', 'next-router-state-tree': navigation })).toBe(true);
+    expect(readableRouterState({ rsc: '1' })).toBe(true);
+    expect(readableRouterState({ 'next-router-state-tree': '%%%' })).toBe(true);
+    expect(readableRouterState({ rsc: '0', 'next-router-state-tree': '%%%' })).toBe(true);
+  });
+
+  it.each([
+    ['not URI-encoded', '%%%'],
+    ['not JSON', 'abc'],
+    ['not a router state', encodeURIComponent('{"children":1}')],
+    ['over 40,000 characters', encodeURIComponent(JSON.stringify(['', {}, null, null, null, 'x'.repeat(40_000)]))],
+  ])('refuses one %s', (_what, state) => {
+    expect(readableRouterState({ rsc: '1', 'next-router-state-tree': state })).toBe(false);
   });
 });
 

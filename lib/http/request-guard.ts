@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
 import { requestIdOf } from '@/lib/api/handler';
 import { log, redactPath } from '@/lib/log';
 
@@ -11,7 +12,10 @@ import { log, redactPath } from '@/lib/log';
 // overlong `%C0%AF`): its fallback 400 page does not exist in an App Router app, so that too was
 // a plain 500 with no request id and no log line. Files under public/ are served by Next's static
 // server, which answers any method but GET and HEAD, and a malformed or unsatisfiable Range, with
-// a plain 500 as well. Installed on Node's HTTP server by instrumentation.ts, in the server
+// a plain 500 as well. A request of Next's client router (`RSC: 1`) whose `Next-Router-State-Tree`
+// header Next cannot read (not URI-encoded JSON of a router state, over 40,000 characters, or
+// sent twice) makes it throw while rendering any page, the not-found page included: a plain 500
+// for one header. Installed on Node's HTTP server by instrumentation.ts, in the server
 // process only.
 
 /** Methods the WHATWG Request constructor refuses. */
@@ -60,7 +64,7 @@ function publicPaths(root = path.join(process.cwd(), 'public')): Set<string> {
 let staticFiles = new Set<string>();
 
 /** Answers here with our JSON error; the body of the request is not read, so the connection closes. */
-function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: 404 | 405, code: string, message: string, headers: Record<string, string> = {}): void {
+function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: 400 | 404 | 405, code: string, message: string, headers: Record<string, string> = {}): void {
   const requestId = requestIdOf({ headers: new Headers({ 'x-request-id': String(req.headers['x-request-id'] ?? '') }) });
   const body = JSON.stringify({ error: { code, message, requestId } });
   res.writeHead(status, {
@@ -117,6 +121,21 @@ function buildRoutes(dir = path.join(process.cwd(), '.next', 'server')): BuildRo
 
 let routes: BuildRoutes | null = null;
 
+/**
+ * Whether Next.js can read the router state of a client-router request: it reads it only when
+ * `RSC` is `1`, with its own parser, used here so that the two never disagree.
+ */
+export function readableRouterState(headers: http.IncomingHttpHeaders): boolean {
+  const state = headers['next-router-state-tree'];
+  if (headers.rsc !== '1' || state === undefined) return true;
+  try {
+    parseAndValidateFlightRouterState(state);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The path a request target names, dot segments resolved as Next.js resolves them (`/a/x/../b` is `/a/b`). */
 function pathOf(target: string): string | null {
   try {
@@ -133,6 +152,10 @@ export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse
   res.setHeader('X-Content-Type-Options', 'nosniff');
   if (req.method && UNREPRESENTABLE_METHODS.has(req.method.toUpperCase())) {
     refuseMethod(req, res);
+    return true;
+  }
+  if (!readableRouterState(req.headers)) {
+    refuse(req, res, 400, 'invalid_request', 'The Next-Router-State-Tree header could not be read');
     return true;
   }
   const repaired = req.url ? repairTarget(req.url) : null;

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '@/test/webhook-receiver';
-import { fuzz } from './fuzz';
+import { fuzz, sendOne } from './fuzz';
 import { type AppServer, scratchDatabase, startApp } from './harness';
 
 // The seeded fuzz run (test/resilience/fuzz.ts, corpus in fuzz-corpus.json) against one server.
@@ -28,10 +28,26 @@ afterAll(async () => {
 });
 
 describe('seeded fuzz run', () => {
+  // What earlier seeds found, sent as they were (docs/settlement.md#no-5xx-for-a-bad-request).
+  it('answers a client-router request whose router state Next.js cannot read with a 400, not a 500 (seed 1056195183)', async () => {
+    const headers = { RSC: '1', 'Next-Router-State-Tree': '%%%', 'X-Request-Id': 'req_fuzz_router_state' };
+    for (const [method, path] of [
+      ['GET', '/checkout/session/./payments/txn_0Vc4LdyRXW6x0cFRHJXZN8dQ'],
+      ['HEAD', '/nope/dqGP3XJRxN'],
+      ['GET', '/pay/abcdefghij'],
+      ['GET', '/portal/activity'],
+    ] as const) {
+      const reply = await sendOne(server.url, { method, path, headers });
+      expect(`${method} ${path} → ${reply.status}`).toBe(`${method} ${path} → 400`);
+      expect(reply.headers['x-request-id']).toBe('req_fuzz_router_state');
+    }
+  });
+
   it(`answers ${REQUESTS} fuzzed requests (seed ${SEED}) with no 5xx, and every error of our routes as JSON with a request id`, async () => {
     const started = Date.now();
     const report = await fuzz(server.url, { seed: SEED, requests: REQUESTS, concurrency: 8, webhookUrl: receiver.url });
     console.info('fuzz', { seed: report.seed, requests: report.requests, seconds: Math.round((Date.now() - started) / 1000), byStatus: report.byStatus, transportErrors: report.transportErrors });
+    if (report.transportErrorDetails.length) console.info('transport errors', report.transportErrorDetails);
     expect(report.serverErrors).toEqual([]);
     expect(report.errorsWithoutRequestId).toEqual([]);
     expect(report.requests).toBe(REQUESTS);

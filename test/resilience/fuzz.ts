@@ -198,6 +198,16 @@ function send(agent: http.Agent, base: URL, request: Planned): Promise<Reply> {
   });
 }
 
+/** One request as the fuzz sends it, on a connection of its own: the path exactly as given (dot segments too). */
+export async function sendOne(base: string, request: Omit<Planned, 'ours'>): Promise<Reply> {
+  const agent = new http.Agent({ keepAlive: false });
+  try {
+    return await send(agent, new URL(base), { ...request, ours: false });
+  } finally {
+    agent.destroy();
+  }
+}
+
 function isOurError(reply: Reply, method: string): boolean {
   const id = reply.headers['x-request-id'];
   if (typeof id !== 'string' || !id) return false;
@@ -216,6 +226,8 @@ export interface FuzzReport {
   byStatus: Record<string, number>;
   /** Requests the client could not complete (a connection closed after an early 413, say). */
   transportErrors: number;
+  /** Each of them: the request, the size of the body it sent, and the client's error. */
+  transportErrorDetails: string[];
   serverErrors: string[];
   errorsWithoutRequestId: string[];
 }
@@ -227,7 +239,7 @@ export async function fuzz(base: string, { seed, requests, concurrency, webhookU
   const planned = Array.from({ length: requests }, () => plan(random, real));
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const url = new URL(base);
-  const report: FuzzReport = { seed, requests: 0, byStatus: {}, transportErrors: 0, serverErrors: [], errorsWithoutRequestId: [] };
+  const report: FuzzReport = { seed, requests: 0, byStatus: {}, transportErrors: 0, transportErrorDetails: [], serverErrors: [], errorsWithoutRequestId: [] };
   let next = 0;
   const worker = async () => {
     while (next < planned.length) {
@@ -241,7 +253,9 @@ export async function fuzz(base: string, { seed, requests, concurrency, webhookU
         else if (reply.status >= 400 && request.ours && !isOurError(reply, request.method)) {
           report.errorsWithoutRequestId.push(`${what} → ${reply.status} ${reply.body.slice(0, 120)}`);
         }
-      } catch {
+      } catch (error) {
+        const size = request.body === undefined ? 0 : Buffer.byteLength(request.body);
+        report.transportErrorDetails.push(`${what} (${size} B body) → ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
         report.transportErrors++;
         report.requests++;
       }
