@@ -6,74 +6,20 @@
 // (lib/payments/card). With Wompi the card is tokenized in the browser at Wompi and only the token
 // reaches our server: its card inputs have no names and the form cannot submit before hydration,
 // and every attempt fetches its own pair of single-use acceptance tokens. The sandbox takes the
-// card fields, with or without JavaScript.
+// card fields, with or without JavaScript. This file is the markup; what the form does (submit,
+// polling, the reply turned into a state) is useCheckoutPayment, and the request body and the
+// checks before a submit are lib/checkout/payment-body.ts.
 
-import { type ChangeEvent, type FormEvent, type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import type { ReactNode } from 'react';
 import type { FormCopy } from '@/lib/checkout/i18n';
 import type { MethodsCopy } from '@/lib/checkout/methods-i18n';
-import { type CardField, type CardInput, type CardRules, cardProblems, parseCard, WOMPI_MIN_HOLDER } from '@/lib/payments/card';
-import { shapeCardInput } from './card-input';
-import { type CheckoutState, CheckoutShell, type ShellCopy, StatusMessage, type Tone } from './checkout-shell';
-import styles from './checkout.module.css';
-import { MethodChoice, NequiFields, type PseField, PseFields, type PseValues, WompiConsent } from './method-fields';
-import m from './methods.module.css';
 import type { CheckoutProcessor, PaymentMethodChoice, PseBank } from '@/lib/checkout/processor-types';
-import { freshConsent, tokenizeCard, tokenizeNequi } from './wompi-browser';
-
-const FIELDS: CardField[] = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardHolder'];
-const POLL_MS = 2000;
-/** Hydration as an external fact: false in the server's HTML, true once the page's code runs. */
-const noSubscription = () => () => {};
-
-/** A reply of the payment endpoints: a payment (200) or an error body; any of it may be missing. */
-interface Reply {
-  status: number;
-  body: {
-    subscriptionTransactionId?: string;
-    /** The payment's status, or the plan's on the session endpoint. */
-    status?: string;
-    transactionId?: string | null;
-    declineReason?: string;
-    redirectUrl?: string;
-    error?: { code?: string; details?: { path?: string }[] };
-  };
-  retryAfter: number | null;
-}
-
-export interface Outcome {
-  tone: Tone;
-  title?: string;
-  text: string;
-  /** The processor's id of the settled payment this outcome reports; shown to the customer once approved. */
-  transactionId?: string;
-}
-
-type Focus = CardField | PseField | 'nequiPhone' | 'consent' | 'submit' | 'status';
-
-const PHONE = /^3\d{9}$/;
-const phoneDigits = (value: string) => value.replace(/[\s()-]/g, '').replace(/^\+?57(?=3\d{9}$)/, '');
-
-async function call(url: string, init: RequestInit): Promise<Reply> {
-  const res = await fetch(url, { ...init, cache: 'no-store', headers: { Accept: 'application/json', ...init.headers } });
-  const body = await res.json().catch(() => ({}));
-  const retryAfter = Number(res.headers.get('Retry-After'));
-  return { status: res.status, body, retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
+import type { CardField } from '@/lib/payments/card';
+import { CheckoutShell, type ShellCopy, StatusMessage } from './checkout-shell';
+import styles from './checkout.module.css';
+import { MethodChoice, NequiFields, PseFields, WompiConsent } from './method-fields';
+import m from './methods.module.css';
+import { type Outcome, useCheckoutPayment } from './use-checkout-payment';
 
 export interface CheckoutFormProps {
   token: string;
@@ -102,223 +48,10 @@ export interface CheckoutFormProps {
 }
 
 export function CheckoutForm(props: CheckoutFormProps) {
-  const { token, lang, shell, copy, initialHolder, action, initial, children, processor, methodsCopy: mc } = props;
-  const [state, setState] = useState<CheckoutState>(props.resumePayment ? 'processing' : 'ready');
-  const [outcome, setOutcome] = useState<Outcome>(props.resumePayment ? { tone: 'progress', ...copy.status.pending } : (initial?.outcome ?? { tone: 'info', ...copy.ready }));
-  const [method, setMethod] = useState<PaymentMethodChoice>('CARD');
-  const [values, setValues] = useState<CardInput>({ cardNumber: '', cardExpiry: '', cardCvc: '', cardHolder: initialHolder });
-  const [nequiPhone, setNequiPhone] = useState(props.initialPhone);
-  const [pse, setPse] = useState<PseValues>({ institutionCode: '', userType: 'PERSON', legalIdType: 'CC', legalId: '', fullName: initialHolder, phoneNumber: props.initialPhone });
-  const [accepted, setAccepted] = useState({ endUser: false, personalData: false });
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>(initial?.errors ?? {});
-  const [focus, setFocus] = useState<{ target: Focus } | null>(null);
-  // With Wompi nothing may be submitted before the page's code runs: it would post the card to us.
-  const hydrated = useSyncExternalStore(noSubscription, () => true, () => false);
-  const wompi = processor.type === 'wompi' ? processor : null;
-  const rules: CardRules = wompi ? { minHolder: WOMPI_MIN_HOLDER } : {};
-
-  const inputs = useRef<Partial<Record<string, HTMLInputElement | HTMLSelectElement | null>>>({});
-  const submit = useRef<HTMLButtonElement>(null);
-  // Before hydration (or without JavaScript) the pay button submits the form as a plain POST to
-  // `action`, which the server handles; once hydrated, onSubmit pays through the JSON endpoint.
-  // Always method="post": a GET would put the card number in the URL and the browser's history.
-  const status = useRef<HTMLDivElement>(null);
-  const lifetime = useRef<AbortController | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    lifetime.current = controller;
-    // Back from the bank (PSE), or reopened while a payment is PENDING: show that payment settle.
-    if (props.resumePayment) {
-      void follow({ status: 200, body: { status: 'PENDING', subscriptionTransactionId: props.resumePayment }, retryAfter: null }, controller.signal).catch(() => {
-        if (!controller.signal.aborted) finish('error', { tone: 'danger', ...copy.status.network }, 'submit');
-      });
-    }
-    return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on mount
-  }, []);
-
-  // Focus moves after the render that enables or marks its target.
-  useEffect(() => {
-    if (!focus) return;
-    const element = focus.target === 'submit' ? submit.current : focus.target === 'status' ? status.current : inputs.current[focus.target];
-    element?.focus();
-  }, [focus]);
-
-  const processing = state === 'processing';
+  const { lang, shell, copy, action, children, methodsCopy: mc } = props;
+  const { state, outcome, processing, hydrated, wompi, method, chooseMethod, values, changeCard, nequiPhone, setNequiPhone, pse, changePse, accepted, setAccepted, errors, register, submitRef, statusRef, onSubmit } =
+    useCheckoutPayment(props);
   const showForm = state === 'ready' || state === 'processing' || state === 'declined' || state === 'error';
-
-  function change(field: CardField) {
-    return (event: ChangeEvent<HTMLInputElement>) => {
-      const value = shapeCardInput(field, event.target, values[field]);
-      const next = { ...values, [field]: value };
-      setValues(next);
-      // A field marked in error is checked again as it is corrected; others wait for the submit.
-      if (errors[field] && !cardProblems(next, undefined, rules)[field]) setErrors({ ...errors, [field]: undefined });
-    };
-  }
-
-  function register(name: string, el: HTMLInputElement | HTMLSelectElement | null) {
-    inputs.current[name] = el;
-  }
-
-  function chooseMethod(next: PaymentMethodChoice) {
-    setMethod(next);
-    setErrors({});
-  }
-
-  function finish(next: CheckoutState, result: Outcome, target: Focus) {
-    setState(next);
-    setOutcome(result);
-    setFocus({ target });
-  }
-
-  function settle(reply: Reply) {
-    const s = copy.status;
-    const payment = reply.body;
-    if (reply.status === 200) {
-      const transactionId = payment.transactionId ?? undefined;
-      if (payment.status === 'APPROVED') {
-        finish('approved', { tone: 'success', title: s.approved.title, text: s.approved.text, transactionId }, 'status');
-      } else if (payment.status === 'DECLINED') {
-        const reason = payment.declineReason;
-        const text =
-          method === 'NEQUI' ? mc.nequi.declined : reason === 'insufficient_funds' || reason === 'card_not_supported' ? s.declined[reason] : s.declined.other;
-        setValues((v) => ({ ...v, cardNumber: '', cardCvc: '' }));
-        finish('declined', { tone: 'danger', title: s.declined.title, text, transactionId }, method === 'CARD' ? 'cardNumber' : 'submit');
-      } else {
-        finish('error', { tone: 'danger', ...s.error, transactionId }, 'submit');
-      }
-      return;
-    }
-    const code = reply.body.error?.code;
-    if (code === 'invalid_request') {
-      const marked = FIELDS.filter((f) => reply.body.error?.details?.some((d) => d.path === f));
-      setErrors(Object.fromEntries(marked.map((f) => [f, copy.serverProblem[f]])));
-      if (marked.length === 0 && method !== 'CARD') return finish('error', { tone: 'danger', ...s.error }, 'submit');
-      finish('ready', { tone: 'info', ...copy.ready }, marked[0] ?? 'submit');
-    } else if (code === 'session_expired') {
-      finish('expired', { tone: 'warning', ...s.expired }, 'status');
-    } else if (code === 'not_found') {
-      finish('unavailable', { tone: 'warning', ...s.unavailable }, 'status');
-    } else if (code === 'rate_limited') {
-      const minutes = Math.max(1, Math.ceil((reply.retryAfter ?? 60) / 60));
-      finish('error', { tone: 'warning', title: s.rateLimited.title, text: s.rateLimited.text.replace('{minutes}', String(minutes)) }, 'submit');
-    } else {
-      finish('error', { tone: 'danger', ...s.error }, 'submit');
-    }
-  }
-
-  /** 409: paid already (by this customer in another tab, say), or another payment is under way. */
-  async function explainConflict(signal: AbortSignal) {
-    const s = copy.status;
-    const session = await call(`/checkout/session/${token}`, { signal }).catch(() => null);
-    const planStatus = session?.status === 200 ? session.body.status : undefined;
-    if (planStatus === 'ACTIVE' || planStatus === 'COMPLETED') finish('paid', { tone: 'success', ...s.paid }, 'status');
-    else if (planStatus === 'PAUSED' || planStatus === 'CANCELLED') finish('unavailable', { tone: 'warning', ...s.unavailable }, 'status');
-    else finish('error', { tone: 'warning', ...s.inProgress }, 'submit');
-  }
-
-  /** Asks about a PENDING payment every 2 s until it settles; a PSE payment sends the payer to the bank. */
-  async function follow(first: Reply, signal: AbortSignal) {
-    let reply = first;
-    const waiting = method === 'NEQUI' ? mc.nequi.waiting : copy.status.pending;
-    while (reply.status === 200 && reply.body.status === 'PENDING' && reply.body.subscriptionTransactionId) {
-      if (reply.body.redirectUrl) {
-        setOutcome({ tone: 'progress', ...mc.pse.redirecting });
-        window.location.assign(reply.body.redirectUrl);
-        return;
-      }
-      setOutcome({ tone: 'progress', ...waiting });
-      await sleep(POLL_MS, signal);
-      const url = `/checkout/session/${token}/payments/${reply.body.subscriptionTransactionId}`;
-      // A lost poll is not an answer: the charge is still under way, so keep asking.
-      reply = await call(url, { signal }).catch((error: unknown) => {
-        if (signal.aborted) throw error;
-        return reply;
-      });
-    }
-    if (reply.status === 409) await explainConflict(signal);
-    else settle(reply);
-  }
-
-  async function pay(body: Record<string, unknown>, signal: AbortSignal) {
-    // The page's language goes along: the customer's e-mails are written in it.
-    const reply = await call(`/checkout/session/${token}/payments?lang=${encodeURIComponent(lang)}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-      signal,
-    });
-    await follow(reply, signal);
-  }
-
-  /** A new pair of Wompi's single-use acceptance tokens for this attempt (none with the sandbox). */
-  const consent = async (signal: AbortSignal) => (wompi ? freshConsent(wompi.apiUrl, wompi.publicKey, signal) : {});
-
-  /** What goes to our server: never a card number or CVC with Wompi (tokenized at Wompi first). */
-  async function bodyOf(signal: AbortSignal): Promise<Record<string, unknown> | null> {
-    if (method === 'CARD') {
-      if (!wompi) return { ...values };
-      setOutcome({ tone: 'progress', title: copy.status.processing.title, text: mc.tokenizing });
-      const card = parseCard(values, undefined, rules)!;
-      const cardToken = await tokenizeCard(wompi.apiUrl, wompi.publicKey, { number: card.number, expMonth: card.expMonth, expYear: card.expYear, cvc: card.cvc, holder: card.holder }, signal);
-      setValues((v) => ({ ...v, cardNumber: '', cardCvc: '' }));
-      return { method: 'CARD', cardToken: cardToken.id, cardBrand: cardToken.brand, cardLast4: cardToken.last_four, ...(await consent(signal)) };
-    }
-    const phoneNumber = phoneDigits(method === 'NEQUI' ? nequiPhone : pse.phoneNumber);
-    if (method === 'PSE') return { method: 'PSE', ...pse, phoneNumber, ...(await consent(signal)) };
-    if (wompi && props.subscription) {
-      // A Nequi subscription: the account is tokenized here and posted at once; the payer approves
-      // it in the app, and our server goes on when Wompi says so (docs/processors.md#nequi-subscriptions).
-      setOutcome({ tone: 'progress', ...mc.nequi.waiting });
-      const nequi = await tokenizeNequi(wompi.apiUrl, wompi.publicKey, phoneNumber, signal);
-      return { method: 'NEQUI', phoneNumber, nequiToken: nequi.id, ...(await consent(signal)) };
-    }
-    return { method: 'NEQUI', phoneNumber, ...(await consent(signal)) };
-  }
-
-  /** The current method's problems, by field (none: ready to pay). */
-  function problemsNow(): Partial<Record<string, string>> {
-    const found: Partial<Record<string, string>> = {};
-    if (method === 'CARD') {
-      const problems = cardProblems(values, undefined, rules);
-      for (const f of FIELDS) if (problems[f]) found[f] = copy.problems[f][problems[f]!] ?? copy.serverProblem[f];
-    } else if (method === 'NEQUI') {
-      if (!PHONE.test(phoneDigits(nequiPhone))) found.phoneNumber = mc.nequi.phoneProblem;
-    } else {
-      if (!pse.institutionCode) found.institutionCode = mc.pse.problems.institutionCode;
-      if (!/^[0-9A-Za-z-]{3,20}$/.test(pse.legalId.trim())) found.legalId = mc.pse.problems.legalId;
-      if (!pse.fullName.trim()) found.fullName = mc.pse.problems.fullName;
-      if (!PHONE.test(phoneDigits(pse.phoneNumber))) found.phoneNumber = mc.pse.problems.phoneNumber;
-    }
-    if (wompi && !(accepted.endUser && accepted.personalData)) found.consent = mc.consent.required;
-    return found;
-  }
-
-  const focusOf = (name: string): Focus => (name === 'phoneNumber' && method === 'NEQUI' ? 'nequiPhone' : (name as Focus));
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (processing) return;
-    const problems = problemsNow();
-    const invalid = Object.keys(problems);
-    if (invalid.length > 0) {
-      setErrors(problems);
-      setFocus({ target: focusOf(invalid[0]!) });
-      return;
-    }
-    setErrors({});
-    setState('processing');
-    setOutcome({ tone: 'progress', ...copy.status.processing });
-    const signal = lifetime.current?.signal ?? new AbortController().signal;
-    try {
-      const body = await bodyOf(signal);
-      if (body) await pay(body, signal);
-    } catch {
-      if (!signal.aborted) finish('error', { tone: 'danger', ...copy.status.network }, 'submit');
-    }
-  }
 
   function field(name: CardField, extra: { autoComplete: string; inputMode?: 'numeric'; maxLength: number; hint?: string }) {
     const error = errors[name];
@@ -327,9 +60,7 @@ export function CheckoutForm(props: CheckoutFormProps) {
       <div className={name === 'cardHolder' ? styles.field : `${styles.field} ${styles.numeric}`}>
         <label htmlFor={name}>{copy.labels[name]}</label>
         <input
-          ref={(el) => {
-            inputs.current[name] = el;
-          }}
+          ref={(el) => register(name, el)}
           id={name}
           // With Wompi the card fields have no names: a form that posted before hydration would carry nothing.
           name={wompi ? undefined : name}
@@ -343,7 +74,7 @@ export function CheckoutForm(props: CheckoutFormProps) {
           autoCorrect="off"
           autoCapitalize={name === 'cardHolder' ? 'words' : 'off'}
           value={values[name]}
-          onChange={change(name)}
+          onChange={changeCard(name)}
           readOnly={processing}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy || undefined}
@@ -365,7 +96,7 @@ export function CheckoutForm(props: CheckoutFormProps) {
   return (
     <CheckoutShell state={state} transactionId={outcome.transactionId} lang={lang} copy={shell}>
       {children}
-      <StatusMessage ref={status} tone={outcome.tone} title={outcome.title}>
+      <StatusMessage ref={statusRef} tone={outcome.tone} title={outcome.title}>
         <p>{outcome.text}</p>
         {state === 'approved' && outcome.transactionId ? (
           <p>
@@ -380,6 +111,9 @@ export function CheckoutForm(props: CheckoutFormProps) {
           <form
             className={styles.form}
             onSubmit={onSubmit}
+            // Before hydration (or without JavaScript) the pay button submits the form as a plain
+            // POST to `action`, which the server handles; once hydrated, onSubmit pays through the
+            // JSON endpoint. Always method="post": a GET would put the card number in the URL.
             // The sandbox posts to `action` without JavaScript; a Wompi form never posts anything.
             {...(wompi ? {} : { method: 'post', action })}
             noValidate
@@ -416,7 +150,7 @@ export function CheckoutForm(props: CheckoutFormProps) {
               </>
             ) : (
               <>
-                <PseFields values={pse} onChange={(patch) => setPse((v) => ({ ...v, ...patch }))} banks={props.pseBanks} errors={errors} readOnly={processing} copy={mc} register={register} />
+                <PseFields values={pse} onChange={changePse} banks={props.pseBanks} errors={errors} readOnly={processing} copy={mc} register={register} />
                 {props.subscription ? <p className={styles.fine}>{mc.pse.subscription}</p> : null}
               </>
             )}
@@ -426,7 +160,7 @@ export function CheckoutForm(props: CheckoutFormProps) {
               <p className={m.sandbox}>{mc.sandboxData}</p>
             ) : null}
             <button
-              ref={submit}
+              ref={submitRef}
               type="submit"
               className={styles.pay}
               disabled={processing || (method === 'PSE' && props.pseBanks.length === 0) || (wompi !== null && !hydrated)}

@@ -1,24 +1,14 @@
 'use client';
 
 // The Nequi and PSE fields, the payment-method choice and Wompi's consent (docs/checkout.md).
-// Controlled inputs; the form (checkout-form.tsx) owns their values, errors and submit.
+// Controlled inputs; the form's hook (use-checkout-payment.ts) owns their values, errors and submit.
 
 import type { ChangeEvent, ReactNode } from 'react';
 import type { MethodsCopy } from '@/lib/checkout/methods-i18n';
 import styles from './checkout.module.css';
 import m from './methods.module.css';
+import type { PseField, PseValues } from '@/lib/checkout/payment-body';
 import type { ConsentDocument, PaymentMethodChoice, PseBank } from '@/lib/checkout/processor-types';
-
-export interface PseValues {
-  institutionCode: string;
-  userType: 'PERSON' | 'COMPANY';
-  legalIdType: 'CC' | 'CE' | 'NIT' | 'PP';
-  legalId: string;
-  fullName: string;
-  phoneNumber: string;
-}
-
-export type PseField = 'institutionCode' | 'legalId' | 'fullName' | 'phoneNumber';
 
 type Errors = Partial<Record<string, string>>;
 

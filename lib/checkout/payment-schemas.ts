@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseWith } from '@/lib/api/body';
 import type { CheckoutPayment } from '@/lib/checkout/payments';
 import type { CardBrand } from '@/lib/payments/card';
+import { MOBILE, phoneDigits } from './payment-body';
 import { cardPaymentBodySchema } from './schemas';
 
 // The checkout's payment bodies besides the sandbox's card fields (docs/checkout.md): a card
@@ -20,8 +21,8 @@ const consentFields = {
 /** A Colombian mobile number: 10 digits starting with 3, with or without +57. */
 const phoneNumber = z
   .string({ error: 'must be a string' })
-  .transform((v) => v.replace(/[\s()-]/g, '').replace(/^\+?57(?=3\d{9}$)/, ''))
-  .pipe(z.string().regex(/^3\d{9}$/, 'must be a Colombian mobile number (10 digits starting with 3)'));
+  .transform(phoneDigits)
+  .pipe(z.string().regex(MOBILE, 'must be a Colombian mobile number (10 digits starting with 3)'));
 
 const BRANDS = ['visa', 'mastercard', 'amex', 'diners', 'unknown'] as const;
 
