@@ -2,7 +2,9 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname) } },
+  // @servicepay/node is the SDK's source (packages/node), as tsconfig.json's paths say: the
+  // README's receiver example imports it by its package name.
+  resolve: { alias: { '@servicepay/node': path.resolve(__dirname, 'packages/node/src/index.ts'), '@': path.resolve(__dirname) } },
   test: {
     include: ['{lib,db,app,scripts,test,bench,docs,packages}/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],

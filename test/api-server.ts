@@ -5,7 +5,7 @@ import path from 'node:path';
 
 // The API's real route handlers (every app/**/route.ts) behind a real HTTP server on loopback, as
 // Next's router would call them: the SDK's tests (packages/node/test) talk to it over HTTP, with
-// no mock between the client and our code. Next's own server is the e2e journeys' (e2e/sdk.spec.ts).
+// no mock between the client and our code. Next's own server is the e2e journey's (e2e/sdk-journey.spec.ts).
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Response | Promise<Response>;
 

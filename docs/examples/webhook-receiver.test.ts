@@ -98,11 +98,17 @@ describe('the README receiver', () => {
     expect(handled).toEqual([]);
   });
 
-  it('refuses (400) a correctly signed event older than a day', async () => {
+  it('refuses (400) a correctly signed event older than a day, or one that is not an event, saying why', async () => {
     await paidEvent();
     const stale = JSON.stringify({ event: 'subscription.charge.approved', data: {}, timestamp: Date.now() - 25 * 60 * 60 * 1000 });
     const response = await forge(stale, webhookHeaders({ id: 'evt_stale', body: stale }, secret));
-    expect(response).toMatchObject({ statusCode: 400, responseExcerpt: 'stale event' });
+    expect(response).toMatchObject({ statusCode: 400, responseExcerpt: expect.stringMatching(/^webhooks: the event is too old \(9\d{4} s\)/) });
+    for (const [body, why] of [
+      ['not json', 'webhooks: the body is not JSON'],
+      ['{"hello":"world"}', 'webhooks: the body is not a ServicePay event'],
+    ] as const) {
+      expect(await forge(body, webhookHeaders({ id: 'evt_odd', body }, secret))).toMatchObject({ statusCode: 400, responseExcerpt: why });
+    }
     expect(handled).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import {
   OPERATIONS,
   type PaymentLink,
   type PlanStatus,
+  type PriceChangeRequest,
   REQUEST_BODIES,
   type SubscriptionPlan,
   type VoidedTransaction,
@@ -22,6 +23,13 @@ export * from './errors.js';
 export type * from './generated.js';
 export { API_VERSION } from './generated.js';
 export type { RawBody, ServicePayEvent, VerifyOptions } from './webhooks.js';
+
+/**
+ * Webhook verification on its own, for a receiver that holds only the webhook secret (no API
+ * key): `webhooks.verify(rawBody, signature, secret)` and `webhooks.parse(...)`. The client's
+ * `webhooks` has the same two beside `list` and `resend`.
+ */
+export const webhooks = { verify, parse } as const;
 
 // @servicepay/node: a typed client of the ServicePay merchant API. No dependency beyond Node's own
 // fetch and crypto. Every merchant operation, typed from the API's own declarations
@@ -112,6 +120,9 @@ export class ServicePay {
     status: (subscriptionPlanId: string, options: RequestOptions = {}): Promise<PlanStatus> =>
       this.call('getPlanStatus', { subscriptionPlanId }, options),
     retrieve: (id: string, options: RequestOptions = {}): Promise<SubscriptionPlan> => this.call('getSubscriptionPlan', { id }, options),
+    /** A new price (and name), from the next charge or, for a raise, `now` with the prorated difference charged. A repeat asks for the same target price, never a second raise. */
+    changePrice: (id: string, body: PriceChangeRequest, options: RequestOptions = {}): Promise<SubscriptionPlan> =>
+      this.call('changeSubscriptionPlanPrice', { id }, { ...options, body }),
     pause: (id: string, options: RequestOptions = {}): Promise<SubscriptionPlan> => this.call('pauseSubscriptionPlan', { id }, { ...options, body: {} }),
     resume: (id: string, options: RequestOptions = {}): Promise<SubscriptionPlan> => this.call('resumeSubscriptionPlan', { id }, { ...options, body: {} }),
     cancel: (id: string, body: CancelPlanRequest = {}, options: RequestOptions = {}): Promise<SubscriptionPlan> =>
@@ -130,8 +141,7 @@ export class ServicePay {
     list: (query: Operations['listWebhookEvents']['query'] = {}, options: RequestOptions = {}): Promise<WebhookEventPage> =>
       this.call('listWebhookEvents', {}, { ...options, query }),
     resend: (id: string, options: RequestOptions = {}): Promise<WebhookResend> => this.call('resendWebhookEvent', { id }, options),
-    verify,
-    parse,
+    ...webhooks,
   };
 
   /**

@@ -24,7 +24,9 @@ import {
   RateLimitError,
   ServicePay,
   WebhookVerificationError,
+  webhooks,
 } from '../src/index.js';
+import { OPERATIONS } from '../src/generated.js';
 
 // @servicepay/node against our real route handlers over real HTTP (test/api-server.ts), the real
 // database and a real HTTPS webhook receiver. No mock between the client and our code.
@@ -168,6 +170,37 @@ describe('the client against the API', () => {
   });
 });
 
+describe('coverage', () => {
+  it("reaches every merchant operation of the API from the client (but the local listener's, which is npm run webhooks:listen's)", async () => {
+    const m = await createTestMerchant(database.db);
+    // Node's own fetch, watched: every request goes to the real server.
+    const reached = new Set<string>();
+    const watched: typeof fetch = (input, init) => {
+      const path = new URL(String(input)).pathname;
+      for (const [id, op] of Object.entries(OPERATIONS)) {
+        if (op.method === init?.method && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path)) reached.add(id);
+      }
+      return fetch(input, init);
+    };
+    const sp = client(m, { fetch: watched });
+    const link = await sp.links.create(linkBody());
+    const id = link.subscriptionPlanId;
+    const settled = (p: Promise<unknown>) => p.then(() => 'ok', (error: Error) => error.name);
+    expect(await settled(sp.plans.status(id))).toBe('ok');
+    expect(await settled(sp.plans.retrieve(id))).toBe('ok');
+    expect((await sp.plans.changePrice(id, { amount: 160000, description: 'Plan mensual plus' })).amount).toBe(160000);
+    await pay(link.token, CARDS.approved);
+    expect(await settled(sp.plans.pause(id))).toBe('ok');
+    expect(await settled(sp.plans.resume(id))).toBe('ok');
+    expect(await settled(sp.plans.manageLink(id))).toBe('ok');
+    expect(await settled(sp.plans.cancel(id))).toBe('ok');
+    expect(await settled(sp.transactions.void('txn_000000000000000000000000'))).toBe('NotFoundError');
+    expect(await settled(sp.webhooks.list({ subscriptionPlanId: id }))).toBe('ok');
+    expect(await settled(sp.webhooks.resend('evt_000000000000000000000000'))).toBe('NotFoundError');
+    expect([...reached].sort()).toEqual(Object.keys(OPERATIONS).filter((op) => op !== 'listenWebhookEvents').sort());
+  });
+});
+
 describe('webhooks', () => {
   it('verifies and parses a real delivery over its raw body, and refuses what would not verify, saying why', async () => {
     const m = await createTestMerchant(database.db);
@@ -193,6 +226,10 @@ describe('webhooks', () => {
       /must be the raw request body \(a string or a Buffer, as it arrived\), not a parsed object/,
     );
     expect(() => sp.webhooks.parse(delivery!.body, signature, m.webhookSecret, { now: event.timestamp + 25 * 60 * 60 * 1000 })).toThrow(WebhookVerificationError);
+    // The same two without a client, for a receiver that holds only the webhook secret.
+    expect(webhooks.verify(delivery!.body, signature, m.webhookSecret)).toBe(true);
+    expect(webhooks.parse(Buffer.from(delivery!.body), signature, m.webhookSecret)).toEqual(event);
+    expect(webhooks.verify(delivery!.body, signature, 'whsec_another_secret_of_32_chars_x')).toBe(false);
 
     const [stored] = await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, link.subscriptionPlanId));
     const listed = await sp.webhooks.list({ subscriptionPlanId: link.subscriptionPlanId });
