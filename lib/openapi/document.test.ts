@@ -239,6 +239,35 @@ describe('the document of each API version (docs/api.md#versioning)', () => {
     expect(properties((schemas.CreateLinkRequest as { properties: { plan: unknown } }).properties.plan)).toEqual([
       'externalReference', 'description', 'amount', 'modality',
     ]);
+    expect(properties(schemas.SubscriptionPlan)).toEqual([
+      'id', 'merchantId', 'userId', 'externalReference', 'description', 'amount', 'currency', 'modality', 'interval', 'status', 'nextChargeDate', 'createdAt', 'updatedAt', 'customer',
+    ]);
+    expect(properties(schemas.SubscriptionLifecycleEvent)).toEqual(['event', 'data', 'timestamp']);
+    expect(properties((schemas.SubscriptionLifecycleEvent as { properties: { data: unknown } }).properties.data)).toEqual([
+      'subscriptionPlanId', 'externalReference', 'status', 'nextChargeDate', 'reason',
+    ]);
+  });
+
+  /** Every plan status field of a document (a `status` property whose values include PENDING_ACTIVATION): where, and the states it allows. */
+  function planStates(document: unknown) {
+    const places: string[][] = [];
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (!node || typeof node !== 'object') return;
+      const status = (node as { properties?: { status?: { enum?: unknown[] } } }).properties?.status;
+      if (status?.enum?.includes('PENDING_ACTIVATION')) places.push(status.enum.map(String).sort());
+      Object.values(node).forEach(visit);
+    };
+    visit(document);
+    return places;
+  }
+
+  it("has SPEC's five plan states only, wherever a plan status is: a later state shows as the one it grew from", () => {
+    const places = planStates(first);
+    // The plan status reply, the plan record (its replies and its schema), the lifecycle event body.
+    expect(places.length).toBeGreaterThanOrEqual(3);
+    for (const states of places) expect(states).toEqual(['ACTIVE', 'CANCELLED', 'COMPLETED', 'PAUSED', 'PENDING_ACTIVATION']);
+    expect(planStates(buildOpenApiDocument(settings, OPERATIONS)).length).toBe(places.length);
   });
 
   it('documents the version header on every merchant operation, and only there', () => {
