@@ -26,7 +26,7 @@ async function loadRoutes(dir: string, base = dir): Promise<Route[]> {
       const names = segments.filter((s) => /^\[.+\]$/.test(s)).map((s) => s.slice(1, -1));
       const pattern = new RegExp(`^/${segments.map((s) => (/^\[.+\]$/.test(s) ? '([^/]+)' : s.replace(/[.]/g, '\\.'))).join('/')}$`);
       const exports = (await import(file)) as Record<string, unknown>;
-      for (const method of ['GET', 'POST', 'PATCH']) {
+      for (const method of ['GET', 'POST', 'PATCH', 'DELETE']) {
         if (typeof exports[method] === 'function') routes.push({ method, pattern, names, handler: exports[method] as Handler });
       }
     }
