@@ -1,23 +1,20 @@
 // /manage/<token>: the customer's own page for a plan (docs/customers.md#the-manage-page). Reached
 // from an expiring link the merchant made or an e-mail carried; an unknown, forged or expired
-// token gets the not-found page, with no data. Works without JavaScript: plain forms.
+// token gets the not-found page, with no data. Works without JavaScript: plain forms. What it shows
+// and offers is loaded by loadManagePage (lib/customers/manage-page.ts); this file is the layout.
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { requestLang } from '@/app/pay/[token]/lang';
-import { listPlanCharges } from '@/db/queries/transactions';
-import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/customers/manage-links';
 import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
+import { loadManagePage } from '@/lib/customers/manage-page';
 import { WompiMethodForm } from '@/components/customers/wompi-method-form';
 import { checkoutCopy } from '@/lib/checkout/i18n';
-import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
-import { intervalOf, isMonthly } from '@/lib/calendar/interval';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, langOfTag } from '@/lib/i18n/locale';
 import { savedMethodType } from '@/lib/payments/processor';
-import { nextChargeDateOf } from '@/lib/plans/views';
 import styles from '@/components/customers/manage.module.css';
 
 export const dynamic = 'force-dynamic';
@@ -31,28 +28,17 @@ export default async function ManagePage({ params, searchParams }: Props) {
   const query = await searchParams;
   const lang = await requestLang(query.lang);
   const c = MANAGE_COPY[lang];
-  const db = await getDb();
-  const found = await findManagedPlan(db, token);
-  if (!found) notFound();
-  const { plan, merchantName, processorType } = found;
-  await recordManageLinkUse(db, token);
-  // A language the customer picked here (not the browser's guess) is theirs for the e-mails too.
-  const chosen = langOfTag(one(query.lang) ?? '');
-  if (chosen) await recordCustomerLang(db, plan, chosen);
-  const charges = await listPlanCharges(db, plan.id);
+  const page = await loadManagePage(await getDb(), token, {
+    // A language the customer picked here (not the browser's guess) is theirs for the e-mails too.
+    chosenLang: langOfTag(one(query.lang) ?? ''),
+    confirmCancel: one(query.cancel) === 'confirm',
+  });
+  if (!page) notFound();
+  const { plan, merchantName, processorType, charges, nextCharge: next, interval, monthly, changeable, cancellable, confirming, wompi } = page;
   const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
-  const next = nextChargeDateOf(plan);
-  const interval = intervalOf(plan);
-  // A SINGLE plan (no interval) is charged once: its amount has no period.
-  const monthly = interval !== null && isMonthly(interval);
-  const changeable = plan.modality === 'RECURRING' && (plan.status === 'ACTIVE' || plan.status === 'PAUSED');
-  const cancellable = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE' || plan.status === 'PAUSED';
-  const confirming = one(query.cancel) === 'confirm' && cancellable;
   const done = one(query.done);
   const problem = one(query.problem);
   const langQuery = lang === 'en' ? '?lang=en' : '';
-  // With Wompi the browser tokenizes the new method with the merchant's public key (docs/customers.md).
-  const wompi = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, { pse: false }) : null;
   // Plain form posts to route handlers (lib/customers/manage-form.ts), the same with or without JavaScript.
   const hidden = <input type="hidden" name="lang" value={lang} />;
   const methodAction = `/manage/${token}/method`;

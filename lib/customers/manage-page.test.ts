@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Database } from '@/db/client';
+import { manageLinkUse } from '@/db/queries/manage-links';
+import { payWithCard } from '@/lib/checkout/payments';
+import { parseCard } from '@/lib/payments/card';
+import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { useTestDatabase } from '@/test/database';
+import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
+import { createManageLink } from './manage-links';
+import { loadManagePage } from './manage-page';
+
+// What the manage page loads for a token (docs/customers.md#the-manage-page).
+
+let database: Database;
+beforeAll(async () => {
+  database = await useTestDatabase();
+});
+beforeEach(() => holdWebhookHandOffs());
+afterAll(() => restoreWebhookQueue());
+
+const sandbox = createSandboxProcessor({ pendingMs: 0 });
+const plain = { chosenLang: null, confirmCancel: false };
+
+async function managed(plan: Record<string, unknown> = {}, pay = true) {
+  const link = await createTestLink(database.db, plan);
+  if (pay) await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(CARDS.approved))! });
+  const manage = await createManageLink(database.db, await link.plan(), { source: 'merchant' });
+  return { link, token: new URL(manage.url).pathname.split('/').pop()! };
+}
+
+describe('loadManagePage', () => {
+  it('finds nothing for an unknown or forged token, and records nothing', async () => {
+    const { link, token } = await managed();
+    expect(await loadManagePage(database.db, `mng_${'x'.repeat(40)}`, plain)).toBeNull();
+    expect(await loadManagePage(database.db, `${token.slice(0, -1)}!`, plain)).toBeNull();
+    expect((await manageLinkUse(database.db, link.subscriptionPlanId)).uses).toBe(0);
+  });
+
+  it('loads an active subscription with its charge, and may replace its method or cancel it', async () => {
+    const { link, token } = await managed();
+    const page = (await loadManagePage(database.db, token, plain))!;
+    expect(page.plan.id).toBe(link.subscriptionPlanId);
+    expect(page.plan.status).toBe('ACTIVE');
+    expect(page.charges.map((c) => c.status)).toEqual(['APPROVED']);
+    expect(page.nextCharge).toEqual(expect.any(Number));
+    expect({ changeable: page.changeable, cancellable: page.cancellable, confirming: page.confirming, monthly: page.monthly }).toEqual({
+      changeable: true,
+      cancellable: true,
+      confirming: false,
+      monthly: true,
+    });
+    // A sandbox merchant: the page offers its plain forms, no Wompi settings.
+    expect(page.processorType).toBe('sandbox');
+    expect(page.wompi).toBeNull();
+    expect((await loadManagePage(database.db, token, { ...plain, confirmCancel: true }))!.confirming).toBe(true);
+  });
+
+  it('counts every opening of the link', async () => {
+    const { link, token } = await managed();
+    await loadManagePage(database.db, token, plain);
+    await loadManagePage(database.db, token, plain);
+    expect((await manageLinkUse(database.db, link.subscriptionPlanId)).uses).toBe(2);
+  });
+
+  it('keeps a language the customer chose for the e-mails, and none otherwise', async () => {
+    const { link, token } = await managed();
+    await loadManagePage(database.db, token, plain);
+    expect((await link.plan()).customerLang).toBe('es');
+    await loadManagePage(database.db, token, { ...plain, chosenLang: 'en' });
+    expect((await link.plan()).customerLang).toBe('en');
+  });
+
+  it('offers no method change for a one-time payment, and no cancel once it is done', async () => {
+    const { token } = await managed({ modality: 'SINGLE' });
+    const page = (await loadManagePage(database.db, token, { ...plain, confirmCancel: true }))!;
+    expect(page.plan.status).toBe('COMPLETED');
+    expect(page.interval).toBeNull();
+    expect({ changeable: page.changeable, cancellable: page.cancellable, confirming: page.confirming, monthly: page.monthly }).toEqual({
+      changeable: false,
+      cancellable: false,
+      confirming: false,
+      monthly: false,
+    });
+  });
+});

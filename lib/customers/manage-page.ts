@@ -1,0 +1,50 @@
+import type { Db } from '@/db/client';
+import { listPlanCharges } from '@/db/queries/transactions';
+import { type CheckoutProcessorConfig, checkoutProcessorConfig } from '@/lib/checkout/processor-config';
+import { intervalOf, isMonthly } from '@/lib/calendar/interval';
+import type { Lang } from '@/lib/i18n/locale';
+import { nextChargeDateOf } from '@/lib/plans/views';
+import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from './manage-links';
+
+// What the customer's manage page (/manage/<token>, docs/customers.md#the-manage-page) shows and
+// may offer, loaded in one place; the page only lays it out. Opening the page is itself a fact we
+// keep: the link's use is counted, and a language the customer picked there becomes theirs for
+// the e-mails.
+
+export type ManagePage = NonNullable<Awaited<ReturnType<typeof loadManagePage>>>;
+
+/**
+ * The plan behind a manage token and what may be done with it, or null for an unknown, forged or
+ * expired token (the caller answers not-found). `chosenLang` is a language the customer picked on
+ * the page (`?lang=`), not the browser's guess.
+ */
+export async function loadManagePage(db: Db, token: string, { chosenLang, confirmCancel }: { chosenLang: Lang | null; confirmCancel: boolean }) {
+  const found = await findManagedPlan(db, token);
+  if (!found) return null;
+  const { plan, merchantName, processorType } = found;
+  await recordManageLinkUse(db, token);
+  if (chosenLang) await recordCustomerLang(db, plan, chosenLang);
+  const charges = await listPlanCharges(db, plan.id);
+  const interval = intervalOf(plan);
+  const changeable = plan.modality === 'RECURRING' && (plan.status === 'ACTIVE' || plan.status === 'PAUSED');
+  const cancellable = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE' || plan.status === 'PAUSED';
+  // With Wompi the browser tokenizes the new method with the merchant's public key (docs/customers.md).
+  const wompi: CheckoutProcessorConfig | null = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, { pse: false }) : null;
+  return {
+    plan,
+    merchantName,
+    processorType,
+    charges,
+    nextCharge: nextChargeDateOf(plan),
+    interval,
+    // A SINGLE plan (no interval) is charged once: its amount has no period.
+    monthly: interval !== null && isMonthly(interval),
+    /** The saved method may be replaced (a running subscription). */
+    changeable,
+    cancellable,
+    /** The customer asked to cancel (`?cancel=confirm`) and may: the page asks them to confirm. */
+    confirming: confirmCancel && cancellable,
+    /** The Wompi form's settings when the method may be replaced through Wompi (null: the sandbox's plain forms, or nothing to replace). */
+    wompi,
+  };
+}
