@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flushHeadersWithFirstChunk, guardRequest, readableRouterState, repairTarget, routePattern } from './request-guard';
+import { answerUnparsable, flushHeadersWithFirstChunk, guardRequest, LINGER, readableRouterState, repairTarget, routePattern } from './request-guard';
 
 describe('repairTarget', () => {
   it.each([
@@ -181,6 +181,65 @@ describe('guardRequest with the build’s routes and actions', () => {
     await raw(port, 'POST /merchants/transactions/txn_1/void HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
     await raw(port, 'GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(seen).toEqual(['POST /merchants/transactions/txn_1/void', 'GET /nope']);
+  });
+});
+
+describe('answerUnparsable', () => {
+  /** Sends `head` and `bodyBytes` of body at once, as a client that does not wait for an answer; what came back, and the error that ended it if any. */
+  function send(port: number, head: string, bodyBytes: number): Promise<{ reply: string; error?: string }> {
+    return new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.write(head);
+        socket.end(Buffer.alloc(bodyBytes, 'y'));
+      });
+      let reply = '';
+      let error: string | undefined;
+      socket.on('data', (chunk) => (reply += chunk));
+      socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code));
+      socket.on('close', () => resolve({ reply, error }));
+    });
+  }
+
+  async function serve() {
+    const server = http.createServer((_req, res) => res.end('ok'));
+    server.on('clientError', answerUnparsable);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, port: (server.address() as AddressInfo).port };
+  }
+
+  // The fuzz's 48 transport errors of seed 1056195183: an unknown method with a 70 KB body (and
+  // bodies sent with no Content-Length, whose bytes Node then parsed as a request) got a reset.
+  it('answers an unknown method with a body with 400, then closes without resetting the connection', async () => {
+    const { server, port } = await serve();
+    try {
+      for (const bodyBytes of [0, 71_719, 512 * 1024]) {
+        const outcome = await send(port, `FOO /nope HTTP/1.1\r\nHost: x\r\nContent-Length: ${bodyBytes}\r\n\r\n`, bodyBytes);
+        expect(outcome, `${bodyBytes} B`).toEqual({ reply: 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n', error: undefined });
+      }
+    } finally {
+      server.close();
+    }
+  });
+
+  it('answers bytes that are no request at all the same way, and Node\'s 431 for headers too large', async () => {
+    const { server, port } = await serve();
+    try {
+      expect(await send(port, 'y'.repeat(100), 200_000)).toEqual({ reply: 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n', error: undefined });
+      const huge = await send(port, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'k'.repeat(20_000)}\r\n\r\n`, 0);
+      expect(huge.reply).toBe('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('cuts a client that goes on sending past the limit', async () => {
+    const { server, port } = await serve();
+    try {
+      const outcome = await send(port, 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', LINGER.bytes * 4);
+      expect(outcome.error).toMatch(/ECONNRESET|EPIPE/);
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import type net from 'node:net';
 import path from 'node:path';
 import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
 import { requestIdOf } from '@/lib/api/handler';
@@ -201,12 +202,58 @@ export function flushHeadersWithFirstChunk(this: http.ServerResponse): void {
   process.nextTick(flushUnsentHeaders, this);
 }
 
+/** What a refused connection may still send, and for how long, before it is cut (a reset then). */
+export const LINGER = { bytes: 1024 * 1024, ms: 5000 };
+
+/** Node's answers to what its parser refuses, as its own default 'clientError' handling writes them. */
+function parserRefusal(code: string | undefined): string {
+  const status =
+    code === 'HPE_HEADER_OVERFLOW'
+      ? '431 Request Header Fields Too Large'
+      : code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+        ? '413 Payload Too Large'
+        : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : '400 Bad Request';
+  return `HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`;
+}
+
+/**
+ * A request Node's HTTP parser refuses (an unknown method such as `FOO`, a malformed header, bytes
+ * that are no request) is answered as Node answers it, then the connection is closed the way a
+ * server that cannot read the rest must close it: our side first, while what the client still
+ * sends is read and dropped, until it closes too or LINGER is reached. Node's own handling closed
+ * the socket at once with the request's body unread, which makes the kernel reset the connection,
+ * and the reset overtook the 400: the client saw ECONNRESET, not an answer (the fuzz's transport
+ * errors, docs/settlement.md#no-5xx-for-a-bad-request).
+ */
+export function answerUnparsable(error: NodeJS.ErrnoException, socket: net.Socket): void {
+  const inFlight = (socket as net.Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
+  // Part of an answer already went out: nothing can follow it on this connection.
+  if (!socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  // The parser is done with this connection: what comes now is only counted and dropped.
+  socket.removeAllListeners('data');
+  let dropped = 0;
+  socket.on('data', (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > LINGER.bytes) socket.destroy();
+  });
+  socket.once('end', () => socket.destroy());
+  socket.setTimeout(LINGER.ms, () => socket.destroy());
+  socket.resume();
+  socket.end(parserRefusal(error.code));
+}
+
 const holder = globalThis as typeof globalThis & { __servicepayRequestGuard?: boolean };
 
 /**
  * Puts guardRequest in front of every HTTP server of this process (next start's among them; its
- * server is created before instrumentation runs, so the prototype is where to reach it), and defers
- * their responses' header flushes (flushHeadersWithFirstChunk).
+ * server is created before instrumentation runs, so the prototype is where to reach it), answers
+ * what their parser refuses with answerUnparsable, and defers their responses' header flushes
+ * (flushHeadersWithFirstChunk).
  */
 export function installRequestGuard(): void {
   if (holder.__servicepayRequestGuard) return;
@@ -219,6 +266,11 @@ export function installRequestGuard(): void {
   // Every event of every server passes here: its arguments are handed on as they came, uncopied.
   http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, req?: unknown, res?: unknown) {
     if (event === 'request' && guardRequest(req as http.IncomingMessage, res as http.ServerResponse)) return true;
+    // Node answers when no listener does (returning false); we answer in its place.
+    if (event === 'clientError' && this.listenerCount('clientError') === 0) {
+      answerUnparsable(req as NodeJS.ErrnoException, res as net.Socket);
+      return true;
+    }
     // eslint-disable-next-line prefer-rest-params
     return emit.apply(this, arguments as unknown as Parameters<typeof emit>);
   } as typeof emit;

@@ -178,7 +178,17 @@ function decoded(body: Buffer, encoding: string | undefined): Buffer {
 function send(agent: http.Agent, base: URL, request: Planned): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { agent, host: base.hostname, port: base.port, method: request.method, path: request.path, headers: request.headers, timeout: 60_000 },
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        method: request.method,
+        path: request.path,
+        // Node's client frames a body of DELETE or OPTIONS (as of GET and HEAD) with
+        // neither Content-Length nor chunks: the server then reads the body as the next request.
+        headers: request.body === undefined ? request.headers : { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) },
+        timeout: 60_000,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -224,7 +234,7 @@ export interface FuzzReport {
   seed: number;
   requests: number;
   byStatus: Record<string, number>;
-  /** Requests the client could not complete (a connection closed after an early 413, say). */
+  /** Requests the client could not complete: the server reset or dropped the connection, or did not answer in 60 s. */
   transportErrors: number;
   /** Each of them: the request, the size of the body it sent, and the client's error. */
   transportErrorDetails: string[];
