@@ -10,7 +10,7 @@ import { type Db, openPostgres } from '@/db/client';
 import { getPlanWithLastTransaction } from '@/db/queries/plans';
 import { MAX_BODY_BYTES, parseJsonObject, parseWith } from '@/lib/api/body';
 import { ApiError, errorBody } from '@/lib/api/errors';
-import { authenticateMerchant } from '@/lib/auth/authenticate';
+import { authenticateMerchant } from '@/lib/api/authenticate';
 import { type KeyCache, keyCacheOf } from '@/lib/auth/key-cache';
 import { env } from '@/lib/env';
 import { createPaymentLink } from '@/lib/plans/create-link';

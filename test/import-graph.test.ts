@@ -48,7 +48,6 @@ const DB_READS_FROM_LIB = [
  * to be removed, never added to. docs/architecture.md#the-layers says which way each should go.
  */
 const KNOWN_UPWARD_FOLDER_EDGES: readonly string[] = [
-  'lib/auth -> lib/api', // authenticate.ts throws ApiError: errors.ts belongs at lib's root
   'lib/customers -> lib/checkout', // manage-form.ts reuses the checkout's payment schemas
   'lib/email -> lib/customers', // queueCustomerEmail makes a manage link: it belongs with notices.ts
   'lib/payments -> lib/billing', // Wompi's events void a charge: its settling step belongs in settlement

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Db } from '@/db/client';
 import type { ApiVersion } from '@/lib/api-versions';
-import type { AuthenticatedMerchant } from '@/lib/auth/authenticate';
+import type { AuthenticatedMerchant } from '@/lib/api/authenticate';
 import type { LimitBucket } from '@/lib/rate-limit/limits';
 import type { ErrorCode } from './errors';
 

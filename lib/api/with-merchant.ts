@@ -1,5 +1,5 @@
 import { type Db, getDatabase } from '@/db/client';
-import { type AuthenticatedMerchant, authenticateMerchant, missingCredentials } from '@/lib/auth/authenticate';
+import { type AuthenticatedMerchant, authenticateMerchant, missingCredentials } from '@/lib/api/authenticate';
 import { keyCacheOf } from '@/lib/auth/key-cache';
 import { getRateLimiter, type LimitBucket, rateLimitHeaders } from '@/lib/rate-limit';
 import { type ApiVersion, VERSION_HEADER } from '@/lib/api-versions';

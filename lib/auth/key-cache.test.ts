@@ -7,7 +7,7 @@ import { LATEST_API_VERSION } from '@/lib/api-versions';
 import { createKey, revokeKey } from '@/lib/portal/api-keys';
 import { useTestDatabase } from '@/test/database';
 import { createTestMerchant } from '@/test/merchants';
-import { authenticateMerchant } from './authenticate';
+import { authenticateMerchant } from '@/lib/api/authenticate';
 import { KEY_CHANGES_CHANNEL, KeyCache, keyCacheOf, TRUST_FOR_MS } from './key-cache';
 
 let database: Database;

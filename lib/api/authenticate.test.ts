@@ -7,7 +7,7 @@ import { createKey, revokeKey } from '@/lib/portal/api-keys';
 import { useTestDatabase } from '@/test/database';
 import { createTestMerchant } from '@/test/merchants';
 import { authenticateMerchant } from './authenticate';
-import { flushKeyUse } from './key-use';
+import { flushKeyUse } from '@/lib/auth/key-use';
 
 let db: Db;
 beforeAll(async () => {

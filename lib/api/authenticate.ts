@@ -1,10 +1,10 @@
 import type { Db } from '@/db/client';
 import type { ApiVersion } from '@/lib/api-versions';
 import { findApiKey } from '@/db/queries/api-keys';
-import { type ApiError, bearerUnauthorized } from '@/lib/api/errors';
-import type { CachedKey, KeyCache } from './key-cache';
-import { recordUse } from './key-use';
-import { secretMatchesHash, sha256Hex } from './secrets';
+import { type ApiError, bearerUnauthorized } from './errors';
+import type { CachedKey, KeyCache } from '@/lib/auth/key-cache';
+import { recordUse } from '@/lib/auth/key-use';
+import { secretMatchesHash, sha256Hex } from '@/lib/auth/secrets';
 
 export interface AuthenticatedMerchant {
   merchantId: string;
