@@ -51,6 +51,13 @@ export const RENEWAL_LINK_SOURCES = ['reminder', 'ladder'] as const;
 /** Bounds of the merchant's renewal settings (docs/billing.md#renewal-links). */
 export const REMINDER_DAYS = { min: 1, max: 10, default: 3 } as const;
 export const GRACE_DAYS = { min: 0, max: 15, default: 5 } as const;
+/**
+ * How long a coupon's discount lasts on a plan (docs/billing.md#coupons): its first charge, its
+ * first `duration_in_periods` charges, or every charge.
+ */
+export const COUPON_DURATIONS = ['once', 'repeating', 'forever'] as const;
+/** Bounds of a coupon (docs/billing.md#coupons). */
+export const COUPON_LIMITS = { percentOff: { min: 1, max: 99 }, periods: { min: 1, max: 36 } } as const;
 /** The languages the customer may read us in (lib/i18n/locale.ts). */
 export const CUSTOMER_LANGS = ['es', 'en'] as const;
 
@@ -59,6 +66,7 @@ export type Modality = (typeof MODALITIES)[number];
 export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
 export type RenewalCollection = (typeof RENEWAL_COLLECTIONS)[number];
 export type RenewalLinkStatus = (typeof RENEWAL_LINK_STATUSES)[number];
+export type CouponDuration = (typeof COUPON_DURATIONS)[number];
 
 const inList = (column: string, values: readonly string[]) =>
   sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(', ')})`);
@@ -132,6 +140,53 @@ export const apiKeys = pgTable(
   (t) => [index('api_keys_merchant_idx').on(t.merchantId)],
 );
 
+/**
+ * A merchant's coupons (docs/billing.md#coupons): percent or amount off, for one, N or every charge
+ * of a plan. `code` (upper case) is what a customer types on the hosted page; one live coupon per
+ * merchant and code. A redemption is counted by a conditional UPDATE when a coupon is applied to a
+ * plan, so two customers racing for the last one cannot both have it (the check holds the count).
+ * A deleted coupon keeps its row (plans that carry it keep their discount) but is never applied again.
+ */
+export const coupons = pgTable(
+  'coupons',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    code: text('code'),
+    percentOff: smallint('percent_off'),
+    amountOff: cents('amount_off'),
+    duration: text('duration', { enum: COUPON_DURATIONS }).notNull(),
+    durationInPeriods: smallint('duration_in_periods'),
+    maxRedemptions: integer('max_redemptions'),
+    timesRedeemed: integer('times_redeemed').notNull().default(0),
+    redeemBy: timestamp('redeem_by', { withTimezone: true, mode: 'date' }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('coupons_merchant_code_key').on(t.merchantId, t.code).where(sql`deleted_at is null and code is not null`),
+    index('coupons_merchant_idx').on(t.merchantId, t.id),
+    check('coupons_off_check', sql`(percent_off is null) <> (amount_off is null)`),
+    check(
+      'coupons_percent_off_check',
+      sql.raw(`percent_off is null or percent_off between ${COUPON_LIMITS.percentOff.min} and ${COUPON_LIMITS.percentOff.max}`),
+    ),
+    check('coupons_amount_off_check', sql`amount_off is null or amount_off between 1 and 99999999999`),
+    check('coupons_duration_check', inList('duration', COUPON_DURATIONS)),
+    check(
+      'coupons_periods_check',
+      sql.raw(
+        `(duration = 'repeating') = (duration_in_periods is not null) and (duration_in_periods is null or duration_in_periods between ${COUPON_LIMITS.periods.min} and ${COUPON_LIMITS.periods.max})`,
+      ),
+    ),
+    check('coupons_code_check', sql`code is null or code ~ '^[A-Z0-9_-]{3,40}$'`),
+    check('coupons_redemptions_check', sql`times_redeemed >= 0 and (max_redemptions is null or (max_redemptions >= 1 and times_redeemed <= max_redemptions))`),
+  ],
+);
+
 export const customers = pgTable(
   'customers',
   {
@@ -202,6 +257,16 @@ export const subscriptionPlans = pgTable(
     scheduledAmount: cents('scheduled_amount'),
     scheduledDescription: text('scheduled_description'),
     scheduledFrom: timestamp('scheduled_from', { withTimezone: true, mode: 'date' }),
+    // The coupon applied to this plan (docs/billing.md#coupons) and its terms as applied, so every
+    // charge reads them from the plan it locks: percent or cents off, for how many approved
+    // charges (null: all of them), and how many approved charges have had it so far.
+    couponId: text('coupon_id').references((): AnyPgColumn => coupons.id),
+    discountPercent: smallint('discount_percent'),
+    discountAmount: cents('discount_amount'),
+    discountPeriods: smallint('discount_periods'),
+    discountPeriodsUsed: smallint('discount_periods_used').notNull().default(0),
+    // The hosted page lets the customer type a coupon's code (docs/billing.md#coupons).
+    allowPromotionCodes: boolean('allow_promotion_codes').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -241,6 +306,10 @@ export const subscriptionPlans = pgTable(
         (interval_unit = 'year' and interval_count between 1 and 3)))`,
     ),
     check('subscription_plans_renewal_collection_check', inList('renewal_collection', RENEWAL_COLLECTIONS)),
+    check(
+      'subscription_plans_discount_check',
+      sql`(coupon_id is null and discount_percent is null and discount_amount is null and discount_periods is null) or (coupon_id is not null and (discount_percent is null) <> (discount_amount is null))`,
+    ),
   ],
 );
 

@@ -17,6 +17,11 @@ type PlanInput = Pick<
   | 'intervalCount'
   | 'status'
   | 'checkoutToken'
+  | 'allowPromotionCodes'
+  | 'couponId'
+  | 'discountPercent'
+  | 'discountAmount'
+  | 'discountPeriods'
 > & { nextChargeDate: Date; tokenExpiresAt: Date; createdAt: Date };
 
 const ph = sql.placeholder;
@@ -41,11 +46,13 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
         )
         insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval_unit, interval_count,
           status, next_charge_date, checkout_token, token_expires_at, customer_phone, customer_email, customer_first_name,
-          customer_last_name, customer_id_type, customer_id_number, created_at, updated_at)
+          customer_last_name, customer_id_type, customer_id_number, allow_promotion_codes, coupon_id, discount_percent, discount_amount,
+          discount_periods, created_at, updated_at)
         values (${ph('planId')}, ${ph('merchantId')}, (select id from customer), ${ph('externalReference')}, ${ph('description')},
           ${ph('amount')}, ${ph('modality')}, ${ph('intervalUnit')}, ${ph('intervalCount')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
           ${ph('tokenExpiresAt')}, ${ph('phone')}, ${ph('email')}, ${ph('firstName')}, ${ph('lastName')}, ${ph('idType')},
-          ${ph('idNumber')}, ${ph('createdAt')}, ${ph('createdAt')})`,
+          ${ph('idNumber')}, ${ph('allowPromotionCodes')}, ${ph('couponId')}, ${ph('discountPercent')}, ${ph('discountAmount')},
+          ${ph('discountPeriods')}, ${ph('createdAt')}, ${ph('createdAt')})`,
   ),
 );
 
@@ -78,6 +85,11 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
     nextChargeDate: p.nextChargeDate.toISOString(),
     checkoutToken: p.checkoutToken,
     tokenExpiresAt: p.tokenExpiresAt.toISOString(),
+    allowPromotionCodes: p.allowPromotionCodes ?? false,
+    couponId: p.couponId ?? null,
+    discountPercent: p.discountPercent ?? null,
+    discountAmount: p.discountAmount ?? null,
+    discountPeriods: p.discountPeriods ?? null,
     createdAt: p.createdAt.toISOString(),
   });
 }

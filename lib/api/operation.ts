@@ -12,7 +12,7 @@ import type { ErrorCode } from './errors';
 
 /** Who may call: a merchant's API key, the operator token, anyone (per-IP limit), or anyone. */
 export type Auth = 'merchant' | 'operator' | 'checkout' | 'none';
-export type Method = 'GET' | 'POST' | 'PATCH';
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** What the deployment changes in the document: its URL and the checkout token's lifetime. */
 export interface DocumentSettings {

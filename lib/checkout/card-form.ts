@@ -60,9 +60,9 @@ export function formReturnOf(query: Query): FormReturn | null {
   return { problem: problem as FormProblem, fields: CARD_FIELDS.filter((f) => named.includes(f)) };
 }
 
-const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
+export const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 
-function seeOther(location: string): Response {
+export function seeOther(location: string): Response {
   return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
 }
 

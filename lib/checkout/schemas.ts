@@ -48,5 +48,20 @@ export const checkoutSessionSchema = z
       })
       .optional()
       .describe('Only for a renewal link (docs/billing.md#renewal-links): what it pays and whether it still can be'),
+    discount: z
+      .object({
+        code: z.string().nullable().describe("The coupon's code; null for a coupon applied by id"),
+        listAmount: z.number().int().describe('The price before the discount, cents of COP (the same as `amount`)'),
+        discount: z.number().int().describe('Cents taken off this charge'),
+        amountDue: z.number().int().describe('What this payment charges'),
+        amountLater: z.number().int().nullable().describe('What each charge is once the discount ends; null when it never ends'),
+        discountedCharges: z.number().int().nullable().describe('How many charges carry the discount, this one included; null for every charge'),
+      })
+      .optional()
+      .describe('Extension (docs/billing.md#coupons): only while a coupon takes something off this charge'),
+    promotionCodes: z
+      .literal(true)
+      .optional()
+      .describe('Extension (docs/billing.md#coupons): present when the customer may type a coupon code on the hosted page'),
   })
   .meta({ id: 'CheckoutSession', description: 'What the checkout shows for a token' });

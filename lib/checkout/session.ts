@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import type { Db } from '@/db/client';
+import { getCouponForMerchant } from '@/db/queries/coupons';
 import { getRenewalLinkByToken, type RenewalLinkRow } from '@/db/queries/renewal-links';
 import { getPendingTransaction, getPlanByToken } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { type BillingInterval, intervalOf } from '@/lib/calendar/interval';
+import { chargesOf } from '@/lib/coupons/discount';
 import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import type { checkoutSessionSchema } from './schemas';
 
@@ -57,7 +59,33 @@ export async function findCheckoutPlan(db: Db, token: string, now: Date = new Da
 }
 
 export async function loadCheckoutSession(db: Db, token: string, now: Date = new Date()): Promise<CheckoutSessionView> {
-  return sessionView(await findCheckoutPlan(db, token, now));
+  const found = await findCheckoutPlan(db, token, now);
+  return { ...sessionView(found), ...(await discountView(db, found)) };
+}
+
+/**
+ * The coupon's part of the session (docs/billing.md#coupons): what it takes off this charge and
+ * what is charged later; nothing (and no query) for a plan without a coupon. A plan's own token
+ * offers a code while unpaid and the link allows it.
+ */
+async function discountView(db: Db, { plan, link }: FoundPlan): Promise<Pick<CheckoutSessionView, 'discount' | 'promotionCodes'>> {
+  const promotionCodes = !link && plan.allowPromotionCodes && plan.status === 'PENDING_ACTIVATION' ? { promotionCodes: true as const } : {};
+  if (!plan.couponId) return promotionCodes;
+  const listAmount = link ? link.amount : plan.amount;
+  const charges = chargesOf(plan, listAmount);
+  if (charges.discount === 0) return promotionCodes;
+  const coupon = await getCouponForMerchant(db, { merchantId: plan.merchantId, couponId: plan.couponId });
+  return {
+    discount: {
+      code: coupon?.code ?? null,
+      listAmount,
+      discount: charges.discount,
+      amountDue: charges.now,
+      amountLater: charges.later,
+      discountedCharges: charges.discountedCharges,
+    },
+    ...promotionCodes,
+  };
 }
 
 /**
@@ -72,7 +100,7 @@ export async function loadCheckoutPage(db: Db, token: string, now: Date = new Da
   const pending = payable ? await getPendingTransaction(db, found.plan.id) : undefined;
   const ours = found.link ? pending?.renewalLinkId === found.link.id : pending?.kind === 'INITIAL';
   return {
-    session: { ...sessionView(found), interval: intervalOf(found.plan) } satisfies CheckoutPageSession,
+    session: { ...sessionView(found), ...(await discountView(db, found)), interval: intervalOf(found.plan) } satisfies CheckoutPageSession,
     expired: linkExpired(found, now),
     subscriptionPlanId: found.plan.id,
     pendingPaymentId: pending && ours ? pending.id : null,

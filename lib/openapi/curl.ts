@@ -8,7 +8,7 @@ const AUTHORIZATION = {
 } as const;
 
 export interface CurlOptions {
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The path with its parameters filled in. */
   path: string;
   auth: keyof typeof AUTHORIZATION;

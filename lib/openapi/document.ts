@@ -72,6 +72,7 @@ This is the document of version **${version}**. Send \`${VERSION_HEADER}: YYYY-M
 const TAGS = [
   { name: 'Payment links', description: 'Create the link a customer pays with. Creating it also creates the subscription plan.' },
   { name: 'Subscription plans', description: 'Where a plan stands (status, last transaction, next charge), and pausing, resuming or cancelling it.' },
+  { name: 'Coupons', description: 'Discounts you apply to a link, or let the customer type as a code on the hosted page (extension, docs/billing.md#coupons).' },
   { name: 'Transactions', description: 'The charges of a plan: its first payment and its monthly renewals.' },
   { name: 'Checkout', description: 'What the hosted checkout and the embedded widget read, by token, with no credentials.' },
   { name: 'Webhooks', description: WEBHOOKS_DESCRIPTION },

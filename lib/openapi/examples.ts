@@ -1,3 +1,4 @@
+import type { CouponView } from '@/lib/coupons/schemas';
 import type { z } from 'zod';
 import type { CheckoutSessionView } from '@/lib/checkout/session';
 import type { CreatedMerchant, merchantView } from '@/lib/merchants/merchants';
@@ -17,6 +18,7 @@ export const IDS = {
   event: 'evt_0Sq1nB4cD6eF8gH0iJ2kL4mN',
   gatewayTransaction: '48213-1795273601512-00917',
   token: 'aB3dE5fG7h',
+  coupon: 'cpn_0Sq1mY2aB4cD6eF8gH0iJ2kL',
 } as const;
 
 const CREATED_AT = '2026-11-21T15:04:05.123Z';
@@ -40,7 +42,36 @@ export const createLinkExamples = {
       plan: { externalReference: 'invoice-2026-0087', description: 'Matrícula anual', amount: 35000000, modality: 'SINGLE' },
     },
   },
+  withCoupon: {
+    summary: 'Weekly plan, 20 % off its first 3 charges (extension)',
+    value: {
+      customer: { phone: '+573001234567', email: 'ana.gomez@example.com', firstName: 'Ana' },
+      plan: {
+        externalReference: 'order-1043',
+        description: 'Plan semanal',
+        amount: 2_990_000,
+        modality: 'RECURRING',
+        interval: { unit: 'week', count: 1 },
+        coupon: 'BIENVENIDA20',
+      },
+    },
+  },
 } satisfies Record<string, { summary: string; value: CreateLinkInput }>;
+
+/** A coupon (extension, docs/billing.md#coupons). */
+export const couponExample = {
+  id: IDS.coupon,
+  code: 'BIENVENIDA20',
+  percentOff: 20,
+  amountOff: null,
+  duration: 'repeating',
+  durationInPeriods: 3,
+  maxRedemptions: 100,
+  timesRedeemed: 0,
+  redeemBy: '2026-12-31T23:59:59.000Z',
+  deleted: false,
+  createdAt: CREATED_AT,
+} satisfies CouponView;
 
 export const paymentLinkExample = (appUrl: string) =>
   ({

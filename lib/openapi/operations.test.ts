@@ -20,6 +20,7 @@ const NOT_OPERATIONS: Record<string, string> = {
   'GET /docs': 'the reference page rendering the document',
   'GET /docs/scalar.js': "the reference page's script",
   'POST /pay/{token}/card': "the checkout's card form posted without JavaScript: an HTML form answered with a 303, not JSON",
+  'POST /pay/{token}/promotion-code': "the checkout's coupon-code form, a plain form post answered with a 303, not JSON",
   'GET /portal/export/plans': "the portal's CSV download, behind the portal's sign-in, not the API",
   'GET /portal/export/transactions': "the portal's CSV download, behind the portal's sign-in, not the API",
   'GET /portal/receipts/{transactionId}': "the portal's receipt PDF download, behind the portal's sign-in, not the API",

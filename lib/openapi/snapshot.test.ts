@@ -12,8 +12,10 @@ import { buildOpenApiDocument } from './document';
 const doc = buildOpenApiDocument({ appUrl: 'https://pay.example.co', checkoutTokenTtlSeconds: 86_400 }, DECLARED);
 
 const OPERATIONS = [
+  'DELETE /merchants/coupons/{id} deleteCoupon → 200 401 403 404 429 500 503',
   'GET /api/health getHealth → 200 503',
   'GET /checkout/session/{token} getCheckoutSession → 200 400 404 429 500 503',
+  'GET /merchants/coupons listCoupons → 200 400 401 429 500 503',
   'GET /merchants/plans/{subscriptionPlanId}/status getPlanStatus → 200 401 403 404 429 500 503',
   'GET /merchants/subscription-plans/{id} getSubscriptionPlan → 200 401 403 404 429 500 503',
   'GET /merchants/webhook-events listWebhookEvents → 200 400 401 403 404 429 500 503',
@@ -22,6 +24,7 @@ const OPERATIONS = [
   'PATCH /merchants/subscription-plans/{id} changeSubscriptionPlanPrice → 200 400 401 403 404 409 413 415 429 500 503',
   'POST /admin/billing/run runBillingSweep → 200 400 401 404 413 415 500 503',
   'POST /admin/merchants createMerchant → 201 400 401 404 413 415 500 503',
+  'POST /merchants/coupons createCoupon → 201 400 401 409 413 415 429 500 503',
   'POST /merchants/subscription-link createSubscriptionLink → 200 400 401 409 413 415 429 500 503',
   'POST /merchants/subscription-plans/{id}/cancel cancelSubscriptionPlan → 200 400 401 403 404 409 413 415 429 500 503',
   'POST /merchants/subscription-plans/{id}/manage-link createManageLink → 201 400 401 403 404 413 415 429 500 503',
@@ -33,7 +36,7 @@ const OPERATIONS = [
 ];
 
 const SCHEMAS = [
-  'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant',
+  'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'Coupon', 'CouponPage', 'CreateCouponRequest', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant',
   'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'UpdateMerchantRequest',
   'VoidedTransaction', 'WebhookAttempt', 'WebhookEvent', 'WebhookEventPage', 'WebhookEventRecord', 'WebhookResend',
 ];

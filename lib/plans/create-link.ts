@@ -4,6 +4,7 @@ import { getMerchant } from '@/db/queries/merchants';
 import { insertPlanWithCustomer } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
 import { MONTHLY } from '@/lib/calendar/interval';
+import { redeemForPlan } from '@/lib/coupons/coupons';
 import { env } from '@/lib/env';
 import { wompiAmountProblem } from '@/lib/payments/wompi/amounts';
 import { createId, randomBase62 } from '@/lib/ids';
@@ -15,9 +16,27 @@ import type { CreateLinkBody, PaymentLink } from './schemas';
  * statement: atomic on its own, so a plain creation needs no transaction (an idempotent one runs
  * it in runIdempotent's). An open plan with the same externalReference is a 409, decided by the
  * partial unique index, so concurrent requests cannot both pass. A merchant charging through Wompi
- * may not create an amount Wompi would refuse (400 naming plan.amount).
+ * may not create an amount Wompi would refuse (400 naming plan.amount). A link with `plan.coupon`
+ * redeems it in the transaction that creates the plan (docs/billing.md#coupons): a refused plan
+ * gives the redemption back.
  */
 export async function createPaymentLink(db: Db, merchantId: string, body: CreateLinkBody): Promise<PaymentLink> {
+  const ref = body.plan.coupon;
+  if (ref === undefined) return insertLink(db, merchantId, body, null);
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    const { terms } = await redeemForPlan(tx, { merchantId, ref, amount: body.plan.amount, field: 'plan.coupon', now });
+    return insertLink(tx, merchantId, body, terms, now);
+  });
+}
+
+async function insertLink(
+  db: Db,
+  merchantId: string,
+  body: CreateLinkBody,
+  coupon: Awaited<ReturnType<typeof redeemForPlan>>['terms'] | null,
+  now: Date = new Date(),
+): Promise<PaymentLink> {
   const { APP_URL, CHECKOUT_TOKEN_TTL_SECONDS } = env();
   const { customer, plan } = body;
   // Only an amount Wompi would refuse costs a look at the merchant's processor.
@@ -26,7 +45,6 @@ export async function createPaymentLink(db: Db, merchantId: string, body: Create
     throw new ApiError('invalid_request', `plan.amount ${offAmount}`, { details: [{ path: 'plan.amount', message: offAmount }] });
   }
   const interval = plan.modality === 'RECURRING' ? (plan.interval ?? MONTHLY) : null;
-  const now = new Date();
   const token = randomBase62(CHECKOUT_TOKEN_LENGTH);
   const planId = createId('sub', now.getTime());
   const tokenExpiresAt = new Date(now.getTime() + CHECKOUT_TOKEN_TTL_SECONDS * 1000);
@@ -57,6 +75,8 @@ export async function createPaymentLink(db: Db, merchantId: string, body: Create
         nextChargeDate: now,
         checkoutToken: token,
         tokenExpiresAt,
+        allowPromotionCodes: plan.allowPromotionCodes ?? false,
+        ...coupon,
         createdAt: now,
       },
     );

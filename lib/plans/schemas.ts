@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { planStatus20261120 } from '@/lib/api-versions';
 import { ID_TYPES, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUSES } from '@/db/schema';
 import { INTERVAL_UNITS, MAX_INTERVAL_COUNT } from '@/lib/calendar/interval';
+import { planCouponSchema } from '@/lib/coupons/schemas';
 
 // The merchant API's bodies (docs/api.md#create-a-payment-link, docs/api.md#plan-status, docs/api.md#checkout-session, docs/api.md#plan-record, docs/api.md#create-a-payment-link, docs/api.md#plan-status). Handlers parse with these, replies are
 // built from them, and the OpenAPI document is generated from them.
@@ -94,9 +95,16 @@ const planSchema = z.object(
       .default('RECURRING')
       .describe('RECURRING is charged every interval (every month unless `interval` says otherwise); SINGLE is charged once'),
     interval: intervalSchema.optional().describe('Extension, RECURRING only: how often the plan is charged. Every month when left out'),
+    coupon: planCouponSchema.optional(),
+    allowPromotionCodes: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe('Extension (docs/billing.md#coupons): the hosted page lets the customer type a coupon code. Not with `coupon`'),
   },
   anObject,
 ).superRefine((plan, ctx) => {
+  if (plan.coupon !== undefined && plan.allowPromotionCodes)
+    ctx.addIssue({ code: 'custom', path: ['allowPromotionCodes'], message: 'cannot be true on a link that applies a coupon' });
   if (plan.modality === 'SINGLE' && plan.interval !== undefined)
     ctx.addIssue({ code: 'custom', path: ['interval'], message: 'is only for RECURRING plans (a SINGLE plan is charged once)' });
 });

@@ -3,6 +3,7 @@ import { databaseUnavailable, uniqueViolation } from '@/db/errors';
 import type { PlanRow } from '@/db/queries/plans';
 import { insertTransaction, lockPlan, type TransactionRow } from '@/db/queries/transactions';
 import type { transactions } from '@/db/schema';
+import { withDiscount } from '@/lib/coupons/discount';
 import { createId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 import type { ChargeResult, PaymentProcessor } from '@/lib/payments';
@@ -44,7 +45,7 @@ export type Opening = OpenedCharge | { status: 'skipped' | 'in_progress' };
 /**
  * Step one: under the plan's row lock, `prepare` checks what may be charged (reading the plan
  * before the lock would let a concurrent approval slip in between) and the charge is recorded
- * PENDING. `plan` is the plan's id, or finds it inside the transaction (a checkout token).
+ * PENDING, less the plan's coupon discount. `plan` is the plan's id, or finds it inside the transaction (a checkout token).
  */
 export async function openCharge(
   db: Db,
@@ -63,7 +64,9 @@ export async function openCharge(
         merchantId: locked.merchantId,
         status: 'PENDING',
         chargeDate: now,
-        ...prepared,
+        // `prepare` names the list price; the plan's coupon, while its periods last, takes its
+        // discount off here, for every kind of charge alike (docs/billing.md#coupons).
+        ...withDiscount(locked, prepared),
       });
       return { status: 'opened', plan: locked, txn };
     });

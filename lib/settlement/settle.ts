@@ -1,4 +1,5 @@
 import type { Db } from '@/db/client';
+import { countDiscountedCharge } from '@/db/queries/coupons';
 import { type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction, type TransactionRow } from '@/db/queries/transactions';
 import { addInterval, anchorFor, intervalOf } from '@/lib/calendar/interval';
@@ -127,7 +128,9 @@ export async function settleCharge(
     // Under the plan's lock a PENDING transaction cannot change, so this only guards the invariant.
     if (!settled) return unchanged;
     await recordChargeEvent(tx, outbox, plan, settled, now);
-    const moved = await movePlan(tx, outbox, plan, settled, now);
+    // An approved charge that carried the coupon's discount uses one of its periods (docs/billing.md#coupons).
+    const counted = settled.status === 'APPROVED' && settled.discount > 0 ? await countDiscountedCharge(tx, plan.id) : plan;
+    const moved = await movePlan(tx, outbox, counted, settled, now);
     // Lifecycle events (activated; cancelled after the last failed retry) and the customer's
     // e-mails, once here for every caller (docs/customers.md).
     await noteSettlement(tx, outbox, plan, moved, settled, now);

@@ -4,6 +4,8 @@ import * as adminMerchants from '@/app/admin/merchants/operation';
 import * as health from '@/app/api/health/operation';
 import * as checkoutPayment from '@/app/checkout/session/[token]/payments/[transactionId]/operation';
 import * as checkoutPayments from '@/app/checkout/session/[token]/payments/operation';
+import * as coupon from '@/app/merchants/coupons/[id]/operation';
+import * as coupons from '@/app/merchants/coupons/operation';
 import * as checkoutSession from '@/app/checkout/session/[token]/operation';
 import * as planStatus from '@/app/merchants/plans/[subscriptionPlanId]/status/operation';
 import * as subscriptionLink from '@/app/merchants/subscription-link/operation';
@@ -33,6 +35,8 @@ const MODULES: Partial<Record<Method, Operation>>[] = [
   cancelPlan,
   manageLink,
   voidTransaction,
+  coupons,
+  coupon,
   webhookEvents,
   listenEvents,
   resendEvent,
@@ -46,6 +50,6 @@ const MODULES: Partial<Record<Method, Operation>>[] = [
   wompiEvents,
 ];
 
-const METHODS: Method[] = ['GET', 'POST', 'PATCH'];
+const METHODS: Method[] = ['GET', 'POST', 'PATCH', 'DELETE'];
 
 export const OPERATIONS: Operation[] = MODULES.flatMap((declared) => METHODS.flatMap((method) => declared[method] ?? []));

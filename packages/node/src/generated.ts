@@ -12,6 +12,50 @@ export type CancelPlanRequest = {
   reason?: string;
 };
 
+export type Coupon = {
+  /** cpn_… identifier */
+  id: string;
+  /** Upper case; null for a coupon applied only by id */
+  code: string | null;
+  percentOff: number | null;
+  /** Cents of COP */
+  amountOff: number | null;
+  duration: "once" | "repeating" | "forever";
+  durationInPeriods: number | null;
+  maxRedemptions: number | null;
+  /** How many plans it was applied to */
+  timesRedeemed: number;
+  redeemBy: string | null;
+  /** A deleted coupon is applied no more; plans that have it keep their discount */
+  deleted: boolean;
+  createdAt: string;
+};
+
+export type CouponPage = {
+  /** Live coupons, newest first */
+  data: Array<Coupon>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
+};
+
+/** Body of POST /merchants/coupons (extension, docs/billing.md#coupons). */
+export type CreateCouponRequest = {
+  /** What customers type on the hosted page (compared without case); one live coupon per code. Without it the coupon is applied only by its id */
+  code?: string;
+  /** Percent taken off each discounted charge, 1 to 99. Send this or amountOff */
+  percentOff?: number;
+  /** Cents of COP taken off each discounted charge. Send this or percentOff */
+  amountOff?: number;
+  /** `once`: the first charge; `repeating`: the first `durationInPeriods` charges; `forever`: every charge */
+  duration: "once" | "repeating" | "forever";
+  /** With `repeating` only: how many approved charges carry the discount, 1 to 36 */
+  durationInPeriods?: number;
+  /** How many plans may have it in all; left out, no limit */
+  maxRedemptions?: number;
+  /** After this moment it can no longer be applied (plans that have it keep it) */
+  redeemBy?: string;
+};
+
 /** Body of POST /merchants/subscription-link (docs/api.md#create-a-payment-link). */
 export type CreateLinkRequest = {
   customer: {
@@ -39,6 +83,10 @@ export type CreateLinkRequest = {
     modality?: "RECURRING" | "SINGLE";
     /** Extension, RECURRING only: how often the plan is charged. Every month when left out */
     interval?: PlanInterval;
+    /** Extension (docs/billing.md#coupons): a coupon id (`cpn_…`) or code applied to the plan */
+    coupon?: string;
+    /** Extension (docs/billing.md#coupons): the hosted page lets the customer type a coupon code. Not with `coupon` */
+    allowPromotionCodes?: boolean;
   };
 };
 
@@ -279,6 +327,9 @@ export interface Operations {
   cancelSubscriptionPlan: { params: { id: string }; query: {  }; body: CancelPlanRequest; reply: SubscriptionPlan };
   createManageLink: { params: { id: string }; query: {  }; body: Record<string, never>; reply: ManageLink };
   voidTransaction: { params: { subscriptionTransactionId: string }; query: {  }; body: EmptyRequest; reply: VoidedTransaction };
+  listCoupons: { params: {  }; query: { cursor?: string | number; limit?: string | number }; body: never; reply: CouponPage };
+  createCoupon: { params: {  }; query: {  }; body: CreateCouponRequest; reply: Coupon };
+  deleteCoupon: { params: { id: string }; query: {  }; body: never; reply: Coupon };
   listWebhookEvents: { params: {  }; query: { subscriptionPlanId?: string | number; cursor?: string | number; limit?: string | number }; body: never; reply: WebhookEventPage };
   listenWebhookEvents: { params: {  }; query: { subscriptionPlanId?: string | number; cursor?: string | number; limit?: string | number }; body: never; reply: WebhookEventPage };
   resendWebhookEvent: { params: { id: string }; query: {  }; body: never; reply: WebhookResend };
@@ -337,6 +388,27 @@ export const OPERATIONS = {
   "voidTransaction": {
     "method": "POST",
     "path": "/merchants/transactions/{subscriptionTransactionId}/void",
+    "query": [],
+    "bodyRequired": false
+  },
+  "listCoupons": {
+    "method": "GET",
+    "path": "/merchants/coupons",
+    "query": [
+      "cursor",
+      "limit"
+    ],
+    "bodyRequired": false
+  },
+  "createCoupon": {
+    "method": "POST",
+    "path": "/merchants/coupons",
+    "query": [],
+    "bodyRequired": true
+  },
+  "deleteCoupon": {
+    "method": "DELETE",
+    "path": "/merchants/coupons/{id}",
     "query": [],
     "bodyRequired": false
   },
@@ -458,6 +530,12 @@ export const REQUEST_BODIES: Record<string, unknown> = {
               "unit",
               "count"
             ]
+          },
+          "coupon": {
+            "type": "string"
+          },
+          "allowPromotionCodes": {
+            "type": "boolean"
           }
         },
         "required": [
@@ -522,5 +600,48 @@ export const REQUEST_BODIES: Record<string, unknown> = {
   "voidTransaction": {
     "type": "object",
     "properties": {}
+  },
+  "createCoupon": {
+    "type": "object",
+    "properties": {
+      "code": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9_-]{3,40}$"
+      },
+      "percentOff": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 99
+      },
+      "amountOff": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 99999999999
+      },
+      "duration": {
+        "type": "string",
+        "enum": [
+          "once",
+          "repeating",
+          "forever"
+        ]
+      },
+      "durationInPeriods": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 36
+      },
+      "maxRedemptions": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 1000000000
+      },
+      "redeemBy": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "duration"
+    ]
   }
 };

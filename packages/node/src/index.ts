@@ -3,6 +3,9 @@ import { apiError, ArgumentError, ConnectionError, ServicePayApiError } from './
 import {
   API_VERSION,
   type CancelPlanRequest,
+  type Coupon,
+  type CouponPage,
+  type CreateCouponRequest,
   type CreateLinkRequest,
   type ManageLink,
   type Operations,
@@ -128,6 +131,14 @@ export class ServicePay {
     cancel: (id: string, body: CancelPlanRequest = {}, options: RequestOptions = {}): Promise<SubscriptionPlan> =>
       this.call('cancelSubscriptionPlan', { id }, { ...options, body }),
     manageLink: (id: string, options: RequestOptions = {}): Promise<ManageLink> => this.call('createManageLink', { id }, { ...options, body: {} }),
+  };
+
+  /** Coupons (docs/billing.md#coupons): create, list, delete. Apply one with `plan.coupon` at link creation. */
+  readonly coupons = {
+    create: (body: CreateCouponRequest, options: RequestOptions = {}): Promise<Coupon> => this.call('createCoupon', {}, { ...options, body }),
+    list: (query: Operations['listCoupons']['query'] = {}, options: RequestOptions = {}): Promise<CouponPage> =>
+      this.call('listCoupons', {}, { ...options, query }),
+    delete: (id: string, options: RequestOptions = {}): Promise<Coupon> => this.call('deleteCoupon', { id }, options),
   };
 
   /** A charge: void an approved one. */

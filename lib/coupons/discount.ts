@@ -1,0 +1,70 @@
+import type { PlanRow } from '@/db/queries/plans';
+import type { CouponRow } from '@/db/queries/coupons';
+
+// What a coupon takes off a charge (docs/billing.md#coupons). Pure: the plan carries the coupon's
+// terms as applied, and every charge attempt (lib/settlement/attempt.ts) asks here what its
+// discount is, so the first payment, renewals, renewal links and a trial's end agree.
+
+/** The smallest charge there is: plan.amount's minimum (lib/plans/schemas.ts MIN_AMOUNT). */
+export const MIN_CHARGE = 100;
+
+export type DiscountTerms = Pick<PlanRow, 'discountPercent' | 'discountAmount' | 'discountPeriods' | 'discountPeriodsUsed'>;
+
+/** A coupon's terms as a plan keeps them: `discountPeriods` null means every charge. */
+export function termsOf(coupon: Pick<CouponRow, 'id' | 'percentOff' | 'amountOff' | 'duration' | 'durationInPeriods'>) {
+  return {
+    couponId: coupon.id,
+    discountPercent: coupon.percentOff,
+    discountAmount: coupon.amountOff,
+    discountPeriods: coupon.duration === 'once' ? 1 : coupon.duration === 'repeating' ? coupon.durationInPeriods : null,
+  };
+}
+
+/**
+ * What `percent` % of `amount` is, rounded half up: to whole pesos when the amount is whole pesos
+ * (so what is charged stays whole pesos, as Wompi requires), else to the cent.
+ */
+export function percentOf(amount: number, percent: number): number {
+  return amount % 100 === 0 ? Math.round((amount * percent) / 10_000) * 100 : Math.round((amount * percent) / 100);
+}
+
+/** The full discount of these terms on `amount`, floor aside: what applying the coupon is checked with. */
+export function rawDiscount(terms: Pick<DiscountTerms, 'discountPercent' | 'discountAmount'>, amount: number): number {
+  if (terms.discountPercent !== null) return percentOf(amount, terms.discountPercent);
+  if (terms.discountAmount !== null) return Math.min(terms.discountAmount, amount);
+  return 0;
+}
+
+/** Whether the next approved charge still carries the discount. */
+export function discountActive(terms: DiscountTerms): boolean {
+  if (terms.discountPercent === null && terms.discountAmount === null) return false;
+  return terms.discountPeriods === null || terms.discountPeriodsUsed < terms.discountPeriods;
+}
+
+/**
+ * The discount of the plan's next charge of `amount` list cents: none once its periods are used;
+ * never so much that less than MIN_CHARGE would be charged (a price lowered after the coupon was
+ * applied keeps a charge the processor takes).
+ */
+export function discountFor(terms: DiscountTerms, amount: number): number {
+  if (!discountActive(terms)) return 0;
+  return Math.max(0, Math.min(rawDiscount(terms, amount), amount - MIN_CHARGE));
+}
+
+/**
+ * A charge at list price with the plan's discount taken off: `amount` becomes what is charged and
+ * `discount` what was taken off. A proration (a price difference) carries no discount, and a charge
+ * that names its own discount keeps it.
+ */
+export function withDiscount<C extends { kind: string; amount: number; discount?: number }>(terms: DiscountTerms, charge: C): C {
+  if (charge.kind === 'PRORATION' || charge.discount !== undefined) return charge;
+  const discount = discountFor(terms, charge.amount);
+  return discount > 0 ? { ...charge, amount: charge.amount - discount, discount } : charge;
+}
+
+/** What the plan charges now and, once the discount ends, later (null while it never ends). */
+export function chargesOf(terms: DiscountTerms, amount: number): { now: number; discount: number; later: number | null; discountedCharges: number | null } {
+  const discount = discountFor(terms, amount);
+  const left = terms.discountPeriods === null ? null : Math.max(0, terms.discountPeriods - terms.discountPeriodsUsed);
+  return { now: amount - discount, discount, later: discount > 0 && left === null ? null : amount, discountedCharges: discount > 0 ? left : 0 };
+}
