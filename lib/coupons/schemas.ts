@@ -19,6 +19,9 @@ export const couponCodeSchema = z
   .transform((code) => code.toUpperCase());
 
 const whole = (what: string) => z.number({ error: (i) => (i.input === undefined ? 'is required' : `must be a number ${what}`) }).int('must be a whole number');
+/** A whole number within `range`, one message for both ends. */
+const within = (what: string, { min, max }: { min: number; max: number }) =>
+  whole(what).min(min, `must be ${min} to ${max}`).max(max, `must be ${min} to ${max}`);
 
 export const createCouponBodySchema = z
   .object(
@@ -26,9 +29,7 @@ export const createCouponBodySchema = z
       code: couponCodeSchema
         .optional()
         .describe('What customers type on the hosted page (compared without case); one live coupon per code. Without it the coupon is applied only by its id'),
-      percentOff: whole('(a percentage)')
-        .min(COUPON_LIMITS.percentOff.min, `must be ${COUPON_LIMITS.percentOff.min} to ${COUPON_LIMITS.percentOff.max}`)
-        .max(COUPON_LIMITS.percentOff.max, `must be ${COUPON_LIMITS.percentOff.min} to ${COUPON_LIMITS.percentOff.max}`)
+      percentOff: within('(a percentage)', COUPON_LIMITS.percentOff)
         .optional()
         .describe('Percent taken off each discounted charge, 1 to 99. Send this or amountOff'),
       amountOff: whole('of cents (not a string)')
@@ -39,9 +40,7 @@ export const createCouponBodySchema = z
       duration: z
         .enum(COUPON_DURATIONS, { error: (i) => (i.input === undefined ? 'is required' : 'must be once, repeating or forever') })
         .describe('`once`: the first charge; `repeating`: the first `durationInPeriods` charges; `forever`: every charge'),
-      durationInPeriods: whole('of charges')
-        .min(COUPON_LIMITS.periods.min, `must be ${COUPON_LIMITS.periods.min} to ${COUPON_LIMITS.periods.max}`)
-        .max(COUPON_LIMITS.periods.max, `must be ${COUPON_LIMITS.periods.min} to ${COUPON_LIMITS.periods.max}`)
+      durationInPeriods: within('of charges', COUPON_LIMITS.periods)
         .optional()
         .describe('With `repeating` only: how many approved charges carry the discount, 1 to 36'),
       maxRedemptions: whole('of redemptions')
