@@ -197,6 +197,9 @@ describe('coverage', () => {
     expect(await settled(sp.transactions.void('txn_000000000000000000000000'))).toBe('NotFoundError');
     expect(await settled(sp.webhooks.list({ subscriptionPlanId: id }))).toBe('ok');
     expect(await settled(sp.webhooks.resend('evt_000000000000000000000000'))).toBe('NotFoundError');
+    const coupon = await sp.coupons.create({ code: 'SDK10', percentOff: 10, duration: 'once' });
+    expect((await sp.coupons.list()).data.map((c) => c.id)).toEqual([coupon.id]);
+    expect((await sp.coupons.delete(coupon.id)).deleted).toBe(true);
     expect([...reached].sort()).toEqual(Object.keys(OPERATIONS).filter((op) => op !== 'listenWebhookEvents').sort());
   });
 });
