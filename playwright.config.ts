@@ -37,6 +37,19 @@ function testCaFile(): string {
   return path.join(process.env.SERVICEPAY_TEST_TLS_DIR, 'ca.pem');
 }
 
+/**
+ * Where the loopback SMTP server writes each customer e-mail the main server sends (e2e/mailbox.ts
+ * reads them). Made once by the runner; workers inherit the variable.
+ */
+function mailDir(): string {
+  if (!process.env.SERVICEPAY_E2E_MAIL_DIR) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'servicepay-e2e-mail-'));
+    process.env.SERVICEPAY_E2E_MAIL_DIR = dir;
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  }
+  return process.env.SERVICEPAY_E2E_MAIL_DIR;
+}
+
 const serverEnv = (port: number, url: string, name: string) => ({
   NODE_EXTRA_CA_CERTS: testCaFile(),
   // Receivers listen on loopback (docs/webhooks.md#delivery: the switch is for local tests).
@@ -111,6 +124,16 @@ export default defineConfig({
       stderr: 'pipe',
     },
     {
+      // Customer e-mails (docs/customers.md#e-mails) arrive at a real SMTP server on loopback, which
+      // keeps each in a folder every journey reads (e2e/mailbox.ts).
+      command: `npx tsx test/smtp-server.ts --port ${SMTP_PORT} --mail-dir ${mailDir()}`,
+      port: SMTP_PORT,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
+    {
       command: serverCommand,
       url: `${BASE_URL}/api/health`,
       reuseExistingServer: false,
@@ -122,7 +145,7 @@ export default defineConfig({
       env: {
         ...serverEnv(E2E_PORT, BASE_URL, 'main'),
         WOMPI_API_URL: WOMPI_DOUBLE.url,
-        // Customer e-mails go to the loopback SMTP server e2e/customers.spec.ts starts.
+        // Customer e-mails go to the loopback SMTP server above.
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         EMAIL_FROM: 'Gimnasio Norte <pagos@servicepay.test>',
       },

@@ -553,7 +553,7 @@ export const manageLinks = pgTable(
   (t) => [index('manage_links_plan_idx').on(t.planId)],
 );
 
-export const EMAIL_KINDS = ['receipt', 'renewal_failed', 'cancelled', 'renewal_due', 'price_change', 'webhook_disabled'] as const;
+export const EMAIL_KINDS = ['receipt', 'renewal_failed', 'cancelled', 'renewal_due', 'price_change', 'webhook_disabled', 'late_payment'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /**

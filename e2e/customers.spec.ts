@@ -1,8 +1,8 @@
 import type { ParsedMail } from 'mailparser';
-import { startSmtpServer, type TestSmtpServer } from '../test/smtp-server';
 import { type Receiver, startReceiver } from '../test/webhook-receiver';
 import { CARDS, expectAccessible, expectHydrated, expectState, pay } from './checkout-helpers';
-import { expect, SMTP_PORT, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { mailTo } from './mailbox';
 import { createKey, expectAccessible as expectPortalAccessible, signUp } from './portal-helpers';
 
 // The customers' side (docs/customers.md), end to end in Chromium: a plan, a declined renewal on
@@ -13,34 +13,17 @@ import { createKey, expectAccessible as expectPortalAccessible, signUp } from '.
 test.describe.configure({ mode: 'serial' });
 test.use({ locale: 'es-CO' });
 
-let smtp: TestSmtpServer;
 let receiver: Receiver;
 test.beforeAll(async () => {
-  smtp = await startSmtpServer(SMTP_PORT);
   receiver = await startReceiver();
 });
 test.afterAll(async () => {
-  await smtp?.close();
   await receiver?.close();
 });
 
 /** The charge that pays the first time and declines every renewal (docs/processors.md#the-sandbox). */
 const RENEWALS_DECLINE = '4000 0000 0000 0341';
 let sequence = 0;
-
-async function mailTo(address: string, count: number): Promise<ParsedMail[]> {
-  let mails: ParsedMail[] = [];
-  await expect
-    .poll(
-      () => {
-        mails = smtp.received.filter((m) => m.to && !Array.isArray(m.to) && m.to.value.some((v) => v.address === address));
-        return mails.length;
-      },
-      { timeout: 20_000 },
-    )
-    .toBeGreaterThanOrEqual(count);
-  return mails;
-}
 
 const manageUrlIn = (mail: ParsedMail) => /http:\/\/127\.0\.0\.1:\d+\/manage\/mng_[0-9A-Za-z]{40}/.exec(mail.text ?? '')?.[0];
 

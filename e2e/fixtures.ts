@@ -31,8 +31,7 @@ export const WOMPI_DOUBLE = {
 
 /**
  * Where the main server sends customer e-mails (docs/customers.md#e-mails): a real SMTP server on
- * loopback that the customers journey starts; at other times nothing listens, and the server
- * records failed attempts.
+ * loopback, started with the test server (playwright.config.ts); journeys read it through e2e/mailbox.ts.
  */
 export const SMTP_PORT = E2E_PORT + 4;
 

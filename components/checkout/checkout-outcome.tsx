@@ -18,6 +18,8 @@ interface View {
 
 function viewOf(payment: PaymentView, copy: FormCopy): View {
   const s = copy.status;
+  // A renewal link's payment approved after its plan was cancelled or paused (docs/billing.md#late-payments).
+  if (payment.late && s.late) return { state: 'unavailable', tone: 'warning', title: s.late.title, text: payment.status === 'VOIDED' ? s.late.voided : s.late.refund };
   if (payment.status === 'APPROVED') return { state: 'approved', tone: 'success', ...s.approved };
   if (payment.status === 'PENDING') return { state: 'processing', tone: 'progress', ...s.pending };
   if (payment.status === 'DECLINED') {

@@ -29,6 +29,8 @@ interface Reply {
     transactionId?: string | null;
     declineReason?: string;
     redirectUrl?: string;
+    /** A renewal link's payment approved after its plan was cancelled or paused (docs/billing.md#late-payments). */
+    late?: true;
     error?: { code?: string; details?: { path?: string }[] };
   };
   retryAfter: number | null;
@@ -153,7 +155,10 @@ export function useCheckoutPayment(options: CheckoutPaymentOptions) {
     const payment = reply.body;
     if (reply.status === 200) {
       const transactionId = payment.transactionId ?? undefined;
-      if (payment.status === 'APPROVED') {
+      if (payment.late && s.late) {
+        // It pays nothing: voided (a card), or for the merchant to refund.
+        finish('unavailable', { tone: 'warning', title: s.late.title, text: payment.status === 'VOIDED' ? s.late.voided : s.late.refund, transactionId }, 'status');
+      } else if (payment.status === 'APPROVED') {
         finish('approved', { tone: 'success', title: s.approved.title, text: s.approved.text, transactionId }, 'status');
       } else if (payment.status === 'DECLINED') {
         const reason = payment.declineReason;

@@ -1,7 +1,8 @@
-import { and, asc, eq, gte, lte, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, lte, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { afterDuePlan } from './plans';
-import { merchants, renewalLinks, type RenewalLinkStatus, subscriptionPlans } from '../schema';
+import { merchants, renewalLinks, type RenewalLinkStatus, subscriptionPlans, transactions } from '../schema';
+import type { TransactionRow } from './transactions';
 
 // Renewal links (docs/billing.md#renewal-links). Every change of a link happens under its plan's
 // row lock (lib/billing/renewal-links.ts), and each update is conditional on the link still being
@@ -149,4 +150,36 @@ export async function listOpenRenewalLinks(db: Db, { merchantId, limit }: { merc
     .where(and(eq(renewalLinks.merchantId, merchantId), eq(renewalLinks.status, 'OPEN')))
     .orderBy(asc(renewalLinks.expiresAt), asc(renewalLinks.id))
     .limit(limit);
+}
+
+/**
+ * Card payments of renewal links approved after the link closed (docs/billing.md#late-payments),
+ * still APPROVED: the settler voids them (transactions_one_renewal_link_approval finds them).
+ */
+export async function findLateCardPayments(db: Db, limit: number): Promise<TransactionRow[]> {
+  const rows = await db
+    .select({ txn: transactions })
+    .from(transactions)
+    .innerJoin(renewalLinks, eq(renewalLinks.id, transactions.renewalLinkId))
+    .where(
+      and(
+        isNotNull(transactions.renewalLinkId),
+        eq(transactions.status, 'APPROVED'),
+        eq(transactions.paymentMethodType, 'CARD'),
+        isNotNull(transactions.gatewayTransactionId),
+        ne(renewalLinks.status, 'PAID'),
+      ),
+    )
+    .limit(limit);
+  return rows.map((r) => r.txn);
+}
+
+/** The payment a link took (approved, or voided since), if any: one at most (transactions_one_renewal_link_approval). */
+export async function getRenewalLinkApproval(db: Db, linkId: string): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.renewalLinkId, linkId), inArray(transactions.status, ['APPROVED', 'VOIDED'])))
+    .limit(1);
+  return row;
 }

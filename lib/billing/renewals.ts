@@ -1,10 +1,12 @@
 import type { Db } from '@/db/client';
 import { findDuePlans, type PlanRow } from '@/db/queries/plans';
+import { getOpenRenewalLink } from '@/db/queries/renewal-links';
 import { getPendingTransaction } from '@/db/queries/transactions';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import { savedMethodType } from '@/lib/payments/processor';
 import { chargeSavedMethod, openCharge, type Prepared } from '@/lib/settlement/attempt';
+import { chargedFromSavedMethod } from '@/lib/settlement/renewal-links';
 import { NEVER_RECEIVED, type Settlement, settleCharge } from '@/lib/settlement/settle';
 import { amountForPeriod, periodDueOf } from './schedule';
 
@@ -69,7 +71,8 @@ function prepareRenewal(due: RenewalDue, now: Date) {
     if (plan?.status !== 'ACTIVE' || !plan.nextChargeDate || plan.renewalCollection !== 'AUTOMATIC') return 'skip';
     const pending = await getPendingTransaction(tx, plan.id);
     if (pending) {
-      if (pending.kind !== 'RENEWAL' || pending.renewalLinkId) return 'skip';
+      // A payment on the link's page under way: the period may be paid there.
+      if (pending.kind !== 'RENEWAL' || (pending.renewalLinkId && !chargedFromSavedMethod(plan, pending))) return 'skip';
       // Charged already (it has the processor's id): only the answer is awaited.
       if (pending.gatewayTransactionId) return { resume: pending };
       const abandoned = now.getTime() - pending.chargeDate.getTime() >= ATTEMPT_LEASE_MS;
@@ -77,12 +80,17 @@ function prepareRenewal(due: RenewalDue, now: Date) {
     }
     const current = plan.nextChargeDate <= now && periodDueOf(plan).getTime() === due.period && plan.renewalFailures === due.attempt;
     if (!current) return 'skip';
+    // A method saved while the period's renewal link is open (docs/billing.md#a-new-method-while-a-link-is-open):
+    // this charge is one of that link's payments, at the link's amount, so the period is paid once.
+    const open = await getOpenRenewalLink(tx, plan.id);
+    const link = open && open.period.getTime() === due.period ? open : null;
     return {
       kind: 'RENEWAL',
-      amount: amountForPeriod(plan, new Date(due.period)),
+      amount: link ? link.amount : amountForPeriod(plan, new Date(due.period)),
       periodStart: new Date(due.period),
       paymentMethodToken: plan.paymentMethodToken,
       paymentMethodType: savedMethodType(plan.paymentMethodToken),
+      ...(link ? { renewalLinkId: link.id } : {}),
     };
   };
 }

@@ -48,6 +48,8 @@ export interface FormCopy {
     unavailable: { title: string; text: string };
     /** The card form posted without JavaScript where the processor needs it (the card is tokenized in the browser). */
     javascriptRequired: { title: string; text: string };
+    /** A renewal link's payment approved after its plan was cancelled or paused (renewal-i18n.ts). */
+    late?: { title: string; voided: string; refund: string };
   };
 }
 

@@ -7,11 +7,12 @@ import { ApiError } from '@/lib/api/errors';
 import { isId } from '@/lib/ids';
 import type { Lang } from '@/lib/i18n/locale';
 import type { Card } from '@/lib/payments/card';
-import { type DeclineReason, type ProcessorSource, resolveProcessor } from '@/lib/payments';
+import { type DeclineReason, type PaymentProcessor, type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import type { Consent, PaymentInstrument, PaymentMethodType } from '@/lib/payments/processor';
 import { type NewCharge, openCharge } from '@/lib/settlement/attempt';
 import { settleCharge } from '@/lib/settlement/settle';
 import { sendFirstPayment } from '@/lib/settlement/first-payment';
+import { isLatePayment, voidLatePayment } from '@/lib/settlement/late-payments';
 import { resumeNequiWait, startNequiSubscription } from '@/lib/settlement/nequi-subscription';
 import { findCheckoutPlan, findPlanByToken } from './session';
 
@@ -36,6 +37,11 @@ export interface PaymentView {
   declineReason?: DeclineReason;
   /** PSE, while PENDING: the bank's page to send the payer to. */
   redirectUrl?: string;
+  /**
+   * A renewal link's payment approved after its plan was cancelled or paused: it pays nothing; a
+   * card charge is VOIDED, another method is for the merchant to refund (docs/billing.md#late-payments).
+   */
+  late?: true;
 }
 
 export function toPaymentView(txn: TransactionRow, redirectUrl?: string): PaymentView {
@@ -46,6 +52,16 @@ export function toPaymentView(txn: TransactionRow, redirectUrl?: string): Paymen
     ...(txn.failureCode ? { declineReason: txn.failureCode as DeclineReason } : {}),
     ...(redirectUrl && txn.status === 'PENDING' ? { redirectUrl } : {}),
   };
+}
+
+/**
+ * The view of a payment that may have settled: a late renewal-link payment (docs/billing.md#late-payments)
+ * is said to be one, and a card charge is voided at once with the processor at hand.
+ */
+async function settledView(db: Db, processor: PaymentProcessor | null, txn: TransactionRow, redirectUrl?: string): Promise<PaymentView> {
+  if (!(await isLatePayment(db, txn))) return toPaymentView(txn, redirectUrl);
+  const voided = processor ? await voidLatePayment(db, processor, txn, new Date()) : null;
+  return { ...toPaymentView(voided ?? txn), late: true };
 }
 
 /** What the checkout pays with: the instrument, and the payer's consent where the processor needs it. */
@@ -172,7 +188,7 @@ export async function payCheckout(
     return toPaymentView(await startNequiSubscription(db, processor, opened, { token: instrument.token, consent }, now));
   }
   const { transaction, result } = await sendFirstPayment(db, processor, opened, payment, now, token);
-  return toPaymentView(transaction, result?.redirectUrl);
+  return settledView(db, processor, transaction, result?.redirectUrl);
 }
 
 /** A payment of this link as it stands; a PENDING one is settled first if the processor has decided. */
@@ -188,17 +204,17 @@ export async function getPayment(
   const txn = await getTransactionOfPlan(db, { planId: plan.id, transactionId });
   // A renewal link shows only its own payments; a plan's token, every payment of the plan as before.
   if (!txn || (link && txn.renewalLinkId !== link.id)) throw notFound;
-  if (txn.status !== 'PENDING') return toPaymentView(txn);
+  if (txn.status !== 'PENDING') return settledView(db, null, txn);
   if (!txn.gatewayTransactionId) {
     // A Nequi subscription waiting for the payer's approval: asked, and gone on with once decided.
     const wait = await findNequiWait(db, txn.id);
     const processor = wait ? await resolveProcessor(processors, plan.merchantId) : null;
     const resumed = wait && processor ? await resumeNequiWait(db, processor, wait) : null;
-    return toPaymentView(resumed ?? txn);
+    return settledView(db, processor, resumed ?? txn);
   }
   const processor = await resolveProcessor(processors, plan.merchantId);
   if (!processor) return toPaymentView(txn);
   const result = await processor.retrieve(txn.gatewayTransactionId);
   if (result.status === 'PENDING') return toPaymentView(txn, result.redirectUrl);
-  return toPaymentView((await settleCharge(db, { planId: plan.id, transactionId: txn.id }, result)).transaction);
+  return settledView(db, processor, (await settleCharge(db, { planId: plan.id, transactionId: txn.id }, result)).transaction);
 }

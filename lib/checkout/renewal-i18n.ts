@@ -20,6 +20,13 @@ const es = {
     title: 'Este link de renovación ya no es necesario',
     text: 'El periodo que cobraba ya no está pendiente: {merchant} pausó o cambió la suscripción a {plan}. No tiene que pagar con este link; si le llega uno nuevo, use ese.',
   },
+  late: {
+    title: 'Su pago llegó cuando la suscripción ya no estaba activa',
+    voided:
+      'La suscripción a {plan} se canceló o se pausó mientras se procesaba su pago, así que ese pago no renueva nada. Anulamos el cobro: no se le cobrará. Le enviamos los detalles por correo.',
+    refund:
+      'La suscripción a {plan} se canceló o se pausó mientras se procesaba su pago, así que ese pago no renueva nada. Este medio de pago no se puede anular automáticamente: pídale a {merchant} la devolución. Le enviamos por correo la referencia del pago.',
+  },
 };
 
 const en: typeof es = {
@@ -38,6 +45,13 @@ const en: typeof es = {
     title: 'This renewal link is no longer needed',
     text: 'The period it collected is no longer due: {merchant} paused or changed the subscription to {plan}. You do not need to pay with this link; if you get a new one, use that.',
   },
+  late: {
+    title: 'Your payment arrived when the subscription was no longer active',
+    voided:
+      'The subscription to {plan} was cancelled or paused while your payment was being processed, so the payment renews nothing. We voided the charge: you will not be charged. We sent you the details by e-mail.',
+    refund:
+      'The subscription to {plan} was cancelled or paused while your payment was being processed, so the payment renews nothing. This payment method cannot be voided automatically: ask {merchant} for a refund. We e-mailed you the payment reference.',
+  },
 };
 
 const dateOf = (lang: Lang, epochMs: number) =>
@@ -54,18 +68,23 @@ export function renewalCopy(lang: Lang, facts: { planName: string; merchantName:
     expired: both(table.expired),
     cancelled: both(table.cancelled),
     superseded: both(table.superseded),
+    late: { title: table.late.title, voided: fill(table.late.voided, values), refund: fill(table.late.refund, values) },
     retry: fill(table.retry, values),
   };
 }
 
-/** A declined payment of a renewal link says how long the customer may still try, by any method. */
-export function withRenewalRetry(copy: FormCopy, retry: string): FormCopy {
+/**
+ * A renewal link's form: a declined payment says how long the customer may still try, by any
+ * method; a late one (docs/billing.md#late-payments), what becomes of the money.
+ */
+export function withRenewalRetry(copy: FormCopy, { retry, late }: { retry: string; late: NonNullable<FormCopy['status']['late']> }): FormCopy {
   const declined = copy.status.declined;
   const add = (text: string) => `${text} ${retry}`;
   return {
     ...copy,
     status: {
       ...copy.status,
+      late,
       declined: { ...declined, insufficient_funds: add(declined.insufficient_funds), card_not_supported: add(declined.card_not_supported), other: add(declined.other) },
       error: { ...copy.status.error, text: add(copy.status.error.text) },
     },

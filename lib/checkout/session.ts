@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Db } from '@/db/client';
 import { getCouponForMerchant } from '@/db/queries/coupons';
-import { getRenewalLinkByToken, type RenewalLinkRow } from '@/db/queries/renewal-links';
+import { getRenewalLinkApproval, getRenewalLinkByToken, type RenewalLinkRow } from '@/db/queries/renewal-links';
 import { getPendingTransaction, getPlanByToken } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { type BillingInterval, intervalOf } from '@/lib/calendar/interval';
@@ -92,14 +92,17 @@ async function discountView(db: Db, { plan, link }: FoundPlan): Promise<Pick<Che
  * What the hosted page needs (404 for an unknown token): the session, whether the link expired
  * (the page then shows only that), the plan id the embedded page reports to the widget, and the
  * payment of this token still PENDING, if any: a reopened page follows it instead of offering a
- * form that would answer 409 (docs/settlement.md).
+ * form that would answer 409 (docs/settlement.md). `late`: a renewal link that closed and yet took
+ * a payment approved after (docs/billing.md#late-payments), VOIDED (a card) or APPROVED (to refund).
  */
 export async function loadCheckoutPage(db: Db, token: string, now: Date = new Date()) {
   const found = await findPlanByToken(db, token);
   const payable = found.link ? found.link.status === 'OPEN' : found.plan.status === 'PENDING_ACTIVATION';
   const pending = payable ? await getPendingTransaction(db, found.plan.id) : undefined;
   const ours = found.link ? pending?.renewalLinkId === found.link.id : pending?.kind === 'INITIAL';
+  const approval = found.link && found.link.status !== 'OPEN' && found.link.status !== 'PAID' ? await getRenewalLinkApproval(db, found.link.id) : undefined;
   return {
+    late: approval ? (approval.status as 'APPROVED' | 'VOIDED') : null,
     session: { ...sessionView(found), ...(await discountView(db, found)), interval: intervalOf(found.plan) } satisfies CheckoutPageSession,
     expired: linkExpired(found, now),
     subscriptionPlanId: found.plan.id,

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POST as cancelRoute } from '@/app/manage/[token]/cancel/route';
 import { POST as methodRoute } from '@/app/manage/[token]/method/route';
 import type { Database } from '@/db/client';
-import { payWithCard } from '@/lib/checkout/payments';
+import { runRenewalSweep } from '@/lib/billing/sweep';
+import { payCheckout, payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
@@ -93,6 +94,19 @@ describe('POST /manage/{token}/method', () => {
     const res = await post(methodRoute, token, cardFields(CARDS.approved));
     expect(res.headers.get('location')).toBe(`/manage/${token}?done=method`);
     expect((await link.plan()).paymentMethodToken).not.toBe(before);
+  });
+
+  it('says the pending renewal goes to the new method while a renewal link is open (docs/billing.md#a-new-method-while-a-link-is-open)', async () => {
+    const link = await createTestLink(database.db);
+    const pse = { type: 'PSE', userType: 'PERSON', legalIdType: 'CC', legalId: '1020304050', institutionCode: '1', fullName: 'Ana Gómez', phoneNumber: '3001234567' } as const;
+    expect((await payCheckout(database.db, sandbox, { token: link.token, payment: { instrument: pse } })).status).toBe('APPROVED');
+    const due = (await link.plan()).nextChargeDate!;
+    // The sweep e-mails the period's link reminderDays (3) before the due date.
+    await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() - 2 * 86_400_000) });
+    const token = new URL((await createManageLink(database.db, await link.plan(), { source: 'renewal_due' })).url).pathname.split('/').pop()!;
+    const res = await post(methodRoute, token, cardFields(CARDS.approved));
+    expect(res.headers.get('location')).toBe(`/manage/${token}?done=methodWithRenewal`);
+    expect(await link.plan()).toMatchObject({ renewalCollection: 'AUTOMATIC', nextChargeDate: due });
   });
 
   it('comes back with the problem, never a card value, for a declined, malformed or missing method', async () => {

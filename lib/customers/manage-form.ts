@@ -122,7 +122,8 @@ export function replaceMethodWithForm(db: Db, processors: ProcessorSource, { req
     if ('problem' in asked) return asked;
     try {
       const result = await replacePaymentMethod(db, processors, { token, ...asked });
-      return result.declined ? { problem: 'declined' } : { done: 'method' };
+      if (result.declined) return { problem: 'declined' };
+      return { done: result.openRenewal ? 'methodWithRenewal' : 'method' };
     } catch (error) {
       return { problem: error instanceof ApiError && error.message === REPLACEMENT_UNAVAILABLE ? 'unavailable' : problemOf(error) };
     }

@@ -54,6 +54,8 @@ const ES = {
     cancelled: 'Su suscripción fue cancelada. Le enviamos una confirmación por correo.',
     cancelledUnpaid: 'Su suscripción fue cancelada. Nunca se hizo un cobro, así que no hay nada más que hacer.',
     method: 'Listo: guardamos su nuevo medio de pago.',
+    methodWithRenewal:
+      'Listo: guardamos su nuevo medio de pago y con él cobraremos la renovación pendiente en su fecha. El link de renovación que le enviamos sigue sirviendo mientras tanto: el periodo se cobra una sola vez, por donde se pague primero.',
   } as Record<string, string>,
   problems: {
     card: 'Revise los datos de la tarjeta: el número, el vencimiento, el código y el nombre son obligatorios.',
@@ -115,6 +117,8 @@ const EN: typeof ES = {
     cancelled: 'Your subscription was cancelled. We sent you a confirmation by e-mail.',
     cancelledUnpaid: 'Your subscription was cancelled. Nothing was ever charged, so there is nothing else to do.',
     method: 'Done: your new payment method is saved.',
+    methodWithRenewal:
+      'Done: your new payment method is saved, and the pending renewal will be charged to it on its date. The renewal link we sent you still works meanwhile: the period is charged only once, whichever way it is paid first.',
   },
   problems: {
     card: 'Check the card details: number, expiry, code and name are all required.',

@@ -41,11 +41,21 @@ export async function notePlanChange(
 
 /**
  * What a settled charge tells (lib/settlement/settle.ts, once for every caller): a receipt for an
- * approval; a notice with the retry date for a failed renewal; the activation of a RECURRING
+ * approval (or, for a late renewal-link payment, what becomes of it); a notice with the retry date for a failed renewal; the activation of a RECURRING
  * plan; and, after the last failed retry, the cancellation.
  */
-export async function noteSettlement(tx: Db, outbox: Outbox, before: PlanRow, after: PlanRow, txn: TransactionRow, now: Date): Promise<void> {
-  if (txn.status === 'APPROVED') await queueCustomerEmail(tx, outbox, 'receipt', { plan: after, txn, now });
+export async function noteSettlement(
+  tx: Db,
+  outbox: Outbox,
+  before: PlanRow,
+  after: PlanRow,
+  txn: TransactionRow,
+  now: Date,
+  { late = false }: { late?: boolean } = {},
+): Promise<void> {
+  // A renewal link's payment approved after its plan was cancelled or paused pays nothing: the
+  // customer is told what happens to the money instead (docs/billing.md#late-payments).
+  if (txn.status === 'APPROVED') await queueCustomerEmail(tx, outbox, late ? 'late_payment' : 'receipt', { plan: after, txn, now });
   if (before.status === 'PENDING_ACTIVATION' && after.status === 'ACTIVE') await recordLifecycleEvent(tx, outbox, after, 'subscription.activated', now);
   // A retry is announced only for a plan still charged automatically: a link's failed payment
   // changes nothing, and the ladder's link e-mail (noteRenewalLink) replaces the notice.

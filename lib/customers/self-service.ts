@@ -1,5 +1,6 @@
 import type { Db } from '@/db/client';
-import { type PlanRow, setPaymentMethodToken } from '@/db/queries/plans';
+import { type PlanRow, setPaymentMethodToken, transitionPlan } from '@/db/queries/plans';
+import { getOpenRenewalLink } from '@/db/queries/renewal-links';
 import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
@@ -45,13 +46,16 @@ export async function cancelByCustomer(db: Db, token: string, now: Date = new Da
  * Replaces the saved payment method of an ACTIVE or PAUSED RECURRING plan. The processor checks
  * the new method first (the sandbox's cards and Nequi numbers, docs/processors.md#the-sandbox; with Wompi a
  * browser token becomes a payment source, with both acceptance tokens); a refused one changes nothing.
- * A plan in its renewal retries is charged with the new method at the next retry.
+ * A plan in its renewal retries is charged with the new method at the next retry. A plan renewed
+ * by link (PSE, or the ladder) goes automatic on the new method; a period whose renewal link is
+ * open is charged to it once by the renewal sweep, and the link stays payable until one of them
+ * pays the period (docs/billing.md#a-new-method-while-a-link-is-open): `openRenewal` says so.
  */
 export async function replacePaymentMethod(
   db: Db,
   processors: ProcessorSource,
   { token, instrument, consent, now = new Date() }: { token: string; instrument: PaymentInstrument; consent?: Consent; now?: Date },
-): Promise<{ plan: PlanRow; declined?: string }> {
+): Promise<{ plan: PlanRow; declined?: string; openRenewal?: { expiresAt: Date } }> {
   const found = await planOfToken(db, token, now);
   if (found.modality !== 'RECURRING' || (found.status !== 'ACTIVE' && found.status !== 'PAUSED')) {
     throw new ApiError('conflict', `The payment method of a ${found.status} plan cannot be replaced`);
@@ -63,12 +67,15 @@ export async function replacePaymentMethod(
   }
   const saved = await processor.saveMethod({ instrument, customerEmail: found.customerEmail, consent });
   if (!saved.ok) return { plan: found, declined: saved.declineReason };
-  const plan = await inTransaction(db, async (tx, outbox) => {
+  return inTransaction(db, async (tx, outbox) => {
     const locked = await lockPlan(tx, found.id);
     if (locked.status !== 'ACTIVE' && locked.status !== 'PAUSED') throw new ApiError('conflict', `The plan is ${locked.status}`);
-    const updated = await setPaymentMethodToken(tx, locked.id, saved.token);
+    const updated =
+      locked.renewalCollection === 'LINK'
+        ? ((await transitionPlan(tx, locked.id, [locked.status], { paymentMethodToken: saved.token, renewalCollection: 'AUTOMATIC' })) ?? locked)
+        : await setPaymentMethodToken(tx, locked.id, saved.token);
     await notePlanChange(tx, outbox, { before: locked, after: updated }, 'subscription.payment_method_updated', { now });
-    return updated;
+    const open = await getOpenRenewalLink(tx, locked.id);
+    return { plan: updated, ...(open ? { openRenewal: { expiresAt: open.expiresAt } } : {}) };
   });
-  return { plan };
 }

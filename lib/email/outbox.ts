@@ -61,6 +61,8 @@ export async function queueCustomerEmail(
     nextDate: plan.status === 'ACTIVE' ? plan.nextChargeDate : null,
     reason: kind === 'cancelled' ? reason : undefined,
     change,
+    // A late renewal-link payment (docs/billing.md#late-payments): a card charge is voided.
+    ...(kind === 'late_payment' ? { voided: txn?.paymentMethodType === 'CARD' } : {}),
     // An English e-mail opens the manage page in English.
     manageUrl: plan.customerLang === 'en' ? `${link.url}?lang=en` : link.url,
     ...(renewal ? { renewal: { ...renewal, url: plan.customerLang === 'en' ? `${renewal.url}?lang=en` : renewal.url } } : {}),

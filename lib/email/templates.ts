@@ -33,6 +33,8 @@ export interface EmailFacts {
   renewal?: RenewalFacts;
   /** price_change: the amount before (`amount` is the new one), and from when the new one is charged. */
   change?: PriceChangeFacts;
+  /** late_payment: whether the charge is voided (a card) or the merchant must refund it (PSE, Nequi). */
+  voided?: boolean;
 }
 
 export interface PriceChangeFacts {
@@ -135,6 +137,30 @@ function words(kind: CustomerEmailKind, lang: Lang, f: EmailFacts): Words {
       };
     case 'renewal_due':
       return { ...renewalWords(f.renewal!, es, t), greeting, footer };
+    case 'late_payment':
+      // docs/billing.md#late-payments: approved after the plan was cancelled or paused.
+      return {
+        subject: t(es ? 'Su pago a {merchant} llegó cuando la suscripción ya no estaba activa' : 'Your payment to {merchant} arrived when the subscription was no longer active'),
+        greeting,
+        lines: [
+          t(
+            es
+              ? 'Su pago de {amount} por «{description}» del {date} se aprobó después de que la suscripción se cancelara o se pausara, así que no renueva nada.'
+              : 'Your payment of {amount} for “{description}” on {date} was approved after the subscription was cancelled or paused, so it renews nothing.',
+          ),
+          t(
+            f.voided
+              ? es
+                ? 'Anulamos el cobro: no se le cobrará. Si aun así lo ve en su extracto, escriba a {merchant} con la referencia {reference}.'
+                : 'We voided the charge: you will not be charged. If you still see it on your statement, write to {merchant} quoting reference {reference}.'
+              : es
+                ? 'Este medio de pago no se puede anular automáticamente: pídale a {merchant} la devolución de {amount}, con la referencia {reference}.'
+                : 'This payment method cannot be voided automatically: ask {merchant} to refund the {amount}, quoting reference {reference}.',
+          ),
+        ],
+        action: es ? 'Ver mi suscripción' : 'See my subscription',
+        footer,
+      };
     case 'price_change': {
       const c = f.change!;
       const values = { previous: formatCop(c.previousAmount), from: c.effectiveAt ? dateOf(lang, c.effectiveAt) : '' };

@@ -20,6 +20,10 @@ import { call } from '@/test/http';
 import { GET as GET_PLAN } from '@/app/merchants/subscription-plans/[id]/route';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { awaitingRenewals } from './renewal-links';
+import { getPayment } from '@/lib/checkout/payments';
+import { createManageLink } from '@/lib/customers/manage-links';
+import { replacePaymentMethod } from '@/lib/customers/self-service';
+import { runSettler } from './settler';
 
 let database: Database;
 beforeAll(async () => {
@@ -356,5 +360,140 @@ describe('the ladder (docs/billing.md#renewal-links)', () => {
     expect((await linksOf(link.planId))[0]!.expiresAt).toEqual(bogota('2027-04-18'));
     expect(await sweep(bogota('2027-04-18'))).toMatchObject({ cancelledPlanIds: [link.planId] });
     expect(await link.plan()).toMatchObject({ status: 'CANCELLED', cancelReason: 'unpaid' });
+  });
+});
+
+describe('a method saved on the manage page while a renewal link is open (docs/billing.md#a-new-method-while-a-link-is-open)', () => {
+  /** The manage page's token, made by an e-mail of `now` (it lives 7 days). */
+  const manageToken = async (link: { plan: () => Promise<Parameters<typeof createManageLink>[1]> }, now: Date) =>
+    new URL((await createManageLink(database.db, await link.plan(), { source: 'renewal_due', now })).url).pathname.split('/').pop()!;
+  const approvals = async (linkId: string) =>
+    (await database.db.select().from(transactions).where(eq(transactions.renewalLinkId, linkId))).filter((t) => t.status === 'APPROVED');
+
+  it('turns a PSE plan automatic; the sweep charges the period to the new card once, on the open link, which then shows it paid', async () => {
+    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
+    await sweep(bogota('2027-04-07'));
+    const [renewal] = await linksOf(link.planId);
+    const saved = await replacePaymentMethod(database.db, sandbox, { token: await manageToken(link, bogota('2027-04-08')), instrument: card(CARDS.approved), now: bogota('2027-04-08') });
+    expect(saved.openRenewal).toEqual({ expiresAt: bogota('2027-04-15') });
+    expect(await link.plan()).toMatchObject({ renewalCollection: 'AUTOMATIC', nextChargeDate: bogota('2027-04-10'), paymentMethodToken: expect.stringMatching(/^pm_sandbox_approve_/) });
+    // Still payable until its date; nothing is pulled before the due date.
+    expect((await loadCheckoutPage(database.db, renewal!.token, bogota('2027-04-09'))).session.renewal).toMatchObject({ status: 'OPEN' });
+    expect(await sweep(bogota('2027-04-09'))).toMatchObject({ due: 0 });
+
+    expect(await sweep(bogota('2027-04-10'))).toMatchObject({ due: 1, approved: 1 });
+    const [charged] = await approvals(renewal!.id);
+    expect(charged).toMatchObject({ kind: 'RENEWAL', amount: 150000, paymentMethodType: 'CARD', periodStart: bogota('2027-04-10') });
+    expect((await linksOf(link.planId))[0]!.status).toBe('PAID');
+    expect(await link.plan()).toMatchObject({ status: 'ACTIVE', renewalCollection: 'AUTOMATIC', nextChargeDate: bogota('2027-05-10'), renewalFailures: 0 });
+    // The link, opened later, says the period is paid and takes nothing.
+    expect((await refusal(pay(renewal!.token, NEQUI_APPROVES, bogota('2027-04-11')))).message).toBe('This renewal has already been paid');
+    expect(await approvals(renewal!.id)).toHaveLength(1);
+    expect(await sweep(bogota('2027-05-10'))).toMatchObject({ due: 1, approved: 1, renewalLinks: { issued: 0 } });
+  });
+
+  it('paid on the link first (even by PSE), the period is not charged again and renewals stay on the saved card', async () => {
+    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
+    await sweep(bogota('2027-04-07'));
+    const [renewal] = await linksOf(link.planId);
+    await replacePaymentMethod(database.db, sandbox, { token: await manageToken(link, bogota('2027-04-08')), instrument: card(CARDS.approved), now: bogota('2027-04-08') });
+    expect((await pay(renewal!.token, PSE_APPROVES, bogota('2027-04-09'))).status).toBe('APPROVED');
+    expect(await link.plan()).toMatchObject({ renewalCollection: 'AUTOMATIC', nextChargeDate: bogota('2027-05-10'), paymentMethodToken: expect.stringMatching(/^pm_sandbox_approve_/) });
+    expect(await sweep(bogota('2027-04-10'))).toMatchObject({ due: 0, transactionIds: [] });
+    expect(await sweep(bogota('2027-05-10'))).toMatchObject({ due: 1, approved: 1 });
+  });
+
+  it('one approval however the saved method and the customer race for the period', async () => {
+    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
+    await sweep(bogota('2027-04-07'));
+    const [renewal] = await linksOf(link.planId);
+    await replacePaymentMethod(database.db, sandbox, { token: await manageToken(link, bogota('2027-04-08')), instrument: card(CARDS.approved), now: bogota('2027-04-08') });
+    const raced = await Promise.allSettled([
+      sweep(bogota('2027-04-11')),
+      ...Array.from({ length: 5 }, () => pay(renewal!.token, card(CARDS.approved), bogota('2027-04-11'))),
+      sweep(bogota('2027-04-11')),
+    ]);
+    for (const r of raced.filter((r) => r.status === 'rejected')) expect((r.reason as ApiError).code).toBe('conflict');
+    expect(await approvals(renewal!.id)).toHaveLength(1);
+    const renewals = await database.db.select().from(transactions).where(and(eq(transactions.planId, link.planId), eq(transactions.kind, 'RENEWAL')));
+    expect(renewals.filter((t) => t.status === 'APPROVED')).toHaveLength(1);
+    expect(await link.plan()).toMatchObject({ status: 'ACTIVE', renewalCollection: 'AUTOMATIC', nextChargeDate: bogota('2027-05-10') });
+  });
+
+  it('a saved method that declines hands the period back to the link: no more pulls, the link still pays it', async () => {
+    const link = await paidPlan(card(CARDS.renewalsDecline), bogota('2027-03-10'));
+    for (const day of ['2027-04-10', '2027-04-11', '2027-04-13', '2027-04-15']) await sweep(bogota(day));
+    const [ladder] = await linksOf(link.planId);
+    // Another card that also declines renewals: saved (its check passes), then its one attempt declines.
+    await replacePaymentMethod(database.db, sandbox, { token: await manageToken(link, bogota('2027-04-16')), instrument: card(CARDS.renewalsDecline), now: bogota('2027-04-16') });
+    expect(await link.plan()).toMatchObject({ renewalCollection: 'AUTOMATIC', renewalFailures: 3 });
+    expect(await sweep(bogota('2027-04-16'))).toMatchObject({ due: 1, declined: 1, cancelledPlanIds: [] });
+    expect(await link.plan()).toMatchObject({ status: 'ACTIVE', renewalCollection: 'LINK' });
+    expect((await linksOf(link.planId))[0]!.status).toBe('OPEN');
+    expect(await sweep(bogota('2027-04-17'))).toMatchObject({ due: 0 });
+    expect((await emailsOf(link.planId)).map((e) => e.kind).filter((k) => k === 'renewal_failed')).toHaveLength(3);
+    expect((await pay(ladder!.token, NEQUI_APPROVES, bogota('2027-04-18'))).status).toBe('APPROVED');
+    expect(await link.plan()).toMatchObject({ renewalCollection: 'AUTOMATIC', nextChargeDate: bogota('2027-05-10'), paymentMethodToken: expect.stringMatching(/^pm_sandbox_nequi_approve_/) });
+  });
+});
+
+describe('a renewal link paid after its plan was cancelled or paused (docs/billing.md#late-payments)', () => {
+  // A processor whose pending charges the test decides: approved once its clock passes a minute.
+  let processorNow = 0;
+  const slow = createSandboxProcessor({ pendingMs: 60_000, now: () => processorNow });
+  const txnOf = async (id: string) => (await database.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
+
+  it('a card approved after the cancellation is voided by the settler; no receipt, the customer is told, the plan stays cancelled', async () => {
+    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
+    await sweep(bogota('2027-04-07'));
+    const [renewal] = await linksOf(link.planId);
+    const at = bogota('2027-04-08');
+    processorNow = at.getTime();
+    const paying = await payCheckout(database.db, slow, { token: renewal!.token, payment: { instrument: card(CARDS.pendingApproved) }, now: at });
+    expect(paying.status).toBe('PENDING');
+    await cancelPlan(database.db, { merchantId: link.merchant.merchantId, planId: link.planId });
+    processorNow += 120_000;
+    await runSettler(database.db, { now: later(at, 60_000), processorFor: () => slow });
+
+    expect(await txnOf(paying.subscriptionTransactionId)).toMatchObject({ status: 'VOIDED', renewalLinkId: renewal!.id });
+    expect(await link.plan()).toMatchObject({ status: 'CANCELLED' });
+    expect((await linksOf(link.planId))[0]!.status).toBe('CANCELLED');
+    const mails = await emailsOf(link.planId);
+    // The cancellation is dated by the real clock, the rest by the test's: compared as a set.
+    expect(mails.map((e) => e.kind).sort()).toEqual(['cancelled', 'late_payment', 'receipt', 'renewal_due']);
+    const late = mails.find((e) => e.kind === 'late_payment')!;
+    expect(late.subject).toBe('Su pago a Tienda de prueba llegó cuando la suscripción ya no estaba activa');
+    expect(late.text).toContain('Anulamos el cobro: no se le cobrará.');
+    expect((await eventTypes(link.planId)).slice(-2)).toEqual(['subscription.charge.approved', 'subscription.charge.voided']);
+    // The page and its poll say it plainly.
+    expect((await loadCheckoutPage(database.db, renewal!.token, later(at, 60_000))).late).toBe('VOIDED');
+    expect(await getPayment(database.db, slow, { token: renewal!.token, transactionId: paying.subscriptionTransactionId })).toMatchObject({ status: 'VOIDED', late: true });
+    // Nothing is voided twice.
+    await runSettler(database.db, { now: later(at, 120_000), processorFor: () => slow });
+    expect((await eventTypes(link.planId)).filter((e) => e === 'subscription.charge.voided')).toHaveLength(1);
+  });
+
+  it('a PSE payment approved after a pause cannot be voided: the poll says so, the customer is asked to claim it, the plan stays paused', async () => {
+    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
+    await sweep(bogota('2027-04-07'));
+    const [renewal] = await linksOf(link.planId);
+    const at = bogota('2027-04-08');
+    processorNow = at.getTime();
+    const paying = await payCheckout(database.db, slow, { token: renewal!.token, payment: { instrument: PSE_APPROVES }, now: at });
+    expect(paying).toMatchObject({ status: 'PENDING', redirectUrl: expect.any(String) });
+    const before = await pausePlan(database.db, { merchantId: link.merchant.merchantId, planId: link.planId });
+    processorNow += 120_000;
+    // Back from the bank, the page's poll learns the outcome.
+    expect(await getPayment(database.db, slow, { token: renewal!.token, transactionId: paying.subscriptionTransactionId })).toMatchObject({ status: 'APPROVED', late: true });
+    expect(await link.plan()).toMatchObject({ status: 'PAUSED', nextChargeDate: before.nextChargeDate });
+    expect((await linksOf(link.planId))[0]!.status).toBe('SUPERSEDED');
+    const late = (await emailsOf(link.planId)).filter((e) => e.kind === 'late_payment');
+    expect(late).toHaveLength(1);
+    expect(late[0]!.text).toMatch(/pídale a Tienda de prueba la devolución de \$\s1\.500, con la referencia \S+/);
+    expect((await emailsOf(link.planId)).filter((e) => e.kind === 'receipt')).toHaveLength(1);
+    // The settler leaves it APPROVED (only cards are voided); the reopened page says what to do.
+    await runSettler(database.db, { now: later(at, 120_000), processorFor: () => slow });
+    expect(await txnOf(paying.subscriptionTransactionId)).toMatchObject({ status: 'APPROVED' });
+    expect((await loadCheckoutPage(database.db, renewal!.token, later(at, 120_000))).late).toBe('APPROVED');
   });
 });

@@ -127,24 +127,45 @@ export async function stepDownToLink(tx: Db, outbox: Outbox, plan: PlanRow, now:
 }
 
 /**
- * What a settled payment of a renewal link does to its plan (lib/settlement/settle.ts): an approval
- * pays the period, closes the link and moves the plan on, collected automatically from the method
- * just saved (card, Nequi) or by link again (PSE). A declined or failed payment changes nothing:
- * the customer may pay again while grace lasts.
+ * Whether a charge of a period with an open link was the plan's saved method, pulled by the
+ * renewal sweep (docs/billing.md#a-new-method-while-a-link-is-open), rather than the customer
+ * paying on the link's page: it carries the saved method's token, which no page payment has.
+ */
+export function chargedFromSavedMethod(plan: Pick<PlanRow, 'paymentMethodToken'>, txn: Pick<TransactionRow, 'paymentMethodToken'>): boolean {
+  return plan.paymentMethodToken !== null && txn.paymentMethodToken === plan.paymentMethodToken;
+}
+
+/**
+ * What a settled charge of a renewal link's period does to its plan (lib/settlement/settle.ts),
+ * whether the customer paid on the link's page or the renewal sweep charged a method saved since
+ * (both carry the link, so the database takes one approval per link). An approval pays the period,
+ * closes the link and moves the plan on, collected automatically from the method just charged
+ * (card, Nequi) or by link again (PSE, unless a method saved on the manage page is kept). An
+ * approval after the link closed (the plan cancelled or paused while the payment was under way)
+ * is late: it pays nothing, and the plan is left as it is (late-payments.ts). A declined or failed
+ * payment by the customer changes nothing: they may pay again while grace lasts; a declined saved
+ * method hands the period back to the link.
  */
 export async function settleLinkPayment(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
-  if (txn.status !== 'APPROVED' || !txn.renewalLinkId) return plan;
-  const link = await closeRenewalLink(tx, txn.renewalLinkId, 'PAID');
+  if (!txn.renewalLinkId) return plan;
+  if (txn.status === 'DECLINED' || txn.status === 'ERROR') {
+    if (plan.status !== 'ACTIVE' || plan.renewalCollection !== 'AUTOMATIC' || !chargedFromSavedMethod(plan, txn)) return plan;
+    return (await transitionPlan(tx, plan.id, ['ACTIVE'], { renewalCollection: 'LINK' })) ?? plan;
+  }
+  if (txn.status !== 'APPROVED') return plan;
+  const link = plan.status === 'ACTIVE' ? await closeRenewalLink(tx, txn.renewalLinkId, 'PAID') : undefined;
   if (!link) {
-    log.error('a renewal link was paid after it closed; the charge is recorded, the plan is left as it is', { planId: plan.id, transactionId: txn.id });
+    log.warn('a renewal link was paid after it closed: a late payment, voided or to be refunded', { planId: plan.id, transactionId: txn.id, method: txn.paymentMethodType });
     return plan;
   }
   const pse = txn.paymentMethodType === 'PSE';
+  // Paid by PSE after a method was saved on the manage page: renewals stay on that method.
+  const keepSaved = pse && plan.renewalCollection === 'AUTOMATIC' && plan.paymentMethodToken !== null;
   const moved = await transitionPlan(tx, plan.id, ['ACTIVE'], {
     nextChargeDate: followingPeriodDue(plan, link.period),
     renewalFailures: 0,
-    renewalCollection: pse ? 'LINK' : 'AUTOMATIC',
-    paymentMethodToken: pse ? null : txn.paymentMethodToken,
+    renewalCollection: pse && !keepSaved ? 'LINK' : 'AUTOMATIC',
+    paymentMethodToken: pse ? (keepSaved ? plan.paymentMethodToken : null) : txn.paymentMethodToken,
     // A price change scheduled from this period on becomes the plan's price, as an automatic renewal does it.
     ...applyScheduled(plan, link.period),
   });

@@ -3,6 +3,7 @@ import { countDiscountedCharge } from '@/db/queries/coupons';
 import { type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction, type TransactionRow } from '@/db/queries/transactions';
 import { addInterval, anchorFor, intervalOf } from '@/lib/calendar/interval';
+import { isLatePayment } from '@/lib/settlement/late-payments';
 import { settleLinkPayment, stepDownToLink } from '@/lib/settlement/renewal-links';
 import { afterRenewalOutcome } from '@/lib/billing/schedule';
 import { errorFields, log } from '@/lib/log';
@@ -84,10 +85,13 @@ async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionR
     return activated ?? plan;
   }
   if (txn.kind === 'PRORATION') return applyProration(tx, plan, txn);
+  if (txn.status === 'VOIDED' || txn.status === 'PENDING') return plan;
+  // A link's payment, or the saved method's attempt at a period with an open link; one approved
+  // after its plan was cancelled or paused is late and pays nothing (renewal-links.ts).
+  if (txn.renewalLinkId) return settleLinkPayment(tx, plan, txn);
   // A plan paused or cancelled while a renewal was in flight keeps its state; the charge is still
   // recorded, with its event.
-  if (plan.status !== 'ACTIVE' || txn.status === 'VOIDED' || txn.status === 'PENDING') return plan;
-  if (txn.renewalLinkId) return settleLinkPayment(tx, plan, txn);
+  if (plan.status !== 'ACTIVE') return plan;
   const values = afterRenewalOutcome(plan, txn.status, txn.failureCode);
   // The ladder: before cancelling, the customer gets a renewal link and grace.
   const ladder = values.status === 'CANCELLED' ? await stepDownToLink(tx, outbox, plan, now) : null;
@@ -132,8 +136,8 @@ export async function settleCharge(
     const counted = settled.status === 'APPROVED' && settled.discount > 0 ? await countDiscountedCharge(tx, plan.id) : plan;
     const moved = await movePlan(tx, outbox, counted, settled, now);
     // Lifecycle events (activated; cancelled after the last failed retry) and the customer's
-    // e-mails, once here for every caller (docs/customers.md).
-    await noteSettlement(tx, outbox, plan, moved, settled, now);
+    // e-mails, once here for every caller (docs/customers.md); a late payment gets no receipt.
+    await noteSettlement(tx, outbox, plan, moved, settled, now, { late: await isLatePayment(tx, settled) });
     return { transaction: settled, plan: moved, settled: true };
   });
 }

@@ -2,13 +2,15 @@ import type { Db } from '@/db/client';
 import { findNequiWait } from '@/db/queries/nequi-waits';
 import type { TransactionRow } from '@/db/queries/transactions';
 import { claimPendingCheck, findPendingToSettle } from '@/db/queries/settlement';
+import { voidLatePayments } from './late-payments';
 import { resumeNequiWait } from './nequi-subscription';
 import { errorFields, log } from '@/lib/log';
 import { merchantProcessors, type PaymentProcessor } from '@/lib/payments';
 import { NEVER_RECEIVED, settleCharge } from './settle';
 
 // The settler (docs/settlement.md): every PENDING charge reaches a final state and its webhook
-// with no page, merchant or event involved.
+// with no page, merchant or event involved; and a renewal link's card payment approved after its
+// plan was cancelled or paused is voided (late-payments.ts).
 // - With a processor id: asked about from 10 s after it was created, then at doubling intervals
 //   (20 s, 40 s, 80 s… of age, at most every 10 minutes) until the processor decides.
 // - Without one (the process died between recording it and calling the processor): looked up by
@@ -87,5 +89,7 @@ export async function runSettler(
       log.error('settler could not settle a pending charge', { transactionId: txn.id, planId: txn.planId, ...errorFields(error) });
     }
   }
+  // Then the late card payments of renewal links, voided (docs/billing.md#late-payments).
+  await voidLatePayments(db, processorFor, now).catch((error: unknown) => log.error('settler could not void late payments', errorFields(error)));
   return summary;
 }

@@ -53,7 +53,7 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 export default async function CheckoutPage({ params, searchParams }: PageProps) {
   const [{ token }, query] = await Promise.all([params, searchParams]);
   const lang = await requestLang(query.lang);
-  const { session, expired, subscriptionPlanId, pendingPaymentId } = await pageOf(token);
+  const { session, expired, subscriptionPlanId, pendingPaymentId, late } = await pageOf(token);
   const target =
     first(query[EMBED_PARAM]) === '1' ? embedTargetOrigin(first(query[EMBED_ORIGIN_PARAM]), session.allowedDomains, env().APP_URL) : null;
   const nonce = (await headers()).get('x-nonce');
@@ -61,7 +61,7 @@ export default async function CheckoutPage({ params, searchParams }: PageProps) 
   // The payer back from the bank names its payment; a reopened page follows the one still PENDING.
   const resumePayment = (resume && isId('txn', resume) ? resume : undefined) ?? pendingPaymentId ?? undefined;
   const form = { action: cardFormAction(token, query), returned: formReturnOf(query) };
-  const content = await checkoutContent(token, lang, session, expired, form, resumePayment);
+  const content = await checkoutContent(token, lang, session, expired, form, resumePayment, late);
   if (!target || !nonce) return content;
   return (
     <>
@@ -89,18 +89,20 @@ function initialOf(returned: FormReturn | null, copy: FormCopy): CheckoutFormPro
 
 /**
  * A renewal link (docs/billing.md#renewal-links) that takes no payment, said plainly: paid, expired
- * (the plan was cancelled for non-payment), cancelled or superseded. Null while it is payable, or
- * while the payer back from the bank follows a payment.
+ * (the plan was cancelled for non-payment), cancelled or superseded, or closed with a late payment
+ * (docs/billing.md#late-payments: voided, or to be refunded). Null while it is payable, or while the
+ * payer back from the bank follows a payment.
  */
-function renewalNotice(lang: Lang, session: CheckoutPageSession, expired: boolean, resumePayment?: string): ReactNode {
+function renewalNotice(lang: Lang, session: CheckoutPageSession, expired: boolean, resumePayment?: string, late?: 'APPROVED' | 'VOIDED' | null): ReactNode {
   const renewal = session.renewal!;
-  if (resumePayment) return null;
   const words = renewalCopy(lang, { ...session, period: renewal.period, expiresAt: session.expiresAt });
   const notice = (state: 'paid' | 'expired' | 'unavailable', { title, text }: { title: string; text: string }) => (
     <CheckoutNotice state={state} lang={lang} title={title} text={text}>
       <CheckoutSummary session={session} lang={lang} showExpiry={false} />
     </CheckoutNotice>
   );
+  if (late) return notice('unavailable', { title: words.late.title, text: late === 'VOIDED' ? words.late.voided : words.late.refund });
+  if (resumePayment) return null;
   if (renewal.status === 'PAID') return notice('paid', words.paid);
   if (expired) return notice('expired', words.expired);
   if (renewal.status === 'CANCELLED') return notice('unavailable', words.cancelled);
@@ -115,11 +117,12 @@ async function checkoutContent(
   expired: boolean,
   form: { action: string; returned: FormReturn | null },
   resumePayment?: string,
+  late?: 'APPROVED' | 'VOIDED' | null,
 ): Promise<ReactNode> {
   const copy = checkoutCopy(lang);
   const renewal = session.renewal ? renewalCopy(lang, { ...session, period: session.renewal.period, expiresAt: session.expiresAt }) : null;
   if (renewal) {
-    const notice = renewalNotice(lang, session, expired, resumePayment);
+    const notice = renewalNotice(lang, session, expired, resumePayment, late);
     if (notice) return notice;
   }
   // A payment under way outlives the link's expiry: the page follows it to its outcome.
@@ -157,7 +160,7 @@ async function checkoutContent(
   }
   const phone = /^\+57(3\d{9})$/.exec(session.customer.phone)?.[1] ?? '';
 
-  const fields = renewal ? withRenewalRetry(formCopy(lang, session), renewal.retry) : formCopy(lang, session);
+  const fields = renewal ? withRenewalRetry(formCopy(lang, session), renewal) : formCopy(lang, session);
   return (
     <CheckoutForm
       token={token}

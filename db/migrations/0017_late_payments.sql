@@ -1,0 +1,2 @@
+ALTER TABLE "emails" DROP CONSTRAINT "emails_kind_check";--> statement-breakpoint
+ALTER TABLE "emails" ADD CONSTRAINT "emails_kind_check" CHECK (kind in ('receipt', 'renewal_failed', 'cancelled', 'renewal_due', 'price_change', 'webhook_disabled', 'late_payment'));

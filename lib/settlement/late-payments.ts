@@ -1,0 +1,55 @@
+import type { Db } from '@/db/client';
+import { findLateCardPayments, getRenewalLink } from '@/db/queries/renewal-links';
+import type { TransactionRow } from '@/db/queries/transactions';
+import { recordVoid } from '@/lib/billing/void';
+import { errorFields, log } from '@/lib/log';
+import type { PaymentProcessor } from '@/lib/payments';
+
+// Late payments of renewal links (docs/billing.md#late-payments): a payment that was at the bank,
+// waiting in the Nequi app or pending at the card's issuer when its plan was cancelled or paused
+// (the link closed), and was approved after. It pays nothing: settlement records it, tells the
+// customer instead of sending a receipt, and leaves the plan as it is. A card charge is voided
+// here, at once by whoever settled it with the processor at hand (the page's poll) and otherwise
+// by the settler's sweep; a PSE or Nequi payment cannot be voided (Wompi voids cards only), and
+// the e-mail asks the customer to claim it from the merchant with its reference.
+
+/** Whether an APPROVED or VOIDED payment of a renewal link came after the link stopped taking payments. */
+export async function isLatePayment(db: Db, txn: Pick<TransactionRow, 'renewalLinkId' | 'status'>): Promise<boolean> {
+  if (!txn.renewalLinkId || (txn.status !== 'APPROVED' && txn.status !== 'VOIDED')) return false;
+  return (await getRenewalLink(db, txn.renewalLinkId))?.status !== 'PAID';
+}
+
+/**
+ * Voids a late card payment at the processor, then records it (VOIDED, `subscription.charge.voided`).
+ * Null when there is nothing to void, or the processor did not void it yet (a later sweep tries again;
+ * Wompi's event records a void it confirms later).
+ */
+export async function voidLatePayment(db: Db, processor: PaymentProcessor, txn: TransactionRow, now: Date): Promise<TransactionRow | null> {
+  if (txn.status !== 'APPROVED' || txn.paymentMethodType !== 'CARD' || !txn.gatewayTransactionId || !(await isLatePayment(db, txn))) return null;
+  try {
+    const result = await processor.void(txn.gatewayTransactionId);
+    if (result.status !== 'VOIDED') {
+      log.warn('a late renewal-link payment was not voided yet', { transactionId: txn.id, status: result.status });
+      return null;
+    }
+  } catch (error) {
+    log.error('could not void a late renewal-link payment; the settler tries again', { transactionId: txn.id, ...errorFields(error) });
+    return null;
+  }
+  return (await recordVoid(db, txn, now)) ?? null;
+}
+
+/** The settler's step: every late card payment still APPROVED, voided. */
+export async function voidLatePayments(
+  db: Db,
+  processorFor: (txn: TransactionRow) => PaymentProcessor | null | Promise<PaymentProcessor | null>,
+  now: Date,
+  limit = 100,
+): Promise<number> {
+  let voided = 0;
+  for (const txn of await findLateCardPayments(db, limit)) {
+    const processor = await processorFor(txn);
+    if (processor && (await voidLatePayment(db, processor, txn, now))) voided++;
+  }
+  return voided;
+}
