@@ -4,19 +4,21 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as getStatus } from '@/app/merchants/plans/[subscriptionPlanId]/status/route';
+import { POST as createCoupon } from '@/app/merchants/coupons/route';
 import { POST as createLink } from '@/app/merchants/subscription-link/route';
 import { POST as cancelPlan } from '@/app/merchants/subscription-plans/[id]/cancel/route';
 import { POST as pausePlan } from '@/app/merchants/subscription-plans/[id]/pause/route';
 import { POST as resumePlan } from '@/app/merchants/subscription-plans/[id]/resume/route';
 import { GET as getRecord } from '@/app/merchants/subscription-plans/[id]/route';
 import { type Database, queryRows } from '@/db/client';
-import { subscriptionPlans, webhookEvents } from '@/db/schema';
+import { coupons, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { bodyInMerchantVersion } from '@/db/queries/webhooks';
 import { API_VERSIONS, LATEST_API_VERSION, planStatus20261120 } from '@/lib/api-versions';
 import { jsonResponse } from '@/lib/api/handler';
 import { operation } from '@/lib/api/operation';
 import { route } from '@/lib/api/route';
 import { payWithCard } from '@/lib/checkout/payments';
+import { loadCheckoutSession } from '@/lib/checkout/session';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
@@ -214,5 +216,46 @@ describe('the version gate, on shapes that differ', () => {
     expect(await bodies(pinned.merchantId)).toBe('{"v":"spec"}');
     expect(await bodies(current.merchantId)).toBe('{"v":"newest"}');
     expect(bodyInMerchantVersion(current.merchantId, '{"v":"same"}', [])).toBe('{"v":"same"}');
+  });
+});
+
+describe("this round's pricing, hidden from 2026-11-20", () => {
+  let reference = 0;
+  /** A link whose plan asks for `extra` (fields of a later version), paid with the approved card: what it charged. */
+  async function paidLink(m: TestMerchant, extra: Record<string, unknown>, headers: Record<string, string> = {}) {
+    const plan = { ...SPEC_ONLY_LINK.plan, externalReference: `pricing-${++reference}`, ...extra };
+    const res = await call(createLink, { headers: { ...m.headers, ...headers }, body: { ...SPEC_ONLY_LINK, plan } });
+    expect(res.status, res.text).toBe(200);
+    const session = await loadCheckoutSession(database.db, res.json.token);
+    await payWithCard(database.db, createSandboxProcessor({ pendingMs: 0 }), { token: res.json.token, card: parseCard(cardForm(CARDS.approved))! });
+    const [charge] = await database.db.select().from(transactions).where(eq(transactions.planId, res.json.subscriptionPlanId));
+    const [event] = await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, res.json.subscriptionPlanId));
+    return { reply: res, session, charge: charge!, event: event! };
+  }
+
+  it("reads no coupon and no promotion codes from 2026-11-20's request: the plan is SPEC's, charged in full, the coupon not redeemed", async () => {
+    const m = await merchantWith({ apiVersion: '2026-11-20' });
+    const coupon = await call(createCoupon, { headers: m.headers, body: { code: 'MITAD50', percentOff: 50, duration: 'forever' } });
+    expect(coupon.status, coupon.text).toBe(201);
+
+    const pinned = await paidLink(m, { coupon: 'MITAD50' });
+    expect(Object.keys(pinned.reply.json)).toEqual(['token', 'url', 'expiresAt', 'subscriptionPlanId']);
+    expect(pinned.session.discount).toBeUndefined();
+    expect(pinned.charge).toMatchObject({ amount: 150000, discount: 0 });
+    expect(JSON.parse(pinned.event.body).data.amount).toBe(150000);
+    const promotion = await call(createLink, { headers: m.headers, body: { ...SPEC_ONLY_LINK, plan: { ...SPEC_ONLY_LINK.plan, externalReference: 'pricing-promotion', allowPromotionCodes: true } } });
+    expect(promotion.status, promotion.text).toBe(200);
+    expect((await loadCheckoutSession(database.db, promotion.json.token)).promotionCodes).toBeUndefined();
+    const [row] = await database.db.select().from(coupons).where(eq(coupons.id, coupon.json.id));
+    expect(row!.timesRedeemed).toBe(0);
+
+    // The same merchant naming the version that has coupons gets the discount, and its webhook body
+    // keeps 2026-11-20's fields (the amount is what was charged, as SPEC says).
+    const asked = await paidLink(m, { coupon: 'MITAD50' }, { 'ServicePay-Version': LATEST_API_VERSION });
+    expect(asked.session.discount).toMatchObject({ code: 'MITAD50', amountDue: 75000 });
+    expect(asked.charge).toMatchObject({ amount: 75000, discount: 75000 });
+    const body = JSON.parse(asked.event.body);
+    expect(Object.keys(body.data)).toEqual(['subscriptionTransactionId', 'subscriptionPlanId', 'externalReference', 'transactionId', 'amount', 'status', 'chargeDate']);
+    expect(body.data.amount).toBe(75000);
   });
 });
