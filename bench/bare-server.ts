@@ -14,7 +14,7 @@ import { authenticateMerchant } from '@/lib/api/authenticate';
 import { type KeyCache, keyCacheOf } from '@/lib/auth/key-cache';
 import { env } from '@/lib/env';
 import { createPaymentLink } from '@/lib/plans/create-link';
-import { findMerchantPlan } from '@/lib/plans/find-plan';
+import { findMerchantPlan } from '@/lib/api/find-plan';
 import { createLinkBodySchema } from '@/lib/plans/schemas';
 import { toPlanStatus } from '@/lib/plans/views';
 import { getRateLimiter, type LimitBucket, rateLimitHeaders } from '@/lib/rate-limit';

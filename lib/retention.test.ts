@@ -4,7 +4,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { emailAttempts, emails, idempotencyKeys, manageLinks, webhookAttempts, webhookEvents } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
-import { createManageLink } from '@/lib/customers/manage-links';
+import { createManageLink } from '@/lib/auth/manage-links';
 import { deleteExpiredIdempotencyKeysFunction, deleteOldEmailsFunction, deleteOldManageLinksFunction, deleteOldWebhookEventsFunction } from '@/lib/inngest/functions/retention';
 import { createId } from '@/lib/ids';
 import { parseCard } from '@/lib/payments/card';

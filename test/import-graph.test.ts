@@ -43,23 +43,6 @@ const DB_READS_FROM_LIB = [
   'db/schema.ts -> lib/api-versions.ts',
 ];
 
-/**
- * Imports between lib folders that still point up, closing a circle (issue 28, item 4): each is
- * to be removed, never added to. docs/architecture.md#the-layers says which way each should go.
- */
-const KNOWN_UPWARD_FOLDER_EDGES: readonly string[] = [
-  'lib/customers -> lib/checkout', // manage-form.ts reuses the checkout's payment schemas
-  'lib/email -> lib/customers', // queueCustomerEmail makes a manage link: it belongs with notices.ts
-  'lib/payments -> lib/billing', // Wompi's events void a charge: its settling step belongs in settlement
-  'lib/payments -> lib/settlement', // the same step settles a charge
-  'lib/plans -> lib/customers', // lifecycle.ts records notices: notices.ts sits below both
-  'lib/settlement -> lib/billing', // settle.ts reads the schedule (schedule.ts): the calendar itself moved to lib/calendar
-  'lib/settlement -> lib/customers', // settle.ts records notices (as plans do)
-  'lib/unit-of-work.ts -> lib/email', // the hand-off sends e-mails, and e-mail reaches billing through receipts
-  'lib/webhooks -> lib/plans', // events.ts and merchant-events.ts read plan views and lookups
-  'lib/billing -> lib/plans', // schedule.ts names the cancel reason (plans/cancel-reason.ts belongs lower)
-];
-
 /** The folder of lib a file belongs to (`lib/webhooks`); a file at lib's root is its own. */
 const libFolderOf = (file: string) => (file.split('/').length > 2 ? file.split('/').slice(0, 2).join('/') : file);
 
@@ -80,12 +63,8 @@ function libFolderEdges(graph: Tree): Map<string, Map<string, string>> {
 }
 
 /** Pairs and longer circles of lib folders that reach each other, each named by its imports. */
-function libFolderCycles(graph: Tree, allowed: readonly string[] = []): string[] {
+function libFolderCycles(graph: Tree): string[] {
   const edges = libFolderEdges(graph);
-  for (const edge of allowed) {
-    const [from, to] = edge.split(' -> ');
-    edges.get(from!)?.delete(to!);
-  }
   const cycles: string[] = [];
   const seen = new Set<string>();
   // Each strongly connected group of folders (Tarjan), reported with one circle through it.
@@ -137,11 +116,8 @@ describe('import graph', () => {
     expect(parseCircular(tree).map((cycle) => cycle.join(' -> '))).toEqual([]);
   });
 
-  it('has no cycle between folders of lib, but for the known upward edges, which may only go', () => {
-    expect(libFolderCycles(tree, KNOWN_UPWARD_FOLDER_EDGES)).toEqual([]);
-    // A known edge that is gone must leave the list, so it cannot come back unnoticed.
-    const edges = libFolderEdges(tree);
-    expect(KNOWN_UPWARD_FOLDER_EDGES.filter((edge) => !edges.get(edge.split(' -> ')[0]!)?.has(edge.split(' -> ')[1]!))).toEqual([]);
+  it('has no cycle between folders of lib: every import between them points down', () => {
+    expect(libFolderCycles(tree)).toEqual([]);
   });
 
   it('detects a cycle between folders of lib when there is one, not within a folder', () => {

@@ -4,7 +4,7 @@ import { manageLinks, merchants, subscriptionPlans } from '@/db/schema';
 import { deleteInBatches } from './batched-delete';
 import type { PlanRow } from './plans';
 
-// The customer's manage links, by the SHA-256 of their token (lib/customers/manage-links.ts makes
+// The customer's manage links, by the SHA-256 of their token (lib/auth/manage-links.ts makes
 // and checks the tokens).
 
 export async function insertManageLink(db: Db, link: typeof manageLinks.$inferInsert): Promise<void> {

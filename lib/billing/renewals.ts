@@ -8,7 +8,7 @@ import { savedMethodType } from '@/lib/payments/processor';
 import { chargeSavedMethod, openCharge, type Prepared } from '@/lib/settlement/attempt';
 import { chargedFromSavedMethod } from '@/lib/settlement/renewal-links';
 import { NEVER_RECEIVED, type Settlement, settleCharge } from '@/lib/settlement/settle';
-import { amountForPeriod, periodDueOf } from './schedule';
+import { amountForPeriod, periodDueOf } from '@/lib/calendar/schedule';
 
 // Renewals (docs/billing.md), every interval of the plan (lib/calendar/interval.ts). A renewal is collected per period, the period named by its due
 // date. The first attempt is on the due date; a declined or failed one is retried 1, 3 and 5 days
@@ -23,7 +23,7 @@ import { amountForPeriod, periodDueOf } from './schedule';
 // database transaction. A second
 // sweep, a late event or a retried step finds the period moved on, or the attempt in flight.
 
-export { MAX_RENEWAL_FAILURES, periodDueOf } from './schedule';
+export { MAX_RENEWAL_FAILURES, periodDueOf } from '@/lib/calendar/schedule';
 
 /**
  * How long an attempt may stay PENDING with no processor id before another worker takes it over

@@ -1,18 +1,5 @@
 import { z } from 'zod';
 
-/** The reply of POST /merchants/transactions/{id}/void (docs/billing.md). */
-export const voidedTransactionSchema = z
-  .object({
-    subscriptionTransactionId: z.string(),
-    status: z.literal('VOIDED'),
-    amount: z.number().int().describe('Cents of COP'),
-    chargeDate: z.number().int().describe("Epoch milliseconds of the original charge (a void does not change it)"),
-    gatewayTransactionId: z.string().nullable().describe('Processor id: hyphen-separated numeric parts'),
-  })
-  .meta({ id: 'VoidedTransaction' });
-
-export type VoidedView = z.infer<typeof voidedTransactionSchema>;
-
 /** Body of POST /admin/billing/run: the time the sweep runs as. */
 export const billingRunBodySchema = z
   .object({ now: z.number().int('must be whole epoch milliseconds').min(0).describe('Epoch milliseconds: run the renewal sweep as if it were this time') })

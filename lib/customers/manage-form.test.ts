@@ -10,7 +10,7 @@ import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
-import { createManageLink } from './manage-links';
+import { createManageLink } from '@/lib/auth/manage-links';
 
 // The manage page's plain form posts (lib/customers/manage-form.ts): what a browser without
 // JavaScript sends, under the page's no-referrer policy (Origin: null), answered with a 303 back to

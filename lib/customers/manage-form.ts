@@ -7,7 +7,7 @@ import type { ProcessorSource } from '@/lib/payments';
 import { parseCard } from '@/lib/payments/card';
 import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
 import { MANAGE_COPY } from './manage-i18n';
-import { MANAGE_TOKEN_PATTERN } from './manage-links';
+import { MANAGE_TOKEN_PATTERN } from '@/lib/auth/manage-links';
 import { cancelByCustomer, REPLACEMENT_UNAVAILABLE, replacePaymentMethod } from './self-service';
 
 // The manage page's forms (docs/customers.md#the-manage-page): plain HTML form posts to

@@ -7,7 +7,7 @@ import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
-import { createManageLink } from './manage-links';
+import { createManageLink } from '@/lib/auth/manage-links';
 import { loadManagePage } from './manage-page';
 
 // What the manage page loads for a token (docs/customers.md#the-manage-page).

@@ -3,8 +3,8 @@ import { listPlanCharges } from '@/db/queries/transactions';
 import { type CheckoutProcessorConfig, checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { intervalOf, isMonthly } from '@/lib/calendar/interval';
 import type { Lang } from '@/lib/i18n/locale';
-import { nextChargeDateOf } from '@/lib/plans/views';
-import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from './manage-links';
+import { nextChargeDateOf } from '@/lib/calendar/schedule';
+import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/auth/manage-links';
 
 // What the customer's manage page (/manage/<token>, docs/customers.md#the-manage-page) shows and
 // may offer, loaded in one place; the page only lays it out. Opening the page is itself a fact we

@@ -17,8 +17,8 @@ import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
 import { call } from '@/test/http';
 import { createTestMerchant } from '@/test/merchants';
 import { manageLinkUse } from '@/db/queries/manage-links';
-import { CUSTOMER_CANCEL_REASON } from '@/lib/plans/cancel-reason';
-import { createManageLink, findManagedPlan, recordManageLinkUse } from './manage-links';
+import { CUSTOMER_CANCEL_REASON } from '@/lib/cancel-reason';
+import { createManageLink, findManagedPlan, recordManageLinkUse } from '@/lib/auth/manage-links';
 import { cancelByCustomer, replacePaymentMethod } from './self-service';
 
 // The customer's page behind /manage/<token> (docs/customers.md#the-manage-page): the merchant's

@@ -5,11 +5,11 @@ import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
-import { cancelReasonText } from '@/lib/plans/cancel-reason';
+import { cancelReasonText } from '@/lib/cancel-reason';
 import { transitionFrom } from '@/lib/plans/lifecycle';
-import { findManagedPlan } from './manage-links';
+import { findManagedPlan } from '@/lib/auth/manage-links';
 import { inTransaction } from '@/lib/unit-of-work';
-import { notePlanChange, wasPaid } from './notices';
+import { notePlanChange, wasPaid } from '@/lib/notices';
 
 // What the customer does on /manage/<token> (docs/customers.md): cancel (immediate, docs/states.md)
 // and replace the payment method renewals charge. Each checks the token again, takes the plan's

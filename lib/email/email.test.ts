@@ -5,7 +5,7 @@ import type { Database } from '@/db/client';
 import { emailAttempts, emails, merchants, transactions } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
-import { createManageLink, findManagedPlan } from '@/lib/customers/manage-links';
+import { createManageLink, findManagedPlan } from '@/lib/auth/manage-links';
 import { cancelByCustomer } from '@/lib/customers/self-service';
 import { resetEnvForTests } from '@/lib/env';
 import { parseCard } from '@/lib/payments/card';

@@ -1,7 +1,7 @@
 import { type Browser, chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMAIL_KINDS } from '@/db/schema';
-import type { CancelReason } from '@/lib/plans/cancel-reason';
+import type { CancelReason } from '@/lib/cancel-reason';
 import { type CustomerEmailKind, type EmailFacts, type RenewalStage, renderEmail } from './templates';
 
 // The merchant's webhook_disabled e-mail is lib/webhooks/disabled-notice.ts's (its own test).

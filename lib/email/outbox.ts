@@ -4,10 +4,10 @@ import { getMerchantName } from '@/db/queries/merchants';
 import type { PlanRow } from '@/db/queries/plans';
 import type { TransactionRow } from '@/db/queries/transactions';
 import { intervalOf } from '@/lib/calendar/interval';
-import { createManageLink } from '@/lib/customers/manage-links';
+import { createManageLink } from '@/lib/auth/manage-links';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
-import type { CancelReason } from '@/lib/plans/cancel-reason';
+import type { CancelReason } from '@/lib/cancel-reason';
 import { type CustomerEmailKind, type PriceChangeFacts, type RenewalFacts, renderEmail } from './templates';
 
 // The e-mail outbox (docs/customers.md#e-mails), like the webhook outbox: the e-mail is rendered

@@ -6,7 +6,7 @@ import type { BillingInterval } from '@/lib/calendar/interval';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { perInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
-import type { CancelReason } from '@/lib/plans/cancel-reason';
+import type { CancelReason } from '@/lib/cancel-reason';
 
 // The customer's e-mails (docs/customers.md#e-mails), from one set of templates: each message is
 // written once per language, and rendered both as plain text and as simple HTML that common mail

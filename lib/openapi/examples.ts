@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { CheckoutSessionView } from '@/lib/checkout/session';
 import type { CreatedMerchant, merchantView } from '@/lib/merchants/merchants';
 import type { createLinkBodySchema, PaymentLink, PlanRecordView, PlanStatusView } from '@/lib/plans/schemas';
-import type { SweepSummary, VoidedView } from '@/lib/billing/schemas';
+import type { SweepSummary } from '@/lib/billing/schemas';
+import type { VoidedView } from '@/lib/settlement/schemas';
 import type { LifecyclePayload, WebhookPayload } from '@/lib/webhooks/payload';
 
 // One Colombian customer's story, told in every example of the document: a monthly plan of

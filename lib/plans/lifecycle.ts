@@ -4,12 +4,12 @@ import { closeOpenRenewalLinkOfPlan } from '@/db/queries/renewal-links';
 import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { intervalOf, MONTHLY, nextDueAfter } from '@/lib/calendar/interval';
-import { periodDueOf } from '@/lib/billing/schedule';
-import { notePlanChange } from '@/lib/customers/notices';
+import { periodDueOf } from '@/lib/calendar/schedule';
+import { notePlanChange } from '@/lib/notices';
 import { inTransaction } from '@/lib/unit-of-work';
 import type { LifecycleEventType } from '@/lib/webhooks/payload';
-import { type CancelReason, cancelReasonText } from './cancel-reason';
-import { findMerchantPlan } from './find-plan';
+import { type CancelReason, cancelReasonText } from '@/lib/cancel-reason';
+import { findMerchantPlan } from '@/lib/api/find-plan';
 
 // Pause, resume and cancel (docs/states.md, docs/billing.md, extension endpoints). Each runs under the plan's
 // row lock, like every change to a plan's payments, so it cannot interleave with a renewal's

@@ -4,13 +4,13 @@ import { repriceOpenRenewalLink } from '@/db/queries/renewal-links';
 import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { addInterval, intervalOf, MONTHLY, proratedDifference } from '@/lib/calendar/interval';
-import { periodDueOf } from '@/lib/billing/schedule';
-import { notePriceChange } from '@/lib/customers/notices';
+import { periodDueOf } from '@/lib/calendar/schedule';
+import { notePriceChange } from '@/lib/notices';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import { savedMethodType } from '@/lib/payments/processor';
 import { chargeSavedMethod, openCharge } from '@/lib/settlement/attempt';
 import { inTransaction } from '@/lib/unit-of-work';
-import { findMerchantPlan } from './find-plan';
+import { findMerchantPlan } from '@/lib/api/find-plan';
 import { MIN_AMOUNT, type PriceChangeBody } from './schemas';
 
 // Price changes (docs/billing.md#price-changes). `next_charge` schedules the new price for the

@@ -1,6 +1,7 @@
 import type { PlanRow } from '@/db/queries/plans';
 import type { TransactionRow } from '@/db/queries/transactions';
 import { type BillingInterval, intervalOf, isMonthly } from '@/lib/calendar/interval';
+import { nextChargeDateOf } from '@/lib/calendar/schedule';
 import type { PlanRecordView, PlanStatusView } from './schemas';
 
 // Extension fields (docs/billing.md) appear only where a caller used the extension: a plan charged
@@ -75,10 +76,4 @@ export function toPlanRecord(plan: PlanRow, { renewalUrl }: { renewalUrl?: strin
       idNumber: plan.customerIdNumber,
     },
   };
-}
-
-/** Null when no charge is scheduled (docs/api.md#plan-status: any number there would be a false date). */
-export function nextChargeDateOf(plan: Pick<PlanRow, 'status' | 'nextChargeDate'>): number | null {
-  const scheduled = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE';
-  return scheduled && plan.nextChargeDate ? plan.nextChargeDate.getTime() : null;
 }

@@ -6,7 +6,7 @@ import { GET as portalReceipt } from '@/app/portal/receipts/[transactionId]/rout
 import type { Database } from '@/db/client';
 import { merchants, transactions } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
-import { createManageLink } from '@/lib/customers/manage-links';
+import { createManageLink } from '@/lib/auth/manage-links';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { createPaymentLink } from '@/lib/plans/create-link';

@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { findLateCardPayments, getRenewalLink } from '@/db/queries/renewal-links';
 import type { TransactionRow } from '@/db/queries/transactions';
-import { recordVoid } from '@/lib/billing/void';
+import { recordVoid } from './void';
 import { errorFields, log } from '@/lib/log';
 import type { PaymentProcessor } from '@/lib/payments';
 

@@ -21,7 +21,7 @@ import { GET as GET_PLAN } from '@/app/merchants/subscription-plans/[id]/route';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { awaitingRenewals } from './renewal-links';
 import { getPayment } from '@/lib/checkout/payments';
-import { createManageLink } from '@/lib/customers/manage-links';
+import { createManageLink } from '@/lib/auth/manage-links';
 import { replacePaymentMethod } from '@/lib/customers/self-service';
 import { runSettler } from './settler';
 

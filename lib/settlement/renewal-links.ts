@@ -13,15 +13,15 @@ import {
   type RenewalLinkRow,
 } from '@/db/queries/renewal-links';
 import { getPendingTransaction, getPlanByToken, lockPlan, type TransactionRow } from '@/db/queries/transactions';
-import { type CancelReason, cancelReasonText, noteRenewalLink, notePlanChange, type RenewalStage } from '@/lib/customers/notices';
+import { type CancelReason, cancelReasonText, noteRenewalLink, notePlanChange, type RenewalStage } from '@/lib/notices';
 import { env } from '@/lib/env';
 import { createId, randomBase62 } from '@/lib/ids';
 import { log } from '@/lib/log';
 import type { Outbox } from '@/lib/outbox';
 import { inTransaction } from '@/lib/unit-of-work';
 import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
-import { clampRenewalSettings, DAY_MS, issueTime, nextStepAt, reminderTimes, type RenewalSettings } from '@/lib/billing/grace';
-import { amountForPeriod, applyScheduled, followingPeriodDue, periodDueOf } from '@/lib/billing/schedule';
+import { clampRenewalSettings, DAY_MS, issueTime, nextStepAt, reminderTimes, type RenewalSettings } from '@/lib/calendar/grace';
+import { amountForPeriod, applyScheduled, followingPeriodDue, periodDueOf } from '@/lib/calendar/schedule';
 
 // Renewal links (docs/billing.md#renewal-links): a plan that cannot be charged without its payer
 // (started with PSE), or whose saved card or Nequi failed its last retry (the ladder), is renewed

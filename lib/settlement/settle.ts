@@ -5,10 +5,10 @@ import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, sett
 import { addInterval, anchorFor, intervalOf } from '@/lib/calendar/interval';
 import { isLatePayment } from '@/lib/settlement/late-payments';
 import { settleLinkPayment, stepDownToLink } from '@/lib/settlement/renewal-links';
-import { afterRenewalOutcome } from '@/lib/billing/schedule';
+import { afterRenewalOutcome } from '@/lib/calendar/schedule';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';
-import { noteSettlement } from '@/lib/customers/notices';
+import { noteSettlement } from '@/lib/notices';
 import type { Outbox } from '@/lib/outbox';
 import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';

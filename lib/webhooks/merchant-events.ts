@@ -3,7 +3,7 @@ import { getPlanForMerchant } from '@/db/queries/plans';
 import { type EventWithAttempts, getEventWebhookUrl, listEvents, type WebhookAttemptRow, withAttempts } from '@/db/queries/webhooks';
 import { ApiError } from '@/lib/api/errors';
 import { findOwned } from '@/lib/api/ownership';
-import { findMerchantPlan } from '@/lib/plans/find-plan';
+import { findMerchantPlan } from '@/lib/api/find-plan';
 import { webhookQueue } from './queue';
 import type { listEventsQuerySchema, WebhookEventRecord } from './schemas';
 import type { z } from 'zod';

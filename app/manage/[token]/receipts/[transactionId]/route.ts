@@ -1,7 +1,7 @@
 // GET /manage/<token>/receipts/<transactionId>: the customer's receipt PDF of one approved charge of
 // the plan their manage link opens (docs/customers.md#receipts); 404 for anything else.
 import { getDb } from '@/db/client';
-import { findManagedPlan } from '@/lib/customers/manage-links';
+import { findManagedPlan } from '@/lib/auth/manage-links';
 import { langOfTag } from '@/lib/i18n/locale';
 import { loadReceiptPdf, pdfResponse } from '@/lib/receipts/receipt';
 

@@ -2,7 +2,7 @@
 import { getPlanWithLastTransaction } from '@/db/queries/plans';
 import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
-import { findMerchantPlan } from '@/lib/plans/find-plan';
+import { findMerchantPlan } from '@/lib/api/find-plan';
 import { toPlanStatus } from '@/lib/plans/views';
 import * as op from './operation';
 

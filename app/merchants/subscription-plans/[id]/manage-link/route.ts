@@ -3,9 +3,9 @@
 import { getPlanForMerchant } from '@/db/queries/plans';
 import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
-import { createManageLink } from '@/lib/customers/manage-links';
+import { createManageLink } from '@/lib/auth/manage-links';
 import { manageLinkSchema } from '@/lib/customers/schemas';
-import { findMerchantPlan } from '@/lib/plans/find-plan';
+import { findMerchantPlan } from '@/lib/api/find-plan';
 import * as op from './operation';
 
 export const POST = route(op.POST, async (_req, { db, merchant, params }) => {

@@ -1,5 +1,5 @@
 // POST /merchants/transactions/{subscriptionTransactionId}/void (docs/billing.md, extension), declared for its route and the OpenAPI document
-import { voidedTransactionSchema } from '@/lib/billing/schemas';
+import { voidedTransactionSchema } from '@/lib/settlement/schemas';
 import { operation } from '@/lib/api/operation';
 import { CHANGE_ERRORS, SHARED_LIMIT } from '@/lib/openapi/components';
 import { IDS, voidedTransactionExample } from '@/lib/openapi/examples';

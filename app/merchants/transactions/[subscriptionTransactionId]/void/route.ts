@@ -1,7 +1,7 @@
 // POST /merchants/transactions/{subscriptionTransactionId}/void (docs/billing.md, extension)
 import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
-import { voidCharge } from '@/lib/billing/void';
+import { voidCharge } from '@/lib/settlement/void';
 import { merchantProcessors } from '@/lib/payments';
 import * as op from './operation';
 

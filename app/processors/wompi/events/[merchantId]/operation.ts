@@ -1,7 +1,7 @@
 // POST /processors/wompi/events/{merchantId} (docs/processors.md), declared for its route and the OpenAPI document
 import { operation } from '@/lib/api/operation';
 import { IDS } from '@/lib/openapi/examples';
-import { wompiEventSchema } from '@/lib/payments/wompi/events';
+import { wompiEventSchema } from '@/lib/settlement/wompi-events';
 
 export const POST = operation({
   method: 'POST',

@@ -3,7 +3,7 @@
 import { getDb } from '@/db/client';
 import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
-import { receiveWompiEvent } from '@/lib/payments/wompi/events';
+import { receiveWompiEvent } from '@/lib/settlement/wompi-events';
 import * as op from './operation';
 
 export const POST = route(op.POST, async (_req, { params, body }) => {

@@ -11,7 +11,7 @@ import { listPlanTransactions } from '@/db/queries/activity';
 import { listPlanEvents } from '@/db/queries/webhooks';
 import { getPlanForMerchant } from '@/db/queries/plans';
 import { fill, formatCop } from '@/lib/i18n/format';
-import { findMerchantPlan } from '@/lib/plans/find-plan';
+import { findMerchantPlan } from '@/lib/api/find-plan';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { ownedOrInterrupt, portalLang, requireUser } from '@/lib/portal/request';
 

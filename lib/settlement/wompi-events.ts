@@ -3,16 +3,16 @@ import type { Db } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
 import { getTransactionForMerchant } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
-import { recordVoid } from '@/lib/billing/void';
+import { recordVoid } from './void';
 import { isId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 import { merchantProcessors, resolveProcessor, wompiKeysOf } from '@/lib/payments';
 import { findNequiWaitByToken } from '@/db/queries/nequi-waits';
-import { resumeNequiWait } from '@/lib/settlement/nequi-subscription';
-import { settleCharge } from '@/lib/settlement/settle';
-import { toChargeResult } from './processor';
-import type { WompiTransaction } from './client';
-import { verifyEventChecksum } from './signatures';
+import { resumeNequiWait } from './nequi-subscription';
+import { settleCharge } from './settle';
+import { toChargeResult } from '@/lib/payments/wompi/processor';
+import type { WompiTransaction } from '@/lib/payments/wompi/client';
+import { verifyEventChecksum } from '@/lib/payments/wompi/signatures';
 
 // Events from a merchant's Wompi account (docs/processors.md). The checksum is checked from the
 // event's own property list; a valid event is answered 200 whether it settles a charge now, was

@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { findOwned } from '@/lib/api/ownership';
+import { findOwned } from './ownership';
 
 /**
  * Loads a plan through a merchant-scoped query: 404 for a malformed or unknown id, 403 for another

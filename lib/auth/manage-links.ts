@@ -2,7 +2,7 @@ import type { Db } from '@/db/client';
 import { countManageLinkUse, findPlanByManageLink, insertManageLink } from '@/db/queries/manage-links';
 import { type PlanRow, setCustomerLang } from '@/db/queries/plans';
 import type { EmailKind } from '@/db/schema';
-import { sha256Hex } from '@/lib/auth/secrets';
+import { sha256Hex } from './secrets';
 import { env } from '@/lib/env';
 import { randomBase62 } from '@/lib/ids';
 import type { Lang } from '@/lib/i18n/locale';

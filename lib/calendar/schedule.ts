@@ -1,12 +1,12 @@
 import type { PlanRow } from '@/db/queries/plans';
-import { cancelReasonText } from '@/lib/plans/cancel-reason';
-import { addInterval, attemptOffsetMs, intervalOf, MAX_RENEWAL_FAILURES, MONTHLY } from '@/lib/calendar/interval';
+import { cancelReasonText } from '@/lib/cancel-reason';
+import { addInterval, attemptOffsetMs, intervalOf, MAX_RENEWAL_FAILURES, MONTHLY } from './interval';
 
 // Where a renewal outcome moves a plan (docs/billing.md): the next period after an approval, the
 // next retry after a failure, or cancellation after the last retry. Shared by the renewal worker
 // and the settlement of a renewal that was PENDING (lib/settlement/settle.ts).
 
-export { MAX_RENEWAL_FAILURES } from '@/lib/calendar/interval';
+export { MAX_RENEWAL_FAILURES } from './interval';
 
 type Scheduled = Pick<PlanRow, 'nextChargeDate' | 'renewalFailures' | 'intervalUnit' | 'intervalCount'>;
 
@@ -60,4 +60,10 @@ export function afterRenewalOutcome(plan: PlanRow, status: 'APPROVED' | 'DECLINE
     return { status: 'CANCELLED' as const, cancelReason: cancelReasonText({ code: 'renewal_failed', attempts: failures, last: failure ?? status }) };
   }
   return { nextChargeDate: new Date(due.getTime() + attemptOffsetMs(interval, failures)), renewalFailures: failures };
+}
+
+/** Null when no charge is scheduled (docs/api.md#plan-status: any number there would be a false date). */
+export function nextChargeDateOf(plan: Pick<PlanRow, 'status' | 'nextChargeDate'>): number | null {
+  const scheduled = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE';
+  return scheduled && plan.nextChargeDate ? plan.nextChargeDate.getTime() : null;
 }

@@ -7,9 +7,9 @@ import type { RenewalStage } from '@/lib/email/templates';
 
 export type { RenewalStage };
 // Where a change is told, its reason is named too: settlement reads it from here.
-export { type CancelReason, cancelReasonText } from '@/lib/plans/cancel-reason';
-import type { Outbox } from '@/lib/outbox';
-import type { CancelReason } from '@/lib/plans/cancel-reason';
+export { type CancelReason, cancelReasonText } from './cancel-reason';
+import type { Outbox } from './outbox';
+import type { CancelReason } from './cancel-reason';
 import { recordLifecycleEvent } from '@/lib/webhooks/events';
 import type { LifecycleEventType } from '@/lib/webhooks/payload';
 
@@ -68,7 +68,7 @@ export async function noteSettlement(
   }
   if (before.status !== 'CANCELLED' && after.status === 'CANCELLED') {
     await recordLifecycleEvent(tx, outbox, after, 'subscription.cancelled', now);
-    // Only a renewal's last failed retry cancels a plan in settlement (lib/billing/schedule.ts).
+    // Only a renewal's last failed retry cancels a plan in settlement (lib/calendar/schedule.ts).
     const reason: CancelReason = { code: 'renewal_failed', attempts: before.renewalFailures + 1, last: txn.failureCode ?? txn.status };
     await queueCustomerEmail(tx, outbox, 'cancelled', { plan: after, now, reason });
   }
