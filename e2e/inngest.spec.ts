@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import { expect, INNGEST_STUB, SHORT_LIVED_URL, test } from './fixtures';
+import { INNGEST_FUNCTION_IDS, REGISTERED_FUNCTION_IDS, registeredFunctionId } from '../lib/inngest/function-ids';
 
 // /api/inngest on the production build, as Inngest uses it: PUT registers the functions with
 // Inngest's API (a stub on loopback here), GET and POST answer only requests Inngest signed.
@@ -29,18 +30,7 @@ test('PUT registers every function; GET and POST answer only signed requests', a
   expect(put.status()).toBe(200);
   const registration = received.find((r) => r.path.startsWith('/fn/register'));
   const { functions, url } = JSON.parse(registration!.body) as { functions: { id: string }[]; url: string };
-  const expected = [
-    'servicepay-charge-renewal',
-    'servicepay-delete-expired-idempotency-keys',
-    'servicepay-delete-old-emails',
-    'servicepay-delete-old-manage-links',
-    'servicepay-delete-old-webhook-events',
-    'servicepay-send-webhook',
-    'servicepay-settle-payments',
-    'servicepay-sweep-emails',
-    'servicepay-sweep-renewals',
-    'servicepay-sweep-webhooks',
-  ];
+  const expected = REGISTERED_FUNCTION_IDS;
   expect(functions.map((f) => f.id).sort()).toEqual(expected);
   expect(url).toBe(`${SHORT_LIVED_URL}/api/inngest`);
 
@@ -49,6 +39,6 @@ test('PUT registers every function; GET and POST answer only signed requests', a
   expect(signedGet.status()).toBe(200);
   expect(await signedGet.json()).toMatchObject({ function_count: expected.length, mode: 'cloud' });
 
-  const post = await request.post(`${SHORT_LIVED_URL}/api/inngest?fnId=servicepay-send-webhook&stepId=step`, { data: {} });
+  const post = await request.post(`${SHORT_LIVED_URL}/api/inngest?fnId=${registeredFunctionId(INNGEST_FUNCTION_IDS.sendWebhook)}&stepId=step`, { data: {} });
   expect(post.status()).toBe(401);
 });

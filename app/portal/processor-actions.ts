@@ -9,7 +9,7 @@ import { getDb } from '@/db/client';
 import { LANG_HEADER } from '@/lib/checkout/i18n';
 import type { FormState } from '@/lib/portal/form-state';
 import { processorCopy } from '@/lib/portal/processor-i18n';
-import { saveProcessor } from '@/lib/portal/processor-settings';
+import { saveProcessor } from '@/lib/portal/processor-page';
 import { requireUser } from '@/lib/portal/request';
 
 const text = (form: FormData, name: string) => {

@@ -6,7 +6,7 @@ import type { PortalCopy } from '@/lib/portal/i18n';
  * The portal's frame (docs/portal.md#layout): skip link, the test-mode band across the top, a
  * navigation that stays put (a sidebar from 64rem up; on a phone a sticky bar whose menu is a
  * `<details>`, so it opens without JavaScript), and the page. `testMode` is decided by the caller
- * (lib/portal/processor-settings.ts, inTestMode).
+ * (lib/portal/processor-page.ts, inTestMode).
  */
 export function PortalShell({ lang, t, nav, testMode, children }: { lang: Lang; t: PortalCopy; nav?: ReactNode; testMode: boolean; children: ReactNode }) {
   const other = lang === 'es' ? 'en' : 'es';

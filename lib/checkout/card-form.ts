@@ -9,6 +9,7 @@ import { EMBED_ORIGIN_PARAM, EMBED_PARAM } from '@/lib/widget/protocol';
 import { payWithCard } from './payments';
 import { findPlanByToken } from './session';
 import { cardPaymentBodySchema } from './schemas';
+import { firstParam, paramOf, type SearchParams } from '@/lib/search-params';
 
 // The card form without JavaScript (docs/checkout.md): the browser POSTs the form's fields to
 // /pay/<token>/card as an ordinary form; the server pays exactly as the JSON endpoint does and
@@ -32,14 +33,12 @@ export interface FormReturn {
   fields: CardField[];
 }
 
-type Query = Record<string, string | string[] | undefined>;
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** The kept parameters of a page's query, as a query string (`?…` or empty). */
-export function keptQuery(query: Query | URLSearchParams, extra: Record<string, string> = {}): string {
+export function keptQuery(query: SearchParams | URLSearchParams, extra: Record<string, string> = {}): string {
   const out = new URLSearchParams();
   for (const name of KEPT_PARAMS) {
-    const value = query instanceof URLSearchParams ? query.get(name) : first(query[name]);
+    const value = paramOf(query, name);
     if (value) out.set(name, value);
   }
   for (const [name, value] of Object.entries(extra)) out.set(name, value);
@@ -48,15 +47,15 @@ export function keptQuery(query: Query | URLSearchParams, extra: Record<string, 
 }
 
 /** Where the form posts: the checkout page's own parameters kept. */
-export function cardFormAction(token: string, query: Query): string {
+export function cardFormAction(token: string, query: SearchParams): string {
   return `/pay/${token}/card${keptQuery(query)}`;
 }
 
 /** What the checkout page shows after a form post came back, read from its query; null for none. */
-export function formReturnOf(query: Query): FormReturn | null {
-  const problem = first(query.problem);
+export function formReturnOf(query: SearchParams): FormReturn | null {
+  const problem = firstParam(query.problem);
   if (!problem || !(FORM_PROBLEMS as readonly string[]).includes(problem)) return null;
-  const named = (first(query.fields) ?? '').split(',');
+  const named = (firstParam(query.fields) ?? '').split(',');
   return { problem: problem as FormProblem, fields: CARD_FIELDS.filter((f) => named.includes(f)) };
 }
 

@@ -5,6 +5,7 @@ import { CouponRefused, type CouponProblem } from '@/lib/coupons/coupons';
 import { getRateLimiter } from '@/lib/rate-limit';
 import { FORM_TYPE, keptQuery, seeOther } from './card-form';
 import { applyPromotionCode, PROMOTION_FIELD } from './promotion-code';
+import { firstParam } from '@/lib/search-params';
 
 // The hosted page's coupon-code form (docs/billing.md#coupons): a plain form POST to
 // /pay/<token>/promotion-code, with or without JavaScript, answered 303 back to the page with
@@ -25,7 +26,7 @@ const OUTCOME_OF: Record<CouponProblem, PromotionOutcome> = {
 
 /** The outcome a page shows, read from its query; null for none. */
 export function promotionOutcomeOf(value: string | string[] | undefined): PromotionOutcome | null {
-  const first = Array.isArray(value) ? value[0] : value;
+  const first = firstParam(value);
   return first && (PROMOTION_OUTCOMES as readonly string[]).includes(first) ? (first as PromotionOutcome) : null;
 }
 

@@ -10,7 +10,7 @@ import { applyPromotionCode } from '@/lib/checkout/promotion-code';
 import { payWithCard } from '@/lib/checkout/payments';
 import { loadCheckoutSession } from '@/lib/checkout/session';
 import { parseCard } from '@/lib/payments/card';
-import { saveProcessor } from '@/lib/portal/processor-settings';
+import { saveProcessor } from '@/lib/portal/processor-page';
 import { CARDS, cardForm, countingSandbox } from '@/test/checkout';
 import { bogota, DAY_MS, later } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';

@@ -2,6 +2,8 @@
 // request. Shared by the hosted checkout, the merchant portal and proxy.ts, which decides once per
 // request and tells the page by LANG_HEADER. No Node-only code: it also runs in client components.
 
+import { firstParam } from '@/lib/search-params';
+
 export type Lang = 'es' | 'en';
 
 /** The value of a `lang` attribute (and the Intl locale) for each language. */
@@ -21,7 +23,7 @@ export function langOfTag(tag: string): Lang | null {
  * the two in the browser's Accept-Language (by preference weight); otherwise Spanish.
  */
 export function resolveLang(query: string | string[] | null | undefined, acceptLanguage: string | null | undefined): Lang {
-  const asked = Array.isArray(query) ? query[0] : query;
+  const asked = firstParam(query);
   const fromQuery = asked ? langOfTag(asked) : null;
   if (fromQuery) return fromQuery;
 

@@ -1,12 +1,13 @@
 import { eventType, Inngest } from 'inngest';
 import { z } from 'zod';
 import { env } from '@/lib/env';
+import { INNGEST_APP_ID } from './function-ids';
 
 // One Inngest client and the events ServicePay sends itself. The client reads INNGEST_* from the
 // environment as usual; `inngestConfigured()` says whether work goes to Inngest at all
 // (docs/operations.md#running-it: unset, the same function code runs in this process).
 
-export const inngest = new Inngest({ id: 'servicepay' });
+export const inngest = new Inngest({ id: INNGEST_APP_ID });
 
 /** Whether Inngest is set up (an event key, or the dev server); otherwise work runs in process. */
 export function inngestConfigured(): boolean {

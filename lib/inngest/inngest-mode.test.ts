@@ -10,6 +10,7 @@ import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
+import { INNGEST_FUNCTION_IDS, REGISTERED_FUNCTION_IDS, registeredFunctionId } from '@/lib/inngest/function-ids';
 
 // With Inngest configured (docs/operations.md#running-it), committed events go to Inngest as events whose id is
 // the outbox id, and /api/inngest serves the functions. Inngest itself is played by a local HTTP
@@ -81,22 +82,11 @@ describe('with Inngest configured', () => {
     const put = await call(route.PUT, { method: 'PUT', path: '/api/inngest' });
     expect(put.status).toBe(200);
     const registration = recorded.find((r) => r.path.startsWith('/fn/register'));
-    expect(JSON.parse(registration!.body).functions.map((f: { id: string }) => f.id).sort()).toEqual([
-      'servicepay-charge-renewal',
-      'servicepay-delete-expired-idempotency-keys',
-      'servicepay-delete-old-emails',
-      'servicepay-delete-old-manage-links',
-      'servicepay-delete-old-webhook-events',
-      'servicepay-send-webhook',
-      'servicepay-settle-payments',
-      'servicepay-sweep-emails',
-      'servicepay-sweep-renewals',
-      'servicepay-sweep-webhooks',
-    ]);
+    expect(JSON.parse(registration!.body).functions.map((f: { id: string }) => f.id).sort()).toEqual(REGISTERED_FUNCTION_IDS);
 
     // Only Inngest, signing with the signing key, may read the functions or run a step.
     expect((await call(route.GET, { path: '/api/inngest' })).status).toBe(401);
-    const post = await call(route.POST, { method: 'POST', path: '/api/inngest?fnId=servicepay-send-webhook&stepId=step', body: {} });
+    const post = await call(route.POST, { method: 'POST', path: `/api/inngest?fnId=${registeredFunctionId(INNGEST_FUNCTION_IDS.sendWebhook)}&stepId=step`, body: {} });
     expect(post.status).toBe(401);
   });
 });

@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/api/errors';
 import { forgetApiKeys } from '@/lib/auth/key-cache';
 import { generateApiKey, generateApiSecret, generateWebhookSecret, sha256Hex } from '@/lib/auth/secrets';
 import { createId, isId } from '@/lib/ids';
-import { processorColumns, processorView } from './processor-settings';
+import { processorColumns, processorView } from './processor-schema';
 import { type CreatedMerchant, createdMerchantSchema, withChargeEvents, type CreateMerchantInput, merchantSchema, type MerchantView, type UpdateMerchantInput } from './schemas';
 
 export type { CreatedMerchant, MerchantView };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GRACE_DAYS, MERCHANT_STATUSES, REMINDER_DAYS } from '@/db/schema';
 import { API_VERSIONS } from '@/lib/api-versions';
 import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@/lib/webhooks/payload';
-import { processorSettingsSchema } from './processor-settings';
+import { processorSettingsSchema } from './processor-schema';
 
 // Merchant settings as the operator API and the portal accept them (docs/webhooks.md#delivery, docs/checkout.md#embedding, docs/operations.md#operator-api).
 

@@ -1,15 +1,15 @@
 import type { PlanFilter, TransactionFilter } from '@/db/queries/activity';
 import { PLAN_STATUSES, type PlanStatus, TRANSACTION_STATUSES, type TransactionStatus } from '@/db/schema';
 import { isId } from '@/lib/ids';
+import { paramOf, type SearchParams as PageParams } from '@/lib/search-params';
 
 // The query string of the portal's lists (?q=&status=&before=), read alike by the pages and by
 // their CSV exports, so an export holds exactly what the filters show.
 
-export type SearchParams = Record<string, string | string[] | undefined> | URLSearchParams;
+export type SearchParams = PageParams | URLSearchParams;
 
 function one(params: SearchParams, name: string): string | undefined {
-  const v = params instanceof URLSearchParams ? params.get(name) : params[name];
-  return (Array.isArray(v) ? v[0] : v)?.trim().slice(0, 200) || undefined;
+  return paramOf(params, name)?.trim().slice(0, 200) || undefined;
 }
 
 export function planFilterOf(params: SearchParams): PlanFilter {

@@ -16,12 +16,12 @@ import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, langOfTag } from '@/lib/i18n/locale';
 import { savedMethodType } from '@/lib/payments/processor';
 import styles from '@/components/customers/manage.module.css';
+import { firstParam } from '@/lib/search-params';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'ServicePay', robots: { index: false, follow: false } };
 
 type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
-const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export default async function ManagePage({ params, searchParams }: Props) {
   const { token } = await params;
@@ -30,14 +30,14 @@ export default async function ManagePage({ params, searchParams }: Props) {
   const c = MANAGE_COPY[lang];
   const page = await loadManagePage(await getDb(), token, {
     // A language the customer picked here (not the browser's guess) is theirs for the e-mails too.
-    chosenLang: langOfTag(one(query.lang) ?? ''),
-    confirmCancel: one(query.cancel) === 'confirm',
+    chosenLang: langOfTag(firstParam(query.lang) ?? ''),
+    confirmCancel: firstParam(query.cancel) === 'confirm',
   });
   if (!page) notFound();
   const { plan, merchantName, processorType, charges, nextCharge: next, interval, monthly, changeable, cancellable, confirming, wompi } = page;
   const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
-  const done = one(query.done);
-  const problem = one(query.problem);
+  const done = firstParam(query.done);
+  const problem = firstParam(query.problem);
   const langQuery = lang === 'en' ? '?lang=en' : '';
   // Plain form posts to route handlers (lib/customers/manage-form.ts), the same with or without JavaScript.
   const hidden = <input type="hidden" name="lang" value={lang} />;

@@ -6,7 +6,7 @@ import { pinClockInMinute } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 import { createTestMerchant, linkBody, type TestMerchant } from '@/test/merchants';
-import { saveProcessor } from '@/lib/portal/processor-settings';
+import { saveProcessor } from '@/lib/portal/processor-page';
 import { testWompiKeys } from '@/test/wompi-double';
 import { POST } from './route';
 

@@ -23,6 +23,7 @@ import { env } from '@/lib/env';
 import { isId } from '@/lib/ids';
 import { EMBED_ORIGIN_PARAM, EMBED_PARAM } from '@/lib/widget/protocol';
 import { requestLang } from './lang';
+import { firstParam } from '@/lib/search-params';
 
 interface PageProps {
   params: Promise<{ token: string }>;
@@ -48,16 +49,15 @@ async function pageOf(token: string) {
   }
 }
 
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 export default async function CheckoutPage({ params, searchParams }: PageProps) {
   const [{ token }, query] = await Promise.all([params, searchParams]);
   const lang = await requestLang(query.lang);
   const { session, expired, subscriptionPlanId, pendingPaymentId, late } = await pageOf(token);
   const target =
-    first(query[EMBED_PARAM]) === '1' ? embedTargetOrigin(first(query[EMBED_ORIGIN_PARAM]), session.allowedDomains, env().APP_URL) : null;
+    firstParam(query[EMBED_PARAM]) === '1' ? embedTargetOrigin(firstParam(query[EMBED_ORIGIN_PARAM]), session.allowedDomains, env().APP_URL) : null;
   const nonce = (await headers()).get('x-nonce');
-  const resume = first(query.payment);
+  const resume = firstParam(query.payment);
   // The payer back from the bank names its payment; a reopened page follows the one still PENDING.
   const resumePayment = (resume && isId('txn', resume) ? resume : undefined) ?? pendingPaymentId ?? undefined;
   const form = { action: cardFormAction(token, query), returned: formReturnOf(query) };

@@ -4,7 +4,7 @@ import { PortalNav } from '@/components/portal/portal-nav';
 import { PortalShell } from '@/components/portal/portal-shell';
 import { getDb } from '@/db/client';
 import { processorCopy } from '@/lib/portal/processor-i18n';
-import { getProcessorSettings, inTestMode } from '@/lib/portal/processor-settings';
+import { getProcessorSettings, inTestMode } from '@/lib/portal/processor-page';
 import { portalLang, requireUser } from '@/lib/portal/request';
 import { signOutAction, signOutEverywhereAction } from '../actions';
 

@@ -2,6 +2,7 @@ import { getDb } from '@/db/client';
 import { chargeRenewal, type RenewalOutcome } from '@/lib/billing/renewals';
 import { merchantProcessors } from '@/lib/payments';
 import { inngest, renewalDue } from '../client';
+import { INNGEST_FUNCTION_IDS } from '../function-ids';
 
 // One renewal attempt (docs/billing.md): the domain's chargeRenewal in a named step. A retried step
 // finds the attempt already made, or in flight, and charges nothing twice. A charge the processor
@@ -12,7 +13,7 @@ import { inngest, renewalDue } from '../client';
 export const PENDING_CHECKS = 5;
 
 export const chargeRenewalFunction = inngest.createFunction(
-  { id: 'charge-renewal', triggers: [renewalDue], concurrency: { key: 'event.data.planId', limit: 1 } },
+  { id: INNGEST_FUNCTION_IDS.chargeRenewal, triggers: [renewalDue], concurrency: { key: 'event.data.planId', limit: 1 } },
   async ({ event, step }) => {
     const attempt = async (): Promise<RenewalOutcome> => {
       const db = await getDb();

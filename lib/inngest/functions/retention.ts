@@ -1,6 +1,7 @@
 import { type Db, getDb } from '@/db/client';
 import { deleteExpiredIdempotencyKeys, deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents } from '@/lib/retention';
 import { inngest } from '../client';
+import { INNGEST_FUNCTION_IDS } from '../function-ids';
 
 // Retention as scheduled jobs of their own (docs/operations.md#scheduled-jobs), apart from the
 // renewal sweep: a slow deletion never delays a charge.
@@ -11,10 +12,10 @@ const retentionFunction = (id: string, cron: string, deletion: (db: Db) => Promi
     deleted: await step.run('delete', async () => deletion(await getDb())),
   }));
 
-export const deleteExpiredIdempotencyKeysFunction = retentionFunction('delete-expired-idempotency-keys', '17 * * * *', deleteExpiredIdempotencyKeys);
-export const deleteOldWebhookEventsFunction = retentionFunction('delete-old-webhook-events', '43 3 * * *', deleteOldWebhookEvents);
-export const deleteOldEmailsFunction = retentionFunction('delete-old-emails', '47 3 * * *', deleteOldEmails);
-export const deleteOldManageLinksFunction = retentionFunction('delete-old-manage-links', '51 3 * * *', deleteOldManageLinks);
+export const deleteExpiredIdempotencyKeysFunction = retentionFunction(INNGEST_FUNCTION_IDS.deleteExpiredIdempotencyKeys, '17 * * * *', deleteExpiredIdempotencyKeys);
+export const deleteOldWebhookEventsFunction = retentionFunction(INNGEST_FUNCTION_IDS.deleteOldWebhookEvents, '43 3 * * *', deleteOldWebhookEvents);
+export const deleteOldEmailsFunction = retentionFunction(INNGEST_FUNCTION_IDS.deleteOldEmails, '47 3 * * *', deleteOldEmails);
+export const deleteOldManageLinksFunction = retentionFunction(INNGEST_FUNCTION_IDS.deleteOldManageLinks, '51 3 * * *', deleteOldManageLinks);
 
 export const retentionFunctions = [
   deleteExpiredIdempotencyKeysFunction,

@@ -1,6 +1,7 @@
 import { getDb } from '@/db/client';
 import { deliverJob, WEBHOOK_CONCURRENCY_PER_MERCHANT } from '@/lib/webhooks/deliver';
 import { inngest, webhookEventCreated, webhookEventResent, webhookRetryDue } from '../client';
+import { INNGEST_FUNCTION_IDS } from '../function-ids';
 
 // Delivers one outbox event (docs/webhooks.md#delivery) with the domain's deliverJob, as the
 // in-process queue does. Inngest's own retries are off: a retried step could POST twice. A
@@ -15,7 +16,7 @@ export { WEBHOOK_CONCURRENCY_PER_MERCHANT };
 
 export const sendWebhookFunction = inngest.createFunction(
   {
-    id: 'send-webhook',
+    id: INNGEST_FUNCTION_IDS.sendWebhook,
     retries: 0,
     concurrency: { key: 'event.data.merchantId', limit: WEBHOOK_CONCURRENCY_PER_MERCHANT },
     triggers: [webhookEventCreated, webhookEventResent, webhookRetryDue],

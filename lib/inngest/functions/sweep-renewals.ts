@@ -2,6 +2,7 @@ import { getDb } from '@/db/client';
 import { runRenewalLinks } from '@/lib/settlement/renewal-links';
 import { findDueRenewals, type RenewalDue, renewalEventId } from '@/lib/billing/renewals';
 import { inngest, renewalDue } from '../client';
+import { INNGEST_FUNCTION_IDS } from '../function-ids';
 
 // The renewal cron (docs/billing.md): finds the attempts due and sends one event per plan, period and
 // attempt; charge-renewal charges each. A sweep that finds more than MAX_PER_SWEEP leaves the rest
@@ -11,7 +12,7 @@ import { inngest, renewalDue } from '../client';
 export const MAX_PER_SWEEP = 10_000;
 
 export const sweepRenewals = inngest.createFunction(
-  { id: 'sweep-renewals', triggers: [{ cron: '*/10 * * * *' }] },
+  { id: INNGEST_FUNCTION_IDS.sweepRenewals, triggers: [{ cron: '*/10 * * * *' }] },
   async ({ step }) => {
     const due = await step.run('find-due-renewals', async () => {
       const found: RenewalDue[] = [];

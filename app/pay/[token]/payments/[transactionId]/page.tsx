@@ -18,6 +18,7 @@ import { env } from '@/lib/env';
 import { getPaymentProcessor } from '@/lib/payments';
 import { EMBED_ORIGIN_PARAM, EMBED_PARAM } from '@/lib/widget/protocol';
 import { requestLang } from '../../lang';
+import { firstParam } from '@/lib/search-params';
 
 interface PageProps {
   params: Promise<{ token: string; transactionId: string }>;
@@ -29,7 +30,6 @@ export async function generateMetadata({ searchParams }: PageProps): Promise<Met
   return { title: `${checkoutCopy(lang).htmlTitle} · ServicePay`, robots: { index: false, follow: false }, referrer: 'no-referrer' };
 }
 
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 export default async function PaymentOutcomePage({ params, searchParams }: PageProps) {
   const [{ token, transactionId }, query] = await Promise.all([params, searchParams]);
@@ -50,7 +50,7 @@ export default async function PaymentOutcomePage({ params, searchParams }: PageP
     </CheckoutOutcome>
   );
   const target =
-    first(query[EMBED_PARAM]) === '1' ? embedTargetOrigin(first(query[EMBED_ORIGIN_PARAM]), page.session.allowedDomains, env().APP_URL) : null;
+    firstParam(query[EMBED_PARAM]) === '1' ? embedTargetOrigin(firstParam(query[EMBED_ORIGIN_PARAM]), page.session.allowedDomains, env().APP_URL) : null;
   const nonce = (await headers()).get('x-nonce');
   if (!target || !nonce) return content;
   return (

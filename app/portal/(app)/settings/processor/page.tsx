@@ -5,7 +5,7 @@ import { CopyButton } from '@/components/portal/copy-button';
 import { getDb } from '@/db/client';
 import { fill } from '@/lib/checkout/i18n';
 import { maskSecret, processorCopy } from '@/lib/portal/processor-i18n';
-import { getProcessorSettings } from '@/lib/portal/processor-settings';
+import { getProcessorSettings } from '@/lib/portal/processor-page';
 import { portalLang, requireUser } from '@/lib/portal/request';
 import { saveWompiKeysAction, useSandboxAction } from '../../../processor-actions';
 import { saveRenewalSettingsAction } from '@/app/portal/customer-actions';

@@ -4,7 +4,7 @@ import { countOpenPlansOffAmount } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import { updateMerchant } from '@/lib/merchants/merchants';
-import { expectedPrefixes, processorSettingsSchema } from '@/lib/merchants/processor-settings';
+import { expectedPrefixes, processorSettingsSchema } from '@/lib/merchants/processor-schema';
 import { isProductionDeployment } from '@/lib/payments/secret-box';
 import { WOMPI_MIN_AMOUNT } from '@/lib/payments/wompi/amounts';
 

@@ -6,7 +6,7 @@ import { createLinkBodySchema } from '@/lib/plans/schemas';
 import { createTestMerchant, linkBody } from '@/test/merchants';
 import { useTestDatabase } from '@/test/database';
 import { testWompiKeys } from '@/test/wompi-double';
-import { getProcessorSettings, saveProcessor } from './processor-settings';
+import { getProcessorSettings, saveProcessor } from './processor-page';
 
 let database: Awaited<ReturnType<typeof useTestDatabase>>;
 beforeAll(async () => {
