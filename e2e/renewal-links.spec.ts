@@ -58,15 +58,20 @@ async function subscriptionLink(request: APIRequestContext, authorization: strin
   return { email, url: link.url as string, planId: link.subscriptionPlanId as string };
 }
 
-/** Pays the page open in `page` with PSE at the bank that approves: the sandbox's, or Wompi's (documents accepted). */
-async function payWithPse(page: Page, processor: 'sandbox' | 'wompi') {
+const BANKS = {
+  approved: { sandbox: 'Banco que aprueba (sandbox)', wompi: 'Banco que aprueba' },
+  declined: { sandbox: 'Banco que rechaza (sandbox)', wompi: 'Banco que declina' },
+} as const;
+
+/** Pays the page open in `page` with PSE at the bank that approves (or declines): the sandbox's, or Wompi's (documents accepted). */
+async function payWithPse(page: Page, processor: 'sandbox' | 'wompi', outcome: 'approved' | 'declined' = 'approved') {
   await page.getByRole('radio', { name: /PSE/ }).check();
-  await page.getByLabel('Banco', { exact: true }).selectOption({ label: processor === 'wompi' ? 'Banco que aprueba' : 'Banco que aprueba (sandbox)' });
+  await page.getByLabel('Banco', { exact: true }).selectOption({ label: BANKS[outcome][processor] });
   await page.getByLabel('Número de documento').fill('1020304050');
   await page.getByLabel('Nombre completo o razón social').fill('Ana Gómez');
   if (processor === 'wompi') await acceptConsent(page);
   await page.getByRole('button', { name: 'Continuar al banco' }).click();
-  await expectState(page, 'approved', 15_000);
+  await expectState(page, outcome, 15_000);
 }
 
 /** The renewal link an e-mail carries (a plain /pay/<token> address of this server). */
@@ -132,6 +137,12 @@ for (const processor of ['sandbox', 'wompi'] as const) {
     await expect(page.getByText(/^Renovación del periodo que vence el/)).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await expectAccessible(page);
+    // Declined at the bank first: nothing changes, and the page offers to try again, by any method, while grace lasts.
+    await payWithPse(page, processor, 'declined');
+    await expect(page.getByText(/Puede intentarlo de nuevo o pagar con otro medio hasta el/)).toBeVisible();
+    expect((await record()).renewalUrl).toBe(renewalUrl);
+    await expectEvents(planId, ['subscription.charge.approved', 'subscription.renewal_due', 'subscription.charge.declined']);
+    await page.goto(renewalUrl!);
     await payWithPse(page, processor);
     const [, , renewalReceipt] = await mailTo(email, 3);
     expect(renewalReceipt!.subject).toBe('Recibo de su pago a Gimnasio Norte');
@@ -141,7 +152,7 @@ for (const processor of ['sandbox', 'wompi'] as const) {
     expect(renewed.renewalUrl).toBeUndefined();
     const nextDue = renewed.nextChargeDate as number;
     expect(nextDue).toBeGreaterThan(due + 27 * DAY);
-    await expectEvents(planId, ['subscription.charge.approved', 'subscription.renewal_due', 'subscription.charge.approved']);
+    await expectEvents(planId, ['subscription.charge.approved', 'subscription.renewal_due', 'subscription.charge.declined', 'subscription.charge.approved']);
     // The paid link says so instead of a form.
     await page.goto(renewalUrl!);
     await expectState(page, 'paid');
@@ -153,7 +164,13 @@ for (const processor of ['sandbox', 'wompi'] as const) {
     expect(fourth.subject).toBe('Renueve su suscripción a Gimnasio Norte');
     const nextUrl = renewalUrlIn(fourth)!;
     expect(nextUrl).not.toBe(renewalUrl);
-    await expectEvents(planId, ['subscription.charge.approved', 'subscription.renewal_due', 'subscription.charge.approved', 'subscription.renewal_due']);
+    await expectEvents(planId, [
+      'subscription.charge.approved',
+      'subscription.renewal_due',
+      'subscription.charge.declined',
+      'subscription.charge.approved',
+      'subscription.renewal_due',
+    ]);
     await run(nextDue + MINUTE);
     expect((await mailTo(email, 5))[4]!.subject).toBe('Hoy vence su suscripción a Gimnasio Norte');
     await run(nextDue + 3 * DAY + MINUTE);
@@ -173,11 +190,12 @@ for (const processor of ['sandbox', 'wompi'] as const) {
     await expectEvents(planId, [
       'subscription.charge.approved',
       'subscription.renewal_due',
+      'subscription.charge.declined',
       'subscription.charge.approved',
       'subscription.renewal_due',
       'subscription.cancelled',
     ]);
-    expect(eventsOf(planId)[4]!.data).toMatchObject({ status: 'CANCELLED', reason: 'unpaid', nextChargeDate: null });
+    expect(eventsOf(planId)[5]!.data).toMatchObject({ status: 'CANCELLED', reason: 'unpaid', nextChargeDate: null });
     // The expired link says what happened and what to do; it takes no payment.
     await page.goto(nextUrl);
     await expectState(page, 'expired');
