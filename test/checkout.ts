@@ -31,9 +31,12 @@ export const cardForm = (cardNumber: string, overrides: Record<string, string> =
   ...overrides,
 });
 
-/** The real sandbox, counting the charges that reach it (a customer's payment or a renewal). */
-export function countingSandbox(pendingMs = 3000) {
-  const sandbox = createSandboxProcessor({ pendingMs });
+/**
+ * The real sandbox, counting the charges that reach it (a customer's payment or a renewal). `now`
+ * decides when a PENDING payment settles: a test where that moment matters passes its own clock.
+ */
+export function countingSandbox(pendingMs = 3000, now: () => number = Date.now) {
+  const sandbox = createSandboxProcessor({ pendingMs, now });
   const calls = { charge: 0 };
   const processor: PaymentProcessor = {
     ...sandbox,
