@@ -3,12 +3,17 @@ import { isMonthly } from '@/lib/calendar/interval';
 import type { CheckoutPageSession } from '@/lib/checkout/session';
 import { everyInterval } from '@/lib/i18n/interval';
 import styles from './checkout.module.css';
+import { DiscountLines, type PromotionForm, PromotionCodeForm } from './checkout-discount';
 
 // What is being paid, to whom, and for whom: everything the merchant's link already says, shown
 // so the customer never retypes it (docs/checkout.md#hosted-page). Rendered on the server only.
 
-/** `note` replaces the link's validity line (a renewal link says what period it pays, and until when). */
-export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lang; showExpiry: boolean; note?: string }) {
+/**
+ * `note` replaces the link's validity line (a renewal link says what period it pays, and until
+ * when). With a coupon the price is what is paid today, the coupon's lines below it; `promotion`
+ * (a payable link that takes codes) adds the code form.
+ */
+export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lang; showExpiry: boolean; note?: string; promotion?: PromotionForm }) {
   const { session, lang } = props;
   const copy = checkoutCopy(lang);
   return (
@@ -20,14 +25,18 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
         {session.planName}
       </h1>
       <p className={styles.price}>
-        <span className={styles.amount}>{formatCop(session.amount)}</span>
+        <span className={styles.amount}>{formatCop(session.discount?.amountDue ?? session.amount)}</span>
         <abbr className={styles.currency} title={copy.currencyNote}>
           COP
         </abbr>
-        {session.modality === 'SUBSCRIPTION' ? (
+        {session.discount ? (
+          <span className={styles.period}>{copy.coupon.dueToday}</span>
+        ) : session.modality === 'SUBSCRIPTION' ? (
           <span className={styles.period}>{isMonthly(session.interval) ? copy.perMonth : everyInterval(session.interval, lang)}</span>
         ) : null}
       </p>
+      {session.discount ? <DiscountLines session={session} lang={lang} discount={session.discount} /> : null}
+      {props.promotion && session.promotionCodes ? <PromotionCodeForm lang={lang} form={props.promotion} /> : null}
       <p className={styles.badge}>
         {session.modality === 'SUBSCRIPTION' && !isMonthly(session.interval) ? copy.subscription : copy.modality[session.modality]}
       </p>

@@ -69,6 +69,29 @@ const es = {
   name: 'Nombre',
   phone: 'Celular',
   validUntil: 'Link válido hasta el {date}',
+  coupon: {
+    dueToday: 'hoy',
+    listPrice: 'Precio',
+    discount: 'Descuento',
+    discountCode: 'Descuento ({code})',
+    dueNow: 'Paga hoy',
+    later: 'Después',
+    laterForever: '{amount} {period}, con el descuento en cada cobro',
+    laterSome: '{amount} en los próximos {count} cobros; luego {list} {period}',
+    laterOne: '{amount} en el próximo cobro; luego {list} {period}',
+    laterFull: '{list} {period}',
+    formLabel: '¿Tiene un código de descuento?',
+    apply: 'Aplicar',
+    outcome: {
+      applied: 'Código aplicado: el descuento ya se ve arriba.',
+      unknown: 'Ese código no es válido para este pago. Revíselo e intente de nuevo.',
+      expired: 'Ese código ya venció.',
+      exhausted: 'Ese código ya se usó todas las veces permitidas.',
+      below_minimum: 'Ese código no se puede usar en este pago: dejaría un cobro menor al mínimo.',
+      unavailable: 'Este link no acepta códigos de descuento.',
+      rate_limited: 'Demasiados intentos. Espere un minuto e intente de nuevo.',
+    },
+  },
   expired: {
     title: 'Este link de pago venció',
     text: 'Por seguridad, los links de pago tienen un tiempo límite. Pídale al comercio un link nuevo para completar su pago. Si ya había pagado, no tiene que hacer nada más.',
@@ -196,6 +219,29 @@ const en: Copy = {
   name: 'Name',
   phone: 'Mobile',
   validUntil: 'Link valid until {date}',
+  coupon: {
+    dueToday: 'today',
+    listPrice: 'Price',
+    discount: 'Discount',
+    discountCode: 'Discount ({code})',
+    dueNow: 'You pay today',
+    later: 'After that',
+    laterForever: '{amount} {period}, with the discount on every charge',
+    laterSome: '{amount} for the next {count} charges; then {list} {period}',
+    laterOne: '{amount} on the next charge; then {list} {period}',
+    laterFull: '{list} {period}',
+    formLabel: 'Do you have a discount code?',
+    apply: 'Apply',
+    outcome: {
+      applied: 'Code applied: the discount is shown above.',
+      unknown: 'That code is not valid for this payment. Check it and try again.',
+      expired: 'That code has expired.',
+      exhausted: 'That code has been used as many times as allowed.',
+      below_minimum: 'That code cannot be used on this payment: the charge would fall below the minimum.',
+      unavailable: 'This link does not take discount codes.',
+      rate_limited: 'Too many attempts. Wait a minute and try again.',
+    },
+  },
   expired: {
     title: 'This payment link has expired',
     text: 'For your security, payment links are only valid for a limited time. Ask the merchant for a new link to complete your payment. If you already paid, there is nothing else to do.',
@@ -323,10 +369,14 @@ export function formatExpiry(epochMs: number, lang: Lang): string {
   return `${date}, ${time.replace(/\s/g, '\u00a0')}`;
 }
 
-/** What the form shows for one session: the language's strings with this session's values in. */
+/**
+ * What the form shows for one session: the language's strings with this session's values in. The
+ * pay button names what is charged now (less a coupon's discount, docs/billing.md#coupons); the
+ * authorization, the list price every period.
+ */
 export function formCopy(
   lang: Lang,
-  session: { planName: string; merchantName: string; amount: number; modality: Modality; interval?: BillingInterval | null },
+  session: { planName: string; merchantName: string; amount: number; modality: Modality; interval?: BillingInterval | null; discount?: { amountDue: number } },
 ): FormCopy {
   const { form } = copies[lang];
   const values = { plan: session.planName, merchant: session.merchantName, amount: formatCop(session.amount), every: everyInterval(session.interval, lang) };
@@ -337,7 +387,7 @@ export function formCopy(
     holderHint: form.holderHint,
     problems: form.problems,
     serverProblem: form.serverProblem,
-    pay: fill(form.pay, values),
+    pay: fill(form.pay, { ...values, amount: formatCop(session.discount?.amountDue ?? session.amount) }),
     processing: form.processing,
     tryAgain: form.tryAgain,
     authorization: fill(form.authorization[session.modality], values),

@@ -138,10 +138,10 @@ const en: MethodsCopyTable = {
 
 export type MethodsCopy = Omit<MethodsCopyTable, 'nequi'> & { nequi: Omit<MethodsCopyTable['nequi'], 'authorization'> & { authorization: string } };
 
-/** The methods' strings for one session, with its values in. */
+/** The methods' strings for one session, with its values in; the pay button names what is charged now (docs/billing.md#coupons). */
 export function methodsCopy(
   lang: Lang,
-  session: { merchantName: string; amount: number; modality: Modality; interval?: BillingInterval | null },
+  session: { merchantName: string; amount: number; modality: Modality; interval?: BillingInterval | null; discount?: { amountDue: number } },
 ): MethodsCopy {
   const table = lang === 'en' ? en : es;
   const values = { merchant: session.merchantName, amount: formatCop(session.amount), every: everyInterval(session.interval, lang) };
@@ -149,7 +149,7 @@ export function methodsCopy(
     ...table,
     nequi: {
       ...table.nequi,
-      pay: fill(table.nequi.pay, values),
+      pay: fill(table.nequi.pay, { ...values, amount: formatCop(session.discount?.amountDue ?? session.amount) }),
       waiting: { title: table.nequi.waiting.title, text: fill(table.nequi.waiting.text, values) },
       authorization: fill(table.nequi.authorization[session.modality], values),
     },

@@ -7,6 +7,7 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { CheckoutForm, type CheckoutFormProps } from '@/components/checkout/checkout-form';
+import { type PromotionForm } from '@/components/checkout/checkout-discount';
 import { CheckoutNotice } from '@/components/checkout/checkout-notice';
 import { CheckoutSummary } from '@/components/checkout/checkout-summary';
 import { EmbedBridge } from '@/components/checkout/embed-bridge';
@@ -17,6 +18,7 @@ import { embedTargetOrigin } from '@/lib/checkout/embed';
 import { checkoutCopy, fill, type FormCopy, formCopy, type Lang, LANG_TAG } from '@/lib/checkout/i18n';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
 import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
+import { promotionFormAction, promotionOutcomeOf } from '@/lib/checkout/promotion-form';
 import { renewalCopy, withRenewalRetry } from '@/lib/checkout/renewal-i18n';
 import { type CheckoutPageSession, loadCheckoutPage } from '@/lib/checkout/session';
 import { env } from '@/lib/env';
@@ -60,7 +62,11 @@ export default async function CheckoutPage({ params, searchParams }: PageProps) 
   const resume = firstParam(query.payment);
   // The payer back from the bank names its payment; a reopened page follows the one still PENDING.
   const resumePayment = (resume && isId('txn', resume) ? resume : undefined) ?? pendingPaymentId ?? undefined;
-  const form = { action: cardFormAction(token, query), returned: formReturnOf(query) };
+  const form = {
+    action: cardFormAction(token, query),
+    returned: formReturnOf(query),
+    promotion: { action: promotionFormAction(token, query), outcome: promotionOutcomeOf(query.promotion) },
+  };
   const content = await checkoutContent(token, lang, session, expired, form, resumePayment, late);
   if (!target || !nonce) return content;
   return (
@@ -115,7 +121,7 @@ async function checkoutContent(
   lang: Lang,
   session: CheckoutPageSession,
   expired: boolean,
-  form: { action: string; returned: FormReturn | null },
+  form: { action: string; returned: FormReturn | null; promotion: PromotionForm },
   resumePayment?: string,
   late?: 'APPROVED' | 'VOIDED' | null,
 ): Promise<ReactNode> {
@@ -178,7 +184,7 @@ async function checkoutContent(
       subscription={session.modality === 'SUBSCRIPTION'}
       resumePayment={resumePayment}
     >
-      <CheckoutSummary session={session} lang={lang} showExpiry note={renewal?.note} />
+      <CheckoutSummary session={session} lang={lang} showExpiry note={renewal?.note} promotion={resumePayment ? undefined : form.promotion} />
     </CheckoutForm>
   );
 }
