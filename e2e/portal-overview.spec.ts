@@ -73,7 +73,9 @@ test('the overview adds up what was sold, lists and exports find it, every page 
   await page.getByRole('button', { name: 'Filtrar' }).click();
   await expect(plans.getByRole('row')).toHaveCount(2);
   const plansCsv = (await download(page, 'Descargar CSV')).trim().split('\r\n');
-  expect(plansCsv[0]).toBe('subscriptionPlanId,externalReference,description,amount,currency,modality,status,customerEmail,nextChargeDate,createdAt');
+  expect(plansCsv[0]).toBe(
+    'subscriptionPlanId,externalReference,description,amount,currency,modality,status,customerEmail,nextChargeDate,createdAt,couponId,discountPercent,discountAmount,discountPeriods,discountPeriodsUsed',
+  );
   expect(plansCsv).toHaveLength(2);
   expect(plansCsv[1]).toMatch(new RegExp(`^${a},a-${stamp},Plan a-${stamp},150000,COP,RECURRING,ACTIVE,a-${stamp}@example.com,\\d{4}-`));
 
@@ -84,7 +86,7 @@ test('the overview adds up what was sold, lists and exports find it, every page 
   await expect(txns).toContainText('Rechazada');
   const txnCsv = (await download(page, 'Descargar CSV')).trim().split('\r\n');
   expect(txnCsv).toHaveLength(2);
-  expect(txnCsv[1]).toMatch(new RegExp(`^txn_\\w+,${c},c-${stamp},c-${stamp}@example.com,INITIAL,DECLINED,90000,COP,CARD,1111,`));
+  expect(txnCsv[1]).toMatch(new RegExp(`^txn_\\w+,${c},c-${stamp},c-${stamp}@example.com,INITIAL,DECLINED,90000,COP,CARD,1111,[^,]+,90000,0$`));
   const all = (await page.request.get('/portal/export/transactions')).text();
   expect((await all).trim().split('\r\n')).toHaveLength(4);
 

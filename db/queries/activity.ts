@@ -47,6 +47,11 @@ const planColumns = {
   customerEmail: subscriptionPlans.customerEmail,
   nextChargeDate: subscriptionPlans.nextChargeDate,
   createdAt: subscriptionPlans.createdAt,
+  couponId: subscriptionPlans.couponId,
+  discountPercent: subscriptionPlans.discountPercent,
+  discountAmount: subscriptionPlans.discountAmount,
+  discountPeriods: subscriptionPlans.discountPeriods,
+  discountPeriodsUsed: subscriptionPlans.discountPeriodsUsed,
 };
 
 /** A page of the merchant's plans, newest first, and whether older ones remain. */
@@ -80,6 +85,7 @@ export async function listTransactions(db: Db, merchantId: string, filter: Trans
       kind: transactions.kind,
       status: transactions.status,
       amount: transactions.amount,
+      discount: transactions.discount,
       paymentMethodType: transactions.paymentMethodType,
       cardBrand: transactions.cardBrand,
       cardLast4: transactions.cardLast4,

@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db/client';
 import { listPlans, listTransactions } from '@/db/queries/activity';
 import { insertTransaction } from '@/db/queries/transactions';
+import { createCoupon } from '@/lib/coupons/coupons';
+import { discountFor } from '@/lib/coupons/discount';
 import { createId } from '@/lib/ids';
 import { createPaymentLink } from '@/lib/plans/create-link';
 import { createLinkBodySchema } from '@/lib/plans/schemas';
@@ -79,6 +81,30 @@ describe('getOverview', () => {
     await plan(a.merchantId, 'paused', 150_000, { status: 'PAUSED', interval: { unit: 'week', count: 1 } });
     const { mrr } = await getOverview(db, a.merchantId, { now: NOW });
     expect(mrr).toBe(Math.round((100_000 * 52) / 12 + (100_000 * 52) / 24 + 2_990_000 / 3 + 1_200_000 / 12 + 150_000));
+  });
+
+  it('counts MRR net of coupons while their periods last, as the charges take them (lib/coupons/discount.ts)', async () => {
+    const a = await createTestMerchant(db);
+    const active = { status: 'ACTIVE', next: new Date(NOW.getTime() + DAY) };
+    const weekly = await plan(a.merchantId, 'w20', 2_990_000, { ...active, interval: { unit: 'week', count: 1 } });
+    const odd = await plan(a.merchantId, 'm15', 123_457, active);
+    const flat = await plan(a.merchantId, 'flat', 150_000, active);
+    const used = await plan(a.merchantId, 'used', 200_000, active);
+    const terms = [
+      [weekly, { discountPercent: 20, discountAmount: null, discountPeriods: 3, discountPeriodsUsed: 1 }],
+      [odd, { discountPercent: 15, discountAmount: null, discountPeriods: null, discountPeriodsUsed: 7 }],
+      [flat, { discountPercent: null, discountAmount: 149_990, discountPeriods: null, discountPeriodsUsed: 0 }],
+      [used, { discountPercent: 50, discountAmount: null, discountPeriods: 1, discountPeriodsUsed: 1 }],
+    ] as const;
+    const coupon = await createCoupon(db, a.merchantId, { percentOff: 10, duration: 'forever' });
+    for (const [id, t] of terms) {
+      await db.execute(sql`update subscription_plans set coupon_id = ${coupon.id}, discount_percent = ${t.discountPercent}, discount_amount = ${t.discountAmount},
+        discount_periods = ${t.discountPeriods}, discount_periods_used = ${t.discountPeriodsUsed} where id = ${id}`);
+    }
+    const net = (amount: number, t: (typeof terms)[number][1]) => amount - discountFor(t, amount);
+    const { mrr } = await getOverview(db, a.merchantId, { now: NOW });
+    expect([net(2_990_000, terms[0][1]), net(123_457, terms[1][1]), net(150_000, terms[2][1]), net(200_000, terms[3][1])]).toEqual([2_392_000, 104_938, 100, 200_000]);
+    expect(mrr).toBe(Math.round((2_392_000 * 52) / 12 + 104_938 + 100 + 200_000));
   });
 
   it('counts a charge in the Bogotá day it was made (UTC-5), not the UTC day', async () => {

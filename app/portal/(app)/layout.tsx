@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { PortalNav } from '@/components/portal/portal-nav';
 import { PortalShell } from '@/components/portal/portal-shell';
 import { getDb } from '@/db/client';
+import { couponsCopy } from '@/lib/portal/coupons-i18n';
 import { processorCopy } from '@/lib/portal/processor-i18n';
 import { getProcessorSettings, inTestMode } from '@/lib/portal/processor-page';
 import { portalLang, requireUser } from '@/lib/portal/request';
@@ -19,6 +20,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
         { href: '/portal/overview', text: t.nav.overview },
         { href: '/portal/activity', text: t.nav.activity },
         { href: '/portal/transactions', text: t.nav.transactions },
+        { href: '/portal/coupons', text: couponsCopy(lang).nav },
       ],
     },
     {
