@@ -9,7 +9,7 @@
 // here: give this checkout's own path as a checkout too, as a control, before believing a smaller
 // difference.
 //
-//   npx tsx bench/compare.ts [--scenario floor|status] [--rounds 10] [--seconds 4] <checkout>...
+//   npx tsx bench/compare.ts [--scenario floor|status|create] [--rounds 10] [--seconds 4] <checkout>...
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,7 +39,7 @@ const settings = {
   warmupSeconds: counts['warmup-seconds'],
   merchants: counts.merchants,
 };
-if (settings.scenario !== 'floor' && settings.scenario !== 'status') throw new Error('--scenario is floor (the 401 path) or status');
+if (!['floor', 'status', 'create'].includes(settings.scenario)) throw new Error('--scenario is floor (the 401 path), status or create');
 
 interface Contender {
   label: string;
