@@ -59,6 +59,8 @@ test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
   test('the customer types a code: a bad one is refused next to the field, a good one applies, and the payment is discounted', async ({ page, request, merchant }) => {
+    // Three page loads and two axe runs.
+    test.setTimeout(90_000);
     await createCoupon(request, merchant, { code: 'MENOS5000', amountOff: 500_000, duration: 'forever' });
     const link = await createLink(request, merchant, { amount: 2_000_000, allowPromotionCodes: true });
     await page.goto(`/pay/${link.token}`);

@@ -7,6 +7,8 @@ import { expectAccessible, expectFits, formAlert, formWith, signUp } from './por
 test.use({ locale: 'es-CO', javaScriptEnabled: false });
 
 test('creates, lists and deletes a coupon with plain form posts', async ({ page }) => {
+  // Sign-up, five page loads and three axe runs.
+  test.setTimeout(90_000);
   await signUp(page);
   await page.goto('/portal/coupons');
   await expect(page.getByRole('heading', { level: 1, name: 'Cupones' })).toBeVisible();
