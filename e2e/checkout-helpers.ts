@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, FrameLocator, Page, Request } from '@playwright/test';
 import { SANDBOX_CARDS } from '../lib/payments/sandbox';
 import { ADMIN_API_TOKEN, expect, SHORT_LIVED_URL, test as base } from './fixtures';
@@ -176,14 +175,7 @@ export async function planStatus(request: APIRequestContext, merchant: Merchant,
   return res.json();
 }
 
-/** No serious or critical violation from axe in the page as it stands. */
-export async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const blocking = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  expect(blocking).toEqual([]);
-}
+export { expectAccessible } from './accessibility';
 
 /** The checkout's security headers (docs/checkout.md#embedding and the hosted-checkout issue). */
 export function expectCheckoutHeaders(headers: Record<string, string>) {

@@ -3,7 +3,7 @@ import { type Receiver, startReceiver } from '../test/webhook-receiver';
 import { CARDS, expectAccessible, expectHydrated, expectState, pay } from './checkout-helpers';
 import { expect, test } from './fixtures';
 import { mailTo } from './mailbox';
-import { createKey, expectAccessible as expectPortalAccessible, signUp } from './portal-helpers';
+import { createKey, signUp } from './portal-helpers';
 
 // The customers' side (docs/customers.md), end to end in Chromium: a plan, a declined renewal on
 // the test clock, the notice received over SMTP on loopback, the manage link, a new card, the
@@ -214,7 +214,7 @@ test('the merchant chooses lifecycle events in the portal, and sees the e-mails 
   await cancelled.check();
   await page.getByRole('button', { name: 'Guardar eventos' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Eventos guardados.' })).toBeVisible();
-  await expectPortalAccessible(page);
+  await expectAccessible(page);
   await page.reload();
   await expect(page.getByRole('checkbox', { name: /subscription\.cancelled/ })).toBeChecked();
   await expect(page.getByRole('checkbox', { name: /subscription\.paused/ })).not.toBeChecked();
@@ -240,5 +240,5 @@ test('the merchant chooses lifecycle events in the portal, and sees the e-mails 
   await expect(side.getByTestId('customer-email')).toContainText(email);
   await expect(side.getByTestId('customer-email')).toContainText('Enviado');
   await expect(side.getByTestId('manage-link-use')).toContainText('Usos del enlace de gestión: 1');
-  await expectPortalAccessible(page);
+  await expectAccessible(page);
 });

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { expectAccessible } from './accessibility';
 import { expect, test } from './fixtures';
 
 test('the home page introduces ServicePay in Spanish (es-CO)', async ({ page }) => {
@@ -9,11 +9,7 @@ test('the home page introduces ServicePay in Spanish (es-CO)', async ({ page }) 
 
 test('the home page has no serious or critical accessibility violations', async ({ page }) => {
   await page.goto('/');
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const blocking = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  expect(blocking).toEqual([]);
+  await expectAccessible(page);
 });
 
 test('health answers 200 with the database up (docs/operations.md#health)', async ({ request }) => {

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
+import { expectAccessible } from './accessibility';
 
 // What the portal journeys share: a fresh merchant account per test, signed in.
 
@@ -60,18 +60,7 @@ export async function expectFits(page: Page, path: string, widths: number[]) {
   }
 }
 
-/** No serious or critical violation from axe in the page as it stands. */
-export async function expectAccessible(page: Page) {
-  // Next streams a page's metadata after its body (its <title> arrives a moment later, and again
-  // after a server action re-renders the page); axe run in between once found no <title> in CI.
-  // A page that has none at all still fails here, on this wait.
-  await expect(page).toHaveTitle(/\S/);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const blocking = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ rule: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
-  expect(blocking).toEqual([]);
-}
+export { expectAccessible };
 
 export const linkBody = (externalReference: string) => ({
   customer: { phone: '+573001234567', email: 'ana@example.com', firstName: 'Ana' },
