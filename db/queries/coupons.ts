@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { coupons, subscriptionPlans } from '../schema';
 import type { PlanRow } from './plans';
+import { firstRow } from './first-row';
 
 export type CouponRow = typeof coupons.$inferSelect;
 export type CouponInput = Omit<typeof coupons.$inferInsert, 'timesRedeemed' | 'deletedAt'>;
@@ -23,22 +24,12 @@ export function listCouponsOfMerchant(db: Db, { merchantId, limit, before }: { m
 
 /** A coupon of this merchant (deleted ones too), or undefined: the merchant is in the `where`. */
 export async function getCouponForMerchant(db: Db, { merchantId, couponId }: { merchantId: string; couponId: string }) {
-  const [row] = await db
-    .select()
-    .from(coupons)
-    .where(and(eq(coupons.id, couponId), eq(coupons.merchantId, merchantId)))
-    .limit(1);
-  return row;
+  return firstRow(db, coupons, and(eq(coupons.id, couponId), eq(coupons.merchantId, merchantId)));
 }
 
 /** The merchant's live coupon with this code (codes are kept upper case), or undefined. */
 export async function findLiveCouponByCode(db: Db, { merchantId, code }: { merchantId: string; code: string }) {
-  const [row] = await db
-    .select()
-    .from(coupons)
-    .where(and(eq(coupons.merchantId, merchantId), eq(coupons.code, code), isNull(coupons.deletedAt)))
-    .limit(1);
-  return row;
+  return firstRow(db, coupons, and(eq(coupons.merchantId, merchantId), eq(coupons.code, code), isNull(coupons.deletedAt)));
 }
 
 /** Deletes a live coupon of this merchant (the row stays for the plans that carry it); undefined when there was none. */

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { idempotencyKeys } from '../schema';
+import { firstRow } from './first-row';
 
 const IDEMPOTENCY_WINDOW = sql`interval '24 hours'`;
 
@@ -23,12 +24,7 @@ export async function claimIdempotencyKey(db: Db, values: { merchantId: string; 
 }
 
 export async function getIdempotencyRecord(db: Db, { merchantId, key }: { merchantId: string; key: string }) {
-  const [row] = await db
-    .select()
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key)))
-    .limit(1);
-  return row;
+  return firstRow(db, idempotencyKeys, and(eq(idempotencyKeys.merchantId, merchantId), eq(idempotencyKeys.key, key)));
 }
 
 export async function saveIdempotentResponse(

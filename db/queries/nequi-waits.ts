@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../client';
 import { wompiNequiWaits } from '../schema';
+import { firstRow } from './first-row';
 
 // Wompi Nequi subscriptions waiting for the payer's approval in the app (db/schema.ts wompiNequiWaits).
 
@@ -16,12 +17,7 @@ export async function findNequiWait(db: Db, transactionId: string): Promise<Nequ
 }
 
 export async function findNequiWaitByToken(db: Db, { merchantId, nequiToken }: { merchantId: string; nequiToken: string }): Promise<NequiWait | undefined> {
-  const [row] = await db
-    .select()
-    .from(wompiNequiWaits)
-    .where(and(eq(wompiNequiWaits.merchantId, merchantId), eq(wompiNequiWaits.nequiToken, nequiToken)))
-    .limit(1);
-  return row;
+  return firstRow(db, wompiNequiWaits, and(eq(wompiNequiWaits.merchantId, merchantId), eq(wompiNequiWaits.nequiToken, nequiToken)));
 }
 
 /** Takes the wait: of the event, the page and the settler racing, only one gets the row and goes on. */

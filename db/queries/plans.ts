@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import { type Db, preparedFor, prepareSql } from '../client';
 import { customers, OPEN_PLAN_STATUSES, subscriptionPlans, transactions } from '../schema';
+import { firstRow } from './first-row';
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
 type CustomerInput = Omit<typeof customers.$inferInsert, 'createdAt' | 'updatedAt'>;
@@ -96,12 +97,7 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
 
 /** A plan of this merchant, or undefined: the merchant is in the `where`, never checked after. */
 export async function getPlanForMerchant(db: Db, { merchantId, planId }: { merchantId: string; planId: string }) {
-  const [row] = await db
-    .select()
-    .from(subscriptionPlans)
-    .where(and(eq(subscriptionPlans.id, planId), eq(subscriptionPlans.merchantId, merchantId)))
-    .limit(1);
-  return row;
+  return firstRow(db, subscriptionPlans, and(eq(subscriptionPlans.id, planId), eq(subscriptionPlans.merchantId, merchantId)));
 }
 
 const planWithLastTransactionQuery = preparedFor((db) => {

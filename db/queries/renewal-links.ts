@@ -3,6 +3,7 @@ import type { Db } from '../client';
 import { afterDuePlan } from './plans';
 import { merchants, renewalLinks, type RenewalLinkStatus, subscriptionPlans, transactions } from '../schema';
 import type { TransactionRow } from './transactions';
+import { firstRow } from './first-row';
 
 // Renewal links (docs/billing.md#renewal-links). Every change of a link happens under its plan's
 // row lock (lib/billing/renewal-links.ts), and each update is conditional on the link still being
@@ -46,12 +47,7 @@ export async function getRenewalLink(db: Db, id: string): Promise<RenewalLinkRow
 
 /** The plan's OPEN link, if any (at most one: a partial unique index). */
 export async function getOpenRenewalLink(db: Db, planId: string): Promise<RenewalLinkRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(renewalLinks)
-    .where(and(eq(renewalLinks.planId, planId), eq(renewalLinks.status, 'OPEN')))
-    .limit(1);
-  return row;
+  return firstRow(db, renewalLinks, and(eq(renewalLinks.planId, planId), eq(renewalLinks.status, 'OPEN')));
 }
 
 /** OPEN → `status`, only if still OPEN; undefined otherwise. */
@@ -176,10 +172,5 @@ export async function findLateCardPayments(db: Db, limit: number): Promise<Trans
 
 /** The payment a link took (approved, or voided since), if any: one at most (transactions_one_renewal_link_approval). */
 export async function getRenewalLinkApproval(db: Db, linkId: string): Promise<TransactionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.renewalLinkId, linkId), inArray(transactions.status, ['APPROVED', 'VOIDED'])))
-    .limit(1);
-  return row;
+  return firstRow(db, transactions, and(eq(transactions.renewalLinkId, linkId), inArray(transactions.status, ['APPROVED', 'VOIDED'])));
 }

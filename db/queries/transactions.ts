@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { merchants, subscriptionPlans, transactions } from '../schema';
 import type { PlanRow } from './plans';
+import { firstRow } from './first-row';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 
@@ -51,12 +52,7 @@ export async function recentFailedAttempts(db: Db, { planId, renewalLinkId }: { 
 }
 
 export async function getTransactionOfPlan(db: Db, { planId, transactionId }: { planId: string; transactionId: string }) {
-  const [row] = await db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.id, transactionId), eq(transactions.planId, planId)))
-    .limit(1);
-  return row;
+  return firstRow(db, transactions, and(eq(transactions.id, transactionId), eq(transactions.planId, planId)));
 }
 
 /**
@@ -112,22 +108,12 @@ export async function activatePlan(
 
 /** The plan's PENDING transaction, if any (at most one: a partial unique index). */
 export async function getPendingTransaction(db: Db, planId: string): Promise<TransactionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.planId, planId), eq(transactions.status, 'PENDING')))
-    .limit(1);
-  return row;
+  return firstRow(db, transactions, and(eq(transactions.planId, planId), eq(transactions.status, 'PENDING')));
 }
 
 /** A transaction of this merchant, or undefined: the merchant is in the `where`. */
 export async function getTransactionForMerchant(db: Db, { merchantId, transactionId }: { merchantId: string; transactionId: string }) {
-  const [row] = await db
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.id, transactionId), eq(transactions.merchantId, merchantId)))
-    .limit(1);
-  return row;
+  return firstRow(db, transactions, and(eq(transactions.id, transactionId), eq(transactions.merchantId, merchantId)));
 }
 
 /** APPROVED → VOIDED, only if still APPROVED: of two voids racing, one wins, the other gets undefined. */

@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POST as cancelRoute } from '@/app/manage/[token]/cancel/route';
 import { POST as methodRoute } from '@/app/manage/[token]/method/route';
-import type { Database } from '@/db/client';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payCheckout, payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
-import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
-import { useTestDatabase } from '@/test/database';
+import { databaseHoldingHandOffs } from '@/test/webhook-queue';
 import { call } from '@/test/http';
 import { createManageLink } from '@/lib/auth/manage-links';
 
@@ -16,12 +14,7 @@ import { createManageLink } from '@/lib/auth/manage-links';
 // JavaScript sends, under the page's no-referrer policy (Origin: null), answered with a 303 back to
 // the page; a post from another site is a 403 that changes nothing.
 
-let database: Database;
-beforeAll(async () => {
-  database = await useTestDatabase();
-});
-beforeEach(() => holdWebhookHandOffs());
-afterAll(() => restoreWebhookQueue());
+const database = databaseHoldingHandOffs();
 
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
 

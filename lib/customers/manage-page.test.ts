@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '@/db/client';
+import { describe, expect, it } from 'vitest';
 import { manageLinkUse } from '@/db/queries/manage-links';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
-import { useTestDatabase } from '@/test/database';
-import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
+import { databaseHoldingHandOffs } from '@/test/webhook-queue';
 import { createManageLink } from '@/lib/auth/manage-links';
 import { loadManagePage } from './manage-page';
 
 // What the manage page loads for a token (docs/customers.md#the-manage-page).
 
-let database: Database;
-beforeAll(async () => {
-  database = await useTestDatabase();
-});
-beforeEach(() => holdWebhookHandOffs());
-afterAll(() => restoreWebhookQueue());
+const database = databaseHoldingHandOffs();
 
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
 const plain = { chosenLang: null, confirmCancel: false };

@@ -1,7 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POST as manageLinkRoute } from '@/app/merchants/subscription-plans/[id]/manage-link/route';
-import type { Database } from '@/db/client';
 import { manageLinks, merchants, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
@@ -10,9 +9,8 @@ import type { PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { createWompiClient } from '@/lib/payments/wompi/client';
 import { createWompiProcessor } from '@/lib/payments/wompi/processor';
-import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
+import { databaseHoldingHandOffs } from '@/test/webhook-queue';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
-import { useTestDatabase } from '@/test/database';
 import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
 import { call } from '@/test/http';
 import { createTestMerchant } from '@/test/merchants';
@@ -24,12 +22,7 @@ import { cancelByCustomer, replacePaymentMethod } from './self-service';
 // The customer's page behind /manage/<token> (docs/customers.md#the-manage-page): the merchant's
 // link, what a bad token finds (nothing), cancel, and replacing the payment method.
 
-let database: Database;
-beforeAll(async () => {
-  database = await useTestDatabase();
-});
-beforeEach(() => holdWebhookHandOffs());
-afterAll(() => restoreWebhookQueue());
+const database = databaseHoldingHandOffs();
 
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
 const card = (n: string) => ({ type: 'CARD' as const, card: parseCard(cardForm(n))! });
