@@ -10,8 +10,6 @@ import { z } from 'zod';
 export const API_VERSIONS = ['2026-11-20', '2026-11-26'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
-/** The contract as first published: SPEC's fields and states and nothing else. */
-export const FIRST_API_VERSION: ApiVersion = '2026-11-20';
 export const LATEST_API_VERSION: ApiVersion = API_VERSIONS[API_VERSIONS.length - 1]!;
 
 export const VERSION_HEADER = 'ServicePay-Version';

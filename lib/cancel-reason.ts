@@ -13,7 +13,7 @@ export type CancelReason =
   | { code: 'unpaid' };
 
 export const CUSTOMER_CANCEL_REASON = 'Cancelled by the customer';
-export const DEFAULT_CANCEL_REASON = 'Cancelled by the merchant';
+const DEFAULT_CANCEL_REASON = 'Cancelled by the merchant';
 
 /** The reason as the plan and the merchant's webhooks carry it (English, for developers). */
 export function cancelReasonText(reason: CancelReason): string {

@@ -105,7 +105,7 @@ const schema = z
     BETTER_AUTH_SECRET: env.BETTER_AUTH_SECRET ?? developmentAuthSecret(env.DATABASE_URL ?? env.PGLITE_DATA_DIR),
   }));
 
-export type Env = z.infer<typeof schema>;
+type Env = z.infer<typeof schema>;
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {

@@ -4,7 +4,7 @@
 // rollback. Nothing else: this file imports nothing, so every folder of lib may record into it.
 
 /** A committed webhook event to hand to the queue; the merchant is the queue's concurrency key. */
-export interface WebhookHandOff {
+interface WebhookHandOff {
   eventId: string;
   merchantId: string;
 }

@@ -30,7 +30,7 @@ function retentionJob(name: string, everyMs: number, deletion: (db: Db) => Promi
 }
 
 /** The in-process schedule: what Inngest's cron functions do, at the rhythm one process can keep. */
-export const IN_PROCESS_JOBS: { name: string; everyMs: number; run: () => Promise<void> }[] = [
+const IN_PROCESS_JOBS: { name: string; everyMs: number; run: () => Promise<void> }[] = [
   {
     name: 'webhook sweeper',
     everyMs: 15_000,

@@ -7,7 +7,7 @@ import styles from './checkout.module.css';
 // the client form shows after paying, rendered on the server. A PENDING payment refreshes the
 // page every few seconds until it settles (each load asks the processor again).
 
-export const PENDING_REFRESH_SECONDS = 2;
+const PENDING_REFRESH_SECONDS = 2;
 
 interface View {
   state: CheckoutState;

@@ -35,7 +35,7 @@ export function CheckoutShell(props: { state?: CheckoutState; transactionId?: st
   );
 }
 
-export function LockIcon() {
+function LockIcon() {
   return (
     <svg className={styles.icon} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
       <path

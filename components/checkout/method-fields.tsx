@@ -16,7 +16,7 @@ function describedBy(name: string, hint: boolean, errors: Errors) {
   return [hint ? `${name}-hint` : null, errors[name] ? `${name}-error` : null].filter(Boolean).join(' ') || undefined;
 }
 
-export function FieldError({ name, errors }: { name: string; errors: Errors }) {
+function FieldError({ name, errors }: { name: string; errors: Errors }) {
   return errors[name] ? (
     <p id={`${name}-error`} className={styles.fieldError}>
       {errors[name]}
@@ -24,7 +24,7 @@ export function FieldError({ name, errors }: { name: string; errors: Errors }) {
   ) : null;
 }
 
-export function TextField({ inputRef, ...props }: {
+function TextField({ inputRef, ...props }: {
   id: string;
   name: string;
   label: string;

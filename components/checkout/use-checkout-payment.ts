@@ -69,7 +69,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export interface CheckoutPaymentOptions {
+interface CheckoutPaymentOptions {
   token: string;
   lang: string;
   copy: FormCopy;

@@ -26,7 +26,7 @@ async function wompi<T>(apiUrl: string, publicKey: string, path: string, init: {
   return json.data;
 }
 
-export class WompiBrowserError extends Error {
+class WompiBrowserError extends Error {
   constructor(
     readonly status: number,
     readonly type: string,
@@ -35,7 +35,7 @@ export class WompiBrowserError extends Error {
   }
 }
 
-export interface CardToken {
+interface CardToken {
   id: string;
   brand: string;
   last_four: string;

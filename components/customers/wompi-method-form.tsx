@@ -19,7 +19,7 @@ import styles from './manage.module.css';
 
 type Wompi = Extract<CheckoutProcessor, { type: 'wompi' }>;
 
-export interface WompiMethodCopy {
+interface WompiMethodCopy {
   labels: Record<CardField, string>;
   nequiPhone: string;
   save: string;

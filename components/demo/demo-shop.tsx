@@ -19,7 +19,7 @@ function prettyBody(body: string): string {
 }
 
 /** The page's server actions (app/demo/actions.ts), passed in: a component never imports app/. */
-export interface DemoShopActions {
+interface DemoShopActions {
   createLink: () => Promise<DemoResult<PaymentLink>>;
   snapshot: (planId: string) => Promise<DemoResult<DemoSnapshot>>;
 }

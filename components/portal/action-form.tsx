@@ -7,7 +7,7 @@ import { CopyButton } from './copy-button';
 /** A portal server action as a form posts to it. */
 export type FormAction = (state: FormState, form: FormData) => Promise<FormState>;
 
-export interface ActionFormProps {
+interface ActionFormProps {
   action: FormAction;
   submit: string;
   pending: string;

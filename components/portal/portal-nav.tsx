@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { useEffect, useRef } from 'react';
 
-export interface NavGroup {
+interface NavGroup {
   label: string;
   links: { href: string; text: string }[];
 }

@@ -6,7 +6,7 @@ import type { Lang } from '@/lib/i18n/locale';
 import { ActionForm, type FormAction } from './action-form';
 import { CopyButton } from './copy-button';
 
-export interface AwaitingRenewal {
+interface AwaitingRenewal {
   planId: string;
   description: string;
   customerEmail: string;

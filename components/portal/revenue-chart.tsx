@@ -4,7 +4,7 @@ import { useSyncExternalStore } from 'react';
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCop } from '@/lib/i18n/format';
 
-export interface RevenueDay {
+interface RevenueDay {
   day: string;
   revenue: number;
 }

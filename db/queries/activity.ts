@@ -5,7 +5,7 @@ import { customers, type PlanStatus, subscriptionPlans, type TransactionStatus, 
 // What the portal's Activity and Transactions pages read. Every query names the merchant in its
 // `where`, so a page cannot show another merchant's rows by forgetting a check.
 
-export interface ActivityFilter {
+interface ActivityFilter {
   /** Matched against a plan id (sub_…), a customer's e-mail (exact, any case) and an externalReference (exact), all at once. */
   search?: string;
   /** Keyset pagination: rows older than this id (ids sort by creation time). */

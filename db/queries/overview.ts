@@ -20,7 +20,7 @@ const NEXT_DISCOUNT = sql.raw(`case when coupon_id is not null and (discount_per
     else round(amount * discount_percent / 100.0) end))
   else 0 end`);
 
-export interface PlanFigures {
+interface PlanFigures {
   /**
    * Monthly recurring revenue, net of coupons (docs/billing.md#coupons): what the ACTIVE RECURRING
    * plans' next charges are after their discount, each brought to a month
@@ -59,7 +59,7 @@ export async function planFigures(db: Db, merchantId: string, now: Date): Promis
   };
 }
 
-export interface DayFigures {
+interface DayFigures {
   /** yyyy-mm-dd in Bogotá. */
   day: string;
   /** Approved charges (not voided), in cents. */

@@ -3,7 +3,7 @@ import type { Db } from '../client';
 import { deleteInBatches } from './batched-delete';
 import { merchants, users, webhookAttempts, webhookEvents } from '../schema';
 
-export type WebhookEventRow = typeof webhookEvents.$inferSelect;
+type WebhookEventRow = typeof webhookEvents.$inferSelect;
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
 
 /** What a delivery needs: the event's stored bytes, and where and how its merchant receives webhooks now. */

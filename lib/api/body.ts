@@ -43,7 +43,7 @@ function tooLarge() {
  * 5,000 levels deep (docs/settlement.md#no-5xx-for-a-bad-request). Malformed text is left for
  * JSON.parse to refuse.
  */
-export function checkJsonShape(text: string): void {
+function checkJsonShape(text: string): void {
   let depth = 0;
   let keys = 0;
   let inString = false;

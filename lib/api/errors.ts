@@ -18,7 +18,7 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export interface ErrorDetail {
+interface ErrorDetail {
   path: string;
   message: string;
 }
@@ -48,7 +48,7 @@ export class ApiError extends Answer {
 }
 
 /** Seconds a client is asked to wait when the database is out of reach (a restart takes a few). */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** The 503 of a request that found the database out of reach: the same request may be sent again. */
 export function serviceUnavailable(): ApiError {
@@ -62,7 +62,7 @@ export function bearerUnauthorized(message: string): ApiError {
   return new ApiError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
 }
 
-export function issuePath(path: readonly PropertyKey[]): string {
+function issuePath(path: readonly PropertyKey[]): string {
   return path.map(String).join('.');
 }
 

@@ -57,7 +57,7 @@ export function errorResponse(error: ApiError, requestId: string): Response {
   return response;
 }
 
-export interface ApiOptions {
+interface ApiOptions {
   /**
    * A synchronous check run before anything else; a request it refuses is answered at once: no
    * await, no log scope, no database. A request without credentials costs the least it can

@@ -24,7 +24,7 @@ export interface DocumentSettings {
 /** A value of the document, or one that depends on the deployment's settings. */
 export type PerDeployment<T> = T | ((settings: DocumentSettings) => T);
 
-export interface PathParam {
+interface PathParam {
   description: string;
   /** The id's form; a path parameter never fails validation (a malformed id is a 404). */
   pattern?: string;
@@ -57,7 +57,7 @@ export interface Media {
 }
 
 /** Response headers documented beside X-Request-Id (lib/openapi/components.ts HEADERS). */
-export type ExtraHeader = 'Idempotent-Replayed' | 'ServicePay-Version';
+type ExtraHeader = 'Idempotent-Replayed' | 'ServicePay-Version';
 
 export interface Reply {
   description: string;

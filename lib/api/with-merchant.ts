@@ -7,7 +7,7 @@ import { ApiError } from './errors';
 import { requestedVersion } from './version-header';
 import { type ApiContext, withApi, withResponseHeaders } from './handler';
 
-export interface MerchantContext<P> extends ApiContext<P> {
+interface MerchantContext<P> extends ApiContext<P> {
   merchant: AuthenticatedMerchant;
   db: Db;
   /** The version this request is answered in, named on the reply (docs/api.md#versioning). */

@@ -11,10 +11,10 @@ import type { Lang } from '@/lib/i18n/locale';
 // expires. Only a SHA-256 of the token is stored, so the table cannot open any plan; a forged,
 // unknown or expired token finds nothing, and the page then shows no data at all.
 
-export const MANAGE_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const MANAGE_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const MANAGE_TOKEN_PATTERN = /^mng_[0-9A-Za-z]{40}$/;
 
-export type ManageLinkSource = 'merchant' | EmailKind;
+type ManageLinkSource = 'merchant' | EmailKind;
 
 export interface ManageLink {
   url: string;

@@ -30,7 +30,7 @@ export { MAX_RENEWAL_FAILURES, periodDueOf } from '@/lib/calendar/schedule';
  * (its worker died between insert and charge). It charges again with the same reference, our
  * transaction id, which a processor uses to recognise a repeated request.
  */
-export const ATTEMPT_LEASE_MS = 10 * 60 * 1000;
+const ATTEMPT_LEASE_MS = 10 * 60 * 1000;
 
 /** One attempt to collect one period of one plan: what a sweep sends and a worker charges. */
 export interface RenewalDue {

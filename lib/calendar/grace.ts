@@ -4,7 +4,7 @@
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** The last reminder comes this long before grace ends (docs/billing.md#renewal-links). */
-export const FINAL_REMINDER_BEFORE_MS = 2 * DAY_MS;
+const FINAL_REMINDER_BEFORE_MS = 2 * DAY_MS;
 
 export interface RenewalSettings {
   reminderDays: number;

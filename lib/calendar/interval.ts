@@ -6,7 +6,7 @@ import { addMonthsOnAnchor, anchorDayOf, nextOnAnchor } from './calendar';
 // for renewals, settlement, resume, renewal links and the portal alike.
 
 export const INTERVAL_UNITS = ['week', 'month', 'year'] as const;
-export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
+type IntervalUnit = (typeof INTERVAL_UNITS)[number];
 
 export interface BillingInterval {
   unit: IntervalUnit;

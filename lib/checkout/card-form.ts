@@ -24,8 +24,8 @@ const CARD_FIELDS: CardField[] = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardHo
 const KEPT_PARAMS = ['lang', EMBED_PARAM, EMBED_ORIGIN_PARAM] as const;
 
 /** Why the form came back: shown above it by the checkout page. */
-export const FORM_PROBLEMS = ['card', 'rate_limited', 'in_progress', 'javascript_required'] as const;
-export type FormProblem = (typeof FORM_PROBLEMS)[number];
+const FORM_PROBLEMS = ['card', 'rate_limited', 'in_progress', 'javascript_required'] as const;
+type FormProblem = (typeof FORM_PROBLEMS)[number];
 
 export interface FormReturn {
   problem: FormProblem;

@@ -64,7 +64,7 @@ export function paymentProblems(
 }
 
 /** A card Wompi tokenized in the browser: its token and what the page may show of it. */
-export interface TokenizedCard {
+interface TokenizedCard {
   id: string;
   brand: string;
   last_four: string;
@@ -80,7 +80,7 @@ export interface BrowserTokens {
   nequiToken?: string;
 }
 
-export type PaymentBody = Record<string, unknown>;
+type PaymentBody = Record<string, unknown>;
 
 /**
  * The request body for the chosen method. The sandbox's card goes as typed (it never leaves our

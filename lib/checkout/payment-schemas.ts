@@ -26,7 +26,7 @@ const phoneNumber = z
 
 const BRANDS = ['visa', 'mastercard', 'amex', 'diners', 'unknown'] as const;
 
-export const cardTokenBodySchema = z.object({
+const cardTokenBodySchema = z.object({
   method: z.literal('CARD'),
   cardToken: token('tok_'),
   cardBrand: z
@@ -37,7 +37,7 @@ export const cardTokenBodySchema = z.object({
   ...consentFields,
 });
 
-export const nequiBodySchema = z.object({
+const nequiBodySchema = z.object({
   method: z.literal('NEQUI'),
   phoneNumber,
   /** A subscription with Wompi: the Nequi token tokenized in the browser (approved in the app now or later, docs/processors.md#nequi-subscriptions). */
@@ -45,9 +45,9 @@ export const nequiBodySchema = z.object({
   ...consentFields,
 });
 
-export const LEGAL_ID_TYPES = ['CC', 'CE', 'NIT', 'PP', 'TI', 'DNI', 'RG', 'OTHER'] as const;
+const LEGAL_ID_TYPES = ['CC', 'CE', 'NIT', 'PP', 'TI', 'DNI', 'RG', 'OTHER'] as const;
 
-export const pseBodySchema = z.object({
+const pseBodySchema = z.object({
   method: z.literal('PSE'),
   userType: z.enum(['PERSON', 'COMPANY'], { error: 'must be PERSON or COMPANY' }),
   legalIdType: z.enum(LEGAL_ID_TYPES, { error: `must be one of ${LEGAL_ID_TYPES.join(', ')}` }),

@@ -44,7 +44,7 @@ export interface PaymentView {
   late?: true;
 }
 
-export function toPaymentView(txn: TransactionRow, redirectUrl?: string): PaymentView {
+function toPaymentView(txn: TransactionRow, redirectUrl?: string): PaymentView {
   return {
     subscriptionTransactionId: txn.id,
     status: txn.status,

@@ -136,4 +136,3 @@ const EN: typeof ES = {
 };
 
 export const MANAGE_COPY: Record<Lang, typeof ES> = { es: ES, en: EN };
-export type ManageCopy = typeof ES;

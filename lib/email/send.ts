@@ -13,7 +13,7 @@ import { MAX_EMAIL_ATTEMPTS, nextEmailAttemptAt } from './outbox';
 // the e-mail shown at /dev/emails) and sent nowhere. In production without SMTP an attempt fails
 // and the e-mail waits for SMTP to be configured. Every attempt is recorded.
 
-export const EMAIL_LEASE_MS = 60_000;
+const EMAIL_LEASE_MS = 60_000;
 export const EMAIL_SWEEP_GRACE_MS = 30_000;
 const SMTP_TIMEOUT_MS = 10_000;
 

@@ -276,7 +276,7 @@ function textPart(w: Words, url: string): string {
   return [w.greeting, '', ...w.lines.flatMap((l) => [l, '']), `${w.action}: ${url}`, '', w.footer].join('\n');
 }
 
-export interface RenderedEmail {
+interface RenderedEmail {
   subject: string;
   text: string;
   html: string;

@@ -23,7 +23,7 @@ import { log, redactPath } from '@/lib/log';
 const UNREPRESENTABLE_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 
 /** What replaces a path segment that is not valid percent-encoded UTF-8: no route takes it as an id. */
-export const UNDECODABLE_SEGMENT = '_';
+const UNDECODABLE_SEGMENT = '_';
 
 function decodes(segment: string): boolean {
   try {
@@ -90,7 +90,7 @@ function refuseMethod(req: http.IncomingMessage, res: http.ServerResponse, allow
  * naming an action the build does not have, would reach Next's not-found page, which parses the
  * body as a Server Action and fails with a plain 500.
  */
-export interface BuildRoutes {
+interface BuildRoutes {
   paths: RegExp[];
   actions: Set<string>;
 }

@@ -25,7 +25,7 @@ export const processorSettingsSchema = z.discriminatedUnion(
   { error: 'must be { "type": "sandbox" } or { "type": "wompi", publicKey, privateKey, eventsSecret, integritySecret }' },
 );
 
-export type ProcessorSettings = z.infer<typeof processorSettingsSchema>;
+type ProcessorSettings = z.infer<typeof processorSettingsSchema>;
 
 const PREFIXES = {
   test: { publicKey: 'pub_test_', privateKey: 'prv_test_', eventsSecret: 'test_events_', integritySecret: 'test_integrity_' },

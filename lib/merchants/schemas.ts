@@ -101,13 +101,13 @@ export const renewalSettingsSchema = z.object({
 const nameSchema = z.string({ error: 'must be a string' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 
 /** The merchant's NIT as printed on receipts (docs/customers.md#receipts): digits, and an optional check digit after a hyphen. */
-export const nitSchema = z
+const nitSchema = z
   .string({ error: 'must be a string' })
   .regex(/^[0-9]{6,10}(-[0-9])?$/, 'must be a NIT: 6 to 10 digits, optionally a hyphen and its check digit (900123456-7)')
   .describe("The merchant's NIT, printed on its customers' receipts; null removes it");
 
 /** The API version a merchant's requests and webhooks use when a request names none (docs/api.md#versioning). */
-export const apiVersionSchema = z
+const apiVersionSchema = z
   .enum(API_VERSIONS, { error: `must be one of the API versions: ${API_VERSIONS.join(', ')}` })
   .describe('The API version used when a request sends no ServicePay-Version header, and for webhook bodies');
 
@@ -181,7 +181,7 @@ export const createdMerchantSchema = z
 
 const isoMs = z.iso.datetime({ precision: 3 }).describe('ISO 8601 UTC with milliseconds');
 
-export const merchantProcessorSchema = z
+const merchantProcessorSchema = z
   .object({
     type: z.enum(['sandbox', 'wompi']).describe("`sandbox` for the built-in one; `wompi` for the merchant's own Wompi account"),
     publicKey: z.string().nullable().describe("The Wompi public key; null for the sandbox. Secrets are never shown"),

@@ -101,9 +101,9 @@ export const CHANGE_ERRORS = [
 /** The rate-limit sentence of every merchant endpoint in the shared bucket. */
 export const SHARED_LIMIT = `Rate limit: ${LIMITS.merchant} requests a minute per api_key, shared with the other merchant endpoints except link creation and plan status.`;
 
-export const EXAMPLE_REQUEST_ID = 'req_4fK9wQz2LmN7xR1tVb8cYd3e';
+const EXAMPLE_REQUEST_ID = 'req_4fK9wQz2LmN7xR1tVb8cYd3e';
 
-export function errorExample(code: ErrorCode, example: ErrorExample = ERROR_EXAMPLES[code]) {
+function errorExample(code: ErrorCode, example: ErrorExample = ERROR_EXAMPLES[code]) {
   return { error: { code, message: example.message, ...(example.details ? { details: example.details } : {}), requestId: EXAMPLE_REQUEST_ID } };
 }
 
@@ -137,7 +137,7 @@ export const HEADERS = {
 
 type HeaderName = keyof typeof HEADERS;
 
-export const headerRefs = (...names: HeaderName[]) =>
+const headerRefs = (...names: HeaderName[]) =>
   Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
 const RATE_LIMIT_HEADERS: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
@@ -162,7 +162,7 @@ export const SECURITY_SCHEMES = {
   },
 } as const;
 
-export interface ErrorReplyOptions {
+interface ErrorReplyOptions {
   /** Whether the endpoint is rate limited: every reply after authentication carries RateLimit-*. */
   rateLimited: boolean;
   /** Examples closer to the operation than the generic ones. */

@@ -7,7 +7,7 @@ const AUTHORIZATION = {
   none: undefined,
 } as const;
 
-export interface CurlOptions {
+interface CurlOptions {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The path with its parameters filled in. */
   path: string;

@@ -14,12 +14,12 @@ const BUNDLE_FILE = path.join(PACKAGE_DIR, 'dist', 'browser', 'standalone.js');
 let version: string | undefined;
 
 /** The installed Scalar version; the bundle's URL carries it so browsers may cache it for a year. */
-export function scalarVersion(): string {
+function scalarVersion(): string {
   version ??= (JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }).version;
   return version;
 }
 
-export const BUNDLE_PATH = '/docs/scalar.js';
+const BUNDLE_PATH = '/docs/scalar.js';
 
 /** The bundle as a streamed response: immutable when asked for by this version, briefly cached otherwise. */
 export function scalarBundleResponse(requestedVersion: string | null): Response {

@@ -19,7 +19,7 @@ import { IDS, lifecycleExample, webhookExample } from './examples';
 const VERIFY_SAMPLE = `import { createHmac, timingSafeEqual } from 'node:crypto';
 
 // rawBody: the request body exactly as received (a Buffer or string), before JSON.parse.
-export function isFromServicePay(rawBody, signatureHeader, webhookSecret) {
+function isFromServicePay(rawBody, signatureHeader, webhookSecret) {
   const expected = Buffer.from(createHmac('sha256', webhookSecret).update(rawBody).digest('hex'));
   const received = Buffer.from(String(signatureHeader ?? ''));
   return expected.length === received.length && timingSafeEqual(expected, received);

@@ -33,7 +33,7 @@ export interface Card {
 
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'diners' | 'unknown';
 
-export function digitsOf(value: string): string {
+function digitsOf(value: string): string {
   return value.replace(/[\s-]/g, '');
 }
 
@@ -69,7 +69,7 @@ export function parseExpiry(value: string): { month: number; year: number } | nu
 }
 
 /** A card is good through the last day of its expiry month. */
-export function isExpired(expiry: { month: number; year: number }, now: Date): boolean {
+function isExpired(expiry: { month: number; year: number }, now: Date): boolean {
   const current = now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
   return expiry.year * 12 + expiry.month < current;
 }

@@ -33,7 +33,7 @@ export function getPaymentProcessor(): PaymentProcessor {
 }
 
 /** The three Wompi secrets as stored (sealed together). */
-export interface WompiSecrets {
+interface WompiSecrets {
   privateKey: string;
   eventsSecret: string;
   integritySecret: string;

@@ -132,7 +132,7 @@ export interface PaymentProcessor {
   saveMethod?(request: { instrument: PaymentInstrument; customerEmail: string; consent?: Consent }): Promise<SavedMethod>;
 }
 
-export type SavedMethod = { ok: true; token: string } | { ok: false; declineReason: DeclineReason };
+type SavedMethod = { ok: true; token: string } | { ok: false; declineReason: DeclineReason };
 
 /** The method of a saved token (sandbox `pm_sandbox_nequi_…`, Wompi `wompi_source_NEQUI_…`): what a renewal charges. */
 export function savedMethodType(token: string | null): PaymentMethodType {

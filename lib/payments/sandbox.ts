@@ -26,7 +26,7 @@ export interface SandboxLedger {
 }
 
 /** A ledger in this process's memory: for tests and scripts (the server keeps it in the database). */
-export function memoryLedger(): SandboxLedger {
+function memoryLedger(): SandboxLedger {
   const charges = new Map<string, string>();
   return {
     async find(reference) {
@@ -140,7 +140,7 @@ function behaviourOf(instrument: PaymentInstrument): { behaviour: Behaviour; bra
   }
 }
 
-export type SandboxProcessor = PaymentProcessor & { tokenize(card: Card): Promise<PaymentMethod> };
+type SandboxProcessor = PaymentProcessor & { tokenize(card: Card): Promise<PaymentMethod> };
 
 export function createSandboxProcessor(options: { pendingMs: number; now?: () => number; ledger?: SandboxLedger }): SandboxProcessor {
   const now = options.now ?? Date.now;

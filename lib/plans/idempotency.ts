@@ -13,7 +13,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export interface StoredResponse {
+interface StoredResponse {
   status: number;
   body: string;
   replayed: boolean;

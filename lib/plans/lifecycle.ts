@@ -24,7 +24,7 @@ type Change = Parameters<typeof transitionPlan>[3];
  * transaction (docs/customers.md), delivered after commit. `find` locates the plan (the
  * merchant's scope, or the customer's manage link).
  */
-export async function transitionWithNotices(
+async function transitionWithNotices(
   db: Db,
   find: (tx: Db) => Promise<PlanRow>,
   { from, change, refused, event }: { from: readonly PlanRow['status'][]; change: (plan: PlanRow) => Change; refused: string; event: LifecycleEventType },

@@ -8,7 +8,7 @@ import { planCouponSchema } from '@/lib/coupons/schemas';
 // built from them, and the OpenAPI document is generated from them.
 
 export const MIN_AMOUNT = 100;
-export const MAX_AMOUNT = 99_999_999_999;
+const MAX_AMOUNT = 99_999_999_999;
 
 const text = (max: number) =>
   z
@@ -62,7 +62,7 @@ const amountSchema = z
   .meta({ description: 'Amount in cents of COP, a whole number: 150000 is $1.500 COP', examples: [150000] });
 
 /** docs/billing.md#intervals: every `count` weeks (1..52), months (1..12) or years (1..3). */
-export const intervalSchema = z
+const intervalSchema = z
   .object(
     {
       unit: z.enum(INTERVAL_UNITS, { error: (i) => (i.input === undefined ? 'is required' : 'must be week, month or year') }),
@@ -128,7 +128,7 @@ export const linkSchema = z
 
 const epochMs = z.number().int().describe('Epoch milliseconds');
 
-export const lastTransactionSchema = z.object({
+const lastTransactionSchema = z.object({
   subscriptionTransactionId: z.string(),
   status: z.enum(TRANSACTION_STATUSES),
   amount: z.number().int(),

@@ -11,7 +11,7 @@ import type { PlanRecordView, PlanStatusView } from './schemas';
 type Priced = Pick<PlanRow, 'intervalUnit' | 'intervalCount'>;
 
 /** The pricing extension fields of a plan, or null when the plan uses none of them (SPEC's shape). */
-export function pricingFields(plan: Priced): { interval: BillingInterval } | null {
+function pricingFields(plan: Priced): { interval: BillingInterval } | null {
   const interval = intervalOf(plan);
   return interval && !isMonthly(interval) ? { interval } : null;
 }

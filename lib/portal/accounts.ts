@@ -14,14 +14,14 @@ import { emailSchema, type PasswordProblem, passwordProblem } from './passwords'
 
 const nameSchema = z.string().trim().min(1).max(100);
 
-export const signUpSchema = z.object({
+const signUpSchema = z.object({
   merchantName: nameSchema,
   name: nameSchema,
   email: emailSchema,
   password: z.string(),
 });
 
-export type SignUpResult = { ok: true; merchantId: string } | { ok: false; problem: 'invalid' | 'email_taken' | PasswordProblem };
+type SignUpResult = { ok: true; merchantId: string } | { ok: false; problem: 'invalid' | 'email_taken' | PasswordProblem };
 
 /** Creates the merchant and its first user, and signs the user in (the cookie goes out through Next). */
 export async function signUp(db: Db, input: unknown, headers: Headers): Promise<SignUpResult> {
@@ -57,7 +57,7 @@ export async function createPortalUser(input: { merchantId: string; name: string
   await (await getAuth()).api.signUpEmail({ body: { name: input.name, email: input.email, password: input.password, merchantId: input.merchantId } });
 }
 
-export type SignInResult = { ok: true } | { ok: false; problem: 'invalid_credentials' } | { ok: false; problem: 'rate_limited'; retryAfterSeconds: number };
+type SignInResult = { ok: true } | { ok: false; problem: 'invalid_credentials' } | { ok: false; problem: 'rate_limited'; retryAfterSeconds: number };
 
 /**
  * Signs a user in. A wrong password and an unknown e-mail get the same answer. Every attempt

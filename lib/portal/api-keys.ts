@@ -6,7 +6,7 @@ import { generateApiKey, generateApiSecret, sha256Hex } from '@/lib/auth/secrets
 // Settings → API (docs/api.md#authentication): a merchant may hold several active keys, so a new key
 // can replace an old one without downtime. The secret exists in clear only in `createKey`'s answer.
 
-export type ApiKeyView = Awaited<ReturnType<typeof listApiKeys>>[number];
+type ApiKeyView = Awaited<ReturnType<typeof listApiKeys>>[number];
 
 export function listKeys(db: Db, merchantId: string): Promise<ApiKeyView[]> {
   return listApiKeys(db, merchantId);

@@ -36,7 +36,7 @@ function buildAuth(db: Db) {
   });
 }
 
-export type PortalAuth = ReturnType<typeof buildAuth>;
+type PortalAuth = ReturnType<typeof buildAuth>;
 
 // One instance per database: tests hand each file its own (setDatabase).
 const instances = new WeakMap<Db, PortalAuth>();

@@ -16,7 +16,7 @@ import { createMerchant } from '@/lib/merchants/merchants';
 export const DEMO_MERCHANT_ID = 'mch_00000000TiendaDemo000000';
 const DEMO_NAME = 'Tienda Demo';
 /** The demo merchant's portal login (its password is random, printed once and kept in demo-merchant.json). */
-export const DEMO_PORTAL_EMAIL = 'demo@servicepay.test';
+const DEMO_PORTAL_EMAIL = 'demo@servicepay.test';
 
 /**
  * First start of an empty embedded database (docs/operations.md#running-it): create a demo merchant, print its

@@ -14,7 +14,7 @@ import { demoAvailable, findOrCreateDemoMerchant } from './demo-merchant';
 
 export const DEMO_PLAN = { description: 'Plan Gimnasio mensual', amount: 4_990_000 } as const;
 
-export interface DemoWebhookEvent {
+interface DemoWebhookEvent {
   id: string;
   type: string;
   /** The exact bytes recorded (and signed, and sent when a URL is configured). */

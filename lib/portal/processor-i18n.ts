@@ -33,7 +33,7 @@ const es = {
   copied: 'Copiado',
 };
 
-export type ProcessorCopy = typeof es;
+type ProcessorCopy = typeof es;
 
 const en: ProcessorCopy = {
   nav: 'Processor',

@@ -33,7 +33,7 @@ export function inTestMode(settings: Pick<Awaited<ReturnType<typeof getProcessor
   return !settings.production || settings.type === 'sandbox' || Boolean(settings.publicKey?.startsWith('pub_test_'));
 }
 
-export type ProcessorSaveResult = { ok: true } | { ok: false; problems: string[] };
+type ProcessorSaveResult = { ok: true } | { ok: false; problems: string[] };
 
 export async function saveProcessor(db: Db, merchantId: string, input: Record<string, unknown>): Promise<ProcessorSaveResult> {
   const parsed = processorSettingsSchema.safeParse(input);

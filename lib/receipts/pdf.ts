@@ -70,7 +70,7 @@ const WORDS = {
 const dateOf = (lang: Lang, date: Date) => new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' }).format(date);
 
 /** The receipt's lines, label and value, in order: what the PDF shows and a test reads. */
-export function receiptLines(r: Receipt): [label: string, value: string][] {
+function receiptLines(r: Receipt): [label: string, value: string][] {
   const w = WORDS[r.lang];
   const customer = [r.customer.name, r.customer.email, r.customer.idType && r.customer.idNumber ? `${r.customer.idType} ${r.customer.idNumber}` : null]
     .filter(Boolean)

@@ -9,7 +9,7 @@ import { type Receipt, renderReceiptPdf } from './pdf';
 
 type Row = NonNullable<Awaited<ReturnType<typeof getReceiptRow>>>;
 
-export function receiptOf({ txn, plan, merchantName, merchantNit }: Row, lang: Lang = plan.customerLang): Receipt {
+function receiptOf({ txn, plan, merchantName, merchantNit }: Row, lang: Lang = plan.customerLang): Receipt {
   const interval = intervalOf(plan);
   const periodStart = txn.periodStart ?? txn.chargeDate;
   return {
@@ -37,7 +37,7 @@ export function receiptOf({ txn, plan, merchantName, merchantNit }: Row, lang: L
 }
 
 /** The file name a receipt is saved under: `recibo-txn_….pdf` (`receipt-…` in English). */
-export function receiptFileName(transactionId: string, lang: Lang): string {
+function receiptFileName(transactionId: string, lang: Lang): string {
   return `${lang === 'en' ? 'receipt' : 'recibo'}-${transactionId}.pdf`;
 }
 

@@ -125,7 +125,7 @@ export async function sendCharge<R extends ChargeResult>(
  * 10 minutes; past that the settler takes the charge (it finds it by our reference). A database
  * back from a restart records the answer within 2 s (docs/settlement.md#when-the-database-drops-its-connections).
  */
-export const SETTLE_RETRY = { firstDelayMs: 250, maxDelayMs: 2000, giveUpAfterMs: 10 * 60_000 };
+const SETTLE_RETRY = { firstDelayMs: 250, maxDelayMs: 2000, giveUpAfterMs: 10 * 60_000 };
 
 const retrying = new Set<Promise<void>>();
 

@@ -17,7 +17,7 @@ import { sendFirstPayment } from './first-payment';
 // attempt. No page needs to stay open.
 
 /** How long a wait may last: the acceptance pair it holds expires an hour after it was issued. */
-export const NEQUI_WAIT_MS = 55 * 60_000;
+const NEQUI_WAIT_MS = 55 * 60_000;
 
 type Status = 'PENDING' | 'APPROVED' | 'DECLINED';
 

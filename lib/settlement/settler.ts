@@ -20,7 +20,7 @@ import { NEVER_RECEIVED, settleCharge } from './settle';
 // Instances share the work through the database: each check is claimed by a conditional update
 // of the transaction's updatedAt, so two settlers never ask about the same charge at once.
 
-export const FIRST_CHECK_AFTER_MS = 10_000;
+const FIRST_CHECK_AFTER_MS = 10_000;
 /**
  * A charge with no processor id is taken for one the processor never received only once every call
  * that could still give it an id has timed out: a Wompi charge makes at most two calls before its
@@ -35,7 +35,7 @@ export const MAX_CHECK_INTERVAL_MS = 10 * 60_000;
  * merchant has none any more (production without Wompi keys): nothing can be asked, so the charge
  * waits.
  */
-export type ProcessorFor = (txn: TransactionRow) => PaymentProcessor | null | Promise<PaymentProcessor | null>;
+type ProcessorFor = (txn: TransactionRow) => PaymentProcessor | null | Promise<PaymentProcessor | null>;
 
 /** The merchant's own processor (docs/processors.md). */
 const merchantProcessor =
@@ -43,7 +43,7 @@ const merchantProcessor =
   (txn) =>
     (merchantProcessors(db) as (merchantId: string) => Promise<PaymentProcessor | null>)(txn.merchantId);
 
-export interface SettlerSummary {
+interface SettlerSummary {
   checked: number;
   settled: number;
   /** Charges the processor never received, now ERROR. */

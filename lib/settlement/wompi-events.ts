@@ -35,7 +35,7 @@ const transactionSchema = z.object({
   status: z.enum(['PENDING', 'APPROVED', 'DECLINED', 'VOIDED', 'ERROR']),
 });
 
-export type EventOutcome = 'settled' | 'already_settled' | 'pending' | 'ignored';
+type EventOutcome = 'settled' | 'already_settled' | 'pending' | 'ignored';
 
 const nequiTokenSchema = z.object({ id: z.string().min(1).max(200), status: z.enum(['PENDING', 'APPROVED', 'DECLINED']) });
 

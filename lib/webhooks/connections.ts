@@ -15,7 +15,7 @@ import type { LookupFunction } from './address-guard';
 //   exchange and close when idle), so a long list of merchant URLs cannot grow the map forever.
 
 export const MAX_IDLE_SOCKETS_PER_ORIGIN = 10;
-export const IDLE_SOCKET_MS = 4_000;
+const IDLE_SOCKET_MS = 4_000;
 const MAX_ORIGINS = 500;
 
 type Pool = Map<string, https.Agent>;

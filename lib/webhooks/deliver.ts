@@ -22,16 +22,16 @@ import { webhookHeaders } from './signature';
 // event's lease, so however many dispatchers (request, sweeper, Inngest replays) reach the same
 // event, one POST goes out; a merchant's resend always sends.
 
-export type DeliveryTrigger = (typeof WEBHOOK_ATTEMPT_TRIGGERS)[number];
+type DeliveryTrigger = (typeof WEBHOOK_ATTEMPT_TRIGGERS)[number];
 
 /** Longer than any delivery can take, so a live one is never taken over. */
 export const LEASE_MS = DELIVERY_TIMEOUT_MS * 6;
 
-export type DeliveryResult =
+type DeliveryResult =
   | { status: 'sent'; attempt: WebhookAttemptRow; nextRetryAt: Date | null }
   | { status: 'no_url' | 'disabled' | 'already_handled' | 'not_found' };
 
-export interface DeliveryOptions {
+interface DeliveryOptions {
   trigger: DeliveryTrigger;
   /** A due retry of a failed automatic delivery (docs/webhooks.md#retries), taken by its own lease. */
   retry?: boolean;

@@ -7,7 +7,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', 
 
 const dateOf = (date: Date) => new Intl.DateTimeFormat('es-CO', { dateStyle: 'long', timeStyle: 'short', timeZone: 'America/Bogota' }).format(date);
 
-export interface DisabledNotice {
+interface DisabledNotice {
   merchantName: string;
   webhookUrl: string;
   failingSince: Date;

@@ -20,12 +20,12 @@ import {
 // that records the outcome it reports, its body serialized here once. Those bytes are what is
 // signed, stored and sent, on every delivery and resend.
 
-export function isFinalStatus(status: TransactionRow['status']): status is FinalStatus {
+function isFinalStatus(status: TransactionRow['status']): status is FinalStatus {
   return status in EVENT_TYPE_FOR_STATUS;
 }
 
 /** The webhook body (docs/webhooks.md#payload) in `version`. `timestamp` is when the body was made. */
-export function serializeEventBody(
+function serializeEventBody(
   plan: Pick<PlanRow, 'id' | 'externalReference'>,
   txn: Pick<TransactionRow, 'id' | 'gatewayTransactionId' | 'amount' | 'chargeDate'> & { status: FinalStatus },
   now: Date,

@@ -15,7 +15,7 @@ import { agentFor } from './connections';
 // See ./connections.ts for the pool's bounds.
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
-export const RESPONSE_EXCERPT_BYTES = 2048;
+const RESPONSE_EXCERPT_BYTES = 2048;
 
 export interface PostRequest {
   url: string;

@@ -9,7 +9,7 @@ import { webhookHeaders } from './signature';
 // certificate, no tunnel and no restart. The signature is made here with the merchant's Webhook
 // Secret over the event's exact bytes, so it is the one ServicePay's own delivery would carry.
 
-export interface ListenOptions {
+interface ListenOptions {
   /** ServicePay's base URL, e.g. http://localhost:3000. */
   appUrl: string;
   /** `pk_…:sk_…`, the merchant API credentials. */
@@ -46,7 +46,7 @@ async function newestEvents(options: ListenOptions): Promise<ListedEvent[]> {
 }
 
 /** One event to the local URL, as ServicePay delivers it; what came of it, as one line. */
-export async function forwardEvent(event: ListedEvent, options: Pick<ListenOptions, 'secret' | 'forwardTo' | 'signal'>): Promise<string> {
+async function forwardEvent(event: ListedEvent, options: Pick<ListenOptions, 'secret' | 'forwardTo' | 'signal'>): Promise<string> {
   const started = performance.now();
   try {
     const res = await fetch(options.forwardTo, {

@@ -37,13 +37,13 @@ export const LIFECYCLE_EVENT_TYPES = Object.keys(LIFECYCLE_EVENTS) as [Lifecycle
 export type WebhookEventType = ChargeEventType | LifecycleEventType;
 export const WEBHOOK_EVENT_TYPES = [...CHARGE_EVENT_TYPES, ...LIFECYCLE_EVENT_TYPES] as [WebhookEventType, ...WebhookEventType[]];
 
-export function isLifecycleEvent(type: string): type is LifecycleEventType {
+function isLifecycleEvent(type: string): type is LifecycleEventType {
   return type in LIFECYCLE_EVENTS;
 }
 
 /** The transaction statuses that end in an event, and the event each one is. */
 export type FinalStatus = (typeof WEBHOOK_EVENTS)[ChargeEventType]['status'];
-export const FINAL_STATUSES = CHARGE_EVENT_TYPES.map((type) => WEBHOOK_EVENTS[type].status) as [FinalStatus, ...FinalStatus[]];
+const FINAL_STATUSES = CHARGE_EVENT_TYPES.map((type) => WEBHOOK_EVENTS[type].status) as [FinalStatus, ...FinalStatus[]];
 export const EVENT_TYPE_FOR_STATUS = Object.fromEntries(
   CHARGE_EVENT_TYPES.map((type) => [WEBHOOK_EVENTS[type].status, type]),
 ) as Record<FinalStatus, ChargeEventType>;

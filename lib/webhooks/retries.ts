@@ -32,7 +32,7 @@ export const RETRY_DELAYS_MS = [MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * H
 export const RETRY_WINDOW_MS = 72 * HOUR;
 
 /** At most this many due retries are taken per sweep. */
-export const RETRY_SWEEP_BATCH = 500;
+const RETRY_SWEEP_BATCH = 500;
 
 /** When the event is tried again after a failed attempt with `retriesDone` retries before it; null once 3 days would pass. */
 export function nextRetryAt(event: { createdAt: Date; retries: number }, now: Date): Date | null {

@@ -6,7 +6,7 @@ import { isId } from '@/lib/ids';
 // The merchant's view of its webhook events (extension, issue "webhooks"): what was sent, and
 // what became of each attempt.
 
-export const MAX_EVENTS_PAGE = 100;
+const MAX_EVENTS_PAGE = 100;
 
 export const listEventsQuerySchema = z.object({
   subscriptionPlanId: z.string().optional().describe('Only the events of this plan (sub_…)'),
@@ -20,7 +20,7 @@ export const listEventsQuerySchema = z.object({
 
 const isoTime = z.iso.datetime({ precision: 3 });
 
-export const webhookAttemptSchema = z
+const webhookAttemptSchema = z
   .object({
     attemptedAt: isoTime,
     trigger: z.enum(WEBHOOK_ATTEMPT_TRIGGERS).describe('`automatic` (the one delivery of docs/webhooks.md#events) or `manual` (a resend)'),
@@ -36,7 +36,7 @@ export const webhookAttemptSchema = z
   })
   .meta({ id: 'WebhookAttempt' });
 
-export const webhookEventRecordSchema = z
+const webhookEventRecordSchema = z
   .object({
     id: z.string().describe('evt_…, also sent as X-Webhook-Id'),
     event: z.enum(WEBHOOK_EVENT_TYPES),

@@ -6,7 +6,7 @@ export function signWebhookBody(body: string, secret: string): string {
   return createHmac('sha256', secret).update(body, 'utf8').digest('hex');
 }
 
-export const WEBHOOK_USER_AGENT = 'ServicePay-Webhooks/1';
+const WEBHOOK_USER_AGENT = 'ServicePay-Webhooks/1';
 
 /** The headers of every delivery of an event (docs/webhooks.md#delivery). */
 export function webhookHeaders(event: { id: string; body: string }, secret: string): Record<string, string> {

@@ -9,9 +9,9 @@ import { findRetriesToSend } from './retries';
 // period first, so the sweeper does not race the normal path; the lease decides any race anyway.
 
 export const SWEEP_GRACE_MS = 30_000;
-export const SWEEP_BATCH = 500;
+const SWEEP_BATCH = 500;
 
-export function findEventsToSweep(db: Db, now: Date = new Date()) {
+function findEventsToSweep(db: Db, now: Date = new Date()) {
   return findUndispatchedEvents(db, { createdBefore: new Date(now.getTime() - SWEEP_GRACE_MS), now, limit: SWEEP_BATCH });
 }
 

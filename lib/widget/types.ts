@@ -2,7 +2,7 @@
 // project (it is served as /widget.d.ts) to type the script you load from /widget.js.
 
 /** Given once the payment is APPROVED on ServicePay's server (a PENDING one is waited for). */
-export interface ServicePaySuccess {
+interface ServicePaySuccess {
   /** The processor's id: the same value as `data.transactionId` in webhooks. */
   transactionId: string;
   subscriptionPlanId: string;

@@ -10,7 +10,7 @@ import { INNGEST_FUNCTION_IDS } from '../function-ids';
 // cron's events for that attempt carry the same id, so it is asked again once Inngest's
 // de-duplication window for the id (24 h) has passed.
 
-export const PENDING_CHECKS = 5;
+const PENDING_CHECKS = 5;
 
 export const chargeRenewalFunction = inngest.createFunction(
   { id: INNGEST_FUNCTION_IDS.chargeRenewal, triggers: [renewalDue], concurrency: { key: 'event.data.planId', limit: 1 } },

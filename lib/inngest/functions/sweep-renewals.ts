@@ -9,7 +9,7 @@ import { INNGEST_FUNCTION_IDS } from '../function-ids';
 // to the next one, and an attempt found twice is one event (its id). Plans collected by renewal
 // link charge nothing: their e-mails, reminders and ends of grace are one step (docs/billing.md#renewal-links).
 
-export const MAX_PER_SWEEP = 10_000;
+const MAX_PER_SWEEP = 10_000;
 
 export const sweepRenewals = inngest.createFunction(
   { id: INNGEST_FUNCTION_IDS.sweepRenewals, triggers: [{ cron: '*/10 * * * *' }] },

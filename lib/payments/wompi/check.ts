@@ -8,7 +8,7 @@ import { integritySignature, verifyEventChecksum, type WompiEvent } from './sign
 // one line per step and every difference; any difference fails the run. Test keys only: it
 // charges, voids and spends consent tokens. Tested against the local double, never the network.
 
-export interface CheckOptions {
+interface CheckOptions {
   publicKey: string;
   privateKey: string;
   integritySecret: string;
@@ -25,7 +25,7 @@ export interface CheckOptions {
   print?: (line: string) => void;
 }
 
-export interface StepResult {
+interface StepResult {
   step: string;
   ok: boolean;
   detail: string;

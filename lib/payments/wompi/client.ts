@@ -3,7 +3,7 @@
 // recurrent), so these few calls are ours. `baseUrl` ends in /v1.
 
 export const WOMPI_SANDBOX_URL = 'https://sandbox.wompi.co/v1';
-export const WOMPI_PRODUCTION_URL = 'https://production.wompi.co/v1';
+const WOMPI_PRODUCTION_URL = 'https://production.wompi.co/v1';
 
 /** Wompi's base URL for a key: `WOMPI_API_URL` when set (a local double), else by the key's prefix. */
 export function wompiBaseUrl(publicKey: string, override?: string): string {
@@ -11,7 +11,7 @@ export function wompiBaseUrl(publicKey: string, override?: string): string {
   return publicKey.startsWith('pub_prod_') ? WOMPI_PRODUCTION_URL : WOMPI_SANDBOX_URL;
 }
 
-export type WompiTransactionStatus = 'PENDING' | 'APPROVED' | 'DECLINED' | 'VOIDED' | 'ERROR';
+type WompiTransactionStatus = 'PENDING' | 'APPROVED' | 'DECLINED' | 'VOIDED' | 'ERROR';
 
 export interface WompiTransaction {
   id: string;
@@ -26,44 +26,44 @@ export interface WompiTransaction {
   customer_email?: string;
 }
 
-export interface WompiAcceptance {
+interface WompiAcceptance {
   acceptance_token: string;
   permalink: string;
   type: string;
 }
 
-export interface WompiMerchant {
+interface WompiMerchant {
   presigned_acceptance: WompiAcceptance;
   presigned_personal_data_auth: WompiAcceptance;
 }
 
-export interface WompiPaymentSource {
+interface WompiPaymentSource {
   id: number;
   type: 'CARD' | 'NEQUI';
   status: string;
   public_data?: { type?: string; phone_number?: string };
 }
 
-export interface WompiCardToken {
+interface WompiCardToken {
   id: string;
   brand: string;
   last_four: string;
 }
 
-export interface WompiNequiToken {
+interface WompiNequiToken {
   id: string;
   status: 'PENDING' | 'APPROVED' | 'DECLINED';
   phone_number: string;
 }
 
 /** Wompi's reply to a void: the void operation's own status, and the transaction as it stood (still APPROVED). */
-export interface WompiVoid {
+interface WompiVoid {
   status: 'APPROVED' | 'DECLINED' | 'PENDING';
   status_message?: string | null;
   transaction?: WompiTransaction;
 }
 
-export interface WompiInstitution {
+interface WompiInstitution {
   financial_institution_code: string;
   financial_institution_name: string;
 }
@@ -103,7 +103,7 @@ export class WompiError extends Error {
 /** The longest one call to Wompi may take; the settler waits well past it (lib/settlement/settler.ts). */
 export const WOMPI_CALL_TIMEOUT_MS = 15_000;
 
-export interface WompiClientOptions {
+interface WompiClientOptions {
   baseUrl: string;
   publicKey: string;
   privateKey?: string;
@@ -175,4 +175,3 @@ export function createWompiClient(options: WompiClientOptions) {
   };
 }
 
-export type WompiClient = ReturnType<typeof createWompiClient>;
