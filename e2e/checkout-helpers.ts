@@ -231,3 +231,14 @@ export async function createShortLivedLink(request: APIRequestContext, options: 
     },
   };
 }
+
+/** A link made with the merchant's key (`data` as its backend sends it), paid in the hosted checkout with `card`: the plan's id. */
+export async function payNewLink(page: Page, authorization: string, data: object, card: string, state: 'approved' | 'declined') {
+  const res = await page.request.post('/merchants/subscription-link', { headers: { Authorization: authorization }, data });
+  expect(res.status(), await res.text()).toBe(200);
+  const link: { token: string; subscriptionPlanId: string } = await res.json();
+  await page.goto(`/pay/${link.token}`);
+  await pay(page, { number: card });
+  await expectState(page, state);
+  return link.subscriptionPlanId;
+}

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { CARDS, expectState, pay } from './checkout-helpers';
+import { CARDS, payNewLink } from './checkout-helpers';
 import { expect, test } from './fixtures';
 import { createKey, expectFits, signUp } from './portal-helpers';
 
@@ -15,16 +15,8 @@ const pad = (text: string, length: number, fill: string) => text + fill.repeat(M
 
 /** A link with 60-character values everywhere, paid with `card` in the hosted checkout. */
 async function longLink(page: Page, authorization: string, reference: string, email: string, card: string, state: 'approved' | 'declined') {
-  const res = await page.request.post('/merchants/subscription-link', {
-    headers: { Authorization: authorization },
-    data: { customer: { phone: '+573001234567', email, firstName: 'Ana' }, plan: { externalReference: reference, description: pad('Plan con envío a domicilio ', 60, 'x'), amount: 123456700 } },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  const link: { token: string; subscriptionPlanId: string } = await res.json();
-  await page.goto(`/pay/${link.token}`);
-  await pay(page, { number: card });
-  await expectState(page, state);
-  return link.subscriptionPlanId;
+  const data = { customer: { phone: '+573001234567', email, firstName: 'Ana' }, plan: { externalReference: reference, description: pad('Plan con envío a domicilio ', 60, 'x'), amount: 123456700 } };
+  return payNewLink(page, authorization, data, card, state);
 }
 
 test('60-character values in every column: no page scrolls sideways at 360, 1280 or 1920 px; such references are found and exported', async ({ page }) => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
-import { CARDS, expectState, pay } from './checkout-helpers';
+import { CARDS, payNewLink } from './checkout-helpers';
 import { expect, test } from './fixtures';
 import { createKey, expectFits, signUp } from './portal-helpers';
 
@@ -12,16 +12,8 @@ test.use({ locale: 'es-CO' });
 
 /** A link made with the merchant's key, paid in the hosted checkout with `card`. */
 async function paidLink(page: Page, authorization: string, ref: string, amount: number, card: string, state: 'approved' | 'declined') {
-  const res = await page.request.post('/merchants/subscription-link', {
-    headers: { Authorization: authorization },
-    data: { customer: { phone: '+573001234567', email: `${ref}@example.com`, firstName: 'Ana' }, plan: { externalReference: ref, description: `Plan ${ref}`, amount } },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  const link: { token: string; subscriptionPlanId: string } = await res.json();
-  await page.goto(`/pay/${link.token}`);
-  await pay(page, { number: card });
-  await expectState(page, state);
-  return link.subscriptionPlanId;
+  const data = { customer: { phone: '+573001234567', email: `${ref}@example.com`, firstName: 'Ana' }, plan: { externalReference: ref, description: `Plan ${ref}`, amount } };
+  return payNewLink(page, authorization, data, card, state);
 }
 
 async function download(page: Page, linkName: string): Promise<string> {
