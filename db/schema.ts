@@ -25,8 +25,11 @@ const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'dat
 const cents = (name: string) => bigint(name, { mode: 'number' });
 
 export const MERCHANT_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
-export const PLAN_STATUSES = ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED', 'CANCELLED', 'COMPLETED'] as const;
-export const OPEN_PLAN_STATUSES = ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED'] as const;
+/** TRIALING: a plan with a free trial whose method is saved, before its first charge (docs/billing.md#trials). */
+export const PLAN_STATUSES = ['PENDING_ACTIVATION', 'TRIALING', 'ACTIVE', 'PAUSED', 'CANCELLED', 'COMPLETED'] as const;
+export const OPEN_PLAN_STATUSES = ['PENDING_ACTIVATION', 'TRIALING', 'ACTIVE', 'PAUSED'] as const;
+/** The longest free trial a link may give, in days (docs/billing.md#trials). */
+export const MAX_TRIAL_DAYS = 365;
 export const MODALITIES = ['RECURRING', 'SINGLE'] as const;
 export const TRANSACTION_STATUSES = ['PENDING', 'APPROVED', 'DECLINED', 'VOIDED', 'ERROR'] as const;
 /** PRORATION: the difference of a price increase applied at once (docs/billing.md#price-changes). */
@@ -267,6 +270,12 @@ export const subscriptionPlans = pgTable(
     discountPeriodsUsed: smallint('discount_periods_used').notNull().default(0),
     // The hosted page lets the customer type a coupon's code (docs/billing.md#coupons).
     allowPromotionCodes: boolean('allow_promotion_codes').notNull().default(false),
+    // A free trial (docs/billing.md#trials): its length as the link gave it; when it ends, set once
+    // the checkout saved the method (the plan TRIALING, nextChargeDate the same instant); and when
+    // the notice of its end is due (3 days before), cleared once sent.
+    trialDays: smallint('trial_days'),
+    trialEndsAt: timestamp('trial_ends_at', { withTimezone: true, mode: 'date' }),
+    trialNoticeAt: timestamp('trial_notice_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -279,7 +288,12 @@ export const subscriptionPlans = pgTable(
     index('subscription_plans_merchant_idx').on(t.merchantId, t.id),
     // Renewal sweeps look for ACTIVE plans whose next charge is due; those collected by link are
     // not charged (docs/billing.md#renewal-links).
-    index('subscription_plans_due_idx').on(t.nextChargeDate).where(sql`status = 'ACTIVE' and renewal_collection = 'AUTOMATIC'`),
+    // A trial's end is charged as a renewal is (docs/billing.md#trials).
+    index('subscription_plans_due_idx')
+      .on(t.nextChargeDate)
+      .where(sql`status in ('ACTIVE', 'TRIALING') and renewal_collection = 'AUTOMATIC'`),
+    // Trials whose end is to be announced (docs/billing.md#trials).
+    index('subscription_plans_trial_notice_idx').on(t.trialNoticeAt).where(sql`status = 'TRIALING' and trial_notice_at is not null`),
     index('subscription_plans_link_due_idx').on(t.nextChargeDate).where(sql`status = 'ACTIVE' and renewal_collection = 'LINK'`),
     // The portal (docs/portal.md): search by externalReference, and the Overview's renewal lists.
     index('subscription_plans_merchant_reference_idx').on(t.merchantId, t.externalReference),
@@ -309,6 +323,10 @@ export const subscriptionPlans = pgTable(
     check(
       'subscription_plans_discount_check',
       sql`(coupon_id is null and discount_percent is null and discount_amount is null and discount_periods is null) or (coupon_id is not null and (discount_percent is null) <> (discount_amount is null))`,
+    ),
+    check(
+      'subscription_plans_trial_check',
+      sql.raw(`trial_days is null or (modality = 'RECURRING' and trial_days between 1 and ${MAX_TRIAL_DAYS})`),
     ),
   ],
 );
@@ -553,7 +571,17 @@ export const manageLinks = pgTable(
   (t) => [index('manage_links_plan_idx').on(t.planId)],
 );
 
-export const EMAIL_KINDS = ['receipt', 'renewal_failed', 'cancelled', 'renewal_due', 'price_change', 'webhook_disabled', 'late_payment'] as const;
+export const EMAIL_KINDS = [
+  'receipt',
+  'renewal_failed',
+  'cancelled',
+  'renewal_due',
+  'price_change',
+  'webhook_disabled',
+  'late_payment',
+  'trial_started',
+  'trial_ending',
+] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /**

@@ -56,11 +56,14 @@ export async function noteSettlement(
   // A renewal link's payment approved after its plan was cancelled or paused pays nothing: the
   // customer is told what happens to the money instead (docs/billing.md#late-payments).
   if (txn.status === 'APPROVED') await queueCustomerEmail(tx, outbox, late ? 'late_payment' : 'receipt', { plan: after, txn, now });
-  if (before.status === 'PENDING_ACTIVATION' && after.status === 'ACTIVE') await recordLifecycleEvent(tx, outbox, after, 'subscription.activated', now);
+  // Activated by its first approved charge: the checkout's, or a trial's end (docs/billing.md#trials).
+  if ((before.status === 'PENDING_ACTIVATION' || before.status === 'TRIALING') && after.status === 'ACTIVE') {
+    await recordLifecycleEvent(tx, outbox, after, 'subscription.activated', now);
+  }
   // A retry is announced only for a plan still charged automatically: a link's failed payment
   // changes nothing, and the ladder's link e-mail (noteRenewalLink) replaces the notice.
   const failedRenewal = txn.kind === 'RENEWAL' && !txn.renewalLinkId && (txn.status === 'DECLINED' || txn.status === 'ERROR');
-  if (failedRenewal && after.status === 'ACTIVE' && after.renewalCollection === 'AUTOMATIC' && after.renewalFailures > 0) {
+  if (failedRenewal && (after.status === 'ACTIVE' || after.status === 'TRIALING') && after.renewalCollection === 'AUTOMATIC' && after.renewalFailures > 0) {
     await queueCustomerEmail(tx, outbox, 'renewal_failed', { plan: after, txn, now });
   }
   if (txn.kind === 'PRORATION' && txn.status === 'APPROVED' && before.scheduledAmount !== null) {
@@ -72,6 +75,25 @@ export async function noteSettlement(
     const reason: CancelReason = { code: 'renewal_failed', attempts: before.renewalFailures + 1, last: txn.failureCode ?? txn.status };
     await queueCustomerEmail(tx, outbox, 'cancelled', { plan: after, now, reason });
   }
+}
+
+/**
+ * A free trial started (docs/billing.md#trials): the customer's e-mail with its end and what is
+ * charged then. A trial of 3 days or less has no later notice: its opt-in
+ * `subscription.trial_will_end` goes now.
+ */
+export async function noteTrialStarted(tx: Db, outbox: Outbox, plan: PlanRow, now: Date): Promise<void> {
+  const endsAt = plan.trialEndsAt!;
+  const noticeFollows = plan.trialNoticeAt !== null;
+  await queueCustomerEmail(tx, outbox, 'trial_started', { plan, now, trial: { endsAt, noticeFollows, amount: plan.amount } });
+  if (!noticeFollows) await recordLifecycleEvent(tx, outbox, plan, 'subscription.trial_will_end', now, { trial: { endsAt: endsAt.getTime(), amount: plan.amount } });
+}
+
+/** 3 days before a trial ends: the customer's e-mail and the opt-in `subscription.trial_will_end`, with the first charge's `amount`. */
+export async function noteTrialEnding(tx: Db, outbox: Outbox, plan: PlanRow, amount: number, now: Date): Promise<void> {
+  const endsAt = plan.trialEndsAt!;
+  await queueCustomerEmail(tx, outbox, 'trial_ending', { plan, now, trial: { endsAt, noticeFollows: false, amount } });
+  await recordLifecycleEvent(tx, outbox, plan, 'subscription.trial_will_end', now, { trial: { endsAt: endsAt.getTime(), amount } });
 }
 
 /** The e-mail and the opt-in event of a price change, in the unit of work that records it. */

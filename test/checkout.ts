@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { subscriptionPlans } from '@/db/schema';
-import type { PaymentProcessor } from '@/lib/payments/processor';
+import type { PaymentInstrument, PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { createPaymentLink } from '@/lib/plans/create-link';
 import { createLinkBodySchema } from '@/lib/plans/schemas';
@@ -51,3 +51,14 @@ export function countingSandbox(pendingMs = 3000, now: () => number = Date.now) 
   };
   return { processor, calls };
 }
+
+/** A PSE payment that the sandbox's bank approves. */
+export const PSE_APPROVES = {
+  type: 'PSE',
+  userType: 'PERSON',
+  legalIdType: 'CC',
+  legalId: '1020304050',
+  institutionCode: '1',
+  fullName: 'Ana Gómez',
+  phoneNumber: '3001234567',
+} as const satisfies PaymentInstrument;

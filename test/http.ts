@@ -1,3 +1,6 @@
+import { expect } from 'vitest';
+import { ApiError } from '@/lib/api/errors';
+
 type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Response | Promise<Response>;
 
 export interface CallOptions<P> {
@@ -35,3 +38,13 @@ export async function call<P = Record<string, never>>(handler: Handler<P>, optio
 
 export const ADMIN_TOKEN = process.env.ADMIN_API_TOKEN!;
 export const adminHeaders = () => ({ authorization: `Bearer ${process.env.ADMIN_API_TOKEN}` });
+
+/** The ApiError a call was refused with (the test fails if it was not refused with one). */
+export async function apiRefusal(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}

@@ -2,6 +2,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { luhnValid } from '../lib/payments/card';
+import { createWompiClient } from '../lib/payments/wompi/client';
+import { createWompiProcessor } from '../lib/payments/wompi/processor';
 import { eventChecksum, integritySignature, type WompiEvent } from '../lib/payments/wompi/signatures';
 
 // A local double of Wompi's HTTP API (docs/processors.md#the-wompi-double), as strict as Wompi is
@@ -575,6 +577,21 @@ export function testWompiKeys(): DoubleMerchant {
     integritySecret: `test_integrity_${id}`,
     eventsSecret: `test_events_${id}`,
   };
+}
+
+/**
+ * A new merchant on `double`: its keys, ServicePay's processor for it, the browser's client (public
+ * key), and `fresh()`, a new single-use acceptance pair as the page fetches one for each attempt.
+ */
+export function doubleMerchant(double: WompiDouble) {
+  const keys = testWompiKeys();
+  double.addMerchant(keys);
+  const client = createWompiClient({ baseUrl: double.url, publicKey: keys.publicKey });
+  const fresh = async () => {
+    const documents = await client.merchant();
+    return { acceptanceToken: documents.presigned_acceptance.acceptance_token, personalDataToken: documents.presigned_personal_data_auth.acceptance_token };
+  };
+  return { keys, processor: createWompiProcessor(keys, { apiUrl: double.url }), client, fresh };
 }
 
 if (process.argv[1]?.endsWith('wompi-double.ts')) {

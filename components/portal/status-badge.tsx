@@ -7,6 +7,7 @@ const TONE: Record<Status, 'ok' | 'wait' | 'bad' | 'neutral'> = {
   ACTIVE: 'ok',
   APPROVED: 'ok',
   PENDING_ACTIVATION: 'wait',
+  TRIALING: 'wait',
   PENDING: 'wait',
   PAUSED: 'wait',
   DECLINED: 'bad',

@@ -34,7 +34,12 @@ interface PlanFigures {
   cancelledThisMonth: number;
   /** ACTIVE plans whose renewal failed and waits for a retry. */
   atRisk: number;
+  /** Plans in a free trial (docs/billing.md#trials): counted apart, never in `mrr`. */
+  trialingPlans: number;
+  /** What the trialing plans would add to MRR once charged, brought to a month as `mrr` is, in cents. */
+  trialMrr: number;
 }
+
 
 export async function planFigures(db: Db, merchantId: string, now: Date): Promise<PlanFigures> {
   const [row] = await queryRows<Record<keyof PlanFigures, string | number>>(
@@ -45,7 +50,10 @@ export async function planFigures(db: Db, merchantId: string, now: Date): Promis
       count(*) filter (where status = 'ACTIVE') as "activePlans",
       count(*) filter (where created_at >= month.start) as "newThisMonth",
       count(*) filter (where status = 'CANCELLED' and updated_at >= month.start) as "cancelledThisMonth",
-      count(*) filter (where status = 'ACTIVE' and renewal_failures > 0) as "atRisk"
+      count(*) filter (where status = 'ACTIVE' and renewal_failures > 0) as "atRisk",
+      count(*) filter (where status = 'TRIALING') as "trialingPlans",
+      coalesce(round(sum((amount - ${NEXT_DISCOUNT})::numeric * case interval_unit when 'week' then 52 when 'month' then 12 else 1 end / (12 * interval_count))
+        filter (where status = 'TRIALING')), 0) as "trialMrr"
     from subscription_plans,
       (select date_trunc('month', ${now.toISOString()}::timestamptz at time zone ${TZ}) at time zone ${TZ} as start) as month
     where merchant_id = ${merchantId}`,
@@ -56,6 +64,8 @@ export async function planFigures(db: Db, merchantId: string, now: Date): Promis
     newThisMonth: Number(row!.newThisMonth),
     cancelledThisMonth: Number(row!.cancelledThisMonth),
     atRisk: Number(row!.atRisk),
+    trialingPlans: Number(row!.trialingPlans),
+    trialMrr: Number(row!.trialMrr),
   };
 }
 

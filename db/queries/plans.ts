@@ -16,6 +16,7 @@ type PlanInput = Pick<
   | 'modality'
   | 'intervalUnit'
   | 'intervalCount'
+  | 'trialDays'
   | 'status'
   | 'checkoutToken'
   | 'allowPromotionCodes'
@@ -46,11 +47,11 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
           returning id
         )
         insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval_unit, interval_count,
-          status, next_charge_date, checkout_token, token_expires_at, customer_phone, customer_email, customer_first_name,
+          trial_days, status, next_charge_date, checkout_token, token_expires_at, customer_phone, customer_email, customer_first_name,
           customer_last_name, customer_id_type, customer_id_number, allow_promotion_codes, coupon_id, discount_percent, discount_amount,
           discount_periods, created_at, updated_at)
         values (${ph('planId')}, ${ph('merchantId')}, (select id from customer), ${ph('externalReference')}, ${ph('description')},
-          ${ph('amount')}, ${ph('modality')}, ${ph('intervalUnit')}, ${ph('intervalCount')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
+          ${ph('amount')}, ${ph('modality')}, ${ph('intervalUnit')}, ${ph('intervalCount')}, ${ph('trialDays')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
           ${ph('tokenExpiresAt')}, ${ph('phone')}, ${ph('email')}, ${ph('firstName')}, ${ph('lastName')}, ${ph('idType')},
           ${ph('idNumber')}, ${ph('allowPromotionCodes')}, ${ph('couponId')}, ${ph('discountPercent')}, ${ph('discountAmount')},
           ${ph('discountPeriods')}, ${ph('createdAt')}, ${ph('createdAt')})`,
@@ -82,6 +83,7 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
     modality: p.modality,
     intervalUnit: p.intervalUnit ?? null,
     intervalCount: p.intervalCount ?? null,
+    trialDays: p.trialDays ?? null,
     status: p.status ?? 'PENDING_ACTIVATION',
     nextChargeDate: p.nextChargeDate.toISOString(),
     checkoutToken: p.checkoutToken,
@@ -118,6 +120,8 @@ const planWithLastTransactionQuery = preparedFor((db) => {
         nextChargeDate: subscriptionPlans.nextChargeDate,
         intervalUnit: subscriptionPlans.intervalUnit,
         intervalCount: subscriptionPlans.intervalCount,
+        trialDays: subscriptionPlans.trialDays,
+        trialEndsAt: subscriptionPlans.trialEndsAt,
       },
       lastTransaction: {
         id: transactions.id,
@@ -165,6 +169,9 @@ export async function transitionPlan(
       | 'scheduledAmount'
       | 'scheduledDescription'
       | 'scheduledFrom'
+      | 'billingAnchorDay'
+      | 'trialEndsAt'
+      | 'trialNoticeAt'
     >
   >,
 ): Promise<PlanRow | undefined> {
@@ -177,7 +184,7 @@ export async function transitionPlan(
 }
 
 /**
- * ACTIVE plans renewed automatically whose next charge is due at `now`, oldest first, `limit` at a time after the
+ * ACTIVE plans renewed automatically, and TRIALING plans, whose next charge is due at `now`, oldest first, `limit` at a time after the
  * `after` cursor. Served by the partial index subscription_plans_due_idx. Returns the query
  * itself (awaited as usual), so the benchmark can EXPLAIN the very statement.
  */
@@ -196,7 +203,8 @@ export function findDuePlans(
     .from(subscriptionPlans)
     .where(
       and(
-        eq(subscriptionPlans.status, 'ACTIVE'),
+        // A trial's end is charged as a renewal (docs/billing.md#trials).
+        inArray(subscriptionPlans.status, ['ACTIVE', 'TRIALING']),
         // A plan collected by link is never charged (docs/billing.md#renewal-links).
         eq(subscriptionPlans.renewalCollection, 'AUTOMATIC'),
         lte(subscriptionPlans.nextChargeDate, now),
@@ -204,6 +212,19 @@ export function findDuePlans(
       ),
     )
     .orderBy(asc(subscriptionPlans.nextChargeDate), asc(subscriptionPlans.id))
+    .limit(limit);
+}
+
+/**
+ * TRIALING plans whose trial-end notice is due at `now`, soonest first (docs/billing.md#trials).
+ * Served by the partial index subscription_plans_trial_notice_idx; each one sent clears its notice.
+ */
+export async function findTrialNoticesDue(db: Db, { now, limit }: { now: Date; limit: number }): Promise<{ id: string }[]> {
+  return db
+    .select({ id: subscriptionPlans.id })
+    .from(subscriptionPlans)
+    .where(and(eq(subscriptionPlans.status, 'TRIALING'), lte(subscriptionPlans.trialNoticeAt, now)))
+    .orderBy(asc(subscriptionPlans.trialNoticeAt), asc(subscriptionPlans.id))
     .limit(limit);
 }
 

@@ -68,7 +68,9 @@ function prepareRenewal(due: RenewalDue, now: Date) {
   return async (tx: Db, plan: PlanRow): Promise<Prepared> => {
     // A plan collected by link (docs/billing.md#renewal-links) is never charged: a sweep that found
     // it before the ladder moved it there charges nothing.
-    if (plan?.status !== 'ACTIVE' || !plan.nextChargeDate || plan.renewalCollection !== 'AUTOMATIC') return 'skip';
+    // A trial's end is its plan's first charge, made as a renewal (docs/billing.md#trials).
+    const charged = plan?.status === 'ACTIVE' || plan?.status === 'TRIALING';
+    if (!charged || !plan.nextChargeDate || plan.renewalCollection !== 'AUTOMATIC') return 'skip';
     const pending = await getPendingTransaction(tx, plan.id);
     if (pending) {
       // A payment on the link's page under way: the period may be paid there.

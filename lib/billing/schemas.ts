@@ -26,6 +26,7 @@ export const sweepSummarySchema = z
         expired: z.number().int().describe('Links unpaid at the end of grace: their plans were cancelled with reason `unpaid`'),
       })
       .describe('Plans collected by renewal link (docs/billing.md#renewal-links)'),
+    trialNotices: z.number().int().describe('Free trials ending in 3 days whose customer was e-mailed (docs/billing.md#trials); their ends are charged as renewals, counted above'),
     idempotencyKeysDeleted: z.number().int().describe('Idempotency records past their 24 h window, deleted'),
     settlement: z
       .object({

@@ -3,6 +3,7 @@ import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
 import type { ProcessorSource } from '@/lib/payments';
 import { runRenewalLinks } from '@/lib/settlement/renewal-links';
 import { chargeRenewal, findDueRenewals, type RenewalOutcome } from './renewals';
+import { runTrialNotices } from '@/lib/settlement/trial-notices';
 import type { SweepSummary } from './schemas';
 
 // The renewal sweep run in this process: by the timer of the embedded setup (docs/operations.md#running-it), the
@@ -15,6 +16,8 @@ export async function runRenewalSweep(
   processor: ProcessorSource,
   { now = new Date(), concurrency = 4 }: { now?: Date; concurrency?: number } = {},
 ): Promise<Omit<SweepSummary, 'idempotencyKeysDeleted'>> {
+  // Trials ending in 3 days are told first (docs/billing.md#trials); their ends are charged below, as renewals.
+  const trialNotices = await runTrialNotices(db, now);
   const outcomes: RenewalOutcome[] = [];
   // One attempt per plan per sweep: a failed attempt's retry may already be due at `now` (a test
   // clock moved days on) and a later page would find it; it waits for the next sweep instead.
@@ -42,6 +45,7 @@ export async function runRenewalSweep(
     transactionIds: outcomes.flatMap((o) => ('transactionId' in o ? [o.transactionId] : [])),
     cancelledPlanIds: [...outcomes.flatMap((o) => ('planStatus' in o && o.planStatus === 'CANCELLED' ? [o.planId] : [])), ...links.cancelledPlanIds],
     renewalLinks: { issued: links.issued, reminded: links.reminded, expired: links.cancelledPlanIds.length },
+    trialNotices,
   };
 }
 

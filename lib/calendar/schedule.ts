@@ -50,11 +50,17 @@ export function followingPeriodDue(plan: Pick<PlanRow, 'billingAnchorDay' | 'int
   return addInterval(due, intervalOf(plan) ?? MONTHLY, plan.billingAnchorDay);
 }
 
-/** The plan after a final renewal outcome: next period, next retry, or cancelled. */
+/**
+ * The plan after a final renewal outcome: next period, next retry, or cancelled. A trial's end
+ * (docs/billing.md#trials) is collected the same way; its approval makes the plan ACTIVE.
+ */
 export function afterRenewalOutcome(plan: PlanRow, status: 'APPROVED' | 'DECLINED' | 'ERROR', failure: string | null) {
   const due = periodDueOf(plan);
   const interval = intervalOf(plan) ?? MONTHLY;
-  if (status === 'APPROVED') return { nextChargeDate: followingPeriodDue(plan, due), renewalFailures: 0, ...applyScheduled(plan, due) };
+  if (status === 'APPROVED') {
+    const activated = plan.status === 'TRIALING' ? { status: 'ACTIVE' as const, trialNoticeAt: null } : {};
+    return { nextChargeDate: followingPeriodDue(plan, due), renewalFailures: 0, ...applyScheduled(plan, due), ...activated };
+  }
   const failures = plan.renewalFailures + 1;
   if (failures > MAX_RENEWAL_FAILURES) {
     return { status: 'CANCELLED' as const, cancelReason: cancelReasonText({ code: 'renewal_failed', attempts: failures, last: failure ?? status }) };
@@ -64,6 +70,6 @@ export function afterRenewalOutcome(plan: PlanRow, status: 'APPROVED' | 'DECLINE
 
 /** Null when no charge is scheduled (docs/api.md#plan-status: any number there would be a false date). */
 export function nextChargeDateOf(plan: Pick<PlanRow, 'status' | 'nextChargeDate'>): number | null {
-  const scheduled = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE';
+  const scheduled = plan.status === 'PENDING_ACTIVATION' || plan.status === 'TRIALING' || plan.status === 'ACTIVE';
   return scheduled && plan.nextChargeDate ? plan.nextChargeDate.getTime() : null;
 }

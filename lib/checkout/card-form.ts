@@ -6,7 +6,7 @@ import { getRateLimiter } from '@/lib/rate-limit';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import { type CardField, cardProblems } from '@/lib/payments/card';
 import { EMBED_ORIGIN_PARAM, EMBED_PARAM } from '@/lib/widget/protocol';
-import { payWithCard } from './payments';
+import { isTrialStart, payCheckout } from './payments';
 import { findPlanByToken } from './session';
 import { cardPaymentBodySchema } from './schemas';
 import { firstParam, paramOf, type SearchParams } from '@/lib/search-params';
@@ -24,7 +24,7 @@ const CARD_FIELDS: CardField[] = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardHo
 const KEPT_PARAMS = ['lang', EMBED_PARAM, EMBED_ORIGIN_PARAM] as const;
 
 /** Why the form came back: shown above it by the checkout page. */
-const FORM_PROBLEMS = ['card', 'rate_limited', 'in_progress', 'javascript_required'] as const;
+const FORM_PROBLEMS = ['card', 'rate_limited', 'in_progress', 'javascript_required', 'declined'] as const;
 type FormProblem = (typeof FORM_PROBLEMS)[number];
 
 export interface FormReturn {
@@ -110,7 +110,9 @@ export async function payWithCardForm(
   try {
     // The page's language, as the page resolved it: the customer's e-mails are written in it.
     const lang = resolveLang(url.searchParams.get('lang'), req.headers.get('accept-language'));
-    const payment = await payWithCard(db, processor, { token, card: parsed.data, lang });
+    const payment = await payCheckout(db, processor, { token, payment: { instrument: { type: 'CARD', card: parsed.data } }, lang });
+    // A free trial's start: the page shows the trial (TRIALING); a refused card comes back to the form.
+    if (isTrialStart(payment)) return payment.status === 'TRIALING' ? back() : back({ problem: 'declined' });
     return seeOther(`/pay/${token}/payments/${payment.subscriptionTransactionId}${keptQuery(url.searchParams)}`);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

@@ -15,6 +15,7 @@ import { sendFirstPayment } from '@/lib/settlement/first-payment';
 import { isLatePayment, voidLatePayment } from '@/lib/settlement/late-payments';
 import { resumeNequiWait, startNequiSubscription } from '@/lib/settlement/nequi-subscription';
 import { findCheckoutPlan, findPlanByToken } from './session';
+import { startTrial, type TrialStartView, trialRefusal } from './trial';
 
 // The first payment of a plan through its checkout token (docs/states.md), and the payment of a
 // renewal link's period (docs/billing.md#renewal-links). The database decides
@@ -101,11 +102,7 @@ async function checkFailedAttempts(tx: Db, scope: { planId: string; renewalLinkI
  * ACTIVE (docs/billing.md#renewal-links).
  */
 function refusal(plan: PlanRow, link: RenewalLinkRow | null, now: Date): ApiError | null {
-  if (!link) {
-    if (plan.status === 'ACTIVE' || plan.status === 'COMPLETED') return new ApiError('conflict', 'This link has already been paid');
-    if (plan.status !== 'PENDING_ACTIVATION') return new ApiError('conflict', 'This subscription no longer accepts payments');
-    return null;
-  }
+  if (!link) return trialRefusal(plan);
   if (link.status === 'PAID') return new ApiError('conflict', 'This renewal has already been paid');
   if (link.status === 'EXPIRED' || (link.status === 'OPEN' && link.expiresAt <= now)) {
     return new ApiError('session_expired', 'This renewal link has expired: the subscription was cancelled for non-payment');
@@ -134,13 +131,23 @@ function preparePayment({ instrument, lang, renewalLinkId }: { instrument: Payme
   };
 }
 
-/** The customer pays the link with a card (the sandbox: the card reaches the server). */
+/**
+ * The customer pays a link without a free trial with a card (the sandbox: the card reaches the
+ * server). A trial's link saves the card instead: payCheckout answers for both.
+ */
 export async function payWithCard(
   db: Db,
   processors: ProcessorSource,
   { token, card, lang, now = new Date() }: { token: string; card: Card; lang?: Lang; now?: Date },
 ): Promise<PaymentView> {
-  return payCheckout(db, processors, { token, payment: { instrument: { type: 'CARD', card } }, lang, now });
+  const view = await payCheckout(db, processors, { token, payment: { instrument: { type: 'CARD', card } }, lang, now });
+  if (isTrialStart(view)) throw new Error('This link starts a free trial: pay it with payCheckout');
+  return view;
+}
+
+/** Whether the checkout's answer is a trial's start (no transaction) rather than a payment. */
+export function isTrialStart(view: PaymentView | TrialStartView): view is TrialStartView {
+  return view.subscriptionTransactionId === null;
 }
 
 /** Refuses what the merchant's processor cannot take before any transaction is recorded. */
@@ -168,7 +175,7 @@ export async function payCheckout(
   db: Db,
   processors: ProcessorSource,
   { token, payment, lang, now = new Date() }: { token: string; payment: CheckoutPayment; lang?: Lang; now?: Date },
-): Promise<PaymentView> {
+): Promise<PaymentView | TrialStartView> {
   const { plan: found, link } = await findCheckoutPlan(db, token, now);
   const processor = await resolveProcessor(processors, found.merchantId);
   if (!processor) throw new ApiError('conflict', 'This merchant cannot take payments yet');
@@ -176,6 +183,8 @@ export async function payCheckout(
   if (payment.instrument.type === 'NEQUI' && processor.kind === 'wompi' && found.modality === 'RECURRING') {
     throw new ApiError('invalid_request', 'A Nequi subscription is paid with a Nequi token tokenized in the browser (nequiToken)');
   }
+  // A plan with a free trial saves the method now and is first charged when the trial ends (docs/billing.md#trials).
+  if (!link && found.trialDays) return startTrial(db, processor, { found, payment, lang, now });
   const opened = await openCharge(db, {
     plan: async (tx) => (await findCheckoutPlan(tx, token, now)).plan.id,
     now,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLAN_STATUSES, RENEWAL_LINK_STATUSES } from '@/db/schema';
+import { PLAN_STATUSES, type PlanStatus, RENEWAL_LINK_STATUSES } from '@/db/schema';
 import { type CardField, type CardProblem, cardProblems, parseCard } from '@/lib/payments/card';
 
 const PROBLEM_MESSAGES: Record<CardProblem, string> = {
@@ -36,10 +36,11 @@ export const checkoutSessionSchema = z
     modality: z.enum(['SUBSCRIPTION', 'SINGLE']).describe('SUBSCRIPTION for a RECURRING plan, SINGLE for a SINGLE one'),
     expiresAt: z.number().int().describe('When the token expires, epoch milliseconds'),
     allowedDomains: z.array(z.string()).describe("The merchant's sites allowed to embed the checkout, as host[:port]"),
+    // One shape for every API version (no merchant calls it): SPEC's five states.
     status: z
-      .enum(PLAN_STATUSES)
+      .enum(PLAN_STATUSES.filter((s): s is Exclude<PlanStatus, 'TRIALING'> => s !== 'TRIALING'))
       .describe(
-        'The plan status: for a plan\'s own token, anything but PENDING_ACTIVATION means there is nothing left to pay (already paid, paused or cancelled)',
+        "The plan status: for a plan's own token, anything but PENDING_ACTIVATION means there is nothing left to pay (already paid, paused or cancelled). A free trial that started shows ACTIVE, with `trial.endsAt` set",
       ),
     renewal: z
       .object({
@@ -63,5 +64,12 @@ export const checkoutSessionSchema = z
       .literal(true)
       .optional()
       .describe('Extension (docs/billing.md#coupons): present when the customer may type a coupon code on the hosted page'),
+    trial: z
+      .object({
+        days: z.number().int().describe('Days of free trial'),
+        endsAt: z.number().int().nullable().describe('When the trial ends and the first charge is made, epoch milliseconds; null until the method is saved'),
+      })
+      .optional()
+      .describe("Extension (docs/billing.md#trials): a plan's own token with a free trial: the payment saves the method and charges nothing now"),
   })
   .meta({ id: 'CheckoutSession', description: 'What the checkout shows for a token' });

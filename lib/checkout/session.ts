@@ -122,7 +122,9 @@ function sessionView({ plan, link, merchantName, allowedDomains }: FoundPlan): C
     modality: plan.modality === 'RECURRING' ? 'SUBSCRIPTION' : 'SINGLE',
     expiresAt: (link ? link.expiresAt : plan.tokenExpiresAt).getTime(),
     allowedDomains,
-    status: plan.status,
+    // Nothing left to pay on a trial that started (docs/billing.md#trials): `trial.endsAt` says it is one.
+    status: plan.status === 'TRIALING' ? 'ACTIVE' : plan.status,
     ...(link ? { renewal: { period: link.period.getTime(), status: link.status } } : {}),
+    ...(!link && plan.trialDays ? { trial: { days: plan.trialDays, endsAt: plan.trialEndsAt?.getTime() ?? null } } : {}),
   };
 }

@@ -19,6 +19,7 @@ const ES = {
     'subscription.payment_method_updated': 'El cliente cambió su medio de pago',
     'subscription.updated': 'Cambio de precio (al momento, tras su cobro prorrateado, o desde la próxima renovación)',
     'subscription.renewal_due': 'Enlace de renovación emitido (con su URL y vencimiento, para enviarlo por otro canal)',
+    'subscription.trial_will_end': 'La prueba gratis termina en 3 días (con el monto y la fecha del primer cobro)',
   } satisfies Record<LifecycleEventType, string>,
   customerTitle: 'Lado del cliente',
   manageLinkUses: 'Usos del enlace de gestión',
@@ -26,7 +27,7 @@ const ES = {
   manageLinkLast: 'Último uso',
   emailsTitle: 'Correos al cliente',
   emailsNone: 'Aún no se ha enviado ningún correo.',
-  emailKinds: { receipt: 'Recibo', renewal_failed: 'Renovación fallida', cancelled: 'Cancelación', renewal_due: 'Enlace de renovación', price_change: 'Cambio de precio', webhook_disabled: 'Webhook desactivado (a usted)', late_payment: 'Pago tardío' },
+  emailKinds: { receipt: 'Recibo', renewal_failed: 'Renovación fallida', cancelled: 'Cancelación', renewal_due: 'Enlace de renovación', price_change: 'Cambio de precio', webhook_disabled: 'Webhook desactivado (a usted)', late_payment: 'Pago tardío', trial_started: 'Inicio de la prueba gratis', trial_ending: 'Fin de la prueba gratis en 3 días' },
   renewalsTitle: 'Renovaciones por link',
   renewalsIntro:
     'Las suscripciones pagadas con PSE se renuevan con un link de pago que enviamos al cliente antes de cada fecha. Con la escalera, una tarjeta o Nequi que falla su último reintento recibe ese link antes de cancelar.',
@@ -69,6 +70,7 @@ const EN: typeof ES = {
     'subscription.payment_method_updated': 'The customer replaced the payment method',
     'subscription.updated': 'Price change (at once, after its prorated charge, or from the next renewal)',
     'subscription.renewal_due': 'Renewal link issued (with its URL and expiry, to send it by another channel)',
+    'subscription.trial_will_end': 'The free trial ends in 3 days (with the amount and date of the first charge)',
   },
   customerTitle: "Customer's side",
   manageLinkUses: 'Manage-link uses',
@@ -76,7 +78,7 @@ const EN: typeof ES = {
   manageLinkLast: 'Last use',
   emailsTitle: 'E-mails to the customer',
   emailsNone: 'No e-mail sent yet.',
-  emailKinds: { receipt: 'Receipt', renewal_failed: 'Failed renewal', cancelled: 'Cancellation', renewal_due: 'Renewal link', price_change: 'Price change', webhook_disabled: 'Webhook disabled (to you)', late_payment: 'Late payment' },
+  emailKinds: { receipt: 'Receipt', renewal_failed: 'Failed renewal', cancelled: 'Cancellation', renewal_due: 'Renewal link', price_change: 'Price change', webhook_disabled: 'Webhook disabled (to you)', late_payment: 'Late payment', trial_started: 'Free trial started', trial_ending: 'Free trial ends in 3 days' },
   renewalsTitle: 'Renewals by link',
   renewalsIntro:
     'Subscriptions paid by PSE are renewed by a payment link we send the customer before each due date. With the ladder, a card or Nequi that fails its last retry gets that link before the plan is cancelled.',

@@ -31,7 +31,7 @@ export async function cancelByCustomer(db: Db, token: string, now: Date = new Da
     db,
     (tx) => planOfToken(tx, token, now),
     {
-      from: ['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED'],
+      from: ['PENDING_ACTIVATION', 'TRIALING', 'ACTIVE', 'PAUSED'],
       change: () => ({ status: 'CANCELLED', cancelReason: cancelReasonText(reason) }),
       refused: 'This plan cannot be cancelled',
       event: 'subscription.cancelled',
@@ -57,7 +57,8 @@ export async function replacePaymentMethod(
   { token, instrument, consent, now = new Date() }: { token: string; instrument: PaymentInstrument; consent?: Consent; now?: Date },
 ): Promise<{ plan: PlanRow; declined?: string; openRenewal?: { expiresAt: Date } }> {
   const found = await planOfToken(db, token, now);
-  if (found.modality !== 'RECURRING' || (found.status !== 'ACTIVE' && found.status !== 'PAUSED')) {
+  const replaceable = (status: PlanRow['status']) => status === 'TRIALING' || status === 'ACTIVE' || status === 'PAUSED';
+  if (found.modality !== 'RECURRING' || !replaceable(found.status)) {
     throw new ApiError('conflict', `The payment method of a ${found.status} plan cannot be replaced`);
   }
   const processor = await resolveProcessor(processors, found.merchantId);
@@ -69,7 +70,7 @@ export async function replacePaymentMethod(
   if (!saved.ok) return { plan: found, declined: saved.declineReason };
   return inTransaction(db, async (tx, outbox) => {
     const locked = await lockPlan(tx, found.id);
-    if (locked.status !== 'ACTIVE' && locked.status !== 'PAUSED') throw new ApiError('conflict', `The plan is ${locked.status}`);
+    if (!replaceable(locked.status)) throw new ApiError('conflict', `The plan is ${locked.status}`);
     const updated =
       locked.renewalCollection === 'LINK'
         ? ((await transitionPlan(tx, locked.id, [locked.status], { paymentMethodToken: saved.token, renewalCollection: 'AUTOMATIC' })) ?? locked)

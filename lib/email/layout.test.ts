@@ -47,6 +47,8 @@ function everyEmail(): { name: string; html: string }[] {
               ? [true, false].map((now) => ({ change: { previousAmount: 99_999_999_999, effectiveAt: now ? null : facts.nextDate!, now } }))
               : kind === 'late_payment'
                 ? [true, false].map((voided) => ({ voided }))
+              : kind === 'trial_started' || kind === 'trial_ending'
+                ? [true, false].map((noticeFollows) => ({ trial: { endsAt: facts.nextDate!, noticeFollows } }))
                 : [{}];
       for (const variant of variants) {
         out.push({ name: `${kind} ${lang} ${JSON.stringify(variant).slice(0, 60)}`, html: renderEmail(kind, { ...facts, ...variant }, lang).html });
@@ -60,7 +62,7 @@ describe('every customer e-mail at 360 px', () => {
   it('has no sideways scrolling, and its button and link both lead to the page', async () => {
     const page = await browser.newPage({ viewport: { width: 360, height: 740 }, javaScriptEnabled: false });
     const emails = everyEmail();
-    expect(emails.length).toBe(2 * (1 + 1 + reasons.length + stages.length + 2 + 2));
+    expect(emails.length).toBe(2 * (1 + 1 + reasons.length + stages.length + 2 + 2 + 2 + 2));
     for (const email of emails) {
       await page.setContent(email.html);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -8,7 +8,7 @@ import { createManageLink } from '@/lib/auth/manage-links';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
 import type { CancelReason } from '@/lib/cancel-reason';
-import { type CustomerEmailKind, type PriceChangeFacts, type RenewalFacts, renderEmail } from './templates';
+import { type CustomerEmailKind, type PriceChangeFacts, type RenewalFacts, renderEmail, type TrialFacts } from './templates';
 
 // The e-mail outbox (docs/customers.md#e-mails), like the webhook outbox: the e-mail is rendered
 // and written in the unit of work of the change it reports (lib/unit-of-work.ts), with a fresh
@@ -46,7 +46,17 @@ export async function queueCustomerEmail(
     now = new Date(),
     reason,
     change,
-  }: { plan: PlanRow; txn?: TransactionRow; renewal?: RenewalFacts & { amount: number }; now?: Date; reason?: CancelReason; change?: PriceChangeFacts },
+    trial,
+  }: {
+    plan: PlanRow;
+    txn?: TransactionRow;
+    renewal?: RenewalFacts & { amount: number };
+    now?: Date;
+    reason?: CancelReason;
+    change?: PriceChangeFacts;
+    /** A trial's e-mails: its end, and what is charged then. */
+    trial?: TrialFacts & { amount: number };
+  },
 ): Promise<void> {
   const merchantName = await getMerchantName(tx, plan.merchantId);
   const link = await createManageLink(tx, plan, { source: kind, now });
@@ -54,7 +64,7 @@ export async function queueCustomerEmail(
     merchantName: merchantName ?? 'ServicePay',
     customerName: plan.customerFirstName,
     description: plan.description,
-    amount: txn?.amount ?? renewal?.amount ?? plan.amount,
+    amount: txn?.amount ?? renewal?.amount ?? trial?.amount ?? plan.amount,
     interval: intervalOf(plan),
     chargeDate: txn?.chargeDate,
     reference: txn?.gatewayTransactionId,
@@ -63,6 +73,7 @@ export async function queueCustomerEmail(
     change,
     // A late renewal-link payment (docs/billing.md#late-payments): a card charge is voided.
     ...(kind === 'late_payment' ? { voided: txn?.paymentMethodType === 'CARD' } : {}),
+    ...(trial ? { trial: { endsAt: trial.endsAt, noticeFollows: trial.noticeFollows } } : {}),
     // An English e-mail opens the manage page in English.
     manageUrl: plan.customerLang === 'en' ? `${link.url}?lang=en` : link.url,
     ...(renewal ? { renewal: { ...renewal, url: plan.customerLang === 'en' ? `${renewal.url}?lang=en` : renewal.url } } : {}),

@@ -35,6 +35,14 @@ export interface EmailFacts {
   change?: PriceChangeFacts;
   /** late_payment: whether the charge is voided (a card) or the merchant must refund it (PSE, Nequi). */
   voided?: boolean;
+  /** trial_started, trial_ending: when the free trial ends and `amount` is first charged (docs/billing.md#trials). */
+  trial?: TrialFacts;
+}
+
+export interface TrialFacts {
+  endsAt: Date;
+  /** Whether a notice 3 days before the end will follow (a trial of more than 3 days). */
+  noticeFollows: boolean;
 }
 
 export interface PriceChangeFacts {
@@ -85,6 +93,7 @@ function words(kind: CustomerEmailKind, lang: Lang, f: EmailFacts): Words {
     per: perInterval(f.interval, lang, lang === 'es' ? 'al mes' : 'a month'),
     due: f.renewal ? dateOf(lang, f.renewal.period) : '',
     expires: f.renewal ? dateOf(lang, f.renewal.expiresAt) : '',
+    trialEnd: f.trial ? dateOf(lang, f.trial.endsAt) : '',
   };
   const es = lang === 'es';
   const greeting = f.customerName ? fill(es ? 'Hola, {name}:' : 'Hello {name},', { name: f.customerName }) : es ? 'Hola:' : 'Hello,';
@@ -161,6 +170,9 @@ function words(kind: CustomerEmailKind, lang: Lang, f: EmailFacts): Words {
         action: es ? 'Ver mi suscripción' : 'See my subscription',
         footer,
       };
+    case 'trial_started':
+    case 'trial_ending':
+      return { ...trialWords(kind, f.trial!, es, t), greeting, footer };
     case 'price_change': {
       const c = f.change!;
       const values = { previous: formatCop(c.previousAmount), from: c.effectiveAt ? dateOf(lang, c.effectiveAt) : '' };
@@ -190,6 +202,39 @@ function words(kind: CustomerEmailKind, lang: Lang, f: EmailFacts): Words {
       };
     }
   }
+}
+
+/** A free trial's e-mails (docs/billing.md#trials): nothing charged yet, what is charged and when, and how to stop it. */
+function trialWords(kind: 'trial_started' | 'trial_ending', trial: TrialFacts, es: boolean, t: (template: string) => string): Omit<Words, 'greeting' | 'footer'> {
+  const started = kind === 'trial_started';
+  const charge = t(
+    es
+      ? `${started ? 'El {trialEnd}' : 'Ese día'} se cobrarán {amount} a su medio de pago guardado, y luego {amount} {per}.`
+      : `${started ? 'On {trialEnd},' : 'On that day'} {amount} will be charged to your saved payment method, then {amount} {per}.`,
+  );
+  const cancel = t(
+    es
+      ? 'Si no desea continuar, cancele antes de esa fecha con el enlace de abajo: no se le cobrará nada.'
+      : 'If you do not wish to continue, cancel before that date with the link below: you will not be charged anything.',
+  );
+  const notice = trial.noticeFollows ? [t(es ? 'Le escribiremos 3 días antes de ese cobro.' : 'We will write to you 3 days before that charge.')] : [];
+  if (started) {
+    return {
+      subject: t(es ? 'Comenzó su prueba gratis con {merchant}' : 'Your free trial with {merchant} has started'),
+      lines: [
+        t(es ? 'Su prueba gratis de «{description}» va hasta el {trialEnd}. Hoy no se le cobró nada.' : 'Your free trial of “{description}” runs until {trialEnd}. Nothing was charged today.'),
+        charge,
+        ...notice,
+        cancel,
+      ],
+      action: es ? 'Ver mi suscripción' : 'See my subscription',
+    };
+  }
+  return {
+    subject: t(es ? 'Su prueba gratis con {merchant} termina el {trialEnd}' : 'Your free trial with {merchant} ends on {trialEnd}'),
+    lines: [t(es ? 'Su prueba gratis de «{description}» termina el {trialEnd}.' : 'Your free trial of “{description}” ends on {trialEnd}.'), charge, cancel],
+    action: es ? 'Gestionar mi suscripción' : 'Manage my subscription',
+  };
 }
 
 /** Why the plan was cancelled, in the customer's words; a merchant's own reason is quoted as written. */

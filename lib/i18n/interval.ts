@@ -16,6 +16,20 @@ export function everyInterval(interval: BillingInterval | null | undefined, lang
   return count === 1 ? one : many.replace('{n}', String(count));
 }
 
+const TRIAL: Record<Lang, [one: string, many: string]> = {
+  es: ['Gratis por 1 día, luego {amount} {every}', 'Gratis por {days} días, luego {amount} {every}'],
+  en: ['Free for 1 day, then {amount} {every}', 'Free for {days} days, then {amount} {every}'],
+};
+
+/**
+ * A free trial's offer (docs/billing.md#trials): "Gratis por 14 días, luego $ 29.900 cada mes".
+ * `amount` is already formatted.
+ */
+export function trialOffer(days: number, amount: string, interval: BillingInterval | null | undefined, lang: Lang): string {
+  const [one, many] = TRIAL[lang];
+  return (days === 1 ? one : many).replace('{days}', String(days)).replace('{amount}', amount).replace('{every}', everyInterval(interval, lang));
+}
+
 /** The period after an amount: `monthly` (the page's own "al mes") for a monthly plan, else "cada 3 meses". */
 export function perInterval(interval: BillingInterval | null | undefined, lang: Lang, monthly: string): string {
   return !interval || isMonthly(interval) ? monthly : everyInterval(interval, lang);

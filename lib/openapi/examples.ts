@@ -197,12 +197,13 @@ export const lifecycleExample = (event: LifecyclePayload['event']) =>
     data: {
       subscriptionPlanId: IDS.plan,
       externalReference: 'order-1042',
-      status: event === 'subscription.cancelled' ? 'CANCELLED' : event === 'subscription.paused' ? 'PAUSED' : 'ACTIVE',
+      status: event === 'subscription.cancelled' ? 'CANCELLED' : event === 'subscription.paused' ? 'PAUSED' : event === 'subscription.trial_will_end' ? 'TRIALING' : 'ACTIVE',
       nextChargeDate: event === 'subscription.cancelled' || event === 'subscription.paused' ? null : NEXT_CHARGE,
       ...(event === 'subscription.cancelled' ? { reason: 'Cancelled by the customer' } : {}),
       ...(event === 'subscription.renewal_due'
         ? { renewal: { url: 'https://pay.servicepay.co/pay/Rn7kQ2xW9p', expiresAt: NEXT_CHARGE + 5 * 86_400_000, amount: 150000, period: NEXT_CHARGE } }
         : {}),
+      ...(event === 'subscription.trial_will_end' ? { trial: { endsAt: NEXT_CHARGE, amount: 150000 } } : {}),
     },
     timestamp: Date.parse('2026-11-21T15:06:43.020Z'),
   }) satisfies LifecyclePayload;
@@ -241,6 +242,7 @@ export const sweepSummaryExample = {
   transactionIds: ['txn_0Sq5kD2eF4gH6iJ8kL0mN2pQ'],
   cancelledPlanIds: [],
   renewalLinks: { issued: 0, reminded: 0, expired: 0 },
+  trialNotices: 0,
   idempotencyKeysDeleted: 0,
   settlement: { checked: 0, settled: 0, orphaned: 0, stillPending: 0, failed: 0 },
 } satisfies SweepSummary;

@@ -37,7 +37,7 @@ const OPERATIONS = [
 
 const SCHEMAS = [
   'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'Coupon', 'CouponPage', 'CreateCouponRequest', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant',
-  'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'UpdateMerchantRequest',
+  'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PlanTrial', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'UpdateMerchantRequest',
   'VoidedTransaction', 'WebhookAttempt', 'WebhookEvent', 'WebhookEventPage', 'WebhookEventRecord', 'WebhookResend',
 ];
 
@@ -52,6 +52,7 @@ const WEBHOOKS = [
   'subscription.payment_method_updated',
   'subscription.renewal_due',
   'subscription.resumed',
+  'subscription.trial_will_end',
   'subscription.updated',
 ];
 

@@ -70,6 +70,7 @@ async function insertLink(
         modality: plan.modality,
         intervalUnit: interval?.unit ?? null,
         intervalCount: interval?.count ?? null,
+        trialDays: plan.modality === 'RECURRING' ? (plan.trialDays ?? null) : null,
         status: 'PENDING_ACTIVATION',
         // docs/api.md#plan-status: while pending, the first charge is due now.
         nextChargeDate: now,

@@ -56,7 +56,8 @@ async function applyWithoutCharge(db: Db, scope: Scope, body: PriceChangeBody, n
       values = { amount: body.amount, description: description ?? plan.description, scheduledAmount: null, scheduledDescription: null, scheduledFrom: null };
     } else {
       // The next period not yet due: the one after a period still being retried; for a paused plan, any after today.
-      effectiveAt = plan.status === 'ACTIVE' ? (plan.renewalFailures > 0 ? addInterval(periodDueOf(plan), interval, plan.billingAnchorDay) : plan.nextChargeDate) : null;
+      // A trial's first charge is its end: the change is charged from then.
+      effectiveAt = plan.status === 'ACTIVE' || plan.status === 'TRIALING' ? (plan.renewalFailures > 0 ? addInterval(periodDueOf(plan), interval, plan.billingAnchorDay) : plan.nextChargeDate) : null;
       const from = effectiveAt ?? now;
       values = { scheduledAmount: body.amount, scheduledDescription: description, scheduledFrom: from };
       // A renewal link already sent for that period charges the new price too.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { planStatus20261120 } from '@/lib/api-versions';
-import { ID_TYPES, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUSES } from '@/db/schema';
+import { ID_TYPES, MAX_TRIAL_DAYS, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUSES } from '@/db/schema';
 import { INTERVAL_UNITS, MAX_INTERVAL_COUNT } from '@/lib/calendar/interval';
 import { planCouponSchema } from '@/lib/coupons/schemas';
 
@@ -100,6 +100,17 @@ const planSchema = z.object(
       .boolean({ error: 'must be true or false' })
       .optional()
       .describe('Extension (docs/billing.md#coupons): the hosted page lets the customer type a coupon code. Not with `coupon`'),
+    trialDays: z
+      .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number of days (not a string)') })
+      .int('must be a whole number of days')
+      .min(1, 'must be at least 1 day')
+      .max(MAX_TRIAL_DAYS, `must be at most ${MAX_TRIAL_DAYS} days`)
+      .optional()
+      .meta({
+        description:
+          'Extension, RECURRING only (docs/billing.md#trials): days of free trial. The checkout saves a card or Nequi account without charging; the first charge is at the end of the trial. PSE cannot start a trial',
+        examples: [14],
+      }),
   },
   anObject,
 ).superRefine((plan, ctx) => {
@@ -107,6 +118,8 @@ const planSchema = z.object(
     ctx.addIssue({ code: 'custom', path: ['allowPromotionCodes'], message: 'cannot be true on a link that applies a coupon' });
   if (plan.modality === 'SINGLE' && plan.interval !== undefined)
     ctx.addIssue({ code: 'custom', path: ['interval'], message: 'is only for RECURRING plans (a SINGLE plan is charged once)' });
+  if (plan.modality === 'SINGLE' && plan.trialDays !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['trialDays'], message: 'is only for RECURRING plans (a SINGLE plan is charged once, when paid)' });
 });
 
 export const createLinkBodySchema = z
@@ -136,6 +149,14 @@ const lastTransactionSchema = z.object({
   gatewayTransactionId: z.string().nullable().describe('Processor id: hyphen-separated numeric parts'),
 });
 
+/** A plan's free trial (docs/billing.md#trials). */
+export const trialSchema = z
+  .object({
+    days: z.number().int().describe('Days of free trial the link gave'),
+    endsAt: epochMs.nullable().describe('When the trial ends and the first charge is made; null until the checkout saved the method'),
+  })
+  .meta({ id: 'PlanTrial', examples: [{ days: 14, endsAt: 1798761600000 }] });
+
 export const planStatusSchema = z
   .object({
     subscriptionPlanId: z.string(),
@@ -150,6 +171,7 @@ export const planStatusSchema = z
         .nullable()
         .optional()
         .describe('Extension (docs/billing.md#intervals): present only for a plan charged other than every month'),
+      trial: trialSchema.optional().describe('Extension (docs/billing.md#trials): present only for a plan created with a free trial'),
     }),
     lastTransaction: lastTransactionSchema.optional().describe('Absent before the first payment'),
   })
@@ -171,6 +193,7 @@ export const planRecordSchema = z
       .describe('null for SINGLE; `MONTHLY` for a plan charged every month; `{ unit, count }` for any other interval (extension, docs/billing.md#intervals)'),
     status: z.enum(PLAN_STATUSES),
     nextChargeDate: epochMs.nullable(),
+    trial: trialSchema.optional().describe('Extension (docs/billing.md#trials): present only for a plan created with a free trial'),
     renewalUrl: z
       .string()
       .optional()

@@ -9,6 +9,12 @@ import type { PlanRecordView, PlanStatusView } from './schemas';
 // (`pricingFields`), so an API version can decide it instead.
 
 type Priced = Pick<PlanRow, 'intervalUnit' | 'intervalCount'>;
+type Trialed = Pick<PlanRow, 'trialDays' | 'trialEndsAt'>;
+
+/** A plan's free trial (docs/billing.md#trials), or nothing for a plan created without one. */
+export function trialFields(plan: Trialed): { trial: { days: number; endsAt: number | null } } | null {
+  return plan.trialDays ? { trial: { days: plan.trialDays, endsAt: plan.trialEndsAt?.getTime() ?? null } } : null;
+}
 
 /** The pricing extension fields of a plan, or null when the plan uses none of them (SPEC's shape). */
 function pricingFields(plan: Priced): { interval: BillingInterval } | null {
@@ -18,7 +24,7 @@ function pricingFields(plan: Priced): { interval: BillingInterval } | null {
 
 /** docs/api.md#plan-status at top level (docs/api.md#plan-status); built field by field so no column leaks by accident. */
 export function toPlanStatus(
-  plan: Pick<PlanRow, 'id' | 'externalReference' | 'status' | 'amount' | 'description' | 'nextChargeDate'> & Priced,
+  plan: Pick<PlanRow, 'id' | 'externalReference' | 'status' | 'amount' | 'description' | 'nextChargeDate'> & Priced & Trialed,
   last: Pick<TransactionRow, 'id' | 'status' | 'amount' | 'chargeDate' | 'gatewayTransactionId'> | null,
 ): PlanStatusView {
   return {
@@ -31,6 +37,7 @@ export function toPlanStatus(
       description: plan.description,
       nextChargeDate: nextChargeDateOf(plan),
       ...pricingFields(plan),
+      ...trialFields(plan),
     },
     ...(last
       ? {
@@ -64,6 +71,7 @@ export function toPlanRecord(plan: PlanRow, { renewalUrl }: { renewalUrl?: strin
     interval: plan.modality === 'SINGLE' ? null : (pricingFields(plan)?.interval ?? 'MONTHLY'),
     status: plan.status,
     nextChargeDate: nextChargeDateOf(plan),
+    ...trialFields(plan),
     ...(renewalUrl ? { renewalUrl } : {}),
     createdAt: plan.createdAt.toISOString(),
     updatedAt: plan.updatedAt.toISOString(),

@@ -38,6 +38,16 @@ async function charge(planId: string, merchantId: string, status: 'APPROVED' | '
 }
 
 describe('getOverview', () => {
+  it('counts free trials apart: not in MRR, with what they would add brought to a month (docs/billing.md#trials)', async () => {
+    const m = await createTestMerchant(db);
+    await plan(m.merchantId, 't0', 150000, { status: 'ACTIVE', next: new Date(NOW.getTime() + DAY) });
+    await plan(m.merchantId, 't1', 1200000, { status: 'TRIALING', next: new Date(NOW.getTime() + 5 * DAY), interval: { unit: 'year', count: 1 } });
+    await plan(m.merchantId, 't2', 300000, { status: 'TRIALING', next: new Date(NOW.getTime() + 5 * DAY), interval: { unit: 'week', count: 1 } });
+    const o = await getOverview(db, m.merchantId, { now: NOW });
+    // 1.200.000 / 12 + 300.000 × 52 / 12 = 100.000 + 1.300.000.
+    expect(o).toMatchObject({ mrr: 150000, activePlans: 1, trialingPlans: 2, trialMrr: 1_400_000 });
+  });
+
   it('computes the figures from the merchant’s plans and charges only', async () => {
     const a = await createTestMerchant(db);
     const b = await createTestMerchant(db);

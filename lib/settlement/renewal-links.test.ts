@@ -5,18 +5,18 @@ import { getPlanWithLastTransaction } from '@/db/queries/plans';
 import { emails, merchants, renewalLinks, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { ApiError } from '@/lib/api/errors';
 import { loadCheckoutPage } from '@/lib/checkout/session';
-import { payCheckout } from '@/lib/checkout/payments';
+import { isTrialStart, payCheckout } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
-import type { PaymentInstrument } from '@/lib/payments/processor';
+import type { PaymentInstrument, PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { pausePlan, cancelPlan } from '@/lib/plans/lifecycle';
 import { changePlanPrice } from '@/lib/plans/price-change';
 import { toPlanStatus } from '@/lib/plans/views';
 import { LIFECYCLE_EVENT_TYPES } from '@/lib/webhooks/payload';
 import { updateMerchant } from '@/lib/merchants/merchants';
-import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { CARDS, cardForm, createTestLink, PSE_APPROVES } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
-import { call } from '@/test/http';
+import { apiRefusal as refusal, call } from '@/test/http';
 import { GET as GET_PLAN } from '@/app/merchants/subscription-plans/[id]/route';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { awaitingRenewals } from './renewal-links';
@@ -36,20 +36,16 @@ const sandbox = createSandboxProcessor({ pendingMs: 0 });
 const bogota = (isoDate: string) => new Date(`${isoDate}T15:00:00.000Z`);
 const later = (date: Date, ms: number) => new Date(date.getTime() + ms);
 
-const PSE_APPROVES: PaymentInstrument = {
-  type: 'PSE',
-  userType: 'PERSON',
-  legalIdType: 'CC',
-  legalId: '1020304050',
-  institutionCode: '1',
-  fullName: 'Ana Gómez',
-  phoneNumber: '3001234567',
-};
 const PSE_DECLINES: PaymentInstrument = { ...PSE_APPROVES, institutionCode: '2' };
 const NEQUI_APPROVES: PaymentInstrument = { type: 'NEQUI', phoneNumber: '3991111111' };
 const card = (number: string): PaymentInstrument => ({ type: 'CARD', card: parseCard(cardForm(number))! });
 
-const pay = (token: string, instrument: PaymentInstrument, now: Date) => payCheckout(database.db, sandbox, { token, payment: { instrument }, now });
+/** A payment of a link without a trial (none of these plans has one). */
+const pay = async (token: string, instrument: PaymentInstrument, now: Date, processor: PaymentProcessor = sandbox) => {
+  const view = await payCheckout(database.db, processor, { token, payment: { instrument }, now });
+  if (isTrialStart(view)) throw new Error('no plan of these tests has a free trial');
+  return view;
+};
 const sweep = (now: Date) => runRenewalSweep(database.db, sandbox, { now });
 
 /** Only this test's plans take part in a sweep: others still ACTIVE are moved out of the way. */
@@ -78,14 +74,6 @@ const eventTypes = async (planId: string) =>
   (await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, planId)).orderBy(asc(webhookEvents.createdAt), asc(webhookEvents.type))).map((e) => e.type);
 const emailsOf = async (planId: string) =>
   database.db.select().from(emails).where(eq(emails.planId, planId)).orderBy(asc(emails.createdAt), asc(emails.id));
-const refusal = async (promise: Promise<unknown>) => {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-};
 
 beforeEach(async () => {
   await onlyThese([]);
@@ -449,7 +437,7 @@ describe('a renewal link paid after its plan was cancelled or paused (docs/billi
     const [renewal] = await linksOf(link.planId);
     const at = bogota('2027-04-08');
     processorNow = at.getTime();
-    const paying = await payCheckout(database.db, slow, { token: renewal!.token, payment: { instrument: card(CARDS.pendingApproved) }, now: at });
+    const paying = await pay(renewal!.token, card(CARDS.pendingApproved), at, slow);
     expect(paying.status).toBe('PENDING');
     await cancelPlan(database.db, { merchantId: link.merchant.merchantId, planId: link.planId });
     processorNow += 120_000;
@@ -479,7 +467,7 @@ describe('a renewal link paid after its plan was cancelled or paused (docs/billi
     const [renewal] = await linksOf(link.planId);
     const at = bogota('2027-04-08');
     processorNow = at.getTime();
-    const paying = await payCheckout(database.db, slow, { token: renewal!.token, payment: { instrument: PSE_APPROVES }, now: at });
+    const paying = await pay(renewal!.token, PSE_APPROVES, at, slow);
     expect(paying).toMatchObject({ status: 'PENDING', redirectUrl: expect.any(String) });
     const before = await pausePlan(database.db, { merchantId: link.merchant.merchantId, planId: link.planId });
     processorNow += 120_000;

@@ -90,12 +90,13 @@ async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionR
   // after its plan was cancelled or paused is late and pays nothing (renewal-links.ts).
   if (txn.renewalLinkId) return settleLinkPayment(tx, plan, txn);
   // A plan paused or cancelled while a renewal was in flight keeps its state; the charge is still
-  // recorded, with its event.
-  if (plan.status !== 'ACTIVE') return plan;
+  // recorded, with its event. A TRIALING plan's renewal is its trial's end (docs/billing.md#trials).
+  if (plan.status !== 'ACTIVE' && plan.status !== 'TRIALING') return plan;
   const values = afterRenewalOutcome(plan, txn.status, txn.failureCode);
-  // The ladder: before cancelling, the customer gets a renewal link and grace.
-  const ladder = values.status === 'CANCELLED' ? await stepDownToLink(tx, outbox, plan, now) : null;
-  return ladder ?? (await transitionPlan(tx, plan.id, ['ACTIVE'], values)) ?? plan;
+  // The ladder: before cancelling, the customer gets a renewal link and grace. A trial never paid
+  // is cancelled after its last retry, as before the ladder.
+  const ladder = values.status === 'CANCELLED' && plan.status === 'ACTIVE' ? await stepDownToLink(tx, outbox, plan, now) : null;
+  return ladder ?? (await transitionPlan(tx, plan.id, [plan.status], values)) ?? plan;
 }
 
 /**

@@ -90,7 +90,7 @@ export async function recordLifecycleEvent(
   plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference' | 'status' | 'nextChargeDate' | 'cancelReason'>,
   type: LifecycleEventType,
   now: Date = new Date(),
-  extra: Pick<LifecyclePayload['data'], 'renewal' | 'change'> = {},
+  extra: Pick<LifecyclePayload['data'], 'renewal' | 'change' | 'trial'> = {},
 ): Promise<void> {
   const merchant = await getLifecycleEventSettings(tx, plan.merchantId);
   if (!merchant?.types.includes(type)) return;

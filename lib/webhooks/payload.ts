@@ -29,6 +29,7 @@ export const LIFECYCLE_EVENTS = {
   'subscription.updated': "The plan's price changed: at once (after its prorated charge), or scheduled for its next renewal (data.change)",
   'subscription.renewal_due':
     'A renewal link was issued: the customer pays this period at data.renewal.url until data.renewal.expiresAt (a plan paid by PSE, or the ladder after the last failed retry)',
+  'subscription.trial_will_end': "A free trial ends in 3 days (or, for a shorter trial, when it starts): its first charge, data.trial.amount, is made at data.trial.endsAt",
 } as const;
 
 export type LifecycleEventType = keyof typeof LIFECYCLE_EVENTS;
@@ -79,7 +80,9 @@ export const lifecyclePayloadSchema = z
     data: z.object({
       subscriptionPlanId: z.string().describe('The plan id returned at link creation (sub_…)'),
       externalReference: z.string().describe('Your reference, as given at link creation'),
-      status: z.enum(['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED', 'CANCELLED', 'COMPLETED']).describe('The plan status after the change'),
+      status: z
+        .enum(['PENDING_ACTIVATION', 'TRIALING', 'ACTIVE', 'PAUSED', 'CANCELLED', 'COMPLETED'])
+        .describe('The plan status after the change (TRIALING from API version 2026-11-26; PENDING_ACTIVATION before it)'),
       nextChargeDate: epochMs.nullable().describe('When the next renewal is attempted, epoch milliseconds; null when none is'),
       reason: z.string().optional().describe('subscription.cancelled only: why the plan was cancelled (`unpaid` when grace ran out)'),
       renewal: z
@@ -100,6 +103,13 @@ export const lifecyclePayloadSchema = z
         })
         .optional()
         .describe('subscription.updated only: the price change (docs/billing.md#price-changes)'),
+      trial: z
+        .object({
+          endsAt: epochMs.describe('When the free trial ends and the first charge is made, epoch milliseconds'),
+          amount: z.number().int().describe('What the first charge will be, cents of COP'),
+        })
+        .optional()
+        .describe('subscription.trial_will_end only: the end of the free trial (docs/billing.md#trials)'),
     }),
     timestamp: epochMs.describe('When this event was sent, epoch milliseconds'),
   })

@@ -136,6 +136,17 @@ describe('POST /merchants/subscription-link', () => {
       [{ plan: { interval: 'MONTHLY' } }, 'plan.interval'],
       [{ plan: { interval: null } }, 'plan.interval'],
       [{ plan: { modality: 'SINGLE', interval: { unit: 'month', count: 1 } } }, 'plan.interval'],
+      // docs/billing.md#trials
+      [{ plan: { trialDays: 1 } }, true],
+      [{ plan: { trialDays: 365, interval: { unit: 'week', count: 1 } } }, true],
+      [{ plan: { trialDays: 0 } }, 'plan.trialDays'],
+      [{ plan: { trialDays: -7 } }, 'plan.trialDays'],
+      [{ plan: { trialDays: 366 } }, 'plan.trialDays'],
+      [{ plan: { trialDays: 7.5 } }, 'plan.trialDays'],
+      [{ plan: { trialDays: '14' } }, 'plan.trialDays'],
+      [{ plan: { trialDays: null } }, 'plan.trialDays'],
+      [{ plan: { trialDays: true } }, 'plan.trialDays'],
+      [{ plan: { modality: 'SINGLE', trialDays: 14 } }, 'plan.trialDays'],
     ])('%j → %s', async (override, expected) => {
       const m = await createTestMerchant(database.db);
       const base = linkBody();

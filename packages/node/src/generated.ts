@@ -87,6 +87,8 @@ export type CreateLinkRequest = {
     coupon?: string;
     /** Extension (docs/billing.md#coupons): the hosted page lets the customer type a coupon code. Not with `coupon` */
     allowPromotionCodes?: boolean;
+    /** Extension, RECURRING only (docs/billing.md#trials): days of free trial. The checkout saves a card or Nequi account without charging; the first charge is at the end of the trial. PSE cannot start a trial */
+    trialDays?: number;
   };
 };
 
@@ -139,7 +141,7 @@ export type PlanStatus = {
   subscriptionPlanId: string;
   externalReference: string;
   plan: {
-    status: "PENDING_ACTIVATION" | "ACTIVE" | "PAUSED" | "CANCELLED" | "COMPLETED";
+    status: "PENDING_ACTIVATION" | "TRIALING" | "ACTIVE" | "PAUSED" | "CANCELLED" | "COMPLETED";
     /** Cents of COP */
     amount: number;
     currency: "COP";
@@ -148,6 +150,8 @@ export type PlanStatus = {
     nextChargeDate: number | null;
     /** Extension (docs/billing.md#intervals): present only for a plan charged other than every month */
     interval?: PlanInterval | null;
+    /** Extension (docs/billing.md#trials): present only for a plan created with a free trial */
+    trial?: PlanTrial;
   };
   /** Absent before the first payment */
   lastTransaction?: {
@@ -159,6 +163,13 @@ export type PlanStatus = {
     /** Processor id: hyphen-separated numeric parts */
     gatewayTransactionId: string | null;
   };
+};
+
+export type PlanTrial = {
+  /** Days of free trial the link gave */
+  days: number;
+  /** When the trial ends and the first charge is made; null until the checkout saved the method */
+  endsAt: number | null;
 };
 
 /** Body of PATCH /merchants/subscription-plans/{id} (extension). */
@@ -173,14 +184,14 @@ export type PriceChangeRequest = {
 
 /** The body of a lifecycle webhook, sent only to merchants who chose these events (docs/customers.md#lifecycle-events) */
 export type SubscriptionLifecycleEvent = {
-  event: "subscription.activated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.payment_method_updated" | "subscription.updated" | "subscription.renewal_due";
+  event: "subscription.activated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.payment_method_updated" | "subscription.updated" | "subscription.renewal_due" | "subscription.trial_will_end";
   data: {
     /** The plan id returned at link creation (sub_…) */
     subscriptionPlanId: string;
     /** Your reference, as given at link creation */
     externalReference: string;
-    /** The plan status after the change */
-    status: "PENDING_ACTIVATION" | "ACTIVE" | "PAUSED" | "CANCELLED" | "COMPLETED";
+    /** The plan status after the change (TRIALING from API version 2026-11-26; PENDING_ACTIVATION before it) */
+    status: "PENDING_ACTIVATION" | "TRIALING" | "ACTIVE" | "PAUSED" | "CANCELLED" | "COMPLETED";
     /** When the next renewal is attempted, epoch milliseconds; null when none is */
     nextChargeDate: number | null;
     /** subscription.cancelled only: why the plan was cancelled (`unpaid` when grace ran out) */
@@ -206,6 +217,13 @@ export type SubscriptionLifecycleEvent = {
       /** From which due date it is charged (next_charge); null: at once, or at the next charge of a paused plan */
       effectiveAt: number | null;
     };
+    /** subscription.trial_will_end only: the end of the free trial (docs/billing.md#trials) */
+    trial?: {
+      /** When the free trial ends and the first charge is made, epoch milliseconds */
+      endsAt: number;
+      /** What the first charge will be, cents of COP */
+      amount: number;
+    };
   };
   /** When this event was sent, epoch milliseconds */
   timestamp: number;
@@ -223,8 +241,10 @@ export type SubscriptionPlan = {
   modality: "RECURRING" | "SINGLE";
   /** null for SINGLE; `MONTHLY` for a plan charged every month; `{ unit, count }` for any other interval (extension, docs/billing.md#intervals) */
   interval: "MONTHLY" | PlanInterval | null;
-  status: "PENDING_ACTIVATION" | "ACTIVE" | "PAUSED" | "CANCELLED" | "COMPLETED";
+  status: "PENDING_ACTIVATION" | "TRIALING" | "ACTIVE" | "PAUSED" | "CANCELLED" | "COMPLETED";
   nextChargeDate: number | null;
+  /** Extension (docs/billing.md#trials): present only for a plan created with a free trial */
+  trial?: PlanTrial;
   /** Only while a renewal link is open (extension, docs/billing.md#renewal-links): the link that pays the period due, to send the customer */
   renewalUrl?: string;
   createdAt: string;
@@ -300,7 +320,7 @@ export type WebhookEventPage = {
 export type WebhookEventRecord = {
   /** evt_…, also sent as X-Webhook-Id */
   id: string;
-  event: "subscription.charge.approved" | "subscription.charge.declined" | "subscription.charge.error" | "subscription.charge.voided" | "subscription.activated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.payment_method_updated" | "subscription.updated" | "subscription.renewal_due";
+  event: "subscription.charge.approved" | "subscription.charge.declined" | "subscription.charge.error" | "subscription.charge.voided" | "subscription.activated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.payment_method_updated" | "subscription.updated" | "subscription.renewal_due" | "subscription.trial_will_end";
   subscriptionPlanId: string;
   /** The transaction a charge event reports; null for a lifecycle event */
   subscriptionTransactionId: string | null;
@@ -536,6 +556,11 @@ export const REQUEST_BODIES: Record<string, unknown> = {
           },
           "allowPromotionCodes": {
             "type": "boolean"
+          },
+          "trialDays": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 365
           }
         },
         "required": [

@@ -27,6 +27,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
     { id: 'cancelled', label: o.cancelledThisMonth, value: String(overview.cancelledThisMonth), hint: fill(o.churn, { rate: percent(overview.churnRate, lang) }) },
     { id: 'approval', label: o.approvalRate, value: percent(overview.approvalRate, lang), hint: fill(o.approvalHint, { days }) },
     { id: 'at-risk', label: o.atRisk, value: String(overview.atRisk) },
+    // Trials are counted apart: not in MRR until their first charge (docs/billing.md#trials).
+    { id: 'trialing', label: o.trialing, value: String(overview.trialingPlans), hint: fill(o.trialingHint, { amount: formatCop(overview.trialMrr) }) },
   ];
   const renewalColumns = (when: string) => [
     { label: t.activity.plan, cell: (r: RenewalRow) => <Link href={`/portal/activity/plans/${r.id}`}>{r.externalReference}</Link> },

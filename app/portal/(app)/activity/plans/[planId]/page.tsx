@@ -12,6 +12,9 @@ import { listPlanEvents } from '@/db/queries/webhooks';
 import { getPlanForMerchant } from '@/db/queries/plans';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { findMerchantPlan } from '@/lib/api/find-plan';
+import { intervalOf } from '@/lib/calendar/interval';
+import { nextChargeDateOf } from '@/lib/calendar/schedule';
+import { everyInterval, trialOffer } from '@/lib/i18n/interval';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { ownedOrInterrupt, portalLang, requireUser } from '@/lib/portal/request';
 
@@ -26,6 +29,8 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
     listPlanEvents(db, merchantId, planId),
   ]);
   const a = t.activity;
+  const interval = intervalOf(plan);
+  const next = nextChargeDateOf(plan);
   return (
     <>
       <p>
@@ -43,10 +48,42 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
         </dd>
         <dt>{a.amount}</dt>
         <dd>{formatCop(plan.amount)}</dd>
+        {/* Interval, trial and a scheduled price (docs/portal.md#activity). */}
+        {interval && (
+          <>
+            <dt>{a.interval}</dt>
+            <dd>{everyInterval(interval, lang)}</dd>
+          </>
+        )}
+        {plan.trialDays && (
+          <>
+            <dt>{a.trial}</dt>
+            <dd>
+              {trialOffer(plan.trialDays, formatCop(plan.amount), interval, lang)} ·{' '}
+              {plan.trialEndsAt ? fill(a.trialEnds, { date: formatDateTime(plan.trialEndsAt, lang) }) : a.trialNotStarted}
+            </dd>
+          </>
+        )}
+        {plan.scheduledAmount !== null && (
+          <>
+            <dt>{a.scheduledPrice}</dt>
+            <dd>
+              {plan.status === 'PAUSED'
+                ? fill(a.scheduledAtCharge, { amount: formatCop(plan.scheduledAmount) })
+                : fill(a.scheduledFrom, { amount: formatCop(plan.scheduledAmount), date: formatDateTime(plan.scheduledFrom!, lang) })}
+            </dd>
+          </>
+        )}
         <dt>{a.status}</dt>
         <dd>
           <StatusBadge status={plan.status} t={t} />
         </dd>
+        {next !== null && (
+          <>
+            <dt>{a.nextCharge}</dt>
+            <dd>{formatDateTime(new Date(next), lang)}</dd>
+          </>
+        )}
         <dt>{a.customer}</dt>
         <dd>{plan.customerEmail}</dd>
       </dl>

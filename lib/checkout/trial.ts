@@ -1,0 +1,103 @@
+import type { Db } from '@/db/client';
+import { type PlanRow, setCustomerLang, transitionPlan } from '@/db/queries/plans';
+import { lockPlan } from '@/db/queries/transactions';
+import { ApiError } from '@/lib/api/errors';
+import { anchorFor, intervalOf, MONTHLY } from '@/lib/calendar/interval';
+import { noteTrialStarted } from '@/lib/notices';
+import type { Lang } from '@/lib/i18n/locale';
+import type { DeclineReason, PaymentProcessor } from '@/lib/payments';
+import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
+import { inTransaction } from '@/lib/unit-of-work';
+
+// A free trial's start (docs/billing.md#trials): the checkout saves the customer's method without
+// charging it, and the plan goes PENDING_ACTIVATION → TRIALING with its first charge at the end
+// of the trial, made then by the renewal sweep through the one charge attempt
+// (lib/settlement/attempt.ts). The processor checks the method first (the sandbox's test data;
+// with Wompi a payment source from the browser's token and the payer's acceptance pair); nothing
+// is recorded for a refused one, and the customer may try again.
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The notice of a trial's end goes this long before it; a shorter trial has none (its start e-mail says it all). */
+export const TRIAL_NOTICE_MS = 3 * DAY_MS;
+
+/**
+ * What the checkout answers for a trial: TRIALING, started (nothing charged, no transaction);
+ * DECLINED, the method was refused (nothing changed, try again); PENDING, a Nequi account not yet
+ * approved in the app (the page posts the same payment again once it is).
+ */
+export interface TrialStartView {
+  status: 'TRIALING' | 'PENDING' | 'DECLINED';
+  subscriptionTransactionId: null;
+  transactionId: null;
+  declineReason?: DeclineReason;
+  /** TRIALING: when the trial ends and the first charge is made, epoch ms. */
+  trialEndsAt?: number;
+}
+
+const view = (status: TrialStartView['status'], extra: Partial<TrialStartView> = {}): TrialStartView => ({
+  status,
+  subscriptionTransactionId: null,
+  transactionId: null,
+  ...extra,
+});
+
+/** Why a plan's token cannot start its trial now, or null. */
+export function trialRefusal(plan: Pick<PlanRow, 'status'>): ApiError | null {
+  if (plan.status === 'TRIALING') return new ApiError('conflict', 'The free trial of this link has already started');
+  if (plan.status === 'ACTIVE' || plan.status === 'COMPLETED') return new ApiError('conflict', 'This link has already been paid');
+  if (plan.status !== 'PENDING_ACTIVATION') return new ApiError('conflict', 'This subscription no longer accepts payments');
+  return null;
+}
+
+/** When a trial started at `now` ends, and when the notice of its end is due (null: none). */
+export function trialSchedule(trialDays: number, now: Date): { endsAt: Date; noticeAt: Date | null } {
+  const endsAt = new Date(now.getTime() + trialDays * DAY_MS);
+  return { endsAt, noticeAt: trialDays * DAY_MS > TRIAL_NOTICE_MS ? new Date(endsAt.getTime() - TRIAL_NOTICE_MS) : null };
+}
+
+/** Starts the trial of `found` (a plan with trialDays, its own token) with the customer's method. */
+export async function startTrial(
+  db: Db,
+  processor: PaymentProcessor,
+  { found, payment, lang, now }: { found: PlanRow; payment: { instrument: PaymentInstrument; consent?: Consent }; lang?: Lang; now: Date },
+): Promise<TrialStartView> {
+  const { instrument, consent } = payment;
+  if (instrument.type === 'PSE') {
+    throw new ApiError('invalid_request', 'method: PSE cannot start a free trial (a bank transfer cannot be charged later without the payer); use a card or Nequi', {
+      details: [{ path: 'method', message: 'PSE cannot start a free trial; use a card or Nequi' }],
+    });
+  }
+  const refused = trialRefusal(found);
+  if (refused) throw refused;
+  if (!processor.saveMethod) throw new ApiError('conflict', 'This merchant cannot start free trials with its processor yet');
+  if (instrument.type === 'NEQUI_TOKEN' && processor.nequiTokenStatus) {
+    // The account must be approved in the Nequi app before it can become a payment source.
+    const status = await processor.nequiTokenStatus(instrument.token);
+    if (status === 'PENDING') return view('PENDING');
+    if (status === 'DECLINED') return view('DECLINED', { declineReason: 'card_not_supported' });
+  }
+  const saved = await processor.saveMethod({ instrument, customerEmail: found.customerEmail, consent });
+  if (!saved.ok) return view('DECLINED', { declineReason: saved.declineReason });
+  const plan = await inTransaction(db, async (tx, outbox) => {
+    const locked = await lockPlan(tx, found.id);
+    const refusedNow = trialRefusal(locked);
+    if (refusedNow) throw refusedNow;
+    if (lang && lang !== locked.customerLang) await setCustomerLang(tx, locked.id, lang);
+    const { endsAt, noticeAt } = trialSchedule(locked.trialDays!, now);
+    const started = await transitionPlan(tx, locked.id, ['PENDING_ACTIVATION'], {
+      status: 'TRIALING',
+      nextChargeDate: endsAt,
+      trialEndsAt: endsAt,
+      trialNoticeAt: noticeAt,
+      // The trial's end is the first due date: months and years keep its day from then on.
+      billingAnchorDay: anchorFor(intervalOf(locked) ?? MONTHLY, endsAt),
+      paymentMethodToken: saved.token,
+      renewalCollection: 'AUTOMATIC',
+      renewalFailures: 0,
+    });
+    if (!started) throw new ApiError('conflict', 'This subscription no longer accepts payments');
+    await noteTrialStarted(tx, outbox, started, now);
+    return started;
+  });
+  return view('TRIALING', { trialEndsAt: plan.trialEndsAt!.getTime() });
+}

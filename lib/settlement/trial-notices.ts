@@ -1,0 +1,34 @@
+import type { Db } from '@/db/client';
+import { findTrialNoticesDue, transitionPlan } from '@/db/queries/plans';
+import { lockPlan } from '@/db/queries/transactions';
+import { noteTrialEnding } from '@/lib/notices';
+import { inTransaction } from '@/lib/unit-of-work';
+import { amountForPeriod } from '@/lib/calendar/schedule';
+
+// The notice of a free trial's end (docs/billing.md#trials): 3 days before it, the customer's
+// e-mail with the amount and date of the first charge, and the opt-in `subscription.trial_will_end`,
+// in one unit of work that also clears the notice, so it goes once whatever the concurrency. The
+// trial's end itself is charged by the renewal sweep, as a renewal (lib/billing/renewals.ts).
+
+/** Sends one plan's notice if it is still due; false when another worker sent it or the plan moved on. */
+export async function sendTrialNotice(db: Db, planId: string, now: Date): Promise<boolean> {
+  return inTransaction(db, async (tx, outbox) => {
+    const plan = await lockPlan(tx, planId);
+    if (plan.status !== 'TRIALING' || !plan.trialNoticeAt || plan.trialNoticeAt > now || !plan.trialEndsAt) return false;
+    const cleared = (await transitionPlan(tx, plan.id, ['TRIALING'], { trialNoticeAt: null }))!;
+    // A sweep that comes after the end (a stopped clock) says nothing: the charge follows at once.
+    if (plan.trialEndsAt <= now) return false;
+    await noteTrialEnding(tx, outbox, cleared, amountForPeriod(cleared, plan.trialEndsAt), now);
+    return true;
+  });
+}
+
+/** Every trial-end notice due at `now`; returns how many were sent. */
+export async function runTrialNotices(db: Db, now: Date, pageSize = 500): Promise<number> {
+  let sent = 0;
+  for (;;) {
+    const page = await findTrialNoticesDue(db, { now, limit: pageSize });
+    for (const { id } of page) if (await sendTrialNotice(db, id, now)) sent++;
+    if (page.length < pageSize) return sent;
+  }
+}
