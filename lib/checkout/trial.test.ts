@@ -4,7 +4,7 @@ import type { Database } from '@/db/client';
 import { emails, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { GET as getRecord } from '@/app/merchants/subscription-plans/[id]/route';
 import { GET as getStatus } from '@/app/merchants/plans/[subscriptionPlanId]/status/route';
-import { FIRST_API_VERSION, VERSION_HEADER } from '@/lib/api-versions';
+import { API_VERSIONS, VERSION_HEADER } from '@/lib/api-versions';
 import { ApiError } from '@/lib/api/errors';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { updateMerchant } from '@/lib/merchants/merchants';
@@ -85,7 +85,7 @@ describe('starting a free trial at the checkout', () => {
     const record = await call(getRecord, { headers: link.merchant.headers, params: { id: link.planId } });
     expect(record.json).toMatchObject({ status: 'TRIALING', nextChargeDate: end.getTime(), trial: { days: 14, endsAt: end.getTime() } });
     // A receiver written to the first published contract sees SPEC's states and fields only.
-    const first = { ...link.merchant.headers, [VERSION_HEADER]: FIRST_API_VERSION };
+    const first = { ...link.merchant.headers, [VERSION_HEADER]: API_VERSIONS[0] };
     const old = await call(getStatus, { headers: first, params: { subscriptionPlanId: link.planId } });
     expect(old.json.plan).toEqual({ status: 'PENDING_ACTIVATION', amount: 2_990_000, currency: 'COP', description: 'Plan Pro', nextChargeDate: end.getTime() });
 
