@@ -17,7 +17,7 @@ import { API_VERSIONS, LATEST_API_VERSION, planStatus20261120 } from '@/lib/api-
 import { jsonResponse } from '@/lib/api/handler';
 import { operation } from '@/lib/api/operation';
 import { route } from '@/lib/api/route';
-import { payWithCard } from '@/lib/checkout/payments';
+import { payCheckout, payWithCard } from '@/lib/checkout/payments';
 import { loadCheckoutSession } from '@/lib/checkout/session';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { parseCard } from '@/lib/payments/card';
@@ -257,5 +257,39 @@ describe("this round's pricing, hidden from 2026-11-20", () => {
     const body = JSON.parse(asked.event.body);
     expect(Object.keys(body.data)).toEqual(['subscriptionTransactionId', 'subscriptionPlanId', 'externalReference', 'transactionId', 'amount', 'status', 'chargeDate']);
     expect(body.data.amount).toBe(75000);
+  });
+
+  it("reads no trialDays from 2026-11-20's request, and shows a trial begun in a later version as SPEC's waiting plan in replies and webhook bodies", async () => {
+    const m = await merchantWith({ apiVersion: '2026-11-20' });
+    // Asked in 2026-11-20: no trial, the checkout charges at once.
+    const pinned = await paidLink(m, { trialDays: 2 });
+    expect(pinned.charge).toMatchObject({ amount: 150000, status: 'APPROVED' });
+
+    // Asked in the newest version: the checkout saves the card and the plan is TRIALING.
+    const newest = { ...m.headers, 'ServicePay-Version': LATEST_API_VERSION };
+    const res = await call(createLink, { headers: newest, body: { ...SPEC_ONLY_LINK, plan: { ...SPEC_ONLY_LINK.plan, externalReference: `pricing-${++reference}`, trialDays: 2 } } });
+    expect(res.status, res.text).toBe(200);
+    const id = res.json.subscriptionPlanId as string;
+    const started = await payCheckout(database.db, createSandboxProcessor({ pendingMs: 0 }), {
+      token: res.json.token,
+      payment: { instrument: { type: 'CARD', card: parseCard(cardForm(CARDS.approved))! } },
+    });
+    expect(started.status).toBe('TRIALING');
+    expect((await call(getRecord, { headers: newest, params: { id } })).json).toMatchObject({ status: 'TRIALING', trial: { days: 2 } });
+
+    const status = await call(getStatus, { headers: m.headers, params: { subscriptionPlanId: id } });
+    expect(Object.keys(status.json)).toEqual(['subscriptionPlanId', 'externalReference', 'plan']);
+    expect(Object.keys(status.json.plan)).toEqual(['status', 'amount', 'currency', 'description', 'nextChargeDate']);
+    expect(status.json.plan.status).toBe('PENDING_ACTIVATION');
+    const record = await call(getRecord, { headers: m.headers, params: { id } });
+    expect(record.json.status).toBe('PENDING_ACTIVATION');
+    expect(record.json).not.toHaveProperty('trial');
+    // A 2-day trial tells its end at once (the pinned merchant chose every lifecycle event): in
+    // 2026-11-20's body, SPEC's lifecycle fields and states, no trial field.
+    const events = await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, id));
+    expect(events.map((e) => e.type)).toEqual(['subscription.trial_will_end']);
+    const { data } = JSON.parse(events[0]!.body);
+    expect(Object.keys(data)).toEqual(['subscriptionPlanId', 'externalReference', 'status', 'nextChargeDate']);
+    expect(data.status).toBe('PENDING_ACTIVATION');
   });
 });

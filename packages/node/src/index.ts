@@ -64,6 +64,8 @@ export interface RequestOptions {
 /** The result of waitForOutcome: SPEC's polling procedure, finished. */
 export type Outcome =
   | { outcome: 'approved' | 'declined'; status: PlanStatus }
+  /** The customer saved a method and a free trial began (API version 2026-11-26 on): the first charge is at `status.plan.trial.endsAt`. */
+  | { outcome: 'trialing'; status: PlanStatus }
   /** Something else stopped the procedure (the charge ended as ERROR or VOIDED, the plan is not waiting). */
   | { outcome: 'stopped'; status: PlanStatus }
   /** Still pending after the last attempt. */
@@ -157,8 +159,9 @@ export class ServicePay {
 
   /**
    * SPEC's polling procedure as one call: the plan status at most 12 times, 5 s apart; `approved`
-   * or `declined` as soon as the last transaction says so; on while the plan waits for its first
-   * payment or the charge is PENDING; `stopped` on anything else; `timeout` after the last query.
+   * or `declined` as soon as the last transaction says so; `trialing` once a free trial began (a
+   * client pinned to 2026-11-20 sees that plan as still waiting); on while the plan waits for its
+   * first payment or the charge is PENDING; `stopped` on anything else; `timeout` after the last query.
    * Webhooks tell you first: poll when in doubt.
    */
   async waitForOutcome(subscriptionPlanId: string, { attempts = 12, intervalMs = 5_000, signal }: WaitOptions = {}): Promise<Outcome> {
@@ -169,6 +172,7 @@ export class ServicePay {
       const last = status.lastTransaction?.status;
       if (last === 'APPROVED') return { outcome: 'approved', status };
       if (last === 'DECLINED') return { outcome: 'declined', status };
+      if (status.plan.status === 'TRIALING' && !status.lastTransaction) return { outcome: 'trialing', status };
       const waiting = (status.plan.status === 'PENDING_ACTIVATION' && !status.lastTransaction) || last === 'PENDING';
       if (!waiting) return { outcome: 'stopped', status };
       if (attempt < attempts) await sleep(intervalMs, signal);

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { merchants, webhookEvents } from '@/db/schema';
-import { payWithCard } from '@/lib/checkout/payments';
+import { payCheckout, payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { deliveriesSettled } from '@/lib/unit-of-work';
@@ -87,6 +87,19 @@ describe('the client against the API', () => {
     const cancelled = await sp.links.create(linkBody());
     await sp.plans.cancel(cancelled.subscriptionPlanId);
     expect(await sp.waitForOutcome(cancelled.subscriptionPlanId, { intervalMs: 10 })).toMatchObject({ outcome: 'stopped' });
+  });
+
+  it('says trialing once the checkout began a free trial, with its end', async () => {
+    const sp = client(await createTestMerchant(database.db));
+    const link = await sp.links.create(linkBody({ trialDays: 14 }));
+    const started = await payCheckout(database.db, createSandboxProcessor({ pendingMs: 0 }), {
+      token: link.token,
+      payment: { instrument: { type: 'CARD', card: parseCard(cardForm(CARDS.approved))! } },
+    });
+    expect(started.status).toBe('TRIALING');
+    const outcome = await sp.waitForOutcome(link.subscriptionPlanId, { intervalMs: 10 });
+    expect(outcome).toMatchObject({ outcome: 'trialing', status: { plan: { status: 'TRIALING', trial: { days: 14, endsAt: expect.any(Number) } } } });
+    expect(outcome.status.lastTransaction).toBeUndefined();
   });
 
   it('sends an Idempotency-Key on link creation (made when not given): the same key replays the first reply', async () => {
