@@ -1,7 +1,7 @@
 import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, type Lang } from '@/lib/checkout/i18n';
 import { isMonthly } from '@/lib/calendar/interval';
 import type { CheckoutPageSession } from '@/lib/checkout/session';
-import { everyInterval } from '@/lib/i18n/interval';
+import { everyInterval, trialOffer } from '@/lib/i18n/interval';
 import styles from './checkout.module.css';
 import { DiscountLines, type PromotionForm, PromotionCodeForm } from './checkout-discount';
 
@@ -35,6 +35,13 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
           <span className={styles.period}>{isMonthly(session.interval) ? copy.perMonth : everyInterval(session.interval, lang)}</span>
         ) : null}
       </p>
+      {session.trial && session.status === 'PENDING_ACTIVATION' ? (
+        // A free trial not yet started (docs/billing.md#trials): what is free, what follows, and that nothing is charged today.
+        <>
+          <p className={styles.badge}>{trialOffer(session.trial.days, formatCop(session.amount), session.interval, lang)}</p>
+          <p className={styles.fine}>{copy.trial.note}</p>
+        </>
+      ) : null}
       {session.discount ? <DiscountLines session={session} lang={lang} discount={session.discount} /> : null}
       {props.promotion && session.promotionCodes ? <PromotionCodeForm lang={lang} form={props.promotion} /> : null}
       <p className={styles.badge}>

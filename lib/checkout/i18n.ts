@@ -50,6 +50,8 @@ export interface FormCopy {
     javascriptRequired: { title: string; text: string };
     /** A renewal link's payment approved after its plan was cancelled or paused (renewal-i18n.ts). */
     late?: { title: string; voided: string; refund: string };
+    /** A free trial started: the method saved, nothing charged (docs/billing.md#trials). */
+    trialStarted: { title: string; text: string };
   };
 }
 
@@ -69,6 +71,10 @@ const es = {
   name: 'Nombre',
   phone: 'Celular',
   validUntil: 'Link válido hasta el {date}',
+  trial: {
+    note: 'Hoy no se le cobra nada: se guarda su tarjeta o su cuenta Nequi, el primer cobro se hace al terminar la prueba, y puede cancelar antes sin costo.',
+    started: { title: 'Su prueba gratis ya empezó', text: 'No tiene que pagar nada ahora. El {date} se hará el primer cobro, de {amount}.' },
+  },
   coupon: {
     dueToday: 'hoy',
     listPrice: 'Precio',
@@ -147,6 +153,7 @@ const es = {
       cardHolder: 'El nombre del titular no es válido.',
     },
     pay: 'Pagar {amount}',
+    startTrial: 'Empezar la prueba gratis',
     processing: 'Procesando…',
     tryAgain: 'Intentar de nuevo',
     authorization: {
@@ -197,6 +204,10 @@ const es = {
         text: 'Este comercio protege los datos de su tarjeta en su navegador, y para eso necesita JavaScript. Actívelo o use otro navegador e intente de nuevo. No se hizo ningún cobro.',
       },
     },
+    trialStarted: {
+      title: '¡Su prueba gratis empezó!',
+      text: 'No se le cobró nada. {merchant} le cobrará {amount} {every} cuando termine la prueba, con el medio que acaba de guardar. Puede cancelar antes sin costo.',
+    },
     approvedText: {
       SUBSCRIPTION: 'Su suscripción a {plan} quedó activa. {merchant} le cobrará {amount} {every}.',
       SINGLE: 'Su pago de {amount} a {merchant} quedó registrado.',
@@ -219,6 +230,10 @@ const en: Copy = {
   name: 'Name',
   phone: 'Mobile',
   validUntil: 'Link valid until {date}',
+  trial: {
+    note: 'You are not charged today: your card or Nequi account is saved, the first charge is made when the trial ends, and you can cancel before then at no cost.',
+    started: { title: 'Your free trial has already started', text: 'You do not need to pay anything now. On {date} the first charge, of {amount}, will be made.' },
+  },
   coupon: {
     dueToday: 'today',
     listPrice: 'Price',
@@ -297,6 +312,7 @@ const en: Copy = {
       cardHolder: 'The cardholder name is not valid.',
     },
     pay: 'Pay {amount}',
+    startTrial: 'Start the free trial',
     processing: 'Processing…',
     tryAgain: 'Try again',
     authorization: {
@@ -347,6 +363,10 @@ const en: Copy = {
         text: 'This merchant protects your card details in your browser, which needs JavaScript. Turn it on or use another browser and try again. You were not charged.',
       },
     },
+    trialStarted: {
+      title: 'Your free trial has started!',
+      text: 'You were not charged. {merchant} will charge you {amount} {every} when the trial ends, with the method you just saved. You can cancel before then at no cost.',
+    },
     approvedText: {
       SUBSCRIPTION: 'Your {plan} subscription is active. {merchant} will charge you {amount} {every}.',
       SINGLE: 'Your payment of {amount} to {merchant} has been recorded.',
@@ -376,10 +396,23 @@ export function formatExpiry(epochMs: number, lang: Lang): string {
  */
 export function formCopy(
   lang: Lang,
-  session: { planName: string; merchantName: string; amount: number; modality: Modality; interval?: BillingInterval | null; discount?: { amountDue: number } },
+  session: {
+    planName: string;
+    merchantName: string;
+    amount: number;
+    modality: Modality;
+    interval?: BillingInterval | null;
+    discount?: { amountDue: number };
+    trial?: unknown;
+  },
 ): FormCopy {
   const { form } = copies[lang];
-  const values = { plan: session.planName, merchant: session.merchantName, amount: formatCop(session.amount), every: everyInterval(session.interval, lang) };
+  const values = {
+    plan: session.planName,
+    merchant: session.merchantName,
+    amount: formatCop(session.amount),
+    every: everyInterval(session.interval, lang),
+  };
   return {
     heading: form.heading,
     labels: form.labels,
@@ -387,7 +420,8 @@ export function formCopy(
     holderHint: form.holderHint,
     problems: form.problems,
     serverProblem: form.serverProblem,
-    pay: fill(form.pay, { ...values, amount: formatCop(session.discount?.amountDue ?? session.amount) }),
+    // A free trial's button starts it: nothing is charged today (docs/billing.md#trials).
+    pay: session.trial ? form.startTrial : fill(form.pay, { ...values, amount: formatCop(session.discount?.amountDue ?? session.amount) }),
     processing: form.processing,
     tryAgain: form.tryAgain,
     authorization: fill(form.authorization[session.modality], values),
@@ -395,6 +429,7 @@ export function formCopy(
     status: {
       ...form.status,
       approved: { ...form.status.approved, text: fill(form.approvedText[session.modality], values) },
+      trialStarted: { title: form.trialStarted.title, text: fill(form.trialStarted.text, values) },
     },
   };
 }

@@ -15,7 +15,7 @@ import { getDb } from '@/db/client';
 import { ApiError } from '@/lib/api/errors';
 import { cardFormAction, type FormReturn, formReturnOf } from '@/lib/checkout/card-form';
 import { embedTargetOrigin } from '@/lib/checkout/embed';
-import { checkoutCopy, fill, type FormCopy, formCopy, type Lang, LANG_TAG } from '@/lib/checkout/i18n';
+import { checkoutCopy, fill, type FormCopy, formCopy, formatCop, formatExpiry, type Lang, LANG_TAG } from '@/lib/checkout/i18n';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
 import { checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { promotionFormAction, promotionOutcomeOf } from '@/lib/checkout/promotion-form';
@@ -90,6 +90,9 @@ function initialOf(returned: FormReturn | null, copy: FormCopy): CheckoutFormPro
       return { outcome: { tone: 'warning', ...s.inProgress } };
     case 'javascript_required':
       return { outcome: { tone: 'warning', ...s.javascriptRequired } };
+    case 'declined':
+      // A free trial's method refused before anything was saved (nothing charged either).
+      return { outcome: { tone: 'danger', title: s.declined.title, text: s.declined.other } };
   }
 }
 
@@ -139,6 +142,14 @@ async function checkoutContent(
   const values = { plan: session.planName, merchant: session.merchantName };
   // Back from the bank, the payment may have settled already: the form shows its outcome. (An
   // ACTIVE plan's renewal link is payable: renewalNotice said what else it can be.)
+  if (session.status === 'ACTIVE' && session.trial?.endsAt && !renewal) {
+    const started = fill(copy.trial.started.text, { amount: formatCop(session.amount), date: formatExpiry(session.trial.endsAt, lang) });
+    return (
+      <CheckoutNotice state="paid" lang={lang} title={copy.trial.started.title} text={started}>
+        <CheckoutSummary session={session} lang={lang} showExpiry={false} />
+      </CheckoutNotice>
+    );
+  }
   if ((session.status === 'ACTIVE' || session.status === 'COMPLETED') && !resumePayment && !renewal) {
     return (
       <CheckoutNotice state="paid" lang={lang} title={copy.paid.title} text={fill(copy.paid[session.modality], values)}>
@@ -178,7 +189,8 @@ async function checkoutContent(
       initialHolder={session.customer.firstName ?? ''}
       methodsCopy={methods}
       processor={config.processor}
-      methods={config.methods}
+      // PSE cannot start a free trial: a bank transfer cannot be charged later (docs/billing.md#trials).
+      methods={session.trial ? config.methods.filter((m) => m !== 'PSE') : config.methods}
       pseBanks={config.pseBanks}
       initialPhone={phone}
       subscription={session.modality === 'SUBSCRIPTION'}

@@ -48,7 +48,7 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
         </dd>
         <dt>{a.amount}</dt>
         <dd>{formatCop(plan.amount)}</dd>
-        {/* Interval, trial and a scheduled price (docs/portal.md#activity). */}
+        {/* Interval, trial and a scheduled price (docs/portal.md#activity-and-transactions). */}
         {interval && (
           <>
             <dt>{a.interval}</dt>
