@@ -98,33 +98,22 @@ const PROFILE_TITLE: Record<ServerKind, string> = {
   bare: 'bare node:http (creation and status)',
 };
 
+/** The section: its blocks with a blank line between each, then the profiles when there are some. */
 export function sectionBody(run: BenchRun): string {
-  return [
+  const blocks = [
     `Taken ${run.date} by \`npm run bench:api\`, ${run.totalSeconds} s in all.`,
-    '',
-    ...howTaken(run),
-    '',
+    howTaken(run).join('\n'),
     report.figuresTable(run.figures),
-    '',
     report.aimsList(run.figures),
-    '',
     latencyNote(run),
-    '',
     report.pacedTable(run.figures),
-    '',
     floorNote(run),
-    '',
     report.floorTable(run.floor),
-    '',
     gzipNote(run),
-    '',
     report.floorTable(run.gzip),
-    '',
     '<details><summary>Every round</summary>',
-    '',
     report.roundsTable(run.rounds),
-    '',
     '</details>',
-    ...profileNotes(run),
-  ].join('\n');
+  ];
+  return [blocks.join('\n\n'), ...profileNotes(run)].join('\n');
 }

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { type Db, preparedFor } from '../client';
 import { checkViolation } from '../errors';
 import { apiKeys, merchants, renewalLinks, subscriptionPlans } from '../schema';
@@ -72,26 +73,22 @@ export async function deleteUnusedMerchant(db: Db, id: string): Promise<void> {
   await db.delete(merchants).where(eq(merchants.id, id));
 }
 
-const allowedDomainsByTokenQuery = preparedFor((db) =>
-  db
-    .select({ allowedDomains: merchants.allowedDomains, processorType: merchants.processorType, wompiPublicKey: merchants.wompiPublicKey })
-    .from(subscriptionPlans)
-    .innerJoin(merchants, eq(merchants.id, subscriptionPlans.merchantId))
-    .where(eq(subscriptionPlans.checkoutToken, sql.placeholder('token')))
-    .limit(1)
-    .prepare('allowed_domains_by_token'),
-);
+/** The merchant behind a token of `table` (its `token` column), prepared as `name`. */
+function allowedDomainsQuery(table: typeof subscriptionPlans | typeof renewalLinks, token: PgColumn, name: string) {
+  return preparedFor((db) =>
+    db
+      .select({ allowedDomains: merchants.allowedDomains, processorType: merchants.processorType, wompiPublicKey: merchants.wompiPublicKey })
+      .from(table)
+      .innerJoin(merchants, eq(merchants.id, table.merchantId))
+      .where(eq(token, sql.placeholder('token')))
+      .limit(1)
+      .prepare(name),
+  );
+}
 
+const allowedDomainsByTokenQuery = allowedDomainsQuery(subscriptionPlans, subscriptionPlans.checkoutToken, 'allowed_domains_by_token');
 /** The same for a renewal link's token (docs/billing.md#renewal-links), paid on the same page. */
-const allowedDomainsByRenewalTokenQuery = preparedFor((db) =>
-  db
-    .select({ allowedDomains: merchants.allowedDomains, processorType: merchants.processorType, wompiPublicKey: merchants.wompiPublicKey })
-    .from(renewalLinks)
-    .innerJoin(merchants, eq(merchants.id, renewalLinks.merchantId))
-    .where(eq(renewalLinks.token, sql.placeholder('token')))
-    .limit(1)
-    .prepare('allowed_domains_by_renewal_token'),
-);
+const allowedDomainsByRenewalTokenQuery = allowedDomainsQuery(renewalLinks, renewalLinks.token, 'allowed_domains_by_renewal_token');
 
 /**
  * The embed allow-list of the merchant behind a checkout token, and its Wompi public key when it

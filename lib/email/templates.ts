@@ -103,25 +103,26 @@ function words(kind: CustomerEmailKind, lang: Lang, f: EmailFacts): Words {
       : 'You receive this e-mail because you have a subscription with {merchant}. Payments processed by ServicePay.',
     v,
   );
+  return { ...content(kind, lang, f, es, (template: string) => fill(template, v)), greeting, footer };
+}
+
+/** What each e-mail says between the greeting and the footer, which every one has. */
+function content(kind: CustomerEmailKind, lang: Lang, f: EmailFacts, es: boolean, t: (template: string) => string): Omit<Words, 'greeting' | 'footer'> {
   const action = es ? 'Gestionar mi suscripción' : 'Manage my subscription';
-  const t = (template: string) => fill(template, v);
   switch (kind) {
     case 'receipt':
       return {
         subject: t(es ? 'Recibo de su pago a {merchant}' : 'Receipt for your payment to {merchant}'),
-        greeting,
         lines: [
           t(es ? 'Recibimos su pago de {amount} por «{description}» el {date}.' : 'We received your payment of {amount} for “{description}” on {date}.'),
           ...(f.reference ? [t(es ? 'Referencia: {reference}' : 'Reference: {reference}')] : []),
           ...(f.nextDate ? [t(es ? 'Su próximo cobro será el {next}.' : 'Your next charge will be on {next}.')] : []),
         ],
         action,
-        footer,
       };
     case 'renewal_failed':
       return {
         subject: t(es ? 'No pudimos cobrar su suscripción a {merchant}' : 'We could not charge your subscription to {merchant}'),
-        greeting,
         lines: [
           t(es ? 'El cobro de {amount} por «{description}» del {date} no se pudo hacer.' : 'The charge of {amount} for “{description}” on {date} did not go through.'),
           t(
@@ -131,26 +132,22 @@ function words(kind: CustomerEmailKind, lang: Lang, f: EmailFacts): Words {
           ),
         ],
         action: es ? 'Actualizar mi medio de pago' : 'Update my payment method',
-        footer,
       };
     case 'cancelled':
       return {
         subject: t(es ? 'Su suscripción a {merchant} fue cancelada' : 'Your subscription to {merchant} was cancelled'),
-        greeting,
         lines: [
           t(es ? 'Su suscripción «{description}» ({amount} {per}) fue cancelada. No se harán más cobros.' : 'Your subscription “{description}” ({amount} {per}) was cancelled. No further charges will be made.'),
           ...(f.reason ? [t(reasonLine(f.reason, es))] : []),
         ],
         action: es ? 'Ver mi suscripción' : 'See my subscription',
-        footer,
       };
     case 'renewal_due':
-      return { ...renewalWords(f.renewal!, es, t), greeting, footer };
+      return renewalWords(f.renewal!, es, t);
     case 'late_payment':
       // docs/billing.md#late-payments: approved after the plan was cancelled or paused.
       return {
         subject: t(es ? 'Su pago a {merchant} llegó cuando la suscripción ya no estaba activa' : 'Your payment to {merchant} arrived when the subscription was no longer active'),
-        greeting,
         lines: [
           t(
             es
@@ -168,18 +165,16 @@ function words(kind: CustomerEmailKind, lang: Lang, f: EmailFacts): Words {
           ),
         ],
         action: es ? 'Ver mi suscripción' : 'See my subscription',
-        footer,
       };
     case 'trial_started':
     case 'trial_ending':
-      return { ...trialWords(kind, f.trial!, es, t), greeting, footer };
+      return trialWords(kind, f.trial!, es, t);
     case 'price_change': {
       const c = f.change!;
       const values = { previous: formatCop(c.previousAmount), from: c.effectiveAt ? dateOf(lang, c.effectiveAt) : '' };
       const line = (template: string) => fill(t(template), values);
       return {
         subject: t(es ? 'Cambia el valor de su suscripción a {merchant}' : 'The price of your subscription to {merchant} is changing'),
-        greeting,
         lines: [
           line(es ? 'El valor de «{description}» pasa de {previous} a {amount} {per}.' : 'The price of “{description}” goes from {previous} to {amount} {per}.'),
           line(
@@ -198,7 +193,6 @@ function words(kind: CustomerEmailKind, lang: Lang, f: EmailFacts): Words {
           t(es ? 'Si no está de acuerdo, puede cancelar su suscripción con el enlace de abajo.' : 'If you do not agree, you can cancel your subscription with the link below.'),
         ],
         action: es ? 'Ver mi suscripción' : 'See my subscription',
-        footer,
       };
     }
   }

@@ -51,13 +51,18 @@ export const EVENT_TYPE_FOR_STATUS = Object.fromEntries(
 
 const epochMs = z.number().int().describe('Epoch milliseconds');
 
+/** The plan an event is about, as every body names it. */
+const planReference = {
+  subscriptionPlanId: z.string().describe('The plan id returned at link creation (sub_…)'),
+  externalReference: z.string().describe('Your reference, as given at link creation'),
+};
+
 export const webhookPayloadSchema = z
   .object({
     event: z.enum(CHARGE_EVENT_TYPES),
     data: z.object({
       subscriptionTransactionId: z.string().describe('Our transaction id (txn_…)'),
-      subscriptionPlanId: z.string().describe('The plan id returned at link creation (sub_…)'),
-      externalReference: z.string().describe('Your reference, as given at link creation'),
+      ...planReference,
       transactionId: z
         .string()
         .nullable()
@@ -78,8 +83,7 @@ export const lifecyclePayloadSchema = z
   .object({
     event: z.enum(LIFECYCLE_EVENT_TYPES),
     data: z.object({
-      subscriptionPlanId: z.string().describe('The plan id returned at link creation (sub_…)'),
-      externalReference: z.string().describe('Your reference, as given at link creation'),
+      ...planReference,
       status: z
         .enum(['PENDING_ACTIVATION', 'TRIALING', 'ACTIVE', 'PAUSED', 'CANCELLED', 'COMPLETED'])
         .describe('The plan status after the change (TRIALING from API version 2026-11-26; PENDING_ACTIVATION before it)'),
@@ -124,37 +128,38 @@ export type LifecyclePayload = z.infer<typeof lifecyclePayloadSchema>;
 // SPEC's fields, each with the validator above, so what a later version adds to a body is not in
 // that version's bytes, and a plan state added later shows as the one it grew from.
 
-const charge = webhookPayloadSchema.shape;
-const chargeData = charge.data.shape;
+/**
+ * `schema`'s body as 2026-11-20 has it: its event and timestamp, and of its data the `fields`
+ * named (in the schema's order), each with its validator unless `replaced`; published under the
+ * same id and description.
+ */
+function body20261120<Data extends z.ZodRawShape>(
+  schema: z.ZodObject<{ event: z.ZodType; data: z.ZodObject<Data>; timestamp: z.ZodType }>,
+  fields: { [K in keyof Data]?: true },
+  replaced: z.ZodRawShape = {},
+) {
+  const { event, data, timestamp } = schema.shape;
+  const meta = schema.meta();
+  return z
+    .object({ event, data: (data as z.ZodObject).pick(fields as Record<string, true>).extend(replaced), timestamp })
+    .meta({ id: meta?.id, description: meta?.description });
+}
 
-const webhookPayload20261120 = z.object({
-  event: charge.event,
-  data: z.object({
-    subscriptionTransactionId: chargeData.subscriptionTransactionId,
-    subscriptionPlanId: chargeData.subscriptionPlanId,
-    externalReference: chargeData.externalReference,
-    transactionId: chargeData.transactionId,
-    amount: chargeData.amount,
-    status: chargeData.status,
-    chargeDate: chargeData.chargeDate,
-  }),
-  timestamp: charge.timestamp,
-}).meta({ id: 'WebhookEvent', description: webhookPayloadSchema.meta()?.description });
+const webhookPayload20261120 = body20261120(webhookPayloadSchema, {
+  subscriptionTransactionId: true,
+  subscriptionPlanId: true,
+  externalReference: true,
+  transactionId: true,
+  amount: true,
+  status: true,
+  chargeDate: true,
+});
 
-const lifecycle = lifecyclePayloadSchema.shape;
-const lifecycleData = lifecycle.data.shape;
-
-const lifecyclePayload20261120 = z.object({
-  event: lifecycle.event,
-  data: z.object({
-    subscriptionPlanId: lifecycleData.subscriptionPlanId,
-    externalReference: lifecycleData.externalReference,
-    status: planStatus20261120,
-    nextChargeDate: lifecycleData.nextChargeDate,
-    reason: lifecycleData.reason,
-  }),
-  timestamp: lifecycle.timestamp,
-}).meta({ id: 'SubscriptionLifecycleEvent', description: lifecyclePayloadSchema.meta()?.description });
+const lifecyclePayload20261120 = body20261120(
+  lifecyclePayloadSchema,
+  { subscriptionPlanId: true, externalReference: true, status: true, nextChargeDate: true, reason: true },
+  { status: planStatus20261120 },
+);
 
 /** The charge event body's shape in `version`. */
 export function webhookPayloadIn(version: ApiVersion): z.ZodType {

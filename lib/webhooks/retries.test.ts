@@ -1,6 +1,6 @@
 import { InngestTestEngine } from '@inngest/test';
 import { and, asc, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PATCH as patchMerchant } from '@/app/admin/merchants/[id]/route';
 import type { Database } from '@/db/client';
 import { emails, merchants, users, webhookAttempts, webhookEvents } from '@/db/schema';
@@ -16,8 +16,8 @@ import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { adminHeaders, call } from '@/test/http';
 import { linkBody } from '@/test/merchants';
-import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
-import { type Receiver, reply, startReceiver } from '@/test/webhook-receiver';
+import { fileReceiver, heldHandOffsPerTest } from '@/test/receiver-hooks';
+import { reply } from '@/test/webhook-receiver';
 import { deliverJob } from './deliver';
 import { nextRetryAt, RETRY_DELAYS_MS, RETRY_WINDOW_MS } from './retries';
 import { sweepAndDispatch } from './sweep';
@@ -30,21 +30,10 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 let database: Database;
-let receiver: Receiver;
-let held: string[];
+const receiver = fileReceiver();
+const handOffs = heldHandOffsPerTest();
 beforeAll(async () => {
   database = await useTestDatabase();
-  receiver = await startReceiver();
-  held = holdWebhookHandOffs();
-});
-afterAll(async () => {
-  restoreWebhookQueue();
-  await receiver.close();
-});
-afterEach(async () => {
-  await deliveriesSettled();
-  receiver.received.length = 0;
-  receiver.respondWith(reply(200, 'ok'));
 });
 
 /** A merchant whose receiver is ours, retries on or off, and one approved payment's event (not yet sent). */
@@ -53,7 +42,7 @@ async function approvedEvent({ retries }: { retries: boolean }) {
   await database.db.update(merchants).set({ webhookUrl: receiver.url, webhookRetries: retries }).where(eq(merchants.id, link.merchant.merchantId));
   await payWithCard(database.db, createSandboxProcessor({ pendingMs: 0 }), { token: link.token, card: parseCard(cardForm(CARDS.approved))! });
   const [event] = await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, link.subscriptionPlanId));
-  expect(held).toContain(event!.id);
+  expect(handOffs.eventIds).toContain(event!.id);
   return event!;
 }
 

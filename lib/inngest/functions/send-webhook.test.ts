@@ -1,16 +1,15 @@
 import { InngestTestEngine } from '@inngest/test';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { merchants, webhookAttempts, webhookEvents } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { deliveriesSettled } from '@/lib/unit-of-work';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
-import { type Receiver, startReceiver } from '@/test/webhook-receiver';
+import { fileReceiver, heldHandOffsPerTest } from '@/test/receiver-hooks';
 import { webhookEventCreated, webhookEventResent } from '../client';
 import { sendWebhookFunction, WEBHOOK_CONCURRENCY_PER_MERCHANT } from './send-webhook';
 import { sweepWebhooksFunction } from './sweep-webhooks';
@@ -19,20 +18,11 @@ import { sweepWebhooksFunction } from './sweep-webhooks';
 // database and a real HTTPS receiver.
 
 let database: Database;
-let receiver: Receiver;
+const receiver = fileReceiver();
+// Payments only record their events here; each test decides how they are sent.
+heldHandOffsPerTest();
 beforeAll(async () => {
   database = await useTestDatabase();
-  receiver = await startReceiver();
-  // Payments only record their events here; each test decides how they are sent.
-  holdWebhookHandOffs();
-});
-afterAll(async () => {
-  restoreWebhookQueue();
-  await receiver.close();
-});
-afterEach(async () => {
-  await deliveriesSettled();
-  receiver.received.length = 0;
 });
 
 async function approvedEvent() {
