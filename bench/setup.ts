@@ -158,20 +158,29 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-async function waitUntilUp(url: string, child: ChildProcess, stderrFile: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+/**
+ * Polls `url` until the server answers as `ready` says (by default anything under 500), every
+ * 200 ms for up to `seconds`; a child that exits first fails at once. `logFile` is named in errors.
+ */
+export async function waitUntilUp(
+  url: string,
+  child: ChildProcess,
+  logFile: string,
+  { seconds = 60, ready = (status: number) => status < 500 }: { seconds?: number; ready?: (status: number) => boolean } = {},
+): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}); see ${stderrFile}`);
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}); see ${logFile}`);
     try {
       const res = await fetch(url);
       await res.arrayBuffer();
-      if (res.status < 500) return;
+      if (ready(res.status)) return;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`server at ${url} did not come up in 60 s; see ${stderrFile}`);
+  throw new Error(`server at ${url} did not come up in ${seconds} s; see ${logFile}`);
 }
 
 /**

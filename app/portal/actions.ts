@@ -15,7 +15,7 @@ import { createKey, revokeKey } from '@/lib/portal/api-keys';
 import { savePinnedVersion } from '@/lib/portal/api-version';
 import { curlExample } from '@/lib/portal/curl';
 import type { FormState } from '@/lib/portal/form-state';
-import { ownedOrInterrupt, portalLang, requireUser } from '@/lib/portal/request';
+import { ownedOrInterrupt, portalLang, requireUser, signedIn } from '@/lib/portal/request';
 import {
   reenableWebhook,
   saveAllowedDomains,
@@ -66,8 +66,7 @@ export async function signOutEverywhereAction(): Promise<void> {
 }
 
 export async function createKeyAction(): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { t } = await portalLang();
+  const { merchantId, t } = await signedIn();
   const { apiKey, apiSecret } = await createKey(await getDb(), merchantId);
   revalidatePath('/portal/settings/api');
   return ok(t.api.created_ok, {
@@ -80,8 +79,7 @@ export async function createKeyAction(): Promise<FormState> {
 }
 
 export async function revokeKeyAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { t } = await portalLang();
+  const { merchantId, t } = await signedIn();
   const result = await revokeKey(await getDb(), merchantId, text(form, 'key'));
   revalidatePath('/portal/settings/api');
   if (!result) return error(t.api.revoke_missing);
@@ -98,22 +96,19 @@ function settingState(result: SettingResult, saved: string, problem: string): Fo
 }
 
 export async function saveApiVersionAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { t } = await portalLang();
+  const { merchantId, t } = await signedIn();
   if (!(await savePinnedVersion(await getDb(), merchantId, text(form, 'apiVersion')))) return error(t.api.versionProblem);
   revalidatePath('/portal/settings/api');
   return ok(t.api.versionSaved);
 }
 
 export async function saveWebhookUrlAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { t } = await portalLang();
+  const { merchantId, t } = await signedIn();
   return settingState(await saveWebhookUrl(await getDb(), merchantId, text(form, 'webhookUrl')), t.webhooks.urlSaved, t.webhooks.urlProblem);
 }
 
 export async function saveWebhookRetriesAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { t } = await portalLang();
+  const { merchantId, t } = await signedIn();
   const on = form.get('webhookRetries') === 'on';
   if ((await saveWebhookRetries(await getDb(), merchantId, on)) === 'needs_url') return error(t.webhooks.retriesNeedUrl);
   revalidatePath('/portal/settings/webhooks');
@@ -121,34 +116,29 @@ export async function saveWebhookRetriesAction(_: FormState, form: FormData): Pr
 }
 
 export async function reenableWebhookAction(): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { t } = await portalLang();
+  const { merchantId, t } = await signedIn();
   await reenableWebhook(await getDb(), merchantId);
   revalidatePath('/portal/settings/webhooks');
   return ok(t.webhooks.reenabled);
 }
 
 export async function generateSecretAction(): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { t } = await portalLang();
+  const { merchantId, t } = await signedIn();
   return settingState(await saveWebhookSecret(await getDb(), merchantId), t.webhooks.generated, t.webhooks.secretProblem);
 }
 
 export async function saveSecretAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { t } = await portalLang();
+  const { merchantId, t } = await signedIn();
   return settingState(await saveWebhookSecret(await getDb(), merchantId, text(form, 'webhookSecret')), t.webhooks.secretSaved, t.webhooks.secretProblem);
 }
 
 export async function saveDomainsAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { t } = await portalLang();
+  const { merchantId, t } = await signedIn();
   return settingState(await saveAllowedDomains(await getDb(), merchantId, text(form, 'allowedDomains')), t.webhooks.domainsSaved, t.webhooks.domainsProblem);
 }
 
 export async function sendTestEventAction(): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { t } = await portalLang();
+  const { merchantId, t } = await signedIn();
   let reply;
   try {
     reply = await sendTestEvent(merchantId);
@@ -164,8 +154,7 @@ export async function sendTestEventAction(): Promise<FormState> {
 }
 
 export async function resendEventAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { t } = await portalLang();
+  const { merchantId, t } = await signedIn();
   const eventId = text(form, 'eventId');
   // Another merchant's event (a forged form; the page never offers one) is the 403, a missing one
   // the 404; nothing is sent.

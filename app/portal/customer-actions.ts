@@ -11,11 +11,10 @@ import { renewalSettingsSchema, webhookEventsSchema } from '@/lib/merchants/sche
 import type { FormState } from '@/lib/portal/form-state';
 import { resendGivenUpEmail } from '@/lib/email/send';
 import { fill } from '@/lib/i18n/format';
-import { ownedOrInterrupt, portalLang, requireUser } from '@/lib/portal/request';
+import { ownedOrInterrupt, signedIn } from '@/lib/portal/request';
 
 export async function saveWebhookEventsAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { lang } = await portalLang();
+  const { merchantId, lang } = await signedIn();
   const c = CUSTOMER_PORTAL_COPY[lang];
   const parsed = webhookEventsSchema.safeParse(form.getAll('webhookEvents'));
   if (!parsed.success) return { status: 'error', message: c.eventsProblem, details: parsed.error.issues.map((i) => i.message) };
@@ -26,8 +25,7 @@ export async function saveWebhookEventsAction(_: FormState, form: FormData): Pro
 
 /** The renewal settings (docs/billing.md#renewal-links), with the operator API's rules: a value out of range names its field. */
 export async function saveRenewalSettingsAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { lang } = await portalLang();
+  const { merchantId, lang } = await signedIn();
   const c = CUSTOMER_PORTAL_COPY[lang];
   const whole = (name: string) => {
     const value = form.get(name);
@@ -48,8 +46,7 @@ export async function saveRenewalSettingsAction(_: FormState, form: FormData): P
 
 /** Sends again an e-mail given up after every attempt (docs/customers.md#e-mails); another merchant's is the 403. */
 export async function resendEmailAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
-  const { lang } = await portalLang();
+  const { merchantId, lang } = await signedIn();
   const c = CUSTOMER_PORTAL_COPY[lang];
   const id = form.get('emailId');
   const db = await getDb();

@@ -8,6 +8,7 @@ import { MAX_EMAIL_ATTEMPTS } from '@/lib/email/outbox';
 import { fill } from '@/lib/i18n/format';
 import type { Lang } from '@/lib/i18n/locale';
 import { formatDateTime, PORTAL_COPY } from '@/lib/portal/i18n';
+import { ScrollTable } from '@/components/scroll-table';
 import { ActionForm, type FormAction } from './action-form';
 
 /** `resendEmail` is the page's server action (app/portal/customer-actions.ts), passed in. */
@@ -38,27 +39,23 @@ export async function CustomerSide({ merchantId, planId, lang, resendEmail }: { 
       {emails.length === 0 ? (
         <p>{c.emailsNone}</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="customer-emails">
-          <table>
-            <tbody>
-              {emails.map((e) => (
-                <tr key={e.id} data-testid="customer-email">
-                  <th scope="row">{c.emailKinds[e.kind]}</th>
-                  <td>{e.toAddress}</td>
-                  <td>{formatDateTime(e.createdAt, lang)}</td>
-                  <td>
-                    {stateOf(e)}
-                    {givenUp(e) ? (
-                      <ActionForm action={resendEmail} submit={c.emailResend} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
-                        <input type="hidden" name="emailId" value={e.id} />
-                      </ActionForm>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable labelledBy="customer-emails">
+          {emails.map((e) => (
+            <tr key={e.id} data-testid="customer-email">
+              <th scope="row">{c.emailKinds[e.kind]}</th>
+              <td>{e.toAddress}</td>
+              <td>{formatDateTime(e.createdAt, lang)}</td>
+              <td>
+                {stateOf(e)}
+                {givenUp(e) ? (
+                  <ActionForm action={resendEmail} submit={c.emailResend} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
+                    <input type="hidden" name="emailId" value={e.id} />
+                  </ActionForm>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );

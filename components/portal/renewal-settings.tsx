@@ -3,6 +3,7 @@
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
 import { formatCop } from '@/lib/i18n/format';
 import type { Lang } from '@/lib/i18n/locale';
+import { ScrollTable } from '@/components/scroll-table';
 import { ActionForm, type FormAction } from './action-form';
 import { CopyButton } from './copy-button';
 
@@ -55,32 +56,20 @@ export function AwaitingRenewals({ lang, awaiting, copy }: { lang: Lang; awaitin
       {awaiting.length === 0 ? (
         <p>{c.awaitingNone}</p>
       ) : (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="awaiting">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{c.awaitingPlan}</th>
-                <th scope="col">{c.awaitingAmount}</th>
-                <th scope="col">{c.awaitingExpires}</th>
-                <th scope="col">{c.awaitingLink}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {awaiting.map((a) => (
-                <tr key={a.planId} data-testid="awaiting-renewal">
-                  <th scope="row">
-                    <a href={`/portal/activity/plans/${a.planId}`}>{a.description}</a> · {a.customerEmail}
-                  </th>
-                  <td>{formatCop(a.amount)}</td>
-                  <td>{date.format(a.expiresAt)}</td>
-                  <td style={{ overflowWrap: 'anywhere' }}>
-                    <code>{a.url}</code> <CopyButton value={a.url} label={copy.label} copiedLabel={copy.copied} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable labelledBy="awaiting" head={[c.awaitingPlan, c.awaitingAmount, c.awaitingExpires, c.awaitingLink]}>
+          {awaiting.map((a) => (
+            <tr key={a.planId} data-testid="awaiting-renewal">
+              <th scope="row">
+                <a href={`/portal/activity/plans/${a.planId}`}>{a.description}</a> · {a.customerEmail}
+              </th>
+              <td>{formatCop(a.amount)}</td>
+              <td>{date.format(a.expiresAt)}</td>
+              <td style={{ overflowWrap: 'anywhere' }}>
+                <code>{a.url}</code> <CopyButton value={a.url} label={copy.label} copiedLabel={copy.copied} />
+              </td>
+            </tr>
+          ))}
+        </ScrollTable>
       )}
     </section>
   );

@@ -1,3 +1,5 @@
+import { inArray, lt } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../client';
 
 /**
@@ -23,4 +25,27 @@ export async function deleteInBatches<K>(
     if (count < batchSize) break;
   }
   return deleted;
+}
+
+/**
+ * Deletes the rows of `rows.table` created before `before` (by `rows.createdAt`), and first, in the
+ * same batch, the rows of `dependents.table` that refer to them (by `dependents.key`), as
+ * deleteInBatches does. Returns how many of `rows` went.
+ */
+export function deleteCreatedBefore(
+  db: Db,
+  rows: { table: PgTable; id: PgColumn; createdAt: PgColumn },
+  dependents: { table: PgTable; key: PgColumn },
+  before: Date,
+  batches?: { batchSize?: number; maxBatches?: number },
+): Promise<number> {
+  return deleteInBatches(
+    db,
+    async (tx, limit) => (await tx.select({ id: rows.id }).from(rows.table).where(lt(rows.createdAt, before)).limit(limit)).map((r) => r.id as string),
+    async (tx, ids) => {
+      await tx.delete(dependents.table).where(inArray(dependents.key, ids));
+      await tx.delete(rows.table).where(inArray(rows.id, ids));
+    },
+    batches,
+  );
 }

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { emailAttempts, emails } from '@/db/schema';
-import { deleteInBatches } from './batched-delete';
+import { deleteCreatedBefore } from './batched-delete';
 
 // The customer e-mail outbox's rows (lib/email: what is written and when it is sent).
 
@@ -90,12 +90,5 @@ export async function listRecentEmails(db: Db, limit = 50) {
 
 /** Deletes e-mails written before `before`, sent or given up, with their attempts; returns how many went. */
 export function deleteEmailsCreatedBefore(db: Db, before: Date): Promise<number> {
-  return deleteInBatches(
-    db,
-    async (tx, limit) => (await tx.select({ id: emails.id }).from(emails).where(lt(emails.createdAt, before)).limit(limit)).map((e) => e.id),
-    async (tx, ids) => {
-      await tx.delete(emailAttempts).where(inArray(emailAttempts.emailId, ids));
-      await tx.delete(emails).where(inArray(emails.id, ids));
-    },
-  );
+  return deleteCreatedBefore(db, { table: emails, id: emails.id, createdAt: emails.createdAt }, { table: emailAttempts, key: emailAttempts.emailId }, before);
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { deleteInBatches } from './batched-delete';
+import { deleteCreatedBefore } from './batched-delete';
 import { merchants, users, webhookAttempts, webhookEvents } from '../schema';
 
 type WebhookEventRow = typeof webhookEvents.$inferSelect;
@@ -188,13 +188,11 @@ export async function insertWebhookEvent(
  * many events went.
  */
 export function deleteEventsCreatedBefore(db: Db, before: Date, batches?: { batchSize?: number; maxBatches?: number }): Promise<number> {
-  return deleteInBatches(
+  return deleteCreatedBefore(
     db,
-    async (tx, limit) => (await tx.select({ id: webhookEvents.id }).from(webhookEvents).where(lt(webhookEvents.createdAt, before)).limit(limit)).map((e) => e.id),
-    async (tx, ids) => {
-      await tx.delete(webhookAttempts).where(inArray(webhookAttempts.eventId, ids));
-      await tx.delete(webhookEvents).where(inArray(webhookEvents.id, ids));
-    },
+    { table: webhookEvents, id: webhookEvents.id, createdAt: webhookEvents.createdAt },
+    { table: webhookAttempts, key: webhookAttempts.eventId },
+    before,
     batches,
   );
 }

@@ -19,6 +19,12 @@ export async function requireUser(): Promise<PortalUser> {
   return user;
 }
 
+/** An action's start: the signed-in user (anyone else is sent to sign in), then the request's language. */
+export async function signedIn(): Promise<PortalUser & { lang: Lang; t: PortalCopy }> {
+  const user = await requireUser();
+  return { ...user, ...(await portalLang()) };
+}
+
 /** Loads a resource of the merchant; another merchant's becomes the 403 page, a missing one the 404. */
 export async function ownedOrInterrupt<T>(load: Promise<T>): Promise<T> {
   try {

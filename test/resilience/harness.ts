@@ -1,10 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { createScratchDatabase, type ScratchDatabase } from '@/bench/setup';
+import { createScratchDatabase, type ScratchDatabase, waitUntilUp } from '@/bench/setup';
 import { ADMIN_TOKEN } from '@/test/http';
 
 // The resilience suite's servers: the production build (`next start`, built once by the suite's
@@ -36,22 +36,6 @@ export interface AppServer {
   stop(): Promise<void>;
 }
 
-async function waitUntilUp(url: string, child: ChildProcess, logFile: string): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}); see ${logFile}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      await res.arrayBuffer();
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server at ${url} did not come up in 90 s; see ${logFile}`);
-}
-
 /** `next start` on a free port with the given settings; its output goes to a log file. */
 export async function startApp(env: Record<string, string>, name: string): Promise<AppServer> {
   const port = await freePort();
@@ -80,7 +64,7 @@ export async function startApp(env: Record<string, string>, name: string): Promi
   });
   fs.closeSync(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitUntilUp(url, child, logFile);
+  await waitUntilUp(`${url}/api/health`, child, logFile, { seconds: 90, ready: (status) => status === 200 });
   const end = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;

@@ -3,17 +3,19 @@
 // token gets the not-found page, with no data. Works without JavaScript: plain forms. What it shows
 // and offers is loaded by loadManagePage (lib/customers/manage-page.ts); this file is the layout.
 import type { Metadata } from 'next';
+import type { ReactNode } from 'react';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { requestLang } from '@/app/pay/[token]/lang';
 import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
 import { loadManagePage } from '@/lib/customers/manage-page';
 import { WompiMethodForm } from '@/components/customers/wompi-method-form';
+import { ScrollTable } from '@/components/scroll-table';
 import { checkoutCopy } from '@/lib/checkout/i18n';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { everyInterval } from '@/lib/i18n/interval';
-import { LANG_TAG, langOfTag } from '@/lib/i18n/locale';
+import { LANG_TAG, type Lang, langOfTag } from '@/lib/i18n/locale';
 import { savedMethodType } from '@/lib/payments/processor';
 import styles from '@/components/customers/manage.module.css';
 import { firstParam } from '@/lib/search-params';
@@ -88,34 +90,27 @@ export default async function ManagePage({ params, searchParams }: Props) {
         {charges.length === 0 ? (
           <p>{c.noCharges}</p>
         ) : (
-          <div className={styles.tableWrap} tabIndex={0} role="region" aria-labelledby="charges">
-            <table className={styles.table}>
-              <thead>
-                <tr>
-                  <th scope="col">{c.chargeDate}</th>
-                  <th scope="col">{c.chargeAmount}</th>
-                  <th scope="col">{c.chargeStatus}</th>
-                  <th scope="col">{c.receipt}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {charges.map((t) => (
-                  <tr key={t.id} data-testid="manage-charge">
-                    <td>{dateFormat.format(t.chargeDate)}</td>
-                    <td>{formatCop(t.amount)}</td>
-                    <td>{c.chargeStatuses[t.status]}</td>
-                    <td>
-                      {t.status === 'APPROVED' ? (
-                        <a href={`/manage/${token}/receipts/${t.id}${langQuery}`} download>
-                          {fill(c.receiptLink, { date: dateFormat.format(t.chargeDate) })}
-                        </a>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ScrollTable
+            labelledBy="charges"
+            wrapClassName={styles.tableWrap}
+            className={styles.table}
+            head={[c.chargeDate, c.chargeAmount, c.chargeStatus, c.receipt]}
+          >
+            {charges.map((t) => (
+              <tr key={t.id} data-testid="manage-charge">
+                <td>{dateFormat.format(t.chargeDate)}</td>
+                <td>{formatCop(t.amount)}</td>
+                <td>{c.chargeStatuses[t.status]}</td>
+                <td>
+                  {t.status === 'APPROVED' ? (
+                    <a href={`/manage/${token}/receipts/${t.id}${langQuery}`} download>
+                      {fill(c.receiptLink, { date: dateFormat.format(t.chargeDate) })}
+                    </a>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </ScrollTable>
         )}
       </section>
       {changeable && (
@@ -141,44 +136,32 @@ export default async function ManagePage({ params, searchParams }: Props) {
           ) : (
             <>
               <p>{c.replaceIntro}</p>
-              <details open className={styles.method}>
-                <summary>{c.cardTab}</summary>
-                <form method="post" action={methodAction} className={styles.form}>
-                  {hidden}
-                  <input type="hidden" name="method" value="CARD" />
+              <MethodForm open summary={c.cardTab} action={methodAction} lang={lang} method="CARD" submit={c.saveCard}>
+                <label>
+                  {c.cardNumber}
+                  <input name="cardNumber" inputMode="numeric" autoComplete="cc-number" required />
+                </label>
+                <div className={styles.row}>
                   <label>
-                    {c.cardNumber}
-                    <input name="cardNumber" inputMode="numeric" autoComplete="cc-number" required />
+                    {c.cardExpiry}
+                    <input name="cardExpiry" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/AA" required />
                   </label>
-                  <div className={styles.row}>
-                    <label>
-                      {c.cardExpiry}
-                      <input name="cardExpiry" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/AA" required />
-                    </label>
-                    <label>
-                      {c.cardCvc}
-                      <input name="cardCvc" inputMode="numeric" autoComplete="cc-csc" required />
-                    </label>
-                  </div>
                   <label>
-                    {c.cardHolder}
-                    <input name="cardHolder" autoComplete="cc-name" required />
+                    {c.cardCvc}
+                    <input name="cardCvc" inputMode="numeric" autoComplete="cc-csc" required />
                   </label>
-                  <button type="submit">{c.saveCard}</button>
-                </form>
-              </details>
-              <details className={styles.method}>
-                <summary>{c.nequiTab}</summary>
-                <form method="post" action={methodAction} className={styles.form}>
-                  {hidden}
-                  <input type="hidden" name="method" value="NEQUI" />
-                  <label>
-                    {c.nequiPhone}
-                    <input name="phoneNumber" type="tel" inputMode="numeric" autoComplete="tel-national" required />
-                  </label>
-                  <button type="submit">{c.saveNequi}</button>
-                </form>
-              </details>
+                </div>
+                <label>
+                  {c.cardHolder}
+                  <input name="cardHolder" autoComplete="cc-name" required />
+                </label>
+              </MethodForm>
+              <MethodForm summary={c.nequiTab} action={methodAction} lang={lang} method="NEQUI" submit={c.saveNequi}>
+                <label>
+                  {c.nequiPhone}
+                  <input name="phoneNumber" type="tel" inputMode="numeric" autoComplete="tel-national" required />
+                </label>
+              </MethodForm>
             </>
           )}
         </section>
@@ -209,5 +192,20 @@ export default async function ManagePage({ params, searchParams }: Props) {
         </section>
       )}
     </main>
+  );
+}
+
+/** One way to replace the method (a card, a Nequi account): a fold with its own plain form. */
+function MethodForm(props: { open?: boolean; summary: string; action: string; lang: Lang; method: 'CARD' | 'NEQUI'; submit: string; children: ReactNode }) {
+  return (
+    <details open={props.open} className={styles.method}>
+      <summary>{props.summary}</summary>
+      <form method="post" action={props.action} className={styles.form}>
+        <input type="hidden" name="lang" value={props.lang} />
+        <input type="hidden" name="method" value={props.method} />
+        {props.children}
+        <button type="submit">{props.submit}</button>
+      </form>
+    </details>
   );
 }
