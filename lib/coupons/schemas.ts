@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COUPON_DURATIONS, COUPON_LIMITS } from '@/db/schema';
+import { cursorParam, pageSchema } from '@/lib/api/pages';
 import { isId } from '@/lib/ids';
 
 // Coupons (docs/billing.md#coupons): the bodies and replies of /merchants/coupons, parsed and
@@ -88,20 +89,11 @@ export const couponSchema = z
 export type CouponView = z.infer<typeof couponSchema>;
 
 export const listCouponsQuerySchema = z.object({
-  cursor: z
-    .string()
-    .refine((value) => isId('cpn', value), 'cursor must be a nextCursor value from a previous page')
-    .optional()
-    .describe('The nextCursor of the previous page'),
+  cursor: cursorParam('cpn'),
   limit: z.coerce.number().int().min(1).max(MAX_COUPONS_PAGE).default(20).describe(`Coupons per page, 1 to ${MAX_COUPONS_PAGE}`),
 });
 
-export const couponPageSchema = z
-  .object({
-    data: z.array(couponSchema).describe('Live coupons, newest first'),
-    nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
-  })
-  .meta({ id: 'CouponPage' });
+export const couponPageSchema = pageSchema(couponSchema, { id: 'CouponPage', order: 'Live coupons, newest first' });
 
 /** plan.coupon at link creation: a coupon's id (cpn_…) or a live code. */
 export const planCouponSchema = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WEBHOOK_ATTEMPT_TRIGGERS } from '@/db/schema';
 import { WEBHOOK_EVENT_TYPES } from './payload';
-import { isId } from '@/lib/ids';
+import { cursorParam, pageSchema } from '@/lib/api/pages';
 
 // The merchant's view of its webhook events (extension, issue "webhooks"): what was sent, and
 // what became of each attempt.
@@ -10,11 +10,7 @@ const MAX_EVENTS_PAGE = 100;
 
 export const listEventsQuerySchema = z.object({
   subscriptionPlanId: z.string().optional().describe('Only the events of this plan (sub_…)'),
-  cursor: z
-    .string()
-    .refine((value) => isId('evt', value), 'cursor must be a nextCursor value from a previous page')
-    .optional()
-    .describe('The nextCursor of the previous page'),
+  cursor: cursorParam('evt'),
   limit: z.coerce.number().int().min(1).max(MAX_EVENTS_PAGE).default(20).describe(`Events per page, 1 to ${MAX_EVENTS_PAGE}`),
 });
 
@@ -48,12 +44,7 @@ const webhookEventRecordSchema = z
   })
   .meta({ id: 'WebhookEventRecord' });
 
-export const webhookEventPageSchema = z
-  .object({
-    data: z.array(webhookEventRecordSchema).describe('Newest first'),
-    nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
-  })
-  .meta({ id: 'WebhookEventPage' });
+export const webhookEventPageSchema = pageSchema(webhookEventRecordSchema, { id: 'WebhookEventPage', order: 'Newest first' });
 
 export const resendReplySchema = z
   .object({ id: z.string(), status: z.literal('queued') })
