@@ -3,6 +3,8 @@ import type { PlanRow } from '@/db/queries/plans';
 import type { RenewalLinkRow } from '@/db/queries/renewal-links';
 import type { TransactionRow } from '@/db/queries/transactions';
 import { queueCustomerEmail } from '@/lib/email/outbox';
+import { amountForPeriod } from '@/lib/calendar/schedule';
+import { trialCharges } from '@/lib/coupons/discount';
 import type { RenewalStage } from '@/lib/email/templates';
 
 export type { RenewalStage };
@@ -85,15 +87,21 @@ export async function noteSettlement(
 export async function noteTrialStarted(tx: Db, outbox: Outbox, plan: PlanRow, now: Date): Promise<void> {
   const endsAt = plan.trialEndsAt!;
   const noticeFollows = plan.trialNoticeAt !== null;
-  await queueCustomerEmail(tx, outbox, 'trial_started', { plan, now, trial: { endsAt, noticeFollows, amount: plan.amount } });
-  if (!noticeFollows) await recordLifecycleEvent(tx, outbox, plan, 'subscription.trial_will_end', now, { trial: { endsAt: endsAt.getTime(), amount: plan.amount } });
+  // The first charge is the trial's end, with the plan's coupon taken off (docs/billing.md#coupons).
+  const charges = trialCharges(plan, amountForPeriod(plan, endsAt));
+  await queueCustomerEmail(tx, outbox, 'trial_started', { plan, now, trial: { endsAt, noticeFollows, ...charges } });
+  if (!noticeFollows) await recordLifecycleEvent(tx, outbox, plan, 'subscription.trial_will_end', now, { trial: { endsAt: endsAt.getTime(), amount: charges.amount } });
 }
 
-/** 3 days before a trial ends: the customer's e-mail and the opt-in `subscription.trial_will_end`, with the first charge's `amount`. */
-export async function noteTrialEnding(tx: Db, outbox: Outbox, plan: PlanRow, amount: number, now: Date): Promise<void> {
+/**
+ * 3 days before a trial ends: the customer's e-mail and the opt-in `subscription.trial_will_end`,
+ * with the first charge's amount: the list price of its period with the plan's coupon taken off.
+ */
+export async function noteTrialEnding(tx: Db, outbox: Outbox, plan: PlanRow, now: Date): Promise<void> {
   const endsAt = plan.trialEndsAt!;
-  await queueCustomerEmail(tx, outbox, 'trial_ending', { plan, now, trial: { endsAt, noticeFollows: false, amount } });
-  await recordLifecycleEvent(tx, outbox, plan, 'subscription.trial_will_end', now, { trial: { endsAt: endsAt.getTime(), amount } });
+  const charges = trialCharges(plan, amountForPeriod(plan, endsAt));
+  await queueCustomerEmail(tx, outbox, 'trial_ending', { plan, now, trial: { endsAt, noticeFollows: false, ...charges } });
+  await recordLifecycleEvent(tx, outbox, plan, 'subscription.trial_will_end', now, { trial: { endsAt: endsAt.getTime(), amount: charges.amount } });
 }
 
 /** The e-mail and the opt-in event of a price change, in the unit of work that records it. */

@@ -26,7 +26,8 @@ function laterText(session: CheckoutPageSession, discount: Discount, lang: Lang)
   return fill(c.laterFull, values);
 }
 
-export function DiscountLines({ session, lang, discount }: { session: CheckoutPageSession; lang: Lang; discount: Discount }) {
+/** `trialAhead`: a free trial not yet started, so the discounted amount is charged at its end, not today. */
+export function DiscountLines({ session, lang, discount, trialAhead = false }: { session: CheckoutPageSession; lang: Lang; discount: Discount; trialAhead?: boolean }) {
   const c = checkoutCopy(lang).coupon;
   const later = laterText(session, discount, lang);
   const period = session.modality === 'SUBSCRIPTION' ? ` ${perInterval(session.interval, lang, checkoutCopy(lang).perMonth)}` : '';
@@ -44,7 +45,7 @@ export function DiscountLines({ session, lang, discount }: { session: CheckoutPa
         <dd>−{formatCop(discount.discount)}</dd>
       </div>
       <div className={styles.discountDue}>
-        <dt>{c.dueNow}</dt>
+        <dt>{trialAhead ? c.dueAtTrialEnd : c.dueNow}</dt>
         <dd>{formatCop(discount.amountDue)}</dd>
       </div>
       {later ? (

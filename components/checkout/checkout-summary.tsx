@@ -10,12 +10,14 @@ import { DiscountLines, type PromotionForm, PromotionCodeForm } from './checkout
 
 /**
  * `note` replaces the link's validity line (a renewal link says what period it pays, and until
- * when). With a coupon the price is what is paid today, the coupon's lines below it; `promotion`
+ * when). With a coupon the price is what is paid today (with a trial ahead, its first charge), the coupon's lines below it; `promotion`
  * (a payable link that takes codes) adds the code form.
  */
 export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lang; showExpiry: boolean; note?: string; promotion?: PromotionForm }) {
   const { session, lang } = props;
   const copy = checkoutCopy(lang);
+  // A free trial not yet started (docs/billing.md#trials): nothing is charged today.
+  const trialAhead = Boolean(session.trial) && session.status === 'PENDING_ACTIVATION';
   return (
     <section className={styles.summary} aria-labelledby="checkout-plan">
       <p className={styles.merchant}>
@@ -30,19 +32,20 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
           COP
         </abbr>
         {session.discount ? (
-          <span className={styles.period}>{copy.coupon.dueToday}</span>
+          // With a free trial nothing is paid today: the discounted amount is the first charge, at its end.
+          <span className={styles.period}>{trialAhead ? copy.coupon.firstCharge : copy.coupon.dueToday}</span>
         ) : session.modality === 'SUBSCRIPTION' ? (
           <span className={styles.period}>{isMonthly(session.interval) ? copy.perMonth : everyInterval(session.interval, lang)}</span>
         ) : null}
       </p>
-      {session.trial && session.status === 'PENDING_ACTIVATION' ? (
+      {session.trial && trialAhead ? (
         // A free trial not yet started (docs/billing.md#trials): what is free, what follows, and that nothing is charged today.
         <>
           <p className={styles.badge}>{trialOffer(session.trial.days, formatCop(session.amount), session.interval, lang)}</p>
           <p className={styles.fine}>{copy.trial.note}</p>
         </>
       ) : null}
-      {session.discount ? <DiscountLines session={session} lang={lang} discount={session.discount} /> : null}
+      {session.discount ? <DiscountLines session={session} lang={lang} discount={session.discount} trialAhead={trialAhead} /> : null}
       {props.promotion && session.promotionCodes ? <PromotionCodeForm lang={lang} form={props.promotion} /> : null}
       <p className={styles.badge}>
         {session.modality === 'SUBSCRIPTION' && !isMonthly(session.interval) ? copy.subscription : copy.modality[session.modality]}

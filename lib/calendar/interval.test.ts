@@ -75,7 +75,9 @@ describe('proratedDifference', () => {
     // A weekly period from Jan 3 to Jan 10, two days in: 5/7 of the difference.
     const weekly = { nextDue: bogota('2027-01-10'), interval: every('week', 1), anchorDay: null };
     expect(proratedDifference(700_000, { ...weekly, now: bogota('2027-01-05') })).toBe(500_000);
-    expect(proratedDifference(100_000, { ...weekly, now: bogota('2027-01-05') })).toBe(71_429);
+    // Whole pesos stay whole pesos (Wompi refuses an amount in cents not ending in 00): $ 714,29 → $ 714.
+    expect(proratedDifference(100_000, { ...weekly, now: bogota('2027-01-05') })).toBe(71_400);
+    expect(proratedDifference(100_050, { ...weekly, now: bogota('2027-01-05') })).toBe(71_464);
     // A monthly period from Feb 28 to Mar 31 (31 days), on Mar 16: 15/31.
     const monthly = { nextDue: bogota('2027-03-31'), interval: MONTHLY, anchorDay: 31 };
     expect(proratedDifference(310_000, { ...monthly, now: bogota('2027-03-16') })).toBe(150_000);

@@ -91,7 +91,8 @@ export function monthlyAmount(amount: number, interval: BillingInterval): number
 /**
  * What a price increase applied at once charges (docs/billing.md#price-changes): the difference for
  * the part of the current period, from `nextDue` less one interval to `nextDue`, still ahead at
- * `now`, rounded to a whole cent.
+ * `now`, rounded half up to whole pesos when the difference is whole pesos (Wompi takes only whole
+ * pesos, as a coupon's percentage is rounded: lib/coupons/discount.ts#percentOf), else to the cent.
  */
 export function proratedDifference(
   difference: number,
@@ -100,5 +101,5 @@ export function proratedDifference(
   const start = addInterval(nextDue, interval, anchorDay, -1);
   const period = nextDue.getTime() - start.getTime();
   const share = Math.min(1, Math.max(0, (nextDue.getTime() - now.getTime()) / period));
-  return Math.round(difference * share);
+  return difference % 100 === 0 ? Math.round((difference * share) / 100) * 100 : Math.round(difference * share);
 }

@@ -11,6 +11,8 @@ import { updateMerchant } from '@/lib/merchants/merchants';
 import { parseCard } from '@/lib/payments/card';
 import type { PaymentInstrument, PaymentProcessor } from '@/lib/payments/processor';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { createCoupon } from '@/lib/coupons/coupons';
+import { termsOf } from '@/lib/coupons/discount';
 import { cancelPlan } from '@/lib/plans/lifecycle';
 import { changePlanPrice } from '@/lib/plans/price-change';
 import { LIFECYCLE_EVENT_TYPES } from '@/lib/webhooks/payload';
@@ -168,6 +170,24 @@ describe('the end of a free trial', () => {
     expect(status.json.plan).toMatchObject({ status: 'ACTIVE', trial: { days: 14, endsAt: end.getTime() } });
     expect(status.json.lastTransaction).toMatchObject({ status: 'APPROVED', amount: 2_990_000 });
     expect(await sweep(bogota('2027-04-24'))).toMatchObject({ due: 1, approved: 1 });
+  });
+
+  it('with a coupon, tells the first charge as it will be made: the e-mails and subscription.trial_will_end say the discounted amount', async () => {
+    // Found by e2e/pricing-journey.spec.ts: they said the list price, and the trial's end charged 80 % of it.
+    const link = await trialLink({ interval: { unit: 'week', count: 1 }, trialDays: 7 });
+    const coupon = await createCoupon(database.db, link.merchant.merchantId, { code: 'SEMANA20', percentOff: 20, duration: 'repeating', durationInPeriods: 3 });
+    await database.db.update(subscriptionPlans).set(termsOf(coupon)).where(eq(subscriptionPlans.id, link.planId));
+    await start(link, card(CARDS.approved));
+    const end = later(START, 7 * DAY_MS);
+    const told = 'se cobrarán $ 23.920 a su medio de pago guardado, con su descuento; cuando el descuento termine, $ 29.900 cada semana.';
+    expect((await emailsOf(link.planId)).find((e) => e.kind === 'trial_started')!.text).toContain(`El 17 de marzo de 2027 ${told}`);
+    expect(await sweep(later(end, -3 * DAY_MS))).toMatchObject({ due: 0 });
+    expect((await emailsOf(link.planId)).find((e) => e.kind === 'trial_ending')!.text).toContain(`Ese día ${told}`);
+    const [willEnd] = await eventsOf(link.planId);
+    expect(JSON.parse(willEnd!.body).data.trial).toEqual({ endsAt: end.getTime(), amount: 2_392_000 });
+
+    expect(await sweep(end)).toMatchObject({ due: 1, approved: 1 });
+    expect(await txnsOf(link.planId)).toMatchObject([{ kind: 'RENEWAL', status: 'APPROVED', amount: 2_392_000, discount: 598_000 }]);
   });
 
   it('charges a price change scheduled during the trial from its end, and follows a weekly interval', async () => {

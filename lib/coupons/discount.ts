@@ -62,6 +62,17 @@ export function withDiscount<C extends { kind: string; amount: number; discount?
   return discount > 0 ? { ...charge, amount: charge.amount - discount, discount } : charge;
 }
 
+/**
+ * What a free trial's end charges (docs/billing.md#trials), for its e-mails and
+ * `subscription.trial_will_end`: the first charge with the plan's discount taken off, and the list
+ * price charged once a discount that ends is used up (absent when the two are the same, or the
+ * discount never ends).
+ */
+export function trialCharges(terms: DiscountTerms, amount: number): { amount: number; later?: number } {
+  const charges = chargesOf(terms, amount);
+  return charges.discount > 0 && charges.later !== null ? { amount: charges.now, later: charges.later } : { amount: charges.now };
+}
+
 /** What the plan charges now and, once the discount ends, later (null while it never ends). */
 export function chargesOf(terms: DiscountTerms, amount: number): { now: number; discount: number; later: number | null; discountedCharges: number | null } {
   const discount = discountFor(terms, amount);

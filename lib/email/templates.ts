@@ -43,6 +43,8 @@ export interface TrialFacts {
   endsAt: Date;
   /** Whether a notice 3 days before the end will follow (a trial of more than 3 days). */
   noticeFollows: boolean;
+  /** With a coupon that ends (docs/billing.md#coupons): the list price charged once it is used up; `amount` is the first charge, discounted. */
+  later?: number;
 }
 
 export interface PriceChangeFacts {
@@ -201,10 +203,18 @@ function content(kind: CustomerEmailKind, lang: Lang, f: EmailFacts, es: boolean
 /** A free trial's e-mails (docs/billing.md#trials): nothing charged yet, what is charged and when, and how to stop it. */
 function trialWords(kind: 'trial_started' | 'trial_ending', trial: TrialFacts, es: boolean, t: (template: string) => string): Omit<Words, 'greeting' | 'footer'> {
   const started = kind === 'trial_started';
-  const charge = t(
-    es
-      ? `${started ? 'El {trialEnd}' : 'Ese día'} se cobrarán {amount} a su medio de pago guardado, y luego {amount} {per}.`
-      : `${started ? 'On {trialEnd},' : 'On that day'} {amount} will be charged to your saved payment method, then {amount} {per}.`,
+  const later = trial.later === undefined ? null : formatCop(trial.later);
+  const charge = fill(
+    t(
+      later
+        ? es
+          ? `${started ? 'El {trialEnd}' : 'Ese día'} se cobrarán {amount} a su medio de pago guardado, con su descuento; cuando el descuento termine, {later} {per}.`
+          : `${started ? 'On {trialEnd},' : 'On that day'} {amount} will be charged to your saved payment method, with your discount; once the discount ends, {later} {per}.`
+        : es
+          ? `${started ? 'El {trialEnd}' : 'Ese día'} se cobrarán {amount} a su medio de pago guardado, y luego {amount} {per}.`
+          : `${started ? 'On {trialEnd},' : 'On that day'} {amount} will be charged to your saved payment method, then {amount} {per}.`,
+    ),
+    { later: later ?? '' },
   );
   const cancel = t(
     es

@@ -3,7 +3,6 @@ import { findTrialNoticesDue, transitionPlan } from '@/db/queries/plans';
 import { lockPlan } from '@/db/queries/transactions';
 import { noteTrialEnding } from '@/lib/notices';
 import { inTransaction } from '@/lib/unit-of-work';
-import { amountForPeriod } from '@/lib/calendar/schedule';
 
 // The notice of a free trial's end (docs/billing.md#trials): 3 days before it, the customer's
 // e-mail with the amount and date of the first charge, and the opt-in `subscription.trial_will_end`,
@@ -18,7 +17,7 @@ export async function sendTrialNotice(db: Db, planId: string, now: Date): Promis
     const cleared = (await transitionPlan(tx, plan.id, ['TRIALING'], { trialNoticeAt: null }))!;
     // A sweep that comes after the end (a stopped clock) says nothing: the charge follows at once.
     if (plan.trialEndsAt <= now) return false;
-    await noteTrialEnding(tx, outbox, cleared, amountForPeriod(cleared, plan.trialEndsAt), now);
+    await noteTrialEnding(tx, outbox, cleared, now);
     return true;
   });
 }

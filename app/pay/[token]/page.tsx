@@ -143,7 +143,8 @@ async function checkoutContent(
   // Back from the bank, the payment may have settled already: the form shows its outcome. (An
   // ACTIVE plan's renewal link is payable: renewalNotice said what else it can be.)
   if (session.status === 'ACTIVE' && session.trial?.endsAt && !renewal) {
-    const started = fill(copy.trial.started.text, { amount: formatCop(session.amount), date: formatExpiry(session.trial.endsAt, lang) });
+    // The first charge, with a coupon's discount taken off (docs/billing.md#coupons).
+    const started = fill(copy.trial.started.text, { amount: formatCop(session.discount?.amountDue ?? session.amount), date: formatExpiry(session.trial.endsAt, lang) });
     return (
       <CheckoutNotice state="paid" lang={lang} title={copy.trial.started.title} text={started}>
         <CheckoutSummary session={session} lang={lang} showExpiry={false} />

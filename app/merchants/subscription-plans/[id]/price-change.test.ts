@@ -86,9 +86,10 @@ describe('a price increase now', () => {
     expect(res.status).toBe(200);
     expect(res.json.amount).toBe(1_700_000);
     const proration = (await txnsOf(link.subscriptionPlanId)).find((t) => t.kind === 'PRORATION')!;
-    // A weekly period: the difference times the share of the week still ahead when it was charged.
+    // A weekly period: the difference times the share of the week still ahead when it was charged,
+    // in whole pesos as the prices are (docs/billing.md#price-changes).
     const ahead = (before.nextChargeDate!.getTime() - proration.chargeDate.getTime()) / (7 * DAY_MS);
-    expect(proration).toMatchObject({ status: 'APPROVED', amount: Math.round(700_000 * ahead), paymentMethodToken: before.paymentMethodToken });
+    expect(proration).toMatchObject({ status: 'APPROVED', amount: Math.round((700_000 * ahead) / 100) * 100, paymentMethodToken: before.paymentMethodToken });
     expect(proration.amount).toBeGreaterThan(499_000);
     expect(proration.amount).toBeLessThanOrEqual(500_000);
     expect(await link.plan()).toMatchObject({ amount: 1_700_000, nextChargeDate: before.nextChargeDate, scheduledAmount: null });
