@@ -18,19 +18,15 @@ const classOf = (c: Column<never>) => (c.numeric ? 'num' : c.when ? 'when' : und
  * Every table of the portal: a plain table from 48rem up, a list of small cards below it
  * (app/globals.css, `.data-table`), so no column is clipped and the page never scrolls sideways.
  */
-export function DataTable<Row>({
-  columns,
-  rows,
-  rowKey,
-  caption,
-  labelledBy,
-}: {
+export interface DataTableProps<Row> {
   columns: Column<Row>[];
   rows: Row[];
   rowKey: (row: Row) => string;
   caption?: string;
   labelledBy?: string;
-}) {
+}
+
+export function DataTable<Row>({ columns, rows, rowKey, caption, labelledBy }: DataTableProps<Row>) {
   return (
     <table className="data-table" aria-labelledby={labelledBy}>
       {caption && <caption>{caption}</caption>}
@@ -55,5 +51,19 @@ export function DataTable<Row>({
         ))}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * A card that is one list: its heading (`id` names it for the table's region), the table, or
+ * `empty` when there are no rows; then `children` (a pager).
+ */
+export function TableCard<Row>({ id, title, empty, children, ...table }: { id: string; title: string; empty: ReactNode; children?: ReactNode } & Omit<DataTableProps<Row>, 'labelledBy'>) {
+  return (
+    <section className="card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {table.rows.length === 0 ? empty : <DataTable labelledBy={id} {...table} />}
+      {children}
+    </section>
   );
 }

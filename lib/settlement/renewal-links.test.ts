@@ -430,13 +430,18 @@ describe('a renewal link paid after its plan was cancelled or paused (docs/billi
   let processorNow = 0;
   const slow = createSandboxProcessor({ pendingMs: 60_000, now: () => processorNow });
   const txnOf = async (id: string) => (await database.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
-
-  it('a card approved after the cancellation is voided by the settler; no receipt, the customer is told, the plan stays cancelled', async () => {
+  /** A plan paid by PSE whose renewal link is open, and the time its payment starts (the processor's clock set to it). */
+  const renewalBeingPaid = async () => {
     const link = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
     await sweep(bogota('2027-04-07'));
     const [renewal] = await linksOf(link.planId);
     const at = bogota('2027-04-08');
     processorNow = at.getTime();
+    return { link, renewal, at };
+  };
+
+  it('a card approved after the cancellation is voided by the settler; no receipt, the customer is told, the plan stays cancelled', async () => {
+    const { link, renewal, at } = await renewalBeingPaid();
     const paying = await pay(renewal!.token, card(CARDS.pendingApproved), at, slow);
     expect(paying.status).toBe('PENDING');
     await cancelPlan(database.db, { merchantId: link.merchant.merchantId, planId: link.planId });
@@ -462,11 +467,7 @@ describe('a renewal link paid after its plan was cancelled or paused (docs/billi
   });
 
   it('a PSE payment approved after a pause cannot be voided: the poll says so, the customer is asked to claim it, the plan stays paused', async () => {
-    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
-    await sweep(bogota('2027-04-07'));
-    const [renewal] = await linksOf(link.planId);
-    const at = bogota('2027-04-08');
-    processorNow = at.getTime();
+    const { link, renewal, at } = await renewalBeingPaid();
     const paying = await pay(renewal!.token, PSE_APPROVES, at, slow);
     expect(paying).toMatchObject({ status: 'PENDING', redirectUrl: expect.any(String) });
     const before = await pausePlan(database.db, { merchantId: link.merchant.merchantId, planId: link.planId });

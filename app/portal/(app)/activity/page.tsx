@@ -1,6 +1,6 @@
 // /portal/activity: the merchant's plans, newest first: search, status filter, pages and a CSV export.
 import Link from 'next/link';
-import { DataTable } from '@/components/portal/data-table';
+import { TableCard } from '@/components/portal/data-table';
 import { EmptyList } from '@/components/portal/empty-list';
 import { ListFilters } from '@/components/portal/list-filters';
 import { StatusBadge } from '@/components/portal/status-badge';
@@ -25,30 +25,26 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
     <>
       <h1>{a.title}</h1>
       <ListFilters t={t} statuses={PLAN_STATUSES} search={filter.search} status={filter.status} exportHref={`/portal/export/plans${filterQuery(filter)}`} />
-      <section className="card" aria-labelledby="plans">
-        <h2 id="plans">{a.plans}</h2>
-        {plans.length === 0 ? (
-          <EmptyList t={t} filtered={Boolean(filter.search || filter.status)} text={t.empty.plans} clearHref="/portal/activity" />
-        ) : (
-          <DataTable
-            labelledBy="plans"
-            rows={plans}
-            rowKey={(p) => p.id}
-            columns={[
-              { label: a.plan, cell: (p) => <Link href={`/portal/activity/plans/${p.id}`}>{p.description}</Link> },
-              { label: a.reference, cell: (p) => <code>{p.externalReference}</code> },
-              { label: a.amount, numeric: true, cell: (p) => formatCop(p.amount) },
-              { label: a.status, cell: (p) => <StatusBadge status={p.status} t={t} /> },
-              { label: a.customer, cell: (p) => <span className="wrap">{p.customerEmail}</span> },
-              { label: a.created, when: true, cell: (p) => formatDateTime(p.createdAt, lang) },
-            ]}
-          />
-        )}
+      <TableCard
+        id="plans"
+        title={a.plans}
+        empty={<EmptyList t={t} filtered={Boolean(filter.search || filter.status)} text={t.empty.plans} clearHref="/portal/activity" />}
+        rows={plans}
+        rowKey={(p) => p.id}
+        columns={[
+          { label: a.plan, cell: (p) => <Link href={`/portal/activity/plans/${p.id}`}>{p.description}</Link> },
+          { label: a.reference, cell: (p) => <code>{p.externalReference}</code> },
+          { label: a.amount, numeric: true, cell: (p) => formatCop(p.amount) },
+          { label: a.status, cell: (p) => <StatusBadge status={p.status} t={t} /> },
+          { label: a.customer, cell: (p) => <span className="wrap">{p.customerEmail}</span> },
+          { label: a.created, when: true, cell: (p) => formatDateTime(p.createdAt, lang) },
+        ]}
+      >
         <p className="pager">
           {filter.before && <Link href={`/portal/activity${filterQuery({ ...filter, before: undefined })}`}>{a.newest}</Link>}
           {hasMore && <Link href={`/portal/activity${filterQuery(filter, { before: plans.at(-1)!.id })}`}>{a.older}</Link>}
         </p>
-      </section>
+      </TableCard>
     </>
   );
 }

@@ -1,7 +1,7 @@
 // /portal/coupons (docs/portal.md#coupons): the merchant's coupons, a new one, deletion. Every form
 // is a server action, so all of it works without JavaScript.
 import { ActionForm } from '@/components/portal/action-form';
-import { DataTable } from '@/components/portal/data-table';
+import { TableCard } from '@/components/portal/data-table';
 import { getDb } from '@/db/client';
 import type { CouponView } from '@/lib/coupons/schemas';
 import { listCoupons } from '@/lib/coupons/coupons';
@@ -32,36 +32,31 @@ export default async function CouponsPage() {
     <>
       <h1>{t.title}</h1>
       <p>{t.intro}</p>
-      <section className="card" aria-labelledby="coupons-list">
-        <h2 id="coupons-list">{t.listTitle}</h2>
-        {coupons.length === 0 ? (
-          <p>{t.none}</p>
-        ) : (
-          <DataTable
-            labelledBy="coupons-list"
-            rows={coupons}
-            rowKey={(c) => c.id}
-            columns={[
-              { label: t.columns.code, cell: (c) => (c.code ? <code>{c.code}</code> : t.noCode) },
-              { label: t.columns.discount, numeric: true, cell: (c) => (c.percentOff !== null ? `${c.percentOff} %` : formatCop(c.amountOff ?? 0)) },
-              { label: t.columns.duration, cell: (c) => durationOf(c, t) },
-              { label: t.columns.redemptions, numeric: true, cell: (c) => `${c.timesRedeemed} / ${c.maxRedemptions ?? t.unlimited}` },
-              { label: t.columns.redeemBy, when: true, cell: (c) => (c.redeemBy ? dayOf(c.redeemBy, lang) : t.noDate) },
-              { label: t.columns.id, cell: (c) => <code>{c.id}</code> },
-              {
-                label: t.delete,
-                hideLabel: true,
-                cell: (c) => (
-                  <ActionForm action={deleteCouponAction} submit={t.delete} pending={t.pending} copy={copy} danger warning={t.deleteWarning}>
-                    <input type="hidden" name="couponId" value={c.id} />
-                    <span className="visually-hidden">{fill(t.deleteCoupon, { code: c.code ?? c.id })}</span>
-                  </ActionForm>
-                ),
-              },
-            ]}
-          />
-        )}
-      </section>
+      <TableCard
+        id="coupons-list"
+        title={t.listTitle}
+        empty={<p>{t.none}</p>}
+        rows={coupons}
+        rowKey={(c) => c.id}
+        columns={[
+          { label: t.columns.code, cell: (c) => (c.code ? <code>{c.code}</code> : t.noCode) },
+          { label: t.columns.discount, numeric: true, cell: (c) => (c.percentOff !== null ? `${c.percentOff} %` : formatCop(c.amountOff ?? 0)) },
+          { label: t.columns.duration, cell: (c) => durationOf(c, t) },
+          { label: t.columns.redemptions, numeric: true, cell: (c) => `${c.timesRedeemed} / ${c.maxRedemptions ?? t.unlimited}` },
+          { label: t.columns.redeemBy, when: true, cell: (c) => (c.redeemBy ? dayOf(c.redeemBy, lang) : t.noDate) },
+          { label: t.columns.id, cell: (c) => <code>{c.id}</code> },
+          {
+            label: t.delete,
+            hideLabel: true,
+            cell: (c) => (
+              <ActionForm action={deleteCouponAction} submit={t.delete} pending={t.pending} copy={copy} danger warning={t.deleteWarning}>
+                <input type="hidden" name="couponId" value={c.id} />
+                <span className="visually-hidden">{fill(t.deleteCoupon, { code: c.code ?? c.id })}</span>
+              </ActionForm>
+            ),
+          },
+        ]}
+      />
       <section className="card" aria-labelledby="coupons-new">
         <h2 id="coupons-new">{t.createTitle}</h2>
         <ActionForm action={createCouponAction} submit={t.create} pending={t.pending} copy={copy}>

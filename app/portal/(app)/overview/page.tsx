@@ -1,6 +1,6 @@
 // /portal/overview (docs/portal.md#overview): MRR, plans, churn, approval rate, revenue per day, renewals at risk and upcoming.
 import Link from 'next/link';
-import { DataTable } from '@/components/portal/data-table';
+import { DataTable, TableCard } from '@/components/portal/data-table';
 import { RevenueChart } from '@/components/portal/revenue-chart';
 import { getDb } from '@/db/client';
 import type { RenewalRow } from '@/db/queries/overview';
@@ -79,27 +79,15 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         </details>
       </section>
       <div className="panels">
-        <section className="card" aria-labelledby="failing">
-          <h2 id="failing">{o.failing}</h2>
-          {overview.failing.length === 0 ? (
-            <p className="empty">{o.noFailing}</p>
-          ) : (
-            <DataTable
-              labelledBy="failing"
-              rows={overview.failing}
-              rowKey={(r) => r.id}
-              columns={[...renewalColumns(o.nextRetry), { label: o.failures, numeric: true, cell: (r: RenewalRow) => r.renewalFailures }]}
-            />
-          )}
-        </section>
-        <section className="card" aria-labelledby="upcoming">
-          <h2 id="upcoming">{o.upcoming}</h2>
-          {overview.upcoming.length === 0 ? (
-            <p className="empty">{o.noUpcoming}</p>
-          ) : (
-            <DataTable labelledBy="upcoming" rows={overview.upcoming} rowKey={(r) => r.id} columns={renewalColumns(o.dueOn)} />
-          )}
-        </section>
+        <TableCard
+          id="failing"
+          title={o.failing}
+          empty={<p className="empty">{o.noFailing}</p>}
+          rows={overview.failing}
+          rowKey={(r) => r.id}
+          columns={[...renewalColumns(o.nextRetry), { label: o.failures, numeric: true, cell: (r: RenewalRow) => r.renewalFailures }]}
+        />
+        <TableCard id="upcoming" title={o.upcoming} empty={<p className="empty">{o.noUpcoming}</p>} rows={overview.upcoming} rowKey={(r) => r.id} columns={renewalColumns(o.dueOn)} />
       </div>
     </>
   );

@@ -1,6 +1,6 @@
 // /portal/transactions: every charge of the merchant's plans, newest first: search, status filter, pages and a CSV export.
 import Link from 'next/link';
-import { DataTable } from '@/components/portal/data-table';
+import { TableCard } from '@/components/portal/data-table';
 import { EmptyList } from '@/components/portal/empty-list';
 import { ListFilters } from '@/components/portal/list-filters';
 import { StatusBadge } from '@/components/portal/status-badge';
@@ -31,31 +31,27 @@ export default async function TransactionsPage({ searchParams }: { searchParams:
         status={filter.status}
         exportHref={`/portal/export/transactions${filterQuery(filter)}`}
       />
-      <section className="card" aria-labelledby="transactions">
-        <h2 id="transactions">{a.transactionsList}</h2>
-        {transactions.length === 0 ? (
-          <EmptyList t={t} filtered={Boolean(filter.search || filter.status)} text={t.empty.transactions} clearHref="/portal/transactions" />
-        ) : (
-          <DataTable
-            labelledBy="transactions"
-            rows={transactions}
-            rowKey={(x) => x.id}
-            columns={[
-              { label: a.transaction, cell: (x) => <code>{x.id}</code> },
-              { label: a.plan, cell: (x) => <Link href={`/portal/activity/plans/${x.planId}`}>{x.externalReference}</Link> },
-              { label: a.kind, cell: (x) => a.kinds[x.kind] },
-              { label: a.amount, numeric: true, cell: (x) => formatCop(x.amount) },
-              { label: a.status, cell: (x) => <StatusBadge status={x.status} t={t} /> },
-              { label: a.customer, cell: (x) => <span className="wrap">{x.customerEmail}</span> },
-              { label: a.created, when: true, cell: (x) => formatDateTime(x.chargeDate, lang) },
-            ]}
-          />
-        )}
+      <TableCard
+        id="transactions"
+        title={a.transactionsList}
+        empty={<EmptyList t={t} filtered={Boolean(filter.search || filter.status)} text={t.empty.transactions} clearHref="/portal/transactions" />}
+        rows={transactions}
+        rowKey={(x) => x.id}
+        columns={[
+          { label: a.transaction, cell: (x) => <code>{x.id}</code> },
+          { label: a.plan, cell: (x) => <Link href={`/portal/activity/plans/${x.planId}`}>{x.externalReference}</Link> },
+          { label: a.kind, cell: (x) => a.kinds[x.kind] },
+          { label: a.amount, numeric: true, cell: (x) => formatCop(x.amount) },
+          { label: a.status, cell: (x) => <StatusBadge status={x.status} t={t} /> },
+          { label: a.customer, cell: (x) => <span className="wrap">{x.customerEmail}</span> },
+          { label: a.created, when: true, cell: (x) => formatDateTime(x.chargeDate, lang) },
+        ]}
+      >
         <p className="pager">
           {filter.before && <Link href={`/portal/transactions${filterQuery({ ...filter, before: undefined })}`}>{a.newest}</Link>}
           {hasMore && <Link href={`/portal/transactions${filterQuery(filter, { before: transactions.at(-1)!.id })}`}>{a.olderTransactions}</Link>}
         </p>
-      </section>
+      </TableCard>
     </>
   );
 }

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { resendEventAction } from '@/app/portal/actions';
 import { resendEmailAction } from '@/app/portal/customer-actions';
 import { CustomerSide } from '@/components/portal/customer-side';
-import { DataTable } from '@/components/portal/data-table';
+import { TableCard } from '@/components/portal/data-table';
 import { StatusBadge } from '@/components/portal/status-badge';
 import { WebhookEvent } from '@/components/portal/webhook-event';
 import { getDb } from '@/db/client';
@@ -88,36 +88,31 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
         <dd>{plan.customerEmail}</dd>
       </dl>
       <CustomerSide merchantId={merchantId} planId={plan.id} lang={lang} resendEmail={resendEmailAction} />
-      <section className="card" aria-labelledby="transactions">
-        <h2 id="transactions">{a.transactions}</h2>
-        {transactions.length === 0 ? (
-          <p>{a.noTransactions}</p>
-        ) : (
-          <DataTable
-            labelledBy="transactions"
-            rows={transactions}
-            rowKey={(txn) => txn.id}
-            columns={[
-              { label: a.transaction, cell: (txn) => <code>{txn.id}</code> },
-              { label: a.status, cell: (txn) => <StatusBadge status={txn.status} t={t} /> },
-              { label: a.amount, numeric: true, cell: (txn) => formatCop(txn.amount) },
-              { label: a.card, cell: (txn) => (txn.cardLast4 ? `${txn.cardBrand ?? ''} •••• ${txn.cardLast4}` : t.dash) },
-              { label: a.created, cell: (txn) => formatDateTime(txn.chargeDate, lang) },
-              {
-                label: a.receipt,
-                cell: (txn) =>
-                  txn.status === 'APPROVED' ? (
-                    <a href={`/portal/receipts/${txn.id}`} download>
-                      {fill(a.receiptLink, { id: txn.id })}
-                    </a>
-                  ) : (
-                    t.dash
-                  ),
-              },
-            ]}
-          />
-        )}
-      </section>
+      <TableCard
+        id="transactions"
+        title={a.transactions}
+        empty={<p>{a.noTransactions}</p>}
+        rows={transactions}
+        rowKey={(txn) => txn.id}
+        columns={[
+          { label: a.transaction, cell: (txn) => <code>{txn.id}</code> },
+          { label: a.status, cell: (txn) => <StatusBadge status={txn.status} t={t} /> },
+          { label: a.amount, numeric: true, cell: (txn) => formatCop(txn.amount) },
+          { label: a.card, cell: (txn) => (txn.cardLast4 ? `${txn.cardBrand ?? ''} •••• ${txn.cardLast4}` : t.dash) },
+          { label: a.created, cell: (txn) => formatDateTime(txn.chargeDate, lang) },
+          {
+            label: a.receipt,
+            cell: (txn) =>
+              txn.status === 'APPROVED' ? (
+                <a href={`/portal/receipts/${txn.id}`} download>
+                  {fill(a.receiptLink, { id: txn.id })}
+                </a>
+              ) : (
+                t.dash
+              ),
+          },
+        ]}
+      />
       <section className="card" aria-labelledby="events">
         <h2 id="events">{a.events}</h2>
         {events.length === 0 ? <p>{a.noEvents}</p> : events.map((e) => <WebhookEvent key={e.id} event={e} lang={lang} t={t} link resend={resendEventAction} />)}
