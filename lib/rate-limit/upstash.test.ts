@@ -33,6 +33,15 @@ afterAll(async () => {
   await server.close();
 });
 
+/** A loopback port that was just free and where nothing listens now. */
+async function closedPort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 function limiterFor(overrides: { url?: string; token?: string } = {}) {
   return createUpstashRateLimiter({
     url: overrides.url ?? server.url,
@@ -137,10 +146,7 @@ describe('the shared and the in-process limiter', () => {
 
 describe('upstash rate limiter when Redis fails', () => {
   it('logs the outage when it starts and when it ends, not on every request', async () => {
-    const probe = http.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((resolve) => probe.close(resolve));
+    const port = await closedPort();
     const warn = vi.spyOn(log, 'warn').mockImplementation(() => {});
     const info = vi.spyOn(log, 'info').mockImplementation(() => {});
     // One limiter whose endpoint is down, then up: a proxy to the stand-in that refuses at first.
@@ -204,10 +210,7 @@ describe('upstash rate limiter when Redis fails', () => {
   });
 
   it('lets the request through at once when nothing listens', async () => {
-    const probe = http.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((resolve) => probe.close(resolve));
+    const port = await closedPort();
     const warn = vi.spyOn(log, 'warn').mockImplementation(() => {});
 
     const started = performance.now();
