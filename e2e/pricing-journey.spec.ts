@@ -13,7 +13,8 @@ import { acceptConsent, recordedAtWompi, useWompi } from './wompi-helpers';
 // for 3 charges and a weekly link with a 7-day trial; the customer starts the trial on the hosted
 // page with a card (nothing charged); then the test clock (POST /admin/billing/run) brings the
 // trial-ending e-mail, the first charge at trial end, the weekly renewals; a receipt PDF is read
-// as text; a price increase `now` charges its prorated difference; and the overview's MRR is the
+// as text; a price increase `now` (by API, or on the portal's plan page for the Wompi merchant)
+// charges its prorated difference; and the overview's MRR is the
 // journey's own arithmetic at each step. Every expected figure is computed here from the inputs
 // and the documented rules, not read back from the app.
 //
@@ -243,10 +244,28 @@ for (const processor of ['sandbox', 'wompi'] as Processor[]) {
     // the current week has not begun and the whole difference is due.
     const nextDue = (await record()).nextChargeDate as number;
     const prorated = (at: number) => Math.round((RAISED - LIST) * Math.min(1, Math.max(0, (nextDue - at) / WEEK)));
-    const before = Date.now();
-    const patched = await request.patch(`/merchants/subscription-plans/${planId}`, { headers: auth, data: { amount: RAISED, effective: 'now' } });
-    const after = Date.now();
-    expect(patched.status(), await patched.text()).toBe(200);
+    // The merchant's backend raises it by API (sandbox); the Wompi merchant in the portal's plan page.
+    let before: number;
+    let after: number;
+    if (processor === 'sandbox') {
+      before = Date.now();
+      const patched = await request.patch(`/merchants/subscription-plans/${planId}`, { headers: auth, data: { amount: RAISED, effective: 'now' } });
+      after = Date.now();
+      expect(patched.status(), await patched.text()).toBe(200);
+    } else {
+      await page.goto(`/portal/activity/plans/${planId}`);
+      const form = page.locator('form').filter({ has: page.getByLabel('Nuevo precio (pesos)') });
+      await form.getByLabel('Nuevo precio (pesos)').fill(formatCop(RAISED).replace(/^\$ /, ''));
+      await form.getByRole('radio', { name: /^Ahora/ }).check();
+      await expectAccessible(page);
+      before = Date.now();
+      await form.getByRole('button', { name: 'Cambiar el precio' }).click();
+      // Applied, or (Wompi may hold the difference's charge PENDING a moment) applied once it is approved.
+      const outcomes = [`Listo: el plan ya cuesta ${formatCop(RAISED)}.`, `Se está cobrando la diferencia: el plan costará ${formatCop(RAISED)} en cuanto se apruebe.`];
+      await expect(form.getByRole('status')).toHaveText(/\S/, { timeout: 15_000 });
+      expect(outcomes).toContain((await form.getByRole('status').textContent())!.trim());
+      after = Date.now();
+    }
     await expect.poll(async () => (await record()).amount, { timeout: 15_000 }).toBe(RAISED);
     expect((await record()).nextChargeDate).toBe(nextDue);
 

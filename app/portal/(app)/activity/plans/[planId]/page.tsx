@@ -2,6 +2,8 @@
 import Link from 'next/link';
 import { resendEventAction } from '@/app/portal/actions';
 import { resendEmailAction } from '@/app/portal/customer-actions';
+import { changePriceAction } from '@/app/portal/plan-actions';
+import { ActionForm } from '@/components/portal/action-form';
 import { CustomerSide } from '@/components/portal/customer-side';
 import { TableCard } from '@/components/portal/data-table';
 import { StatusBadge } from '@/components/portal/status-badge';
@@ -87,6 +89,29 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
         <dt>{a.customer}</dt>
         <dd>{plan.customerEmail}</dd>
       </dl>
+      {plan.modality === 'RECURRING' && plan.status !== 'CANCELLED' && plan.status !== 'COMPLETED' && (
+        // A price change, as PATCH /merchants/subscription-plans/{id} makes it (docs/billing.md#price-changes).
+        <section className="card" aria-labelledby="price-change">
+          <h2 id="price-change">{a.priceTitle}</h2>
+          <p>{a.priceIntro}</p>
+          <ActionForm action={changePriceAction} submit={a.priceSubmit} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
+            <input type="hidden" name="planId" value={plan.id} />
+            <label>
+              {a.priceAmount}
+              <input name="amount" inputMode="numeric" autoComplete="off" required />
+            </label>
+            <fieldset>
+              <legend>{a.priceEffective}</legend>
+              <label>
+                <input type="radio" name="effective" value="next_charge" defaultChecked /> {a.priceNextCharge}
+              </label>
+              <label>
+                <input type="radio" name="effective" value="now" /> {a.priceNow}
+              </label>
+            </fieldset>
+          </ActionForm>
+        </section>
+      )}
       <CustomerSide merchantId={merchantId} planId={plan.id} lang={lang} resendEmail={resendEmailAction} />
       <TableCard
         id="transactions"

@@ -1,0 +1,71 @@
+import { eq } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '@/db/client';
+import { transactions } from '@/db/schema';
+import { payWithCard } from '@/lib/checkout/payments';
+import { parseCard } from '@/lib/payments/card';
+import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { DAY_MS } from '@/test/clock';
+import { useTestDatabase } from '@/test/database';
+import { changePriceFromForm, priceChangeBodyOf } from './price-form';
+
+// The plan page's price change form (docs/portal.md#activity-and-transactions): whole pesos as
+// typed, the API's rules (docs/billing.md#price-changes), refusals named with the form's labels.
+
+let database: Database;
+beforeAll(async () => {
+  database = await useTestDatabase();
+});
+
+const sandbox = createSandboxProcessor({ pendingMs: 0 });
+const LABELS = { amount: 'Nuevo precio (pesos)', effective: 'Desde cuándo' };
+
+async function paidWeekly() {
+  const link = await createTestLink(database.db, { amount: 1_000_000, interval: { unit: 'week', count: 1 } });
+  const paid = await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(CARDS.approved))!, now: new Date(Date.now() - 2 * DAY_MS) });
+  expect(paid.status).toBe('APPROVED');
+  return link;
+}
+
+describe('priceChangeBodyOf', () => {
+  it('reads whole pesos as typed, with or without thousands dots, as cents', () => {
+    expect(priceChangeBodyOf({ amount: '34.900', effective: 'now' })).toEqual({ amount: 3_490_000, effective: 'now' });
+    expect(priceChangeBodyOf({ amount: ' 34900 ', effective: '' })).toEqual({ amount: 3_490_000, effective: undefined });
+    expect(priceChangeBodyOf({ amount: '12,5', effective: 'next_charge' })).toEqual({ amount: '12,5', effective: 'next_charge' });
+  });
+});
+
+describe('changePriceFromForm', () => {
+  it('schedules a price from the next charge, or raises it now charging the prorated difference, as the API does', async () => {
+    const link = await paidWeekly();
+    const scope = { merchantId: link.merchant.merchantId, planId: link.subscriptionPlanId };
+    const before = await link.plan();
+    const scheduled = await changePriceFromForm(database.db, sandbox, scope, { amount: '12.000', effective: 'next_charge' }, LABELS);
+    expect(scheduled).toMatchObject({ ok: true, plan: { amount: 1_000_000, scheduledAmount: 1_200_000, scheduledFrom: before.nextChargeDate } });
+
+    const now = await changePriceFromForm(database.db, sandbox, scope, { amount: '17.000', effective: 'now' }, LABELS);
+    expect(now).toMatchObject({ ok: true, plan: { amount: 1_700_000, scheduledAmount: null } });
+    const [proration] = await database.db.select().from(transactions).where(eq(transactions.planId, link.subscriptionPlanId)).then((rows) => rows.filter((t) => t.kind === 'PRORATION'));
+    // 5 of 7 days ahead: $ 5.000 of the $ 7.000 difference, in whole pesos.
+    expect(proration).toMatchObject({ status: 'APPROVED', amount: 500_000 });
+  });
+
+  it('names a refused field with its label, and changes nothing', async () => {
+    const link = await paidWeekly();
+    const scope = { merchantId: link.merchant.merchantId, planId: link.subscriptionPlanId };
+    const before = await link.plan();
+    expect(await changePriceFromForm(database.db, sandbox, scope, { amount: 'diez mil', effective: 'now' }, LABELS)).toEqual({
+      ok: false,
+      problems: [expect.stringMatching(/^Nuevo precio \(pesos\): /)],
+    });
+    expect(await changePriceFromForm(database.db, sandbox, scope, { amount: '8.000', effective: 'now' }, LABELS)).toEqual({
+      ok: false,
+      problems: ['Desde cuándo: now only raises a price (there are no credits); lower it with next_charge'],
+    });
+    const other = await createTestLink(database.db);
+    const foreign = await changePriceFromForm(database.db, sandbox, { merchantId: other.merchant.merchantId, planId: link.subscriptionPlanId }, { amount: '20.000', effective: 'next_charge' }, LABELS);
+    expect(foreign.ok).toBe(false);
+    expect(await link.plan()).toMatchObject({ amount: before.amount, scheduledAmount: null });
+  });
+});
