@@ -76,6 +76,26 @@ const serverCommand = [
   `npm run start -- --port ${E2E_PORT} --hostname 127.0.0.1`,
 ].join(' && ');
 
+/**
+ * The journeys that move the test clock (POST /admin/billing/run). A sweep renews, retries,
+ * settles and cancels every plan on the server, not only the journey's own, so these run one at a
+ * time in a project of their own ('test-clock' below), the teardown of the others: it starts once
+ * every other journey has finished (and runs even if one failed), while the others run two at a
+ * time. Found by the call itself, so a new spec that moves the clock joins them; a helper that made
+ * the call would hide it, so one is refused here. `npx playwright test e2e/x.spec.ts` of another
+ * spec runs these after it too: add `--no-deps` to run that spec alone.
+ */
+function clockSpecs(): string[] {
+  const dir = path.join(__dirname, 'e2e');
+  const callers = fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts') && fs.readFileSync(path.join(dir, name), 'utf8').includes('/admin/billing/run'));
+  const helpers = callers.filter((name) => !name.endsWith('.spec.ts'));
+  if (helpers.length) throw new Error(`e2e/${helpers.join(', e2e/')}: move the test clock only from a spec file (playwright.config.ts runs those apart)`);
+  return callers;
+}
+const CLOCK_SPECS = clockSpecs();
+
 // Chromium from the system (Playwright downloads no browser), kept off the network: only the
 // test server on 127.0.0.1 is ever contacted.
 const chromiumArgs = [
@@ -88,9 +108,20 @@ const chromiumArgs = [
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
 ];
 
+const browser = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: chromiumArgs,
+  },
+};
+
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: true,
+  // Two at a time: most of a journey is spent waiting (for the server, a charge that settles, a
+  // link that expires), not computing. Each worker is a client address of its own (e2e/fixtures.ts).
+  workers: 2,
   forbidOnly: CI,
   retries: 0,
   reporter: CI ? 'line' : 'list',
@@ -103,13 +134,16 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: chromiumArgs,
-        },
-      },
+      testIgnore: CLOCK_SPECS,
+      teardown: 'test-clock',
+      use: browser,
+    },
+    {
+      // After every other journey (the teardown of 'chromium'), one at a time (clockSpecs above).
+      name: 'test-clock',
+      testMatch: CLOCK_SPECS,
+      workers: 1,
+      use: browser,
     },
   ],
   // Started one after the other: the last serves the build the one before it made.

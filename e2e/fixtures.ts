@@ -35,7 +35,22 @@ export const WOMPI_DOUBLE = {
  */
 export const SMTP_PORT = E2E_PORT + 4;
 
+/** Every request to one of this app's servers (main and short-lived), by URL. */
+const OWN_ORIGINS = new RegExp(`^http://127\\.0\\.0\\.1:(${E2E_PORT}|${SHORT_LIVED_PORT})/`);
+
 export const test = base.extend<{ admin: APIRequestContext }>({
+  /**
+   * Each worker is a client address of its own, as a proxy would say in X-Forwarded-For
+   * (lib/api/with-checkout.ts): the journeys run two at a time (playwright.config.ts), and the
+   * checkout's and the sign-in's limits per address (docs/api.md#rate-limits) count each worker's
+   * requests apart, as they counted the one worker's before. Added on the way to this app's servers
+   * only: as a header the page sent, it would make every cross-origin request (Wompi's) preflighted.
+   */
+  context: async ({ context }, use, testInfo) => {
+    const address = `127.0.0.${10 + testInfo.parallelIndex}`;
+    await context.route(OWN_ORIGINS, (route) => route.fallback({ headers: { ...route.request().headers(), 'x-forwarded-for': address } }));
+    await use(context);
+  },
   /** An API client that presents the operator token, as an operator's script would. */
   admin: async ({ playwright }, use) => {
     const admin = await playwright.request.newContext({
