@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { manageLinkUse } from '@/db/queries/manage-links';
-import { payWithCard } from '@/lib/checkout/payments';
+import { payCheckout, payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { databaseHoldingHandOffs } from '@/test/webhook-queue';
 import { createManageLink } from '@/lib/auth/manage-links';
-import { loadManagePage } from './manage-page';
+import { loadManagePage, trialOf } from './manage-page';
 
 // What the manage page loads for a token (docs/customers.md#the-manage-page).
 
@@ -75,5 +75,33 @@ describe('loadManagePage', () => {
       confirming: false,
       monthly: false,
     });
+  });
+
+  it('tells a free trial: its days and end, the first charge then, and the trial may be cancelled or its method replaced', async () => {
+    const link = await createTestLink(database.db, { trialDays: 14, amount: 2_990_000 });
+    const started = await payCheckout(database.db, sandbox, { token: link.token, payment: { instrument: { type: 'CARD', card: parseCard(cardForm(CARDS.approved))! } }, lang: 'es' });
+    expect(started.status).toBe('TRIALING');
+    const plan = await link.plan();
+    const manage = await createManageLink(database.db, plan, { source: 'merchant' });
+    const page = (await loadManagePage(database.db, new URL(manage.url).pathname.split('/').pop()!, plain))!;
+    expect(page.plan.status).toBe('TRIALING');
+    expect(page.trial).toEqual({ days: 14, endsAt: plan.trialEndsAt!.getTime(), firstCharge: { amount: 2_990_000, discount: 0 } });
+    expect(page.nextCharge).toBe(plan.trialEndsAt!.getTime());
+    expect(page.charges).toEqual([]);
+    expect({ changeable: page.changeable, cancellable: page.cancellable }).toEqual({ changeable: true, cancellable: true });
+  });
+
+  it("tells the trial's first charge as the trial's end charges it: the price scheduled from then, less the coupon", async () => {
+    const link = await createTestLink(database.db, { trialDays: 7, amount: 2_990_000 });
+    await payCheckout(database.db, sandbox, { token: link.token, payment: { instrument: { type: 'CARD', card: parseCard(cardForm(CARDS.approved))! } }, lang: 'es' });
+    const plan = await link.plan();
+    const end = plan.trialEndsAt!;
+    expect(trialOf({ ...plan, discountPercent: 20, discountPeriods: 3, discountPeriodsUsed: 0 })!.firstCharge).toEqual({ amount: 2_392_000, discount: 598_000 });
+    // A price change from the trial's end is the first charge's price; one from later is not.
+    expect(trialOf({ ...plan, scheduledAmount: 3_500_000, scheduledFrom: end })!.firstCharge).toEqual({ amount: 3_500_000, discount: 0 });
+    expect(trialOf({ ...plan, scheduledAmount: 3_500_000, scheduledFrom: new Date(end.getTime() + 1) })!.firstCharge).toEqual({ amount: 2_990_000, discount: 0 });
+    // A coupon whose periods are used takes nothing off; a plan past its trial has none to tell.
+    expect(trialOf({ ...plan, discountPercent: 20, discountPeriods: 1, discountPeriodsUsed: 1 })!.firstCharge.discount).toBe(0);
+    expect(trialOf({ ...plan, status: 'ACTIVE' })).toBeNull();
   });
 });

@@ -3,7 +3,9 @@ import { listPlanCharges } from '@/db/queries/transactions';
 import { type CheckoutProcessorConfig, checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { intervalOf, isMonthly } from '@/lib/calendar/interval';
 import type { Lang } from '@/lib/i18n/locale';
-import { nextChargeDateOf } from '@/lib/calendar/schedule';
+import { amountForPeriod, nextChargeDateOf } from '@/lib/calendar/schedule';
+import { discountFor } from '@/lib/coupons/discount';
+import type { PlanRow } from '@/db/queries/plans';
 import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/auth/manage-links';
 
 // What the customer's manage page (/manage/<token>, docs/customers.md#the-manage-page) shows and
@@ -12,6 +14,18 @@ import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/
 // the e-mails.
 
 export type ManagePage = NonNullable<Awaited<ReturnType<typeof loadManagePage>>>;
+
+/**
+ * A free trial as the page tells it (docs/customers.md#the-manage-page): its length, its end, and
+ * the first charge that comes then, what the trial's end charges (lib/settlement/attempt.ts): the
+ * price scheduled for that period, if any, less the plan's coupon. Null unless the plan is TRIALING.
+ */
+export function trialOf(plan: PlanRow): { days: number; endsAt: number; firstCharge: { amount: number; discount: number } } | null {
+  if (plan.status !== 'TRIALING' || !plan.trialEndsAt || !plan.trialDays) return null;
+  const list = amountForPeriod(plan, plan.trialEndsAt);
+  const discount = discountFor(plan, list);
+  return { days: plan.trialDays, endsAt: plan.trialEndsAt.getTime(), firstCharge: { amount: list - discount, discount } };
+}
 
 /**
  * The plan behind a manage token and what may be done with it, or null for an unknown, forged or
@@ -26,8 +40,10 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
   if (chosenLang) await recordCustomerLang(db, plan, chosenLang);
   const charges = await listPlanCharges(db, plan.id);
   const interval = intervalOf(plan);
-  const changeable = plan.modality === 'RECURRING' && (plan.status === 'ACTIVE' || plan.status === 'PAUSED');
-  const cancellable = plan.status === 'PENDING_ACTIVATION' || plan.status === 'ACTIVE' || plan.status === 'PAUSED';
+  // A free trial's saved method may be replaced and the trial cancelled (nothing is charged), as
+  // lib/customers/self-service.ts allows.
+  const changeable = plan.modality === 'RECURRING' && (plan.status === 'TRIALING' || plan.status === 'ACTIVE' || plan.status === 'PAUSED');
+  const cancellable = plan.status === 'PENDING_ACTIVATION' || plan.status === 'TRIALING' || plan.status === 'ACTIVE' || plan.status === 'PAUSED';
   // With Wompi the browser tokenizes the new method with the merchant's public key (docs/customers.md).
   const wompi: CheckoutProcessorConfig | null = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, { pse: false }) : null;
   return {
@@ -36,6 +52,8 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
     processorType,
     charges,
     nextCharge: nextChargeDateOf(plan),
+    /** A TRIALING plan's trial: its end and the first charge then (null otherwise). */
+    trial: trialOf(plan),
     interval,
     // A SINGLE plan (no interval) is charged once: its amount has no period.
     monthly: interval !== null && isMonthly(interval),

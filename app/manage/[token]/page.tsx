@@ -36,7 +36,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
     confirmCancel: firstParam(query.cancel) === 'confirm',
   });
   if (!page) notFound();
-  const { plan, merchantName, processorType, charges, nextCharge: next, interval, monthly, changeable, cancellable, confirming, wompi } = page;
+  const { plan, merchantName, processorType, charges, nextCharge: next, trial, interval, monthly, changeable, cancellable, confirming, wompi } = page;
   const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
   const done = firstParam(query.done);
   const problem = firstParam(query.problem);
@@ -70,8 +70,27 @@ export default async function ManagePage({ params, searchParams }: Props) {
           <dd data-testid="manage-amount">{interval && !monthly ? `${formatCop(plan.amount)} ${everyInterval(interval, lang)}` : formatCop(plan.amount)}</dd>
           <dt>{c.status}</dt>
           <dd data-testid="manage-status">{c.statuses[plan.status]}</dd>
-          <dt>{c.nextCharge}</dt>
-          <dd data-testid="manage-next-charge">{next ? dateFormat.format(new Date(next)) : c.none}</dd>
+          {trial ? (
+            // A free trial: until when, and the first charge it ends with (its date is the
+            // retry's while that charge is being retried).
+            <>
+              <dt>{c.trial}</dt>
+              <dd data-testid="manage-trial">{fill(trial.days === 1 ? c.trialOneDay : c.trialDays, { days: trial.days, date: dateFormat.format(new Date(trial.endsAt)) })}</dd>
+              <dt>{c.firstCharge}</dt>
+              <dd data-testid="manage-first-charge">
+                {fill(trial.firstCharge.discount > 0 ? c.firstChargeDiscounted : c.firstChargeOn, {
+                  amount: formatCop(trial.firstCharge.amount),
+                  discount: formatCop(trial.firstCharge.discount),
+                  date: dateFormat.format(new Date(next ?? trial.endsAt)),
+                })}
+              </dd>
+            </>
+          ) : (
+            <>
+              <dt>{c.nextCharge}</dt>
+              <dd data-testid="manage-next-charge">{next ? dateFormat.format(new Date(next)) : c.none}</dd>
+            </>
+          )}
           {plan.paymentMethodToken && (
             <>
               <dt>{c.method}</dt>
@@ -79,7 +98,8 @@ export default async function ManagePage({ params, searchParams }: Props) {
             </>
           )}
         </dl>
-        {plan.status === 'ACTIVE' && plan.renewalFailures > 0 && next && (
+        {trial && plan.renewalFailures === 0 && <p data-testid="manage-trial-note">{fill(c.trialNote, { date: dateFormat.format(new Date(trial.endsAt)) })}</p>}
+        {(plan.status === 'ACTIVE' || plan.status === 'TRIALING') && plan.renewalFailures > 0 && next && (
           <p className={styles.problem} data-testid="manage-failing">
             {fill(c.failing, { date: dateFormat.format(new Date(next)) })}
           </p>
@@ -183,7 +203,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
           ) : (
             <>
               <h2 id="cancel">{c.cancelTitle}</h2>
-              <p>{c.cancelIntro}</p>
+              <p>{trial ? c.cancelIntroTrial : c.cancelIntro}</p>
               <a className={styles.buttonLink} href={`/manage/${token}?cancel=confirm${lang === 'en' ? '&lang=en' : ''}`}>
                 {c.cancel}
               </a>
