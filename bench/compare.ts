@@ -7,17 +7,22 @@
 // Each directory is a checkout with its own production build (`npm run build` in it). Nothing is
 // written to docs/; traffic goes to 127.0.0.1 only. Two processes of one build differed by 7–13 %
 // here: give this checkout's own path as a checkout too, as a control, before believing a smaller
-// difference.
+// difference. A checkout whose migrations differ from this one's (an older commit's schema) runs on a
+// database of its own, migrated and seeded by its own code to the same size (seedInCheckout).
 //
 //   npx tsx bench/compare.ts [--scenario floor|status|create] [--rounds 10] [--seconds 4] <checkout>...
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import postgres from 'postgres';
 import { processCpuMs } from './cpu';
 import { buildFloorApp } from './floor-app';
 import { CONNECTIONS, Rotation, runLoad, type Scenario, wrongRun } from './load';
 import { median } from './report';
-import { apiServerEnv, createScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, startServer, wholeNumbers } from './setup';
+import { apiServerEnv, type BenchMerchant, createScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, startServer, wholeNumbers } from './setup';
 
 const { values: args, positionals: checkouts } = parseArgs({
   allowPositionals: true,
@@ -61,6 +66,65 @@ async function load(c: Contender, seconds: number): Promise<{ rps: number; cpuMs
   return { rps: r.rps, cpuMs: (after - before) / r.requests };
 }
 
+/** A checkout's migrations, names and bytes: two checkouts that agree can share one database. */
+function migrationsOf(dir: string): string {
+  const folder = path.join(dir, 'db', 'migrations');
+  const files = fs.readdirSync(folder).filter((f) => f.endsWith('.sql')).sort();
+  return files.map((f) => `${f}\n${fs.readFileSync(path.join(folder, f), 'utf8')}`).join('\n');
+}
+
+interface OwnDatabase {
+  name: string;
+  url: string;
+  merchants: BenchMerchant[];
+}
+
+/**
+ * A scratch database for a checkout with other migrations (this checkout's schema would break its
+ * queries): made, migrated and seeded with `count` merchants by that checkout's own bench/setup.ts,
+ * run by tsx in its directory, so its rows are the ones its code writes. Its name goes into
+ * `created` as soon as it exists, for dropDatabase.
+ */
+function seedInCheckout(dir: string, count: number, created: string[]): OwnDatabase {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'servicepay-compare-'));
+  const script = path.join(scratch, 'seed.mts');
+  const answer = path.join(scratch, 'seeded.json');
+  const setup = pathToFileURL(path.join(dir, 'bench', 'setup.ts')).href;
+  fs.writeFileSync(
+    script,
+    [
+      "import fs from 'node:fs';",
+      `const { createScratchDatabase, seedMerchants } = await import(${JSON.stringify(setup)});`,
+      'const db = await createScratchDatabase();',
+      // Written first, so that the database is dropped even if seeding fails.
+      `fs.writeFileSync(${JSON.stringify(answer)}, JSON.stringify({ name: db.name, url: db.url, merchants: [] }));`,
+      `const merchants = await seedMerchants(db.url, ${count});`,
+      `fs.writeFileSync(${JSON.stringify(answer)}, JSON.stringify({ name: db.name, url: db.url, merchants }));`,
+      'process.exit(0);',
+    ].join('\n'),
+  );
+  try {
+    const run = spawnSync('npx', ['tsx', script], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+    const seeded = fs.existsSync(answer) ? (JSON.parse(fs.readFileSync(answer, 'utf8')) as OwnDatabase) : undefined;
+    if (seeded) created.push(seeded.name);
+    if (run.status !== 0 || !seeded || seeded.merchants.length !== count) throw new Error(`${dir}: seeding its own database failed`);
+    return seeded;
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function dropDatabase(url: string, name: string): Promise<void> {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const sql = postgres(admin.href, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`drop database if exists ${name} with (force)`);
+  } finally {
+    await sql.end();
+  }
+}
+
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 async function main() {
@@ -71,19 +135,27 @@ async function main() {
   const floorApp = buildFloorApp();
   const db = await createScratchDatabase();
   const contenders: Contender[] = [];
+  const ownDatabases: string[] = [];
   try {
     const merchants = await seedMerchants(db.url, settings.merchants);
-    const builds: { label: string; kind: 'next' | 'floor'; dir?: string }[] = [
-      { label: 'this checkout', kind: 'next' },
-      ...checkouts.map((dir) => ({ label: dir, kind: 'next' as const, dir: path.resolve(dir) })),
-      { label: 'floor app', kind: 'floor' },
+    const ours = migrationsOf('.');
+    const builds: { label: string; kind: 'next' | 'floor'; dir?: string; database: { url: string; merchants: BenchMerchant[] } }[] = [
+      { label: 'this checkout', kind: 'next', database: { url: db.url, merchants } },
+      ...checkouts.map((dir) => {
+        const own = migrationsOf(dir) === ours ? undefined : seedInCheckout(path.resolve(dir), settings.merchants, ownDatabases);
+        if (own) {
+          console.log(`${dir}: other migrations than this checkout's, so a database of its own (${own.name}), seeded by its code`);
+        }
+        return { label: dir, kind: 'next' as const, dir: path.resolve(dir), database: own ?? { url: db.url, merchants } };
+      }),
+      { label: 'floor app', kind: 'floor', database: { url: db.url, merchants } },
     ];
     // Started last first, the floor app before ours: a server started first tends to run cheaper
     // (docs/benchmarks.md, "the order the servers start in"), and that edge goes to the reference.
     for (const build of [...builds].reverse()) {
       const port = await freePort();
-      const server = await startServer(build.kind, { port, env: apiServerEnv(db.url, `http://127.0.0.1:${port}`), appDir: build.dir, floorDir: floorApp.dir });
-      contenders.unshift({ label: build.label, server, rotation: new Rotation(merchants, build.label), cpuMs: [], rps: [] });
+      const server = await startServer(build.kind, { port, env: apiServerEnv(build.database.url, `http://127.0.0.1:${port}`), appDir: build.dir, floorDir: floorApp.dir });
+      contenders.unshift({ label: build.label, server, rotation: new Rotation(build.database.merchants, build.label), cpuMs: [], rps: [] });
     }
     console.log(`${settings.scenario} on ${contenders.length} servers, ${CONNECTIONS} connections: a ${settings.warmupSeconds} s warm-up each, then ${settings.rounds} rounds of ${settings.seconds} s`);
     for (const c of contenders) await load(c, settings.warmupSeconds);
@@ -108,6 +180,7 @@ async function main() {
     );
   } finally {
     for (const c of contenders) await c.server.stop();
+    for (const name of ownDatabases) await dropDatabase(db.url, name);
     await db.drop();
     floorApp.remove();
   }
