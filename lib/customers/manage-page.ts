@@ -4,7 +4,7 @@ import { type CheckoutProcessorConfig, checkoutProcessorConfig } from '@/lib/che
 import { intervalOf, isMonthly } from '@/lib/calendar/interval';
 import type { Lang } from '@/lib/i18n/locale';
 import { amountForPeriod, nextChargeDateOf } from '@/lib/calendar/schedule';
-import { discountFor } from '@/lib/coupons/discount';
+import { chargesOf } from '@/lib/coupons/discount';
 import type { PlanRow } from '@/db/queries/plans';
 import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/auth/manage-links';
 
@@ -22,9 +22,9 @@ export type ManagePage = NonNullable<Awaited<ReturnType<typeof loadManagePage>>>
  */
 export function trialOf(plan: PlanRow): { days: number; endsAt: number; firstCharge: { amount: number; discount: number } } | null {
   if (plan.status !== 'TRIALING' || !plan.trialEndsAt || !plan.trialDays) return null;
-  const list = amountForPeriod(plan, plan.trialEndsAt);
-  const discount = discountFor(plan, list);
-  return { days: plan.trialDays, endsAt: plan.trialEndsAt.getTime(), firstCharge: { amount: list - discount, discount } };
+  // As the trial's e-mails say it (lib/notices.ts): the period's price, the coupon taken off.
+  const { now, discount } = chargesOf(plan, amountForPeriod(plan, plan.trialEndsAt));
+  return { days: plan.trialDays, endsAt: plan.trialEndsAt.getTime(), firstCharge: { amount: now, discount } };
 }
 
 /**
