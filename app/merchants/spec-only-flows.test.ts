@@ -53,7 +53,8 @@ const RECORD = process.env.SPEC_FLOWS_RECORD === '1';
 /**
  * What this run answers that d208c38 did not, on purpose, taken out of this run's replies before
  * the comparison (each checked for its shape first): nothing else may be added.
- * - Every merchant API reply names the API version it used, `ServicePay-Version`
+ * - Every merchant API reply names the API version it used, `ServicePay-Version` (the one the
+ *   request named, in the variant that names one)
  *   (docs/api.md#versioning: a reply says which version it was answered in).
  * - The test clock's summary (an operator's reply, not a merchant's) counts renewal links issued,
  *   reminded and expired, and trial e-mails: zero for a SPEC-only merchant's plans but where the
@@ -62,7 +63,9 @@ const RECORD = process.env.SPEC_FLOWS_RECORD === '1';
 function withoutDeliberateAdditions(step: Step): Step {
   const out = structuredClone(step);
   const version = out.reply.headers['servicepay-version'];
-  if (out.request.path.startsWith('/merchants/') && version && /^\d{4}-\d{2}-\d{2}$/.test(version)) delete out.reply.headers['servicepay-version'];
+  // The version the request named, or the merchant's own: anything else stays and fails.
+  const expected = requestVersion ? version === requestVersion : /^\d{4}-\d{2}-\d{2}$/.test(version ?? '');
+  if (out.request.path.startsWith('/merchants/') && version && expected) delete out.reply.headers['servicepay-version'];
   if (out.request.path === '/admin/billing/run' && out.reply.body && typeof out.reply.body === 'object') {
     const body = out.reply.body as Record<string, unknown>;
     if (body.trialNotices === 0) delete body.trialNotices;
@@ -115,6 +118,8 @@ let database: Database;
 let receiver: Receiver;
 /** Webhooks of the current test already taken by a step. */
 let seen = 0;
+/** The API version every merchant request of the current test names (none: the merchant's own, the newest). */
+let requestVersion: string | undefined;
 const recorded: Record<string, Step[]> = {};
 
 beforeAll(async () => {
@@ -227,7 +232,8 @@ class Flow {
   headers: Record<string, string> = {};
 
   constructor(private readonly name: string) {
-    recorded[name] = this.steps;
+    // The golden is what a merchant naming no version got; the other variant is held to it.
+    if (!requestVersion) recorded[name] = this.steps;
     this.n.register(receiver.url, 'receiverUrl');
   }
 
@@ -238,7 +244,8 @@ class Flow {
   ) {
     // Each call a second later, as a merchant's calls would be.
     vi.setSystemTime(Date.now() + 1000);
-    const res = await call<Params>(handler as unknown as (req: Request, ctx: { params: Promise<Params> }) => Promise<Response>, { method: request.method, path: request.path, params: request.params ?? {}, body: request.body, headers: request.headers ?? this.headers });
+    const headers = { ...(request.headers ?? this.headers), ...(requestVersion && request.path.startsWith('/merchants/') ? { 'servicepay-version': requestVersion } : {}) };
+    const res = await call<Params>(handler as unknown as (req: Request, ctx: { params: Promise<Params> }) => Promise<Response>, { method: request.method, path: request.path, params: request.params ?? {}, body: request.body, headers });
     const received = await deliveries(seen);
     seen += received.length;
     const body = res.json ?? res.text;
@@ -315,7 +322,20 @@ const planAction = (flow: Flow, step: string, handler: Handler, id: string, acti
   flow.send(step, handler, { method: 'POST', path: `/merchants/subscription-plans/${id}/${action}`, params: { id }, body });
 
 
-describe('a SPEC-only merchant sees what it saw before the pricing work (golden recorded at d208c38)', () => {
+/**
+ * A merchant on its own version (the newest, as every new merchant), and one naming 2026-11-20,
+ * SPEC's own version, in every request: both get what d208c38 answered (d208c38 ignores the
+ * header). Webhook bodies follow the merchant's pinned version, the newest, in both.
+ */
+const VARIANTS = [
+  { label: 'naming no version', version: undefined },
+  { label: 'naming ServicePay-Version 2026-11-20', version: '2026-11-20' },
+];
+
+describe.each(VARIANTS)('a SPEC-only merchant $label sees what it saw before the pricing work (golden recorded at d208c38)', ({ version }) => {
+  beforeEach(() => {
+    requestVersion = version;
+  });
   it('RECURRING: link, polling, a declined then an approved payment, renewal, pause, resume, void, cancel', async () => {
     const flow = await merchantFlow('recurring');
     const link = await createLink(flow, 'create a RECURRING link (modality given)', specLinkBody('pedido-1001', { modality: 'RECURRING' }));
