@@ -80,8 +80,10 @@ async function downloadPdf(page: Page, href: string): Promise<Buffer> {
 }
 
 /** The overview's MRR and trials, as the merchant sees them. */
-async function expectOverview(page: Page, { mrr, trialing, trialMrr, active }: { mrr: number; trialing: number; trialMrr: number; active: number }) {
+async function expectOverview(page: Page, { mrr, trialing, trialMrr, active, upcoming }: { mrr: number; trialing: number; trialMrr: number; active: number; upcoming?: number }) {
   await page.goto('/portal/overview');
+  // The plan's next charge in the upcoming renewals: what it will take, net of the coupon.
+  if (upcoming !== undefined) await expect(page.getByRole('region', { name: 'Próximas renovaciones' }).getByRole('row').filter({ hasText: 'e2e-pricing-' })).toContainText(formatCop(upcoming));
   await expect(page.getByTestId('stat-mrr').locator('.value')).toHaveText(formatCop(mrr));
   await expect(page.getByTestId('stat-active').locator('.value')).toHaveText(String(active));
   await expect(page.getByTestId('stat-trialing').locator('.value')).toHaveText(String(trialing));
@@ -208,13 +210,13 @@ for (const processor of ['sandbox', 'wompi'] as Processor[]) {
       due += WEEK;
       expect((await record()).nextChargeDate).toBe(due);
       // MRR follows the next charge: discounted while a discounted charge remains, then the list price.
-      if (i === 0) await expectOverview(page, { mrr: monthlyOfWeekly(DISCOUNTED), active: 1, trialing: 0, trialMrr: 0 });
+      if (i === 0) await expectOverview(page, { mrr: monthlyOfWeekly(DISCOUNTED), active: 1, trialing: 0, trialMrr: 0, upcoming: DISCOUNTED });
     }
     if (processor === 'wompi') {
       // What Wompi was asked to charge: the same figures, on the saved payment source.
       expect((await chargesAtWompi()).map((r) => r.body!.amount_in_cents)).toEqual(WEEKLY_CHARGES.map((c) => c.amount));
     }
-    await expectOverview(page, { mrr: monthlyOfWeekly(LIST), active: 1, trialing: 0, trialMrr: 0 });
+    await expectOverview(page, { mrr: monthlyOfWeekly(LIST), active: 1, trialing: 0, trialMrr: 0, upcoming: LIST });
 
     // The receipt PDF of the trial's end, from the customer's manage page: its text holds the list
     // price, the discount, what was charged and the week it paid for.

@@ -111,12 +111,13 @@ export interface RenewalRow {
   id: string;
   externalReference: string;
   customerEmail: string;
+  /** What the next charge (or retry) takes, in cents: the plan's price less its coupon while the coupon lasts, as `mrr` counts it. */
   amount: number;
   renewalFailures: number;
   nextChargeDate: Date;
 }
 
-const renewalColumns = sql`id, external_reference as "externalReference", customer_email as "customerEmail", amount,
+const renewalColumns = sql`id, external_reference as "externalReference", customer_email as "customerEmail", amount - ${NEXT_DISCOUNT} as amount,
   renewal_failures as "renewalFailures", next_charge_date as "nextChargeDate"`;
 
 function toRenewal(r: Record<string, unknown>): RenewalRow {

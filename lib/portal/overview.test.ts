@@ -112,9 +112,11 @@ describe('getOverview', () => {
         discount_periods = ${t.discountPeriods}, discount_periods_used = ${t.discountPeriodsUsed} where id = ${id}`);
     }
     const net = (amount: number, t: (typeof terms)[number][1]) => amount - discountFor(t, amount);
-    const { mrr } = await getOverview(db, a.merchantId, { now: NOW });
+    const { mrr, upcoming } = await getOverview(db, a.merchantId, { now: NOW });
     expect([net(2_990_000, terms[0][1]), net(123_457, terms[1][1]), net(150_000, terms[2][1]), net(200_000, terms[3][1])]).toEqual([2_392_000, 104_938, 100, 200_000]);
     expect(mrr).toBe(Math.round((2_392_000 * 52) / 12 + 104_938 + 100 + 200_000));
+    // The upcoming renewals say what each will charge, net of its coupon as MRR counts it (they said the list price).
+    expect(Object.fromEntries(upcoming.map((r) => [r.id, r.amount]))).toEqual({ [weekly]: 2_392_000, [odd]: 104_938, [flat]: 100, [used]: 200_000 });
   });
 
   it('counts a charge in the Bogotá day it was made (UTC-5), not the UTC day', async () => {
