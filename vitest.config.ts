@@ -11,6 +11,10 @@ export default defineConfig({
     setupFiles: ['test/setup-env.ts'],
     // Logs of passing tests are noise; a failing test shows its own.
     silent: 'passed-only',
+    // Two files at a time (Vitest's default on two cores is one): most of a file's time goes to
+    // importing and to waiting on PostgreSQL, servers and timers. Each file has a database of its
+    // own (test/database.ts) and every server it starts listens on a port the system picks.
+    maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },
