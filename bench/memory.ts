@@ -111,7 +111,11 @@ async function main() {
     if (args['v8-flags']) await client.setFlags(args['v8-flags']);
     // Warm: every kind of page and route compiled once, then quiet as a server between bursts.
     await fuzz(server.url, { seed: 1, requests: 500, concurrency: 8, webhookUrl: receiver.url });
-    await sleep(counts['idle-seconds'] * 1000);
+    // 5 s after the warm-up (the resilience fuzz test's idle figure), then after the quiet minute
+    // (with lib/server-memory.ts, after the release its quiet spell brings).
+    await sleep(5_000);
+    const warm = await sample(server.pid, client);
+    await sleep(Math.max(0, counts['idle-seconds'] - 5) * 1000);
     const idle = await sample(server.pid, client);
     const rounds = [];
     for (let round = 0; round < counts.rounds; round++) {
@@ -122,7 +126,7 @@ async function main() {
       const later = await both(server.pid, client);
       rounds.push({ seed, requests: report.requests, serverErrors: report.serverErrors.length, transportErrors: report.transportErrors, rightAfter, [`after${counts['idle-seconds']}s`]: later });
     }
-    console.log(JSON.stringify({ v8Flags: args['v8-flags'] || undefined, idle, rounds }, null, 2));
+    console.log(JSON.stringify({ v8Flags: args['v8-flags'] || undefined, warm, idle, rounds }, null, 2));
   } finally {
     for (const step of cleanup) await step();
   }
