@@ -43,6 +43,39 @@ await killer.end({ timeout: 2 });
 console.log(JSON.stringify({ crashes, codes, after }));
 `;
 
+/** The gaps, in ms, between the backend's termination and the transaction's next statement. */
+const GAPS = [0, 50, 0, 50, 0, 50, 0, 50, 0, 50];
+
+/**
+ * Kills the backend of a transaction idle between two statements, then sends its next statement
+ * after each gap of GAPS, on a pool of one connection, so the slot each round closes is the one the
+ * next round reuses; after each round, `select 1`. Every wait is bounded (HUNG); prints one JSON line.
+ */
+const idleChild = (entry: string) => `
+const { default: postgres } = await import(${JSON.stringify(entry)});
+const crashes = [];
+process.on('uncaughtException', (e) => crashes.push(String(e && e.message)));
+process.on('unhandledRejection', (e) => crashes.push('unhandled: ' + String(e && e.message)));
+const sql = postgres(${JSON.stringify(url)}, { max: 1, onnotice() {}, connect_timeout: 5 });
+const killer = postgres(${JSON.stringify(url)}, { max: 1, onnotice() {} });
+const bounded = (p) => Promise.race([p, new Promise((r) => setTimeout(r, 2500, 'HUNG'))]);
+const rounds = [];
+for (const gap of ${JSON.stringify(GAPS)}) {
+  const tx = await bounded(sql.begin(async (t) => {
+    const pid = (await t\`select pg_backend_pid() as pid\`)[0].pid;
+    await killer\`select pg_terminate_backend(\${pid})\`;
+    await new Promise((r) => setTimeout(r, gap));
+    await t\`select 2\`;
+  }).then(() => 'committed', (e) => e.code));
+  const after = await bounded(sql\`select 1 as one\`.then((r) => r[0].one, (e) => e.code));
+  rounds.push({ gap, tx, after });
+  if (tx === 'HUNG' || after === 'HUNG') break;
+}
+await sql.end({ timeout: 1 });
+await killer.end({ timeout: 1 });
+console.log(JSON.stringify({ crashes, rounds }));
+`;
+
 describe('postgres.js when PostgreSQL terminates a backend mid-transaction (patched)', () => {
   for (const build of ['cjs/src/index.js', 'src/index.js']) {
     it(`rejects the transaction, throws nothing uncaught, and answers the next query (${build})`, () => {
@@ -56,6 +89,22 @@ describe('postgres.js when PostgreSQL terminates a backend mid-transaction (patc
       expect(report.codes).toHaveLength(ROUNDS);
       for (const code of report.codes) expect(['57P01', 'CONNECTION_CLOSED']).toContain(code);
       expect(report.after).toBe(1);
+    }, 30_000);
+  }
+
+  // Two ways this hung. A statement sent after the close went to the slot, already reconnecting for
+  // the next query: it rejected that query, or was written before the startup message. A statement
+  // written before the client saw the close failed on the socket's error (ECONNRESET), and the
+  // ROLLBACK sent before the 'close' event stayed in the connection's pipeline, never rejected: the
+  // connection that replaced it gave each answer to the query before, and the next waited for ever.
+  for (const build of ['cjs/src/index.js', 'src/index.js']) {
+    it(`rejects a transaction idle when its backend ends, and the slot answers the next query (${build})`, () => {
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', idleChild(path.join(packageDir, build))], { encoding: 'utf8', timeout: 20_000 });
+      expect(run.stderr).toBe('');
+      expect(run.status, 'the child did not finish: a transaction or a query hung').toBe(0);
+      const report = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { crashes: string[]; rounds: { gap: number; tx: string; after: unknown }[] };
+      expect(report.crashes).toEqual([]);
+      expect(report.rounds, 'every round ends, none HUNG').toEqual(GAPS.map((gap) => ({ gap, tx: 'CONNECTION_CLOSED', after: 1 })));
     }, 30_000);
   }
 });
