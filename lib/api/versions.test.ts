@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GET as getStatus } from '@/app/merchants/plans/[subscriptionPlanId]/status/route';
@@ -229,7 +229,12 @@ describe("this round's pricing, hidden from 2026-11-20", () => {
     const session = await loadCheckoutSession(database.db, res.json.token);
     await payWithCard(database.db, createSandboxProcessor({ pendingMs: 0 }), { token: res.json.token, card: parseCard(cardForm(CARDS.approved))! });
     const [charge] = await database.db.select().from(transactions).where(eq(transactions.planId, res.json.subscriptionPlanId));
-    const [event] = await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, res.json.subscriptionPlanId));
+    // The charge's event: the merchant also takes every lifecycle event (merchantWith), so the plan has
+    // others, in no set order.
+    const [event] = await database.db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.planId, res.json.subscriptionPlanId), eq(webhookEvents.type, 'subscription.charge.approved')));
     return { reply: res, session, charge: charge!, event: event! };
   }
 
