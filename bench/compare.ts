@@ -17,12 +17,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import postgres from 'postgres';
 import { processCpuMs } from './cpu';
 import { buildFloorApp } from './floor-app';
 import { CONNECTIONS, Rotation, runLoad, type Scenario, wrongRun } from './load';
 import { median } from './report';
-import { apiServerEnv, type BenchMerchant, createScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, startServer, wholeNumbers } from './setup';
+import { apiServerEnv, type BenchMerchant, createScratchDatabase, dropScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, startServer, wholeNumbers } from './setup';
 
 const { values: args, positionals: checkouts } = parseArgs({
   allowPositionals: true,
@@ -83,7 +82,7 @@ interface OwnDatabase {
  * A scratch database for a checkout with other migrations (this checkout's schema would break its
  * queries): made, migrated and seeded with `count` merchants by that checkout's own bench/setup.ts,
  * run by tsx in its directory, so its rows are the ones its code writes. Its name goes into
- * `created` as soon as it exists, for dropDatabase.
+ * `created` as soon as it exists, for dropScratchDatabase.
  */
 function seedInCheckout(dir: string, count: number, created: string[]): OwnDatabase {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'servicepay-compare-'));
@@ -111,17 +110,6 @@ function seedInCheckout(dir: string, count: number, created: string[]): OwnDatab
     return seeded;
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
-  }
-}
-
-async function dropDatabase(url: string, name: string): Promise<void> {
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const sql = postgres(admin.href, { max: 1, onnotice: () => {} });
-  try {
-    await sql.unsafe(`drop database if exists ${name} with (force)`);
-  } finally {
-    await sql.end();
   }
 }
 
@@ -180,7 +168,7 @@ async function main() {
     );
   } finally {
     for (const c of contenders) await c.server.stop();
-    for (const name of ownDatabases) await dropDatabase(db.url, name);
+    for (const name of ownDatabases) await dropScratchDatabase(name);
     await db.drop();
     floorApp.remove();
   }

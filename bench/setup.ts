@@ -48,6 +48,16 @@ export interface ScratchDatabase {
 }
 
 /** A fresh database on the local server, migrated the way a deployment is. */
+/** Drops a scratch database by name (bench/compare.ts also drops those an older checkout's own set-up made). */
+export async function dropScratchDatabase(name: string): Promise<void> {
+  const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
 export async function createScratchDatabase(): Promise<ScratchDatabase> {
   const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
   const name = `servicepay_bench_${Date.now()}`;
@@ -56,8 +66,8 @@ export async function createScratchDatabase(): Promise<ScratchDatabase> {
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   const drop = async () => {
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
+    await dropScratchDatabase(name);
   };
   const migrated = spawnSync('npm', ['run', '--silent', 'db:migrate'], {
     stdio: ['ignore', 'ignore', 'inherit'],
