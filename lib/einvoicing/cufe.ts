@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { formatAmount } from './money';
+
+// DIAN's document keys (docs/einvoicing.md#cufe): the CUFE of an invoice and the CUDE of a credit
+// note, SHA-384 in lower-case hex of fields concatenated without separators (Anexo técnico 1.9
+// §11.2, §11.4; docs/einvoicing.md#known-answers). The invoice's key uses the numbering range's technical key,
+// a note's the software PIN. Each field is checked first: a malformed one (a time without its
+// offset, a NIT with its check digit, a key missing characters) still hashes to a well-formed key
+// that DIAN rejects (rule FAD06) after the number is burned, so it is refused here instead.
+
+/** DIAN's ProfileExecutionID: 1 production, 2 habilitación (tests). */
+export type DianEnvironment = 1 | 2;
+
+interface DocumentKeyFields {
+  /** cbc:ID with its prefix, e.g. SETP990000001. */
+  number: string;
+  /** IssueDate, YYYY-MM-DD (Bogotá). */
+  issueDate: string;
+  /** IssueTime with its offset, HH:MM:SS-05:00. */
+  issueTime: string;
+  /** LegalMonetaryTotal/LineExtensionAmount, in cents. */
+  lineExtension: number;
+  /** Document-level TaxAmount of IVA (01), INC (04) and ICA (03), in cents; 0 when absent. */
+  iva: number;
+  inc: number;
+  ica: number;
+  /** LegalMonetaryTotal/PayableAmount, in cents. */
+  payable: number;
+  /** The issuer's NIT, digits only, without its check digit. */
+  supplierNit: string;
+  /** The buyer's identification, digits only, without a NIT's check digit (222222222222 for a final consumer). */
+  buyerId: string;
+  environment: DianEnvironment;
+}
+
+export interface CufeFields extends DocumentKeyFields {
+  /** The numbering range's technical key (ClTec): 40 lower-case hex characters. */
+  technicalKey: string;
+}
+
+export interface CudeFields extends DocumentKeyFields {
+  /** The software PIN the issuer registered with DIAN. */
+  softwarePin: string;
+}
+
+export const TECHNICAL_KEY_PATTERN = /^[0-9a-f]{40}$/;
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new RangeError(message);
+}
+
+function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+function commonString(f: DocumentKeyFields): string {
+  check(/^[A-Za-z0-9]+$/.test(f.number), `number must be the document's ID with its prefix, letters and digits only (got "${f.number}")`);
+  check(isCalendarDate(f.issueDate), `issueDate must be YYYY-MM-DD (got "${f.issueDate}")`);
+  check(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d-05:00$/.test(f.issueTime), `issueTime must be HH:MM:SS-05:00, Bogotá's offset included (got "${f.issueTime}")`);
+  check(/^\d+$/.test(f.supplierNit), `supplierNit must be digits only, without the check digit (got "${f.supplierNit}")`);
+  check(/^\d+$/.test(f.buyerId), `buyerId must be digits only, without a NIT's check digit (got "${f.buyerId}")`);
+  check(f.environment === 1 || f.environment === 2, `environment must be 1 (production) or 2 (tests) (got ${String(f.environment)})`);
+  return (
+    f.number +
+    f.issueDate +
+    f.issueTime +
+    formatAmount(f.lineExtension) +
+    '01' +
+    formatAmount(f.iva) +
+    '04' +
+    formatAmount(f.inc) +
+    '03' +
+    formatAmount(f.ica) +
+    formatAmount(f.payable) +
+    f.supplierNit +
+    f.buyerId
+  );
+}
+
+/** The string an invoice's CUFE hashes (exported for tests and for explaining a mismatch). */
+export function cufeString(f: CufeFields): string {
+  check(TECHNICAL_KEY_PATTERN.test(f.technicalKey), 'technicalKey must be the numbering range\'s 40 lower-case hex characters');
+  return commonString(f) + f.technicalKey + f.environment;
+}
+
+/** The string a credit note's CUDE hashes. */
+export function cudeString(f: CudeFields): string {
+  check(/^\d{4,10}$/.test(f.softwarePin), 'softwarePin must be the software PIN registered with DIAN (digits), not the technical key');
+  return commonString(f) + f.softwarePin + f.environment;
+}
+
+const sha384 = (input: string) => createHash('sha384').update(input, 'utf8').digest('hex');
+
+export function cufe(f: CufeFields): string {
+  return sha384(cufeString(f));
+}
+
+export function cude(f: CudeFields): string {
+  return sha384(cudeString(f));
+}
+
+/** DIAN's public page of a document, the QR code's content: the test catalogue in habilitación. */
+export function dianQrUrl(documentKey: string, environment: DianEnvironment): string {
+  const host = environment === 1 ? 'catalogo-vpfe.dian.gov.co' : 'catalogo-vpfe-hab.dian.gov.co';
+  return `https://${host}/document/searchqr?documentkey=${documentKey}`;
+}

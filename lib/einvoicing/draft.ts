@@ -1,0 +1,210 @@
+import { TECHNICAL_KEY_PATTERN } from './cufe';
+import { bogotaIssueDateTime, type InvoicePeriod } from './dates';
+import { priceLine, totalsOf, type Line, type LineInput, type Totals } from './money';
+import { readNit } from './nit';
+
+// What ServicePay asks a provider to issue (docs/einvoicing.md#documents): an invoice for one
+// charge, or the credit note that annuls one. A draft is built once, checked and with its amounts
+// computed here, and every adapter maps the same draft; nothing in it depends on the provider.
+
+/** The buyer's identification document: cédula, NIT, cédula de extranjería, pasaporte. */
+export type TaxIdType = 'CC' | 'NIT' | 'CE' | 'PP';
+
+export const TAX_ID_TYPES: readonly TaxIdType[] = ['CC', 'NIT', 'CE', 'PP'];
+
+/** DIAN's code of each document type (Anexo 1.9, table 13.2.1; CC 13 and NIT 31 as Factus' constants write them). */
+export const DIAN_TAX_ID_CODE: Record<TaxIdType, string> = { CC: '13', NIT: '31', CE: '22', PP: '41' };
+
+/** DIAN's generic buyer: the final consumer, when the buyer asks for no invoice in its name. */
+export const FINAL_CONSUMER_ID = '222222222222';
+export const FINAL_CONSUMER_NAME = 'Consumidor final';
+
+export interface TaxId {
+  type: TaxIdType;
+  /** Digits for CC and NIT (a NIT without its check digit); letters and digits for CE and PP. */
+  number: string;
+  /** A NIT's check digit; null for every other type. */
+  dv: number | null;
+}
+
+export interface Buyer {
+  /** null: the final consumer (222222222222). */
+  taxId: TaxId | null;
+  legalName: string;
+  email: string | null;
+}
+
+/** How the charge was paid, as the transaction records it. */
+export type PaymentMethod = 'CARD' | 'NEQUI' | 'PSE';
+
+/**
+ * DIAN's payment-means code (Anexo 1.9, table 13.3.4.2): 48 credit card (a card charge's kind,
+ * credit or debit, is not known to us; Factus' own samples use 48), 47 bank debit transfer for
+ * PSE and Nequi.
+ */
+export const DIAN_PAYMENT_MEANS: Record<PaymentMethod, string> = { CARD: '48', NEQUI: '47', PSE: '47' };
+
+/** A DIAN numbering resolution (rango de numeración) the merchant was authorised. */
+export interface Resolution {
+  number: string;
+  /** Up to 4 letters and digits; may be empty. */
+  prefix: string;
+  from: number;
+  to: number;
+  /** Bogotá dates, both included. */
+  startDate: string;
+  endDate: string;
+  technicalKey: string;
+}
+
+/** The number we give a document when the provider does not (Alegra). */
+export interface CallerNumbering {
+  prefix: string;
+  number: number;
+  /** An invoice's numbers come from a DIAN resolution; a credit note's from our own consecutive. */
+  resolution: Resolution | null;
+}
+
+interface DocumentDraft {
+  /** Our id of what is invoiced (txn_… or the credit note's id): the provider's idempotency key. */
+  reference: string;
+  /** Bogotá IssueDate and IssueTime (HH:MM:SS-05:00). */
+  issue: { date: string; time: string };
+  buyer: Buyer;
+  lines: Line[];
+  totals: Totals;
+  paymentMethod: PaymentMethod;
+  numbering: CallerNumbering | null;
+}
+
+export interface InvoiceDraft extends DocumentDraft {
+  kind: 'INVOICE';
+  period: InvoicePeriod;
+}
+
+/** The invoice a credit note annuls, as it was issued. */
+export interface InvoiceCitation {
+  /** With its prefix, e.g. SETP990000001. */
+  number: string;
+  prefix: string;
+  cufe: string;
+  issueDate: string;
+}
+
+/** DIAN's credit-note concepts: 1 partial return, 2 annulment, 3 discount, 4 price adjustment. */
+export type CreditNoteConcept = '1' | '2' | '3' | '4';
+
+export interface CreditNoteDraft extends DocumentDraft {
+  kind: 'CREDIT_NOTE';
+  concept: CreditNoteConcept;
+  invoice: InvoiceCitation;
+}
+
+/** A draft that cannot be issued, naming the field; the caller's mistake, never the provider's. */
+export class EInvoiceDraftError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+    this.name = 'EInvoiceDraftError';
+  }
+}
+
+function ensure(condition: boolean, field: string, message: string): void {
+  if (!condition) throw new EInvoiceDraftError(field, message);
+}
+
+/** The buyer's identification as DIAN's key and the providers take it: digits, no check digit. */
+export function buyerIdentification(buyer: Buyer): string {
+  return buyer.taxId?.number ?? FINAL_CONSUMER_ID;
+}
+
+/** The final consumer buying with `email` (null when the customer gave none). */
+export function finalConsumer(email: string | null): Buyer {
+  return { taxId: null, legalName: FINAL_CONSUMER_NAME, email };
+}
+
+function checkBuyer(buyer: Buyer): void {
+  ensure(buyer.legalName.trim().length > 0 && buyer.legalName.length <= 200, 'buyer.legalName', 'is required, 200 characters at most');
+  ensure(buyer.email === null || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(buyer.email), 'buyer.email', 'is not an e-mail address');
+  const id = buyer.taxId;
+  if (!id) return;
+  ensure(TAX_ID_TYPES.includes(id.type), 'buyer.taxId.type', 'must be CC, NIT, CE or PP');
+  ensure(id.number !== FINAL_CONSUMER_ID, 'buyer.taxId.number', 'is the final consumer\'s: leave taxId out instead');
+  if (id.type === 'NIT') {
+    const read = readNit(id.number);
+    ensure(read.ok && read.number === id.number, 'buyer.taxId.number', 'must be the NIT\'s digits, without the check digit');
+    ensure(read.ok && id.dv === read.dv, 'buyer.taxId.dv', 'is not this NIT\'s check digit');
+  } else {
+    ensure(id.dv === null, 'buyer.taxId.dv', 'only a NIT has a check digit');
+    const pattern = id.type === 'CC' ? /^[1-9]\d{2,11}$/ : /^[A-Za-z0-9]{3,20}$/;
+    ensure(pattern.test(id.number), 'buyer.taxId.number', id.type === 'CC' ? 'must be the cédula\'s digits' : 'must be letters and digits');
+  }
+}
+
+function checkNumbering(numbering: CallerNumbering | null, kind: 'INVOICE' | 'CREDIT_NOTE'): void {
+  if (!numbering) return;
+  ensure(/^[A-Za-z0-9]{0,4}$/.test(numbering.prefix), 'numbering.prefix', 'is up to 4 letters and digits');
+  ensure(Number.isSafeInteger(numbering.number) && numbering.number >= 1, 'numbering.number', 'must be a whole number, 1 or more');
+  const r = numbering.resolution;
+  if (kind === 'INVOICE') ensure(r !== null, 'numbering.resolution', 'an invoice is numbered within a DIAN resolution');
+  if (!r) return;
+  ensure(r.prefix === numbering.prefix, 'numbering.prefix', `must be the resolution's prefix "${r.prefix}"`);
+  ensure(numbering.number >= r.from && numbering.number <= r.to, 'numbering.number', `is outside the resolution's range ${r.from}–${r.to}`);
+  ensure(TECHNICAL_KEY_PATTERN.test(r.technicalKey), 'numbering.resolution.technicalKey', 'must be 40 lower-case hex characters');
+}
+
+function pricedLines(lines: readonly LineInput[]): Line[] {
+  ensure(lines.length > 0, 'lines', 'a document has at least one line');
+  return lines.map((line, i) => {
+    ensure(line.description.trim().length > 0, `lines.${i}.description`, 'is required');
+    try {
+      return priceLine(line);
+    } catch (error) {
+      throw new EInvoiceDraftError(`lines.${i}`, (error as Error).message);
+    }
+  });
+}
+
+interface DraftInput {
+  reference: string;
+  issuedAt: Date;
+  buyer: Buyer;
+  lines: readonly LineInput[];
+  paymentMethod: PaymentMethod;
+  numbering?: CallerNumbering | null;
+}
+
+function documentDraft(input: DraftInput, kind: 'INVOICE' | 'CREDIT_NOTE'): DocumentDraft {
+  ensure(/^[A-Za-z0-9_-]{1,64}$/.test(input.reference), 'reference', 'must be our id: letters, digits, _ and -');
+  checkBuyer(input.buyer);
+  checkNumbering(input.numbering ?? null, kind);
+  const lines = pricedLines(input.lines);
+  return {
+    reference: input.reference,
+    issue: bogotaIssueDateTime(input.issuedAt),
+    buyer: input.buyer,
+    lines,
+    totals: totalsOf(lines),
+    paymentMethod: input.paymentMethod,
+    numbering: input.numbering ?? null,
+  };
+}
+
+/** The invoice of one charge, its lines priced IVA included. */
+export function invoiceDraft(input: DraftInput & { period: InvoicePeriod }): InvoiceDraft {
+  ensure(/^\d{4}-\d{2}-\d{2}$/.test(input.period.start) && input.period.end >= input.period.start, 'period', 'must be Bogotá dates, start on or before end');
+  return { kind: 'INVOICE', ...documentDraft(input, 'INVOICE'), period: input.period };
+}
+
+/** A credit note citing the invoice it corrects; concept 2 (annulment) repeats the invoice's lines. */
+export function creditNoteDraft(input: DraftInput & { concept: CreditNoteConcept; invoice: InvoiceCitation }): CreditNoteDraft {
+  const { invoice } = input;
+  ensure(/^[0-9a-f]{96}$/.test(invoice.cufe), 'invoice.cufe', 'must be the invoice\'s CUFE, 96 lower-case hex characters');
+  ensure(invoice.number.startsWith(invoice.prefix) && /^\d+$/.test(invoice.number.slice(invoice.prefix.length)), 'invoice.number', 'must be the prefix followed by the consecutive');
+  ensure(/^\d{4}-\d{2}-\d{2}$/.test(invoice.issueDate), 'invoice.issueDate', 'must be YYYY-MM-DD');
+  const draft = documentDraft(input, 'CREDIT_NOTE');
+  ensure(draft.issue.date >= invoice.issueDate, 'invoice.issueDate', 'a credit note cannot be issued before the invoice it cites');
+  return { kind: 'CREDIT_NOTE', ...draft, concept: input.concept, invoice };
+}

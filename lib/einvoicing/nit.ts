@@ -1,0 +1,36 @@
+// Colombian tax identification (docs/einvoicing.md#the-buyer): the NIT's check digit (dígito de
+// verificación, DIAN's modulo-11 with its prime weights) and reading a NIT written with it, as
+// "900559088-2" or "900.559.088-2". Only a NIT has a check digit: other documents (CC, CE, PP) are
+// kept whole, never cut.
+
+const WEIGHTS = [3, 7, 13, 17, 19, 23, 29, 37, 41, 43, 47, 53, 59, 67, 71];
+
+/** The longest NIT the weights cover. */
+export const MAX_NIT_DIGITS = WEIGHTS.length;
+
+/** The check digit (0..9) of a NIT given as its digits, without the check digit. */
+export function nitCheckDigit(nit: string): number {
+  if (!/^\d+$/.test(nit) || nit.length > MAX_NIT_DIGITS) throw new RangeError(`a NIT is 1 to ${MAX_NIT_DIGITS} digits (got "${nit}")`);
+  let sum = 0;
+  for (let i = 0; i < nit.length; i++) sum += Number(nit[nit.length - 1 - i]) * (WEIGHTS[i] ?? 0);
+  const rest = sum % 11;
+  return rest > 1 ? 11 - rest : rest;
+}
+
+export type NitReading =
+  | { ok: true; number: string; dv: number }
+  | { ok: false; reason: 'format' | 'check_digit'; expected?: number };
+
+/**
+ * A NIT as a person writes it: digits with optional dots and spaces, and optionally "-" and its
+ * check digit. Without the digit it is computed; with one it must be the right one.
+ */
+export function readNit(raw: string): NitReading {
+  const match = /^\s*([\d.\s]+?)\s*(?:-\s*(\d))?\s*$/.exec(raw);
+  if (!match) return { ok: false, reason: 'format' };
+  const number = (match[1] ?? '').replace(/[.\s]/g, '');
+  if (!/^\d+$/.test(number) || number.length < 5 || number.length > MAX_NIT_DIGITS || /^0/.test(number)) return { ok: false, reason: 'format' };
+  const dv = nitCheckDigit(number);
+  if (match[2] !== undefined && Number(match[2]) !== dv) return { ok: false, reason: 'check_digit', expected: dv };
+  return { ok: true, number, dv };
+}
