@@ -15,7 +15,7 @@ import { getDb } from '@/db/client';
 import { getAllowedDomainsByToken } from '@/db/queries/merchants';
 import { frameAncestors } from '@/lib/checkout/embed';
 import { inlineStyleHashes } from '@/lib/checkout/style-hashes';
-import { env } from '@/lib/env';
+import { devPagesServed, env } from '@/lib/env';
 import { LANG_HEADER, resolveLang } from '@/lib/i18n/locale';
 import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import { errorFields, log } from '@/lib/log';
@@ -152,6 +152,14 @@ function underCheckoutPolicy(
   return response;
 }
 
+/**
+ * Every /dev page and route on a built server (docs/customers.md#e-mails): the root not-found page, as an
+ * unmatched path is, whatever the method. The pages check again for themselves.
+ */
+function devPagesGone(request: NextRequest) {
+  return NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url), { status: 404 });
+}
+
 const MULTIPART = /^multipart\/form-data/i;
 /** Next.js's own limit on a Server Action's body (`serverActions.bodySizeLimit`, 1 MB by default). */
 export const FORM_BODY_LIMIT = 1024 * 1024;
@@ -211,6 +219,7 @@ export async function proxy(request: NextRequest) {
   if (request.method === 'POST' && isServerAction(request, post.form) && isRefusedServerAction(request.headers)) {
     return plain(403, 'Forbidden: this form may only be sent from a page of this site.\n');
   }
+  if (/^\/dev(?:\/|$)/.test(request.nextUrl.pathname) && !devPagesServed()) return devPagesGone(request);
   if (request.nextUrl.pathname.startsWith('/manage/')) return manageProxy(request);
   if (!/^\/(?:pay|portal)(?:\/|$)/.test(request.nextUrl.pathname)) return NextResponse.next();
   if (request.nextUrl.pathname.startsWith('/portal')) return portalProxy(request);
@@ -224,6 +233,8 @@ export const config = {
     // `:path*` matches the bare path too; every request is checked against each entry in turn
     // (a RegExp made per entry and request), so the three sections share one.
     '/:section(pay|portal|manage)/:path*',
+    // Development pages, refused on a built server.
+    '/dev/:path*',
     // Every other page, for a multipart post only (the API routes read their own bodies), or a
     // Server Action's fetch.
     {

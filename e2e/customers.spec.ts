@@ -188,12 +188,15 @@ test("the customer's e-mails follow the checkout page's language, and later the 
   expect(cancelled!.text).not.toMatch(/Hello|was cancelled/);
 });
 
-test('outside production, /dev/emails shows the customer e-mails as they were made', async ({ page }) => {
-  const res = await page.goto('/dev/emails');
-  expect(res!.status()).toBe(200);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Correos de desarrollo · Development e-mails');
-  // The journeys above made receipts; the newest comes first.
-  await expect(page.getByTestId('dev-email').first()).toContainText('Gimnasio Norte');
+test('a built server has no /dev pages: /dev/emails is the not-found page, a 404, with no e-mail in it', async ({ page }) => {
+  // The sandbox deployment under test made receipts above; none may show on a /dev page.
+  for (const path of ['/dev/emails', '/dev']) {
+    const res = await page.goto(path);
+    expect(res!.status(), path).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('No encontramos esta página');
+    await expect(page.getByTestId('dev-email')).toHaveCount(0);
+    expect(await page.content()).not.toContain('/manage/mng_');
+  }
   await expectAccessible(page);
 });
 

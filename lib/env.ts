@@ -76,7 +76,7 @@ const schema = z
       'expected 32 random bytes as 64 hex digits or base64 (openssl rand -hex 32)',
     ),
     // Customer e-mails (docs/customers.md#e-mails): an smtp:// or smtps:// URL with any credentials.
-    // Unset outside production: e-mails are kept and shown at /dev/emails, never sent anywhere.
+    // Unset outside production: e-mails are kept (shown at /dev/emails in development), never sent anywhere.
     SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\/[^/]/.test(v), 'expected an smtp:// or smtps:// URL'),
     EMAIL_FROM: optionalString,
     // Wompi's base URL (…/v1) for every merchant, instead of the one its key prefix names: a local double.
@@ -144,4 +144,12 @@ export function env(): Env {
 /** Tests that change process.env re-read the settings. */
 export function resetEnvForTests(): void {
   cached = undefined;
+}
+
+/**
+ * Whether the /dev pages exist (docs/customers.md#e-mails): on a development server (`next dev`, and tests)
+ * only, never on a built one, production or sandbox deployment alike.
+ */
+export function devPagesServed(settings: Pick<Env, 'NODE_ENV'> = env()): boolean {
+  return settings.NODE_ENV !== 'production';
 }

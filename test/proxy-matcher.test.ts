@@ -2,7 +2,8 @@ import { unstable_doesMiddlewareMatch as matches } from 'next/experimental/testi
 import { describe, expect, it } from 'vitest';
 import { config } from '@/proxy';
 
-// What proxy.ts runs on: the checkout, the portal and the manage pages, bare paths included, and
+// What proxy.ts runs on: the checkout, the portal and the manage pages, bare paths included, /dev
+// (refused on a built server), and
 // any other page for a multipart post only; never the API.
 describe('the proxy matcher', () => {
   const runsOn = (url: string, headers: Record<string, string> = {}) => matches({ config, url, headers });
@@ -11,7 +12,8 @@ describe('the proxy matcher', () => {
     for (const url of ['/pay', '/pay/abc', '/pay/abc/payments/txn_1', '/portal', '/portal/settings/webhooks', '/manage', '/manage/tok', '/pay/abc?lang=en']) {
       expect(runsOn(url), url).toBe(true);
     }
-    for (const url of ['/payments', '/portals', '/manager/x', '/', '/merchants/plans/x/status', '/checkout/session/x', '/api/health', '/widget.js']) {
+    for (const url of ['/dev', '/dev/emails']) expect(runsOn(url), url).toBe(true);
+    for (const url of ['/payments', '/portals', '/devices', '/manager/x', '/', '/merchants/plans/x/status', '/checkout/session/x', '/api/health', '/widget.js']) {
       expect(runsOn(url), url).toBe(false);
     }
   });

@@ -10,7 +10,7 @@ import { MAX_EMAIL_ATTEMPTS, nextEmailAttemptAt } from './outbox';
 
 // Sending the outbox's e-mails (docs/customers.md#e-mails): over SMTP with nodemailer when
 // SMTP_URL is set; without it, outside production, each e-mail is "kept" (an attempt recorded,
-// the e-mail shown at /dev/emails) and sent nowhere. In production without SMTP an attempt fails
+// the e-mail shown at /dev/emails in development) and sent nowhere. In production without SMTP an attempt fails
 // and the e-mail waits for SMTP to be configured. Every attempt is recorded.
 
 const EMAIL_LEASE_MS = 60_000;

@@ -1,17 +1,18 @@
-// /dev/emails (docs/customers.md#e-mails): outside production, the customer e-mails this machine
+// /dev/emails (docs/customers.md#e-mails): in development only, the customer e-mails this machine
 // made, as they would be sent. Without SMTP_URL this is where they are kept; nothing leaves the
-// machine. In production the page does not exist.
+// machine. A built server (production or sandbox deployment) does not have the page: it would show
+// every merchant's e-mails and their manage links (proxy.ts answers 404 for all of /dev first).
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { listRecentEmails } from '@/db/queries/emails';
-import { isProductionDeployment } from '@/lib/payments';
+import { devPagesServed } from '@/lib/env';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'E-mails (development) · ServicePay', robots: { index: false, follow: false } };
 
 export default async function DevEmailsPage() {
-  if (isProductionDeployment()) notFound();
+  if (!devPagesServed()) notFound();
   const emails = await listRecentEmails(await getDb());
   return (
     <main style={{ maxWidth: '48rem', margin: '0 auto', padding: '1rem' }}>
