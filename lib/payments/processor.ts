@@ -125,6 +125,12 @@ export interface PaymentProcessor {
    */
   nequiTokenStatus?(token: string): Promise<'PENDING' | 'APPROVED' | 'DECLINED'>;
   /**
+   * Wompi: one transaction as the processor itself tells it (`GET /v1/transactions/{id}`), with
+   * the reference and amount it was made for: what an event about it is checked against and
+   * settled from (docs/processors.md#wompis-events), never the event's own body.
+   */
+  readTransaction?(gatewayTransactionId: string): Promise<{ reference: string; amountInCents: number; status: string; result: ChargeResult }>;
+  /**
    * Checks and saves a new method for renewals without charging it (the customer's manage page,
    * docs/customers.md). With Wompi, a browser token and both acceptance tokens the payer accepted
    * become a payment source. Absent where not supported: the page answers 409.

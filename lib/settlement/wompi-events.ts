@@ -10,14 +10,27 @@ import { merchantProcessors, resolveProcessor, wompiKeysOf } from '@/lib/payment
 import { findNequiWaitByToken } from '@/db/queries/nequi-waits';
 import { resumeNequiWait } from './nequi-subscription';
 import { settleCharge } from './settle';
-import { toChargeResult } from '@/lib/payments/wompi/processor';
-import type { WompiTransaction } from '@/lib/payments/wompi/client';
 import { verifyEventChecksum } from '@/lib/payments/wompi/signatures';
 
-// Events from a merchant's Wompi account (docs/processors.md). The checksum is checked from the
-// event's own property list; a valid event is answered 200 whether it settles a charge now, was
-// applied before (Wompi retries until it gets a 200), or is about nothing of ours. A VOIDED status
-// for an APPROVED charge records the void (made through our API or in Wompi's dashboard) once.
+// Events from a merchant's Wompi account (docs/processors.md#wompis-events), checked, not
+// believed. The checksum is checked from the event's own property list, and that list must
+// sign what we act on (a transaction's id, status and amount; a Nequi token's id): otherwise a
+// captured event could carry any status beside the signed values. An event over 72 hours old is
+// refused. Even then the event only says which transaction to ask about: its state is read back
+// from Wompi (`GET /v1/transactions/{id}`), and that answer, for our reference and amount, is what
+// settles the charge; a Wompi that does not answer leaves it PENDING for the settler. A valid
+// event is answered 200 whether it settles a charge now, was applied before (Wompi retries until
+// it gets a 200), or is about nothing of ours. A VOIDED transaction for an APPROVED charge records
+// the void (made through our API or in Wompi's dashboard) once.
+
+/** The oldest event acted on: a replayed capture is refused, Wompi's own retries are not. */
+export const WOMPI_EVENT_MAX_AGE_MS = 72 * 3600_000;
+
+/** What each event type must sign for us to act on it. */
+const SIGNED_PROPERTIES: Record<string, readonly string[]> = {
+  'transaction.updated': ['transaction.id', 'transaction.status', 'transaction.amount_in_cents'],
+  'nequi_token.updated': ['nequi_token.id', 'nequi_token.status'],
+};
 
 /** An event's envelope, as the route parses it (400 with one detail per bad field). */
 export const wompiEventSchema = z.object({
@@ -52,7 +65,8 @@ async function nequiTokenUpdated(db: Db, merchantId: string, data: unknown): Pro
   if (!processor) return 'pending';
   try {
     // Gone on with (charged, or declined), or still waiting for the payer.
-    return (await resumeNequiWait(db, processor, wait, { status: token.data.status })) ? 'settled' : 'pending';
+    // The token's state as Wompi tells it now, not as the event says.
+    return (await resumeNequiWait(db, processor, wait)) ? 'settled' : 'pending';
   } catch (error) {
     // The page's poll and the settler ask Wompi about the token too: nothing is lost.
     log.error('could not go on with a Nequi subscription from a Wompi event', { merchantId, transactionId: wait.transactionId, ...errorFields(error) });
@@ -60,39 +74,76 @@ async function nequiTokenUpdated(db: Db, merchantId: string, data: unknown): Pro
   }
 }
 
-export async function receiveWompiEvent(db: Db, merchantId: string, event: z.output<typeof wompiEventSchema>): Promise<EventOutcome> {
-  const refused = new ApiError('unauthorized', 'The event checksum does not match');
+/** Why an event is refused (401), each named so the merchant's logs can tell them apart. */
+function refusal(merchantId: string, event: z.output<typeof wompiEventSchema>, now: Date): ApiError | null {
+  const age = now.getTime() - event.timestamp * 1000;
+  if (!Number.isFinite(age) || age > WOMPI_EVENT_MAX_AGE_MS) {
+    log.warn('Wompi event refused: older than 72 hours', { merchantId, event: event.event, timestamp: event.timestamp });
+    return new ApiError('unauthorized', 'The event is older than 72 hours');
+  }
+  const missing = (SIGNED_PROPERTIES[event.event] ?? []).filter((property) => !event.signature.properties.includes(property));
+  if (missing.length) {
+    log.warn('Wompi event refused: its signature leaves out what it says', { merchantId, event: event.event, missing });
+    return new ApiError('unauthorized', `The event's signature does not cover ${missing.join(', ')}`);
+  }
+  return null;
+}
+
+export async function receiveWompiEvent(db: Db, merchantId: string, event: z.output<typeof wompiEventSchema>, now = new Date()): Promise<EventOutcome> {
   const merchant = isId('mch', merchantId) ? await getMerchant(db, merchantId) : undefined;
   const keys = merchant?.processorType === 'wompi' ? wompiKeysOf(merchant) : null;
-  if (!keys || !verifyEventChecksum(event, keys.eventsSecret)) throw refused;
+  if (!keys || !verifyEventChecksum(event, keys.eventsSecret)) throw new ApiError('unauthorized', 'The event checksum does not match');
+  const refused = refusal(merchantId, event, now);
+  if (refused) throw refused;
 
   if (event.event === 'nequi_token.updated') return nequiTokenUpdated(db, merchantId, event.data.nequi_token);
   if (event.event !== 'transaction.updated') return 'ignored';
   const found = transactionSchema.safeParse(event.data.transaction);
   if (!found.success) return 'ignored';
-  const transaction = found.data;
-  const txn = isId('txn', transaction.reference) ? await getTransactionForMerchant(db, { merchantId, transactionId: transaction.reference }) : undefined;
+  const said = found.data;
+  const txn = isId('txn', said.reference) ? await getTransactionForMerchant(db, { merchantId, transactionId: said.reference }) : undefined;
   if (!txn) {
-    log.warn('Wompi event about a reference we do not know', { merchantId, reference: transaction.reference });
+    log.warn('Wompi event about a reference we do not know', { merchantId, reference: said.reference });
     return 'ignored';
   }
-  if (txn.amount !== transaction.amount_in_cents || (txn.gatewayTransactionId && txn.gatewayTransactionId !== transaction.id)) {
-    log.error('Wompi event does not match our transaction', { merchantId, transactionId: txn.id, gatewayTransactionId: transaction.id });
+  if (txn.amount !== said.amount_in_cents || (txn.gatewayTransactionId && txn.gatewayTransactionId !== said.id)) {
+    log.error('Wompi event does not match our transaction', { merchantId, transactionId: txn.id, gatewayTransactionId: said.id });
     return 'ignored';
   }
-  if (transaction.status === 'VOIDED' && txn.status === 'APPROVED') {
+  const voids = said.status === 'VOIDED' && txn.status === 'APPROVED';
+  if (txn.status !== 'PENDING' && !voids) return 'already_settled';
+
+  // The event names the transaction; Wompi tells its state.
+  const told = await readBack(db, merchantId, txn.id, said.id);
+  if (!told) return 'pending';
+  if (told.reference !== txn.id || told.amountInCents !== txn.amount) {
+    log.error('Wompi\'s transaction is not the one the event named', { merchantId, transactionId: txn.id, gatewayTransactionId: said.id });
+    return 'ignored';
+  }
+  if (voids) {
     // A void, through our API or in Wompi's dashboard: a change to record, not a repeat to drop.
+    if (told.status !== 'VOIDED') return 'already_settled';
     return (await recordVoid(db, txn)) ? 'settled' : 'already_settled';
   }
-  if (txn.status !== 'PENDING') return 'already_settled';
-  const result = toChargeResult(transaction as WompiTransaction);
-  if (result.status === 'PENDING') return 'pending';
+  if (told.result.status === 'PENDING') return 'pending';
   try {
-    const { transaction } = await settleCharge(db, { planId: txn.planId, transactionId: txn.id }, result);
+    const { transaction } = await settleCharge(db, { planId: txn.planId, transactionId: txn.id }, told.result);
     return transaction.status === 'PENDING' ? 'pending' : 'settled';
   } catch (error) {
     // The settler asks Wompi about every PENDING charge (docs/settlement.md): nothing is lost.
     log.error('could not settle a charge from a Wompi event', { merchantId, transactionId: txn.id, ...errorFields(error) });
     return 'pending';
+  }
+}
+
+/** Wompi's own answer about a transaction, or null when it does not give one (the settler asks again later). */
+async function readBack(db: Db, merchantId: string, transactionId: string, gatewayTransactionId: string) {
+  const processor = await resolveProcessor(merchantProcessors(db), merchantId);
+  if (!processor?.readTransaction) return null;
+  try {
+    return await processor.readTransaction(gatewayTransactionId);
+  } catch (error) {
+    log.warn('Wompi did not answer about an event\'s transaction; the settler will ask', { merchantId, transactionId, gatewayTransactionId, ...errorFields(error) });
+    return null;
   }
 }

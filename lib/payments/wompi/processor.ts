@@ -168,6 +168,11 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
       return toChargeResult(await client.transaction(gatewayTransactionId));
     },
 
+    async readTransaction(gatewayTransactionId: string) {
+      const transaction = await client.transaction(gatewayTransactionId);
+      return { reference: transaction.reference, amountInCents: transaction.amount_in_cents, status: transaction.status, result: toChargeResult(transaction) };
+    },
+
     async findByReference(reference: string) {
       const found = await client.transactionsByReference(reference);
       const transaction = found.find((t) => t.reference === reference);

@@ -10,6 +10,7 @@ import { runSettler } from '@/lib/settlement/settler';
 import { resetEnvForTests } from '@/lib/env';
 import { merchantProcessors } from '@/lib/payments';
 import { createWompiClient } from '@/lib/payments/wompi/client';
+import { eventChecksum, type WompiEvent } from '@/lib/payments/wompi/signatures';
 import { createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { adminHeaders, call } from '@/test/http';
@@ -236,6 +237,84 @@ describe('paying through Wompi', () => {
     const sandboxLink = await createTestLink(database.db);
     expect((await event(sandboxLink.merchant.merchantId, signed)).status).toBe(401);
     expect((await event(link.merchant.merchantId, { hello: 'world' })).status).toBe(400);
+  });
+});
+
+describe('events checked, not believed (docs/processors.md#wompis-events)', () => {
+  /** A card payment through Wompi left PENDING at the double, and the merchant's events secret. */
+  async function pendingCard() {
+    const link = await wompiLink();
+    const token = await cardToken(link);
+    const paid = await pay(link.token, { method: 'CARD', cardToken: token.id, cardLast4: '4242', ...(await link.consent()) });
+    expect(paid.json.status).toBe('PENDING');
+    return { link, gatewayId: paid.json.transactionId as string, txnId: paid.json.subscriptionTransactionId as string };
+  }
+  /** `event` re-signed with the merchant's real secret: what someone holding one genuine event cannot do, so only its own fields change. */
+  const resign = (e: WompiEvent, secret: string) => ({ ...e, signature: { ...e.signature, checksum: eventChecksum(e, secret) } });
+  const readBacks = (gatewayId: string) => double.requests.filter((r) => r.method === 'GET' && r.path === `/v1/transactions/${gatewayId}`).length;
+
+  it('refuses with 401 an event whose signature leaves out the id, status or amount it acts on, and settles nothing', async () => {
+    const { link, gatewayId, txnId } = await pendingCard();
+    const genuine = double.buildEvent(gatewayId);
+    for (const properties of [['transaction.id'], ['transaction.id', 'transaction.amount_in_cents'], ['transaction.status', 'transaction.amount_in_cents'], []]) {
+      // A captured event whose property list names less than it carries: the checksum matches, the status is anyone's.
+      const spliced = { ...genuine, signature: { properties, checksum: '' }, data: { transaction: { ...(genuine.data.transaction as object), status: 'APPROVED' } } };
+      const res = await event(link.merchant.merchantId, resign(spliced, link.keys.eventsSecret));
+      expect(res.status, properties.join()).toBe(401);
+      expect(res.json.error.message).toMatch(/does not cover transaction\./);
+    }
+    expect(await txnOf(txnId)).toMatchObject({ status: 'PENDING' });
+    expect(await eventsOf((await txnOf(txnId)).planId)).toEqual([]);
+    expect(readBacks(gatewayId)).toBe(0);
+  });
+
+  it('refuses with 401 an event over 72 hours old, however well signed', async () => {
+    const { link, gatewayId, txnId } = await pendingCard();
+    double.transactions.get(gatewayId)!.status = 'APPROVED';
+    const stale = resign({ ...double.buildEvent(gatewayId), timestamp: Math.floor(Date.now() / 1000) - 72 * 3600 - 60 }, link.keys.eventsSecret);
+    const res = await event(link.merchant.merchantId, stale);
+    expect(res.status).toBe(401);
+    expect(res.json.error.message).toMatch(/older than 72 hours/);
+    expect((await txnOf(txnId)).status).toBe('PENDING');
+    // A day old, as Wompi's own retries are: acted on.
+    const retried = resign({ ...double.buildEvent(gatewayId), timestamp: Math.floor(Date.now() / 1000) - 24 * 3600 }, link.keys.eventsSecret);
+    expect((await event(link.merchant.merchantId, retried)).json.outcome).toBe('settled');
+  });
+
+  it('settles what Wompi answers, not what the event says: APPROVED said while Wompi says PENDING waits, DECLINED there declines', async () => {
+    const { link, gatewayId, txnId } = await pendingCard();
+    const says = double.buildEvent(gatewayId, { status: 'APPROVED' });
+    expect(await event(link.merchant.merchantId, says)).toMatchObject({ status: 200, json: { outcome: 'pending' } });
+    expect(readBacks(gatewayId)).toBe(1);
+    expect((await txnOf(txnId)).status).toBe('PENDING');
+    double.transactions.get(gatewayId)!.status = 'DECLINED';
+    expect(await event(link.merchant.merchantId, says)).toMatchObject({ status: 200, json: { outcome: 'settled' } });
+    expect((await txnOf(txnId)).status).toBe('DECLINED');
+    expect((await link.plan()).status).toBe('PENDING_ACTIVATION');
+    expect((await eventsOf((await txnOf(txnId)).planId)).map((e) => e.type)).toEqual(['subscription.charge.declined']);
+  });
+
+  it('a Wompi that does not answer leaves the charge PENDING for the settler, which settles it from Wompi', async () => {
+    const { link, gatewayId, txnId } = await pendingCard();
+    double.transactions.get(gatewayId)!.status = 'APPROVED';
+    double.dropReply('GET', `/v1/transactions/${gatewayId}`);
+    expect(await event(link.merchant.merchantId, double.buildEvent(gatewayId))).toMatchObject({ status: 200, json: { outcome: 'pending' } });
+    expect((await txnOf(txnId)).status).toBe('PENDING');
+    await runSettler(database.db, { now: new Date(Date.now() + 60_000) });
+    expect((await txnOf(txnId)).status).toBe('APPROVED');
+    expect((await link.plan()).status).toBe('ACTIVE');
+  });
+
+  it('a dashboard void is recorded only once Wompi says VOIDED', async () => {
+    const { link, gatewayId, txnId } = await pendingCard();
+    double.transactions.get(gatewayId)!.status = 'APPROVED';
+    expect((await event(link.merchant.merchantId, double.buildEvent(gatewayId))).json.outcome).toBe('settled');
+    const claimsVoid = double.buildEvent(gatewayId, { status: 'VOIDED' });
+    expect((await event(link.merchant.merchantId, claimsVoid)).json.outcome).toBe('already_settled');
+    expect((await txnOf(txnId)).status).toBe('APPROVED');
+    double.transactions.get(gatewayId)!.status = 'VOIDED';
+    expect((await event(link.merchant.merchantId, claimsVoid)).json.outcome).toBe('settled');
+    expect((await txnOf(txnId)).status).toBe('VOIDED');
   });
 });
 
