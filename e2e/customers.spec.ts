@@ -193,7 +193,7 @@ test('a built server has no /dev pages: /dev/emails is the not-found page, a 404
   for (const path of ['/dev/emails', '/dev']) {
     const res = await page.goto(path);
     expect(res!.status(), path).toBe(404);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('No encontramos esta página');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/No encontramos esta página|We could not find this page/);
     await expect(page.getByTestId('dev-email')).toHaveCount(0);
     expect(await page.content()).not.toContain('/manage/mng_');
   }
