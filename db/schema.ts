@@ -6,6 +6,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -706,4 +707,39 @@ export const verifications = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [index('verifications_identifier_idx').on(t.identifier)],
+);
+
+/** Who changed something, as the audit log records it (lib/audit). */
+export const AUDIT_ACTOR_TYPES = ['user', 'api_key', 'operator', 'system'] as const;
+
+/**
+ * The audit log (docs/portal.md#audit-log): one row per change made through the portal, the
+ * operator API or a merchant API key, written in the change's own transaction. Append-only: a
+ * trigger (migration 0019) refuses UPDATE, and DELETE of any entry younger than its retention
+ * (lib/retention.ts). No foreign key: an entry outlives what it names.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    merchantId: text('merchant_id').notNull(),
+    actorType: text('actor_type', { enum: AUDIT_ACTOR_TYPES }).notNull(),
+    /** A user id, an API key (its public part), `operator`, or a job's name. */
+    actorId: text('actor_id').notNull(),
+    /** What a person reads: the user's e-mail, the key, "Operador". */
+    actorLabel: text('actor_label').notNull(),
+    ip: text('ip'),
+    /** What was done, e.g. `webhook.url_changed`, `api_key.created` (lib/audit/actions.ts). */
+    action: text('action').notNull(),
+    /** The resource acted on (a key, a plan id, a user's e-mail), when it is not the merchant itself. */
+    target: text('target'),
+    /** Field by field, `{ from, to }`, secrets masked (lib/audit/record.ts). */
+    changes: jsonb('changes').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('audit_log_merchant_idx').on(t.merchantId, t.id),
+    index('audit_log_created_idx').on(t.createdAt),
+    check('audit_log_actor_type_check', inList('actor_type', AUDIT_ACTOR_TYPES)),
+  ],
 );

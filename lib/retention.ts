@@ -3,6 +3,7 @@ import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
 import { deleteEventsCreatedBefore } from '@/db/queries/webhooks';
 import { deleteManageLinksExpiredBefore } from '@/db/queries/manage-links';
 import { deleteEmailsCreatedBefore } from '@/db/queries/emails';
+import { deleteAuditEntriesCreatedBefore } from '@/db/queries/audit';
 
 // How long records that only serve a window are kept (docs/operations.md#scheduled-jobs). Each
 // deletion is its own scheduled job, so a slow or failing one holds up nothing else.
@@ -19,6 +20,12 @@ export const EMAIL_RETENTION_DAYS = 90;
 /** Manage links go this long after they expired: their use shows on the plan's page until then. */
 export const MANAGE_LINK_RETENTION_DAYS = 90;
 
+/**
+ * Audit log entries (docs/portal.md#audit-log) are kept 2 years; the table's trigger refuses to
+ * delete a younger one, so this number and migration 0019's interval change together.
+ */
+export const AUDIT_RETENTION_DAYS = 730;
+
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000);
 
 /** Idempotency records past their 24 h window; the database's clock decides. */
@@ -34,4 +41,8 @@ export function deleteOldEmails(db: Db, now: Date = new Date()): Promise<number>
 
 export function deleteOldManageLinks(db: Db, now: Date = new Date()): Promise<number> {
   return deleteManageLinksExpiredBefore(db, daysBefore(now, MANAGE_LINK_RETENTION_DAYS));
+}
+
+export function deleteOldAuditEntries(db: Db, now: Date = new Date()): Promise<number> {
+  return deleteAuditEntriesCreatedBefore(db, daysBefore(now, AUDIT_RETENTION_DAYS));
 }

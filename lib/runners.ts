@@ -6,7 +6,7 @@ import { inngestWebhookQueue } from '@/lib/inngest/webhook-queue';
 import { log } from '@/lib/log';
 import { merchantProcessors } from '@/lib/payments';
 import { startPeriodic } from '@/lib/periodic';
-import { deleteExpiredIdempotencyKeys, deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents } from '@/lib/retention';
+import { deleteExpiredIdempotencyKeys, deleteOldAuditEntries, deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents } from '@/lib/retention';
 import { runSettler } from '@/lib/settlement/settler';
 import { installWebhookQueue } from '@/lib/webhooks/queue';
 import { sweepAndDispatch } from '@/lib/webhooks/sweep';
@@ -71,6 +71,7 @@ const IN_PROCESS_JOBS: { name: string; everyMs: number; run: () => Promise<void>
   retentionJob('webhook retention', 24 * 60 * MINUTE, deleteOldWebhookEvents, 'old webhook events deleted'),
   retentionJob('e-mail retention', 24 * 60 * MINUTE, deleteOldEmails, 'old customer e-mails deleted'),
   retentionJob('manage link retention', 24 * 60 * MINUTE, deleteOldManageLinks, 'long-expired manage links deleted'),
+  retentionJob('audit log retention', 24 * 60 * MINUTE, deleteOldAuditEntries, 'audit entries past 2 years deleted'),
 ];
 
 export function startRunners(): void {

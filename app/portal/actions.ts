@@ -66,8 +66,8 @@ export async function signOutEverywhereAction(): Promise<void> {
 }
 
 export async function createKeyAction(): Promise<FormState> {
-  const { merchantId, t } = await signedIn();
-  const { apiKey, apiSecret } = await createKey(await getDb(), merchantId);
+  const { merchantId, t, actor } = await signedIn();
+  const { apiKey, apiSecret } = await createKey(await getDb(), merchantId, actor);
   revalidatePath('/portal/settings/api');
   return ok(t.api.created_ok, {
     values: [
@@ -79,8 +79,8 @@ export async function createKeyAction(): Promise<FormState> {
 }
 
 export async function revokeKeyAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t } = await signedIn();
-  const result = await revokeKey(await getDb(), merchantId, text(form, 'key'));
+  const { merchantId, t, actor } = await signedIn();
+  const result = await revokeKey(await getDb(), merchantId, text(form, 'key'), actor);
   revalidatePath('/portal/settings/api');
   if (!result) return error(t.api.revoke_missing);
   return ok(result.activeLeft === 0 ? t.api.revoked_last : t.api.revoked_ok);
@@ -96,45 +96,45 @@ function settingState(result: SettingResult, saved: string, problem: string): Fo
 }
 
 export async function saveApiVersionAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t } = await signedIn();
-  if (!(await savePinnedVersion(await getDb(), merchantId, text(form, 'apiVersion')))) return error(t.api.versionProblem);
+  const { merchantId, t, actor } = await signedIn();
+  if (!(await savePinnedVersion(await getDb(), merchantId, text(form, 'apiVersion'), actor))) return error(t.api.versionProblem);
   revalidatePath('/portal/settings/api');
   return ok(t.api.versionSaved);
 }
 
 export async function saveWebhookUrlAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t } = await signedIn();
-  return settingState(await saveWebhookUrl(await getDb(), merchantId, text(form, 'webhookUrl')), t.webhooks.urlSaved, t.webhooks.urlProblem);
+  const { merchantId, t, actor } = await signedIn();
+  return settingState(await saveWebhookUrl(await getDb(), merchantId, text(form, 'webhookUrl'), actor), t.webhooks.urlSaved, t.webhooks.urlProblem);
 }
 
 export async function saveWebhookRetriesAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t } = await signedIn();
+  const { merchantId, t, actor } = await signedIn();
   const on = form.get('webhookRetries') === 'on';
-  if ((await saveWebhookRetries(await getDb(), merchantId, on)) === 'needs_url') return error(t.webhooks.retriesNeedUrl);
+  if ((await saveWebhookRetries(await getDb(), merchantId, on, actor)) === 'needs_url') return error(t.webhooks.retriesNeedUrl);
   revalidatePath('/portal/settings/webhooks');
   return ok(on ? t.webhooks.retriesOn : t.webhooks.retriesOff);
 }
 
 export async function reenableWebhookAction(): Promise<FormState> {
-  const { merchantId, t } = await signedIn();
-  await reenableWebhook(await getDb(), merchantId);
+  const { merchantId, t, actor } = await signedIn();
+  await reenableWebhook(await getDb(), merchantId, actor);
   revalidatePath('/portal/settings/webhooks');
   return ok(t.webhooks.reenabled);
 }
 
 export async function generateSecretAction(): Promise<FormState> {
-  const { merchantId, t } = await signedIn();
-  return settingState(await saveWebhookSecret(await getDb(), merchantId), t.webhooks.generated, t.webhooks.secretProblem);
+  const { merchantId, t, actor } = await signedIn();
+  return settingState(await saveWebhookSecret(await getDb(), merchantId, undefined, actor), t.webhooks.generated, t.webhooks.secretProblem);
 }
 
 export async function saveSecretAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t } = await signedIn();
-  return settingState(await saveWebhookSecret(await getDb(), merchantId, text(form, 'webhookSecret')), t.webhooks.secretSaved, t.webhooks.secretProblem);
+  const { merchantId, t, actor } = await signedIn();
+  return settingState(await saveWebhookSecret(await getDb(), merchantId, text(form, 'webhookSecret'), actor), t.webhooks.secretSaved, t.webhooks.secretProblem);
 }
 
 export async function saveDomainsAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t } = await signedIn();
-  return settingState(await saveAllowedDomains(await getDb(), merchantId, text(form, 'allowedDomains')), t.webhooks.domainsSaved, t.webhooks.domainsProblem);
+  const { merchantId, t, actor } = await signedIn();
+  return settingState(await saveAllowedDomains(await getDb(), merchantId, text(form, 'allowedDomains'), actor), t.webhooks.domainsSaved, t.webhooks.domainsProblem);
 }
 
 export async function sendTestEventAction(): Promise<FormState> {

@@ -14,18 +14,18 @@ import { fill } from '@/lib/i18n/format';
 import { ownedOrInterrupt, signedIn } from '@/lib/portal/request';
 
 export async function saveWebhookEventsAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, lang } = await signedIn();
+  const { merchantId, lang, actor } = await signedIn();
   const c = CUSTOMER_PORTAL_COPY[lang];
   const parsed = webhookEventsSchema.safeParse(form.getAll('webhookEvents'));
   if (!parsed.success) return { status: 'error', message: c.eventsProblem, details: parsed.error.issues.map((i) => i.message) };
-  await updateMerchant(await getDb(), merchantId, { webhookEvents: parsed.data });
+  await updateMerchant(await getDb(), merchantId, { webhookEvents: parsed.data }, actor);
   revalidatePath('/portal/settings/webhooks');
   return { status: 'ok', message: c.eventsSaved };
 }
 
 /** The renewal settings (docs/billing.md#renewal-links), with the operator API's rules: a value out of range names its field. */
 export async function saveRenewalSettingsAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, lang } = await signedIn();
+  const { merchantId, lang, actor } = await signedIn();
   const c = CUSTOMER_PORTAL_COPY[lang];
   const whole = (name: string) => {
     const value = form.get(name);
@@ -39,7 +39,7 @@ export async function saveRenewalSettingsAction(_: FormState, form: FormData): P
   if (!parsed.success) {
     return { status: 'error', message: c.renewalsProblem, details: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`) };
   }
-  await updateMerchant(await getDb(), merchantId, parsed.data);
+  await updateMerchant(await getDb(), merchantId, parsed.data, actor);
   revalidatePath('/portal/settings/processor');
   return { status: 'ok', message: c.renewalsSaved };
 }

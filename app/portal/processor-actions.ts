@@ -10,7 +10,7 @@ import { LANG_HEADER } from '@/lib/checkout/i18n';
 import type { FormState } from '@/lib/portal/form-state';
 import { processorCopy } from '@/lib/portal/processor-i18n';
 import { saveProcessor } from '@/lib/portal/processor-page';
-import { requireUser } from '@/lib/portal/request';
+import { signedIn } from '@/lib/portal/request';
 
 const text = (form: FormData, name: string) => {
   const value = form.get(name);
@@ -22,7 +22,7 @@ async function copy() {
 }
 
 export async function saveWompiKeysAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
+  const { merchantId, actor } = await signedIn();
   const t = await copy();
   const result = await saveProcessor(await getDb(), merchantId, {
     type: 'wompi',
@@ -30,16 +30,16 @@ export async function saveWompiKeysAction(_: FormState, form: FormData): Promise
     privateKey: text(form, 'privateKey'),
     eventsSecret: text(form, 'eventsSecret'),
     integritySecret: text(form, 'integritySecret'),
-  });
+  }, actor);
   if (!result.ok) return { status: 'error', message: t.problem, details: result.problems };
   revalidatePath('/portal/settings/processor');
   return { status: 'ok', message: t.saved };
 }
 
 export async function useSandboxAction(): Promise<FormState> {
-  const { merchantId } = await requireUser();
+  const { merchantId, actor } = await signedIn();
   const t = await copy();
-  await saveProcessor(await getDb(), merchantId, { type: 'sandbox' });
+  await saveProcessor(await getDb(), merchantId, { type: 'sandbox' }, actor);
   revalidatePath('/portal/settings/processor');
   return { status: 'ok', message: t.sandboxSaved };
 }

@@ -9,10 +9,13 @@ export type MerchantRow = typeof merchants.$inferSelect;
 export async function insertMerchantWithKey(
   db: Db,
   values: { merchant: typeof merchants.$inferInsert; apiKey: string; secretHash: string },
+  /** More writes of the same transaction (the audit entry of who created it). */
+  also?: (tx: Db, row: MerchantRow) => Promise<void>,
 ): Promise<MerchantRow> {
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(merchants).values(values.merchant).returning();
     await tx.insert(apiKeys).values({ key: values.apiKey, merchantId: values.merchant.id, secretHash: values.secretHash });
+    await also?.(tx, row!);
     return row!;
   });
 }

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
+import type { Db } from '@/db/client';
 import { type ApiVersion, forVersion } from '@/lib/api-versions';
+import { recordAudit } from '@/lib/audit/record';
 import { ApiError } from './errors';
 import { parseWith, readJsonObject } from './body';
 import { type ApiContext, withApi } from './handler';
 import type { Media, Operation, OperationContext, ParamsOf } from './operation';
 import { withAdmin } from './with-admin';
-import { withCheckout } from './with-checkout';
+import { clientIp, withCheckout } from './with-checkout';
 import { withMerchant } from './with-merchant';
 
 /** A route export: Next's handler, carrying the operation it serves (the registry test reads it). */
@@ -50,6 +52,24 @@ async function inVersion(op: Operation, response: Response, version: ApiVersion 
   return new Response(text, { status: response.status, headers: response.headers });
 }
 
+type MerchantAudit = { db: Db; merchant: { merchantId: string; apiKey: string } };
+
+/**
+ * A change made with a merchant's API key, in the audit log (docs/portal.md#audit-log): the
+ * operation, the path it acted on, and the body sent, secrets masked and the customer left out. Written once the change
+ * has committed (each operation has its own unit of work), so the reply is never held back by it.
+ */
+async function auditKeyRequest(req: Request, op: Operation, { db, merchant }: MerchantAudit, rawBody: Record<string, unknown> | undefined) {
+  await recordAudit(db, {
+    merchantId: merchant.merchantId,
+    actor: { type: 'api_key', id: merchant.apiKey, label: merchant.apiKey, ip: clientIp(req) },
+    action: `api.${op.operationId}`,
+    target: `${op.method} ${new URL(req.url).pathname}`,
+    // A customer's personal data stays out: the log is kept 2 years, the customer's e-mails 90 days.
+    changes: rawBody ? { request: 'customer' in rawBody ? { ...rawBody, customer: '[omitted]' } : rawBody } : {},
+  });
+}
+
 /**
  * The route of `op` (STYLE: one wrapper per route): its auth and rate-limit bucket, then its
  * declared headers, query and body parsed with the declared schemas, then the handler.
@@ -61,6 +81,7 @@ export function route<const O extends Operation>(op: O, handler: (req: Request, 
     const rawBody = op.body ? await readJsonObject(req, { optional: !op.body.required }) : undefined;
     const body = op.body ? parseBody(op.body, rawBody, ctx.version) : undefined;
     const response = await handler(req, { ...ctx, headers, query, body, rawBody } as unknown as OperationContext<O>);
+    if (op.auth === 'merchant' && op.method !== 'GET' && response.ok) await auditKeyRequest(req, op, ctx as unknown as MerchantAudit, rawBody);
     return inVersion(op, response, ctx.version);
   };
   const limit = () => {

@@ -16,6 +16,7 @@ export const INNGEST_FUNCTION_IDS = {
   deleteOldWebhookEvents: 'delete-old-webhook-events',
   deleteOldEmails: 'delete-old-emails',
   deleteOldManageLinks: 'delete-old-manage-links',
+  deleteOldAuditEntries: 'delete-old-audit-entries',
 } as const;
 
 /** The id Inngest knows a function by. */

@@ -1,5 +1,6 @@
 import type { Db } from '@/db/client';
-import { insertMerchantWithKey, type MerchantRow, updateMerchantRow } from '@/db/queries/merchants';
+import { getMerchant, insertMerchantWithKey, type MerchantRow, updateMerchantRow } from '@/db/queries/merchants';
+import { type AuditActor, changesBetween, recordAudit } from '@/lib/audit/record';
 import { ApiError } from '@/lib/api/errors';
 import { forgetApiKeys } from '@/lib/auth/key-cache';
 import { generateApiKey, generateApiSecret, generateWebhookSecret, sha256Hex } from '@/lib/auth/secrets';
@@ -13,7 +14,7 @@ export type { CreatedMerchant, MerchantView };
  * Creates a merchant with its first API key (docs/operations.md#operator-api). A webhook secret is generated when
  * none is given. `id` is for the demo merchant's reserved id only.
  */
-export async function createMerchant(db: Db, input: CreateMerchantInput, options: { id?: string } = {}): Promise<CreatedMerchant> {
+export async function createMerchant(db: Db, input: CreateMerchantInput, options: { id?: string; actor?: AuditActor } = {}): Promise<CreatedMerchant> {
   const apiKey = generateApiKey();
   const apiSecret = generateApiSecret();
   const webhookSecret = input.webhookSecret ?? generateWebhookSecret();
@@ -27,6 +28,11 @@ export async function createMerchant(db: Db, input: CreateMerchantInput, options
     },
     apiKey,
     secretHash: sha256Hex(apiSecret),
+  }, async (tx, row) => {
+    const { actor } = options;
+    if (!actor) return;
+    const changes = { name: row.name, webhookUrl: row.webhookUrl, webhookSecret: row.webhookSecret, allowedDomains: row.allowedDomains };
+    await recordAudit(tx, { merchantId: row.id, actor, action: 'merchant.created', target: apiKey, changes });
   });
   // apiSecret is shown this once: only its hash is stored.
   return createdMerchantSchema.parse({ merchantId: row.id, name: row.name, apiKey, apiSecret, webhookSecret });
@@ -54,7 +60,11 @@ export function merchantView(row: MerchantRow): MerchantView {
   });
 }
 
+const pick = (row: MerchantRow, keys: string[]) =>
+  Object.fromEntries(keys.map((k) => [k, (row as unknown as Record<string, unknown>)[k]]));
+
 const RETRIES_NEED_URL = 'webhookRetries needs a webhook URL: set webhookUrl first';
+const retriesNeedUrl = () => new ApiError('invalid_request', RETRIES_NEED_URL, { details: [{ path: 'webhookRetries', message: RETRIES_NEED_URL }] });
 
 /**
  * What the webhook settings change besides themselves (docs/webhooks.md#retries): clearing the URL
@@ -68,16 +78,33 @@ function webhookSwitches(input: Pick<UpdateMerchantInput, 'webhookUrl' | 'webhoo
   };
 }
 
-export async function updateMerchant(db: Db, merchantId: string, input: UpdateMerchantInput) {
+/**
+ * Changes a merchant's settings. With `actor` (the portal, the operator API) the change and its
+ * audit entry, `merchant.updated` with each changed field before and after, commit together.
+ */
+export async function updateMerchant(db: Db, merchantId: string, input: UpdateMerchantInput, actor?: AuditActor) {
   if (!isId('mch', merchantId)) throw new ApiError('not_found', 'No merchant with this id');
   const { processor, webhookEvents, webhookEnabled, ...rest } = input;
-  const row = await updateMerchantRow(db, merchantId, {
+  const patch = {
     ...rest,
     ...(processor ? processorColumns(processor) : {}),
     ...(webhookEvents ? { webhookEventTypes: webhookEvents } : {}),
     ...webhookSwitches({ webhookUrl: rest.webhookUrl, webhookRetries: rest.webhookRetries, webhookEnabled }),
-  });
-  if (row === 'retries_without_url') throw new ApiError('invalid_request', RETRIES_NEED_URL, { details: [{ path: 'webhookRetries', message: RETRIES_NEED_URL }] });
+  };
+  const row = actor
+    ? await db.transaction(async (tx) => {
+        const before = await getMerchant(tx, merchantId);
+        const after = await updateMerchantRow(tx, merchantId, patch);
+        // The failed statement ended the transaction: refuse here, before anything else is sent in it.
+        if (after === 'retries_without_url') throw retriesNeedUrl();
+        if (before && after) {
+          const changes = changesBetween(before as Record<string, unknown>, pick(after, Object.keys(patch)));
+          if (Object.keys(changes).length > 0) await recordAudit(tx, { merchantId, actor, action: 'merchant.updated', changes });
+        }
+        return after;
+      })
+    : await updateMerchantRow(db, merchantId, patch);
+  if (row === 'retries_without_url') throw retriesNeedUrl();
   if (!row) throw new ApiError('not_found', 'No merchant with this id');
   // An INACTIVE merchant's keys are refused from the next request on, and a new pinned version
   // applies from the next request on (lib/auth/key-cache.ts).

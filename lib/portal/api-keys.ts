@@ -1,5 +1,6 @@
 import type { Db } from '@/db/client';
 import { insertApiKey, listApiKeys, revokeApiKey } from '@/db/queries/api-keys';
+import { type AuditActor, recordAudit } from '@/lib/audit/record';
 import { forgetApiKeys } from '@/lib/auth/key-cache';
 import { generateApiKey, generateApiSecret, sha256Hex } from '@/lib/auth/secrets';
 
@@ -12,10 +13,14 @@ export function listKeys(db: Db, merchantId: string): Promise<ApiKeyView[]> {
   return listApiKeys(db, merchantId);
 }
 
-export async function createKey(db: Db, merchantId: string): Promise<{ apiKey: string; apiSecret: string }> {
+/** A new key of the merchant; with `actor`, recorded in the audit log (`api_key.created`) in the same transaction. */
+export async function createKey(db: Db, merchantId: string, actor?: AuditActor): Promise<{ apiKey: string; apiSecret: string }> {
   const apiKey = generateApiKey();
   const apiSecret = generateApiSecret();
-  await insertApiKey(db, { key: apiKey, merchantId, secretHash: sha256Hex(apiSecret) });
+  await db.transaction(async (tx) => {
+    await insertApiKey(tx, { key: apiKey, merchantId, secretHash: sha256Hex(apiSecret) });
+    if (actor) await recordAudit(tx, { merchantId, actor, action: 'api_key.created', target: apiKey });
+  });
   return { apiKey, apiSecret };
 }
 
@@ -24,8 +29,13 @@ export async function createKey(db: Db, merchantId: string): Promise<{ apiKey: s
  * first). Answers how many active keys remain, or null when the key is not an active key of this
  * merchant.
  */
-export async function revokeKey(db: Db, merchantId: string, key: string): Promise<{ activeLeft: number } | null> {
-  if (!(await revokeApiKey(db, { merchantId, key }))) return null;
+export async function revokeKey(db: Db, merchantId: string, key: string, actor?: AuditActor): Promise<{ activeLeft: number } | null> {
+  const revoked = await db.transaction(async (tx) => {
+    if (!(await revokeApiKey(tx, { merchantId, key }))) return false;
+    if (actor) await recordAudit(tx, { merchantId, actor, action: 'api_key.revoked', target: key });
+    return true;
+  });
+  if (!revoked) return null;
   // Refused from the next request on in this process; the database announces it to the others.
   forgetApiKeys(db);
   const keys = await listApiKeys(db, merchantId);

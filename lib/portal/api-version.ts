@@ -1,6 +1,7 @@
 import type { Db } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
 import { type ApiVersion, isApiVersion } from '@/lib/api-versions';
+import type { AuditActor } from '@/lib/audit/record';
 import { updateMerchant } from '@/lib/merchants/merchants';
 
 // Settings → API: the merchant's pinned API version (docs/api.md#versioning), what requests without
@@ -13,8 +14,8 @@ export async function getPinnedVersion(db: Db, merchantId: string): Promise<ApiV
 }
 
 /** Pins `value`; false (nothing changed) when it is not a version. The next request uses it (the key cache forgets). */
-export async function savePinnedVersion(db: Db, merchantId: string, value: string): Promise<boolean> {
+export async function savePinnedVersion(db: Db, merchantId: string, value: string, actor?: AuditActor): Promise<boolean> {
   if (!isApiVersion(value)) return false;
-  await updateMerchant(db, merchantId, { apiVersion: value });
+  await updateMerchant(db, merchantId, { apiVersion: value }, actor);
   return true;
 }

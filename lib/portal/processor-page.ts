@@ -3,6 +3,7 @@ import { getMerchant } from '@/db/queries/merchants';
 import { countOpenPlansOffAmount } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
+import type { AuditActor } from '@/lib/audit/record';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { expectedPrefixes, processorSettingsSchema } from '@/lib/merchants/processor-schema';
 import { isProductionDeployment } from '@/lib/payments/secret-box';
@@ -35,7 +36,7 @@ export function inTestMode(settings: Pick<Awaited<ReturnType<typeof getProcessor
 
 type ProcessorSaveResult = { ok: true } | { ok: false; problems: string[] };
 
-export async function saveProcessor(db: Db, merchantId: string, input: Record<string, unknown>): Promise<ProcessorSaveResult> {
+export async function saveProcessor(db: Db, merchantId: string, input: Record<string, unknown>, actor?: AuditActor): Promise<ProcessorSaveResult> {
   const parsed = processorSettingsSchema.safeParse(input);
   if (!parsed.success) {
     // One problem per field: the first one found.
@@ -47,7 +48,7 @@ export async function saveProcessor(db: Db, merchantId: string, input: Record<st
     return { ok: false, problems: [...byField.values()] };
   }
   try {
-    await updateMerchant(db, merchantId, { processor: parsed.data });
+    await updateMerchant(db, merchantId, { processor: parsed.data }, actor);
     return { ok: true };
   } catch (error) {
     if (error instanceof ApiError && error.code === 'invalid_request') {

@@ -2,6 +2,8 @@ import { headers } from 'next/headers';
 import { forbidden, notFound, redirect } from 'next/navigation';
 import { ApiError } from '@/lib/api/errors';
 import { LANG_HEADER, type Lang } from '@/lib/i18n/locale';
+import { clientIp } from '@/lib/api/with-checkout';
+import type { AuditActor } from '@/lib/audit/record';
 import { currentUser, type PortalUser } from './accounts';
 import { PORTAL_COPY, type PortalCopy } from './i18n';
 
@@ -19,10 +21,15 @@ export async function requireUser(): Promise<PortalUser> {
   return user;
 }
 
-/** An action's start: the signed-in user (anyone else is sent to sign in), then the request's language. */
-export async function signedIn(): Promise<PortalUser & { lang: Lang; t: PortalCopy }> {
+/** The audit log's actor for a portal user acting from these headers. */
+export function userActor(user: PortalUser, requestHeaders: Headers): AuditActor {
+  return { type: 'user', id: user.userId, label: user.email, ip: clientIp({ headers: requestHeaders }) };
+}
+
+/** An action's start: the signed-in user (anyone else is sent to sign in), the request's language, and the user as the audit log's actor. */
+export async function signedIn(): Promise<PortalUser & { lang: Lang; t: PortalCopy; actor: AuditActor }> {
   const user = await requireUser();
-  return { ...user, ...(await portalLang()) };
+  return { ...user, ...(await portalLang()), actor: userActor(user, await headers()) };
 }
 
 /** Loads a resource of the merchant; another merchant's becomes the 403 page, a missing one the 404. */

@@ -1,6 +1,7 @@
 import type { Db } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
 import { ApiError } from '@/lib/api/errors';
+import type { AuditActor } from '@/lib/audit/record';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { generateWebhookSecret } from '@/lib/auth/secrets';
 import { allowedDomainsSchema, webhookSecretSchema, webhookUrlSchema } from '@/lib/merchants/schemas';
@@ -29,9 +30,9 @@ export async function getWebhookSettings(db: Db, merchantId: string) {
 }
 
 /** Turns retries on or off (docs/webhooks.md#retries); on needs a URL. */
-export async function saveWebhookRetries(db: Db, merchantId: string, on: boolean): Promise<'saved' | 'needs_url'> {
+export async function saveWebhookRetries(db: Db, merchantId: string, on: boolean, actor?: AuditActor): Promise<'saved' | 'needs_url'> {
   try {
-    await updateMerchant(db, merchantId, { webhookRetries: on });
+    await updateMerchant(db, merchantId, { webhookRetries: on }, actor);
     return 'saved';
   } catch (error) {
     if (error instanceof ApiError && error.code === 'invalid_request') return 'needs_url';
@@ -40,38 +41,38 @@ export async function saveWebhookRetries(db: Db, merchantId: string, on: boolean
 }
 
 /** Re-enables an endpoint disabled after 3 days of failures: its count of failing days starts afresh. */
-export async function reenableWebhook(db: Db, merchantId: string): Promise<void> {
-  await updateMerchant(db, merchantId, { webhookEnabled: true });
+export async function reenableWebhook(db: Db, merchantId: string, actor?: AuditActor): Promise<void> {
+  await updateMerchant(db, merchantId, { webhookEnabled: true }, actor);
 }
 
 /** Sets the webhook URL (https only); an empty value removes it (events are then only recorded, and retries go off). */
-export async function saveWebhookUrl(db: Db, merchantId: string, value: string): Promise<SettingResult> {
+export async function saveWebhookUrl(db: Db, merchantId: string, value: string, actor?: AuditActor): Promise<SettingResult> {
   if (value.trim() === '') {
-    await updateMerchant(db, merchantId, { webhookUrl: null });
+    await updateMerchant(db, merchantId, { webhookUrl: null }, actor);
     return { ok: true };
   }
   const parsed = webhookUrlSchema.safeParse(value);
   if (!parsed.success) return problemsOf(parsed.error.issues);
-  await updateMerchant(db, merchantId, { webhookUrl: parsed.data });
+  await updateMerchant(db, merchantId, { webhookUrl: parsed.data }, actor);
   return { ok: true };
 }
 
 /** Sets the webhook secret the merchant chose (at least 32 characters), or a generated one when none is given. */
-export async function saveWebhookSecret(db: Db, merchantId: string, value?: string): Promise<SettingResult> {
+export async function saveWebhookSecret(db: Db, merchantId: string, value?: string, actor?: AuditActor): Promise<SettingResult> {
   const parsed = webhookSecretSchema.safeParse(value ?? generateWebhookSecret());
   if (!parsed.success) return problemsOf(parsed.error.issues);
-  await updateMerchant(db, merchantId, { webhookSecret: parsed.data });
+  await updateMerchant(db, merchantId, { webhookSecret: parsed.data }, actor);
   return { ok: true };
 }
 
 /** Sets the widget's allowed domains from a text area: one entry per line (commas also separate). */
-export async function saveAllowedDomains(db: Db, merchantId: string, text: string): Promise<SettingResult> {
+export async function saveAllowedDomains(db: Db, merchantId: string, text: string, actor?: AuditActor): Promise<SettingResult> {
   const entries = text
     .split(/[\n,]/)
     .map((e) => e.trim())
     .filter(Boolean);
   const parsed = allowedDomainsSchema.safeParse(entries);
   if (!parsed.success) return problemsOf(parsed.error.issues);
-  await updateMerchant(db, merchantId, { allowedDomains: parsed.data });
+  await updateMerchant(db, merchantId, { allowedDomains: parsed.data }, actor);
   return { ok: true };
 }

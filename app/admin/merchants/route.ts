@@ -2,7 +2,11 @@
 import { getDb } from '@/db/client';
 import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
+import { clientIp } from '@/lib/api/with-checkout';
+import { operatorActor } from '@/lib/audit/record';
 import { createMerchant } from '@/lib/merchants/merchants';
 import * as op from './operation';
 
-export const POST = route(op.POST, async (_req, { body }) => jsonResponse(await createMerchant(await getDb(), body), { status: 201 }));
+export const POST = route(op.POST, async (req, { body }) =>
+  jsonResponse(await createMerchant(await getDb(), body, { actor: operatorActor(clientIp(req)) }), { status: 201 }),
+);

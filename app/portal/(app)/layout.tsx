@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { PortalNav } from '@/components/portal/portal-nav';
 import { PortalShell } from '@/components/portal/portal-shell';
 import { getDb } from '@/db/client';
+import { auditCopy } from '@/lib/portal/audit-i18n';
 import { couponsCopy } from '@/lib/portal/coupons-i18n';
 import { processorCopy } from '@/lib/portal/processor-i18n';
 import { getProcessorSettings, inTestMode } from '@/lib/portal/processor-page';
@@ -29,6 +30,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
         { href: '/portal/settings/api', text: t.nav.api },
         { href: '/portal/settings/webhooks', text: t.nav.webhooks },
         { href: '/portal/settings/processor', text: processorCopy(lang).nav },
+        { href: '/portal/settings/audit', text: auditCopy(lang).nav },
       ],
     },
   ];

@@ -1,5 +1,5 @@
 import { type Db, getDb } from '@/db/client';
-import { deleteExpiredIdempotencyKeys, deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents } from '@/lib/retention';
+import { deleteExpiredIdempotencyKeys, deleteOldAuditEntries, deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents } from '@/lib/retention';
 import { inngest } from '../client';
 import { INNGEST_FUNCTION_IDS } from '../function-ids';
 
@@ -16,10 +16,12 @@ export const deleteExpiredIdempotencyKeysFunction = retentionFunction(INNGEST_FU
 export const deleteOldWebhookEventsFunction = retentionFunction(INNGEST_FUNCTION_IDS.deleteOldWebhookEvents, '43 3 * * *', deleteOldWebhookEvents);
 export const deleteOldEmailsFunction = retentionFunction(INNGEST_FUNCTION_IDS.deleteOldEmails, '47 3 * * *', deleteOldEmails);
 export const deleteOldManageLinksFunction = retentionFunction(INNGEST_FUNCTION_IDS.deleteOldManageLinks, '51 3 * * *', deleteOldManageLinks);
+export const deleteOldAuditEntriesFunction = retentionFunction(INNGEST_FUNCTION_IDS.deleteOldAuditEntries, '55 3 * * *', deleteOldAuditEntries);
 
 export const retentionFunctions = [
   deleteExpiredIdempotencyKeysFunction,
   deleteOldWebhookEventsFunction,
   deleteOldEmailsFunction,
   deleteOldManageLinksFunction,
+  deleteOldAuditEntriesFunction,
 ];
