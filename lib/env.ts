@@ -81,6 +81,10 @@ const schema = z
     EMAIL_FROM: optionalString,
     // Wompi's base URL (…/v1) for every merchant, instead of the one its key prefix names: a local double.
     WOMPI_API_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
+    // E-invoicing providers' base URLs (docs/einvoicing.md#settings): a local double. Unset, each
+    // provider's sandbox outside production and in a sandbox deployment, its production URL in production.
+    FACTUS_API_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
+    ALEGRA_API_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {

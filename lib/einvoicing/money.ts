@@ -69,6 +69,11 @@ export function priceLine(input: LineInput): Line {
   return { ...input, total, net, ivaAmount: iva, listNet, discountNet: listNet - net };
 }
 
+/** The net price of one unit of a line (its list net over its quantity, half-even to the cent). */
+export function unitNetOf(line: Line): number {
+  return line.quantity === 1 ? line.listNet : divideHalfEven(line.listNet, line.quantity);
+}
+
 /** The document's totals, each the sum of its lines' (no document-level rounding). */
 export interface Totals {
   /** Σ net: DIAN's LineExtensionAmount (ValFac). */

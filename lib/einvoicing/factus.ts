@@ -1,0 +1,277 @@
+import { dianQrUrl, type DianEnvironment } from './cufe';
+import { DIAN_PAYMENT_MEANS, DIAN_TAX_ID_CODE, FINAL_CONSUMER_ID, FINAL_CONSUMER_NAME, type Buyer, type CreditNoteDraft, type InvoiceDraft } from './draft';
+import { callProvider, readDianMessage, unreadable, type CallOptions } from './http';
+import { formatAmount, unitNetOf, type Line } from './money';
+import { EInvoiceAuthError, EInvoiceRetryableError, type DianMessage, type DocumentLookup, type EInvoiceProvider, type IssueResult } from './provider';
+
+// Factus API v2 (docs/einvoicing.md#factus): the merchant's own Factus account numbers each
+// document from its DIAN range. OAuth password grant for a bearer token (refreshed on a 401),
+// `reference_code` = our reference (Factus does not create a second document for a repeat),
+// `items.*.price` NET of IVA and discounts (v2 changed this from v1's gross price). The request
+// bodies are pure functions, held to byte-stable fixtures by lib/einvoicing/contract.test.ts.
+
+export const FACTUS_SANDBOX_URL = 'https://api-sandbox.factus.com.co';
+export const FACTUS_PRODUCTION_URL = 'https://api.factus.com.co';
+
+export interface FactusCredentials {
+  clientId: string;
+  clientSecret: string;
+  username: string;
+  password: string;
+  /** Needed only when the merchant's Factus account has more than one active range. */
+  numberingRangeId?: number | null;
+}
+
+const withEmail = (buyer: Buyer) => (buyer.email ? { email: buyer.email } : {});
+
+/** The buyer as Factus' `customer`: the final consumer, a company by NIT, or a person by document. */
+export function factusCustomer(buyer: Buyer): Record<string, unknown> {
+  const id = buyer.taxId;
+  if (!id) {
+    return { identification_document_code: '13', identification: FINAL_CONSUMER_ID, names: FINAL_CONSUMER_NAME, legal_organization_code: '2', tribute_code: 'ZZ', ...withEmail(buyer) };
+  }
+  if (id.type === 'NIT') {
+    return {
+      identification_document_code: DIAN_TAX_ID_CODE.NIT,
+      identification: id.number,
+      dv: String(id.dv),
+      company: buyer.legalName,
+      legal_organization_code: '1',
+      tribute_code: '01',
+      responsibilities: ['R-99-PN'],
+      ...withEmail(buyer),
+    };
+  }
+  return { identification_document_code: DIAN_TAX_ID_CODE[id.type], identification: id.number, names: buyer.legalName, legal_organization_code: '2', tribute_code: 'ZZ', ...withEmail(buyer) };
+}
+
+function factusItem(line: Line, index: number): Record<string, unknown> {
+  return {
+    code_reference: `line-${index + 1}`,
+    name: line.description,
+    quantity: `${line.quantity}.00`,
+    ...(line.discountNet > 0 ? { discount_amount: formatAmount(line.discountNet) } : { discount_rate: '0.00' }),
+    price: formatAmount(unitNetOf(line)),
+    unit_measure_code: '94',
+    standard_code: '999',
+    taxes: line.iva === 'excluded' ? [{ code: '01', rate: '0.00', is_excluded: true }] : [{ code: '01', rate: `${line.iva}.00` }],
+  };
+}
+
+/**
+ * What Factus will total the lines to: net price × quantity − discount, plus IVA on that rounded to
+ * the cent. Our IVA is the charged total less the half-even net, which can differ by a cent; the
+ * difference goes in `cash_rounding_amount`, so the payment equals what was charged.
+ */
+export function factusComputedTotal(lines: readonly Line[]): number {
+  let total = 0;
+  for (const line of lines) {
+    const net = unitNetOf(line) * line.quantity - line.discountNet;
+    total += net + (line.iva === 'excluded' ? 0 : Math.round((net * line.iva) / 100));
+  }
+  return total;
+}
+
+const signedAmount = (cents: number) => (cents < 0 ? `-${formatAmount(-cents)}` : formatAmount(cents));
+
+function paymentDetails(draft: InvoiceDraft | CreditNoteDraft) {
+  return [{ payment_form: '1', payment_method_code: DIAN_PAYMENT_MEANS[draft.paymentMethod], amount: formatAmount(draft.totals.payable) }];
+}
+
+/** `POST /v2/bills/validate`'s body for a draft. */
+export function factusInvoiceBody(draft: InvoiceDraft, numberingRangeId?: number | null): Record<string, unknown> {
+  return {
+    reference_code: draft.reference,
+    ...(numberingRangeId ? { numbering_range_id: numberingRangeId } : {}),
+    operation_type: '10',
+    send_email: false,
+    billing_period: { start_date: draft.period.start, end_date: draft.period.end },
+    payment_details: paymentDetails(draft),
+    cash_rounding_amount: signedAmount(draft.totals.payable - factusComputedTotal(draft.lines)),
+    customer: factusCustomer(draft.buyer),
+    items: draft.lines.map(factusItem),
+  };
+}
+
+/** `POST /v2/credit-notes/validate`'s body: the same lines and buyer, citing the invoice by number. */
+export function factusCreditNoteBody(draft: CreditNoteDraft): Record<string, unknown> {
+  return {
+    reference_code: draft.reference,
+    correction_concept_code: draft.concept,
+    customization_id: '20',
+    bill_number: draft.invoice.number,
+    payment_details: paymentDetails(draft),
+    customer: factusCustomer(draft.buyer),
+    items: draft.lines.map(factusItem),
+  };
+}
+
+type Parsed = IssueResult | { status: 'PENDING' };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
+
+/** DIAN's messages in `data.errors`: a map of rule → text ("Regla: FAJ44b, Notificación: …"). */
+function factusMessages(errors: unknown): { rule: string; message: string; rejects: boolean }[] {
+  if (isObject(errors)) return Object.entries(errors).map(([rule, text]) => readDianMessage(String(text), rule));
+  if (Array.isArray(errors)) return errors.map((text) => readDianMessage(typeof text === 'string' ? text : JSON.stringify(text)));
+  return [];
+}
+
+/**
+ * A Factus document reply (`{ status, message, data }`) as the port's answer: validated → ISSUED;
+ * "Rechazo" messages → REJECTED; neither → PENDING (DIAN has not answered; Factus says to resend the
+ * same data). Null when the body is not a document.
+ */
+export function parseFactusDocument(json: unknown, kind: 'INVOICE' | 'CREDIT_NOTE', environment: DianEnvironment): Parsed | null {
+  const data = isObject(json) ? json.data : undefined;
+  if (!isObject(data)) return null;
+  const number = str(data.number);
+  const key = kind === 'INVOICE' ? str(data.cufe) : str(data.cude);
+  const messages = factusMessages(data.errors);
+  const toMessage = ({ rule, message }: { rule: string; message: string }): DianMessage => ({ rule, message });
+  const rejections = messages.filter((m) => m.rejects);
+  if (data.is_validated === true && number && key) {
+    const links = isObject(data.links) ? data.links : {};
+    return {
+      status: 'ISSUED',
+      number,
+      cufe: key,
+      qrUrl: str(links.qr) ?? str(data.qr) ?? dianQrUrl(key, environment),
+      ...(str(links.public_url) ? { pdfUrl: str(links.public_url) } : {}),
+      providerId: number,
+      warnings: messages.filter((m) => !m.rejects).map(toMessage),
+    };
+  }
+  if (rejections.length > 0) return { status: 'REJECTED', errors: rejections.map(toMessage) };
+  return { status: 'PENDING' };
+}
+
+/** Factus' validation errors (422/400): Laravel's `{ message, errors: { field: [text] } }` or a list. */
+function validationErrors(json: unknown, status: number): DianMessage[] {
+  const body = isObject(json) ? json : {};
+  const errors = body.errors;
+  if (isObject(errors)) {
+    return Object.entries(errors).flatMap(([field, texts]) => (Array.isArray(texts) ? texts : [texts]).map((text) => ({ rule: field, message: String(text) })));
+  }
+  if (Array.isArray(errors)) return errors.map((e) => ({ rule: String(isObject(e) ? (e.code ?? status) : status), message: String(isObject(e) ? (e.message ?? JSON.stringify(e)) : e) }));
+  return [{ rule: String(status), message: str(body.message) ?? `Factus answered HTTP ${status}` }];
+}
+
+const isDuplicate = (result: Parsed) => result.status === 'REJECTED' && result.errors.some((e) => e.rule === '90');
+
+interface FactusOptions extends CallOptions {
+  baseUrl: string;
+  credentials: FactusCredentials;
+  environment: DianEnvironment;
+  now?: () => number;
+}
+
+export function createFactusProvider(options: FactusOptions): EInvoiceProvider {
+  const { baseUrl, credentials, environment } = options;
+  const now = options.now ?? Date.now;
+  let token: { value: string; expiresAt: number } | null = null;
+
+  async function accessToken(): Promise<string> {
+    if (token && now() < token.expiresAt) return token.value;
+    const form = new URLSearchParams({
+      grant_type: 'password',
+      client_id: credentials.clientId,
+      client_secret: credentials.clientSecret,
+      username: credentials.username,
+      password: credentials.password,
+    });
+    const reply = await callProvider('Factus', `${baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    }, { ...options, passStatuses: [400] });
+    if (reply.status === 400) throw new EInvoiceAuthError('Factus refused the credentials (HTTP 400)');
+    const body = isObject(reply.json) ? reply.json : {};
+    const value = str(body.access_token);
+    if (reply.status !== 200 || !value) throw unreadable('Factus', reply.status);
+    // Renewed a minute early: the documented lifetime (an hour) and the sample's 600 s disagree.
+    const lifetime = typeof body.expires_in === 'number' ? body.expires_in : 600;
+    token = { value, expiresAt: now() + Math.max(0, lifetime - 60) * 1000 };
+    return value;
+  }
+
+  /** A call with the bearer token; a 401 drops the token and tries once more with a new one. */
+  async function api(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {
+    for (let attempt = 0; ; attempt++) {
+      const bearer = await accessToken();
+      try {
+        return await callProvider('Factus', `${baseUrl}${path}`, {
+          method,
+          headers: { Accept: 'application/json', Authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        }, { ...options, passStatuses: [400, 404, 409, 422] });
+      } catch (error) {
+        if (!(error instanceof EInvoiceAuthError) || attempt > 0) throw error;
+        token = null;
+      }
+    }
+  }
+
+  const routes = (kind: 'INVOICE' | 'CREDIT_NOTE') => (kind === 'INVOICE' ? '/v2/bills' : '/v2/credit-notes');
+
+  async function find(lookup: DocumentLookup): Promise<Parsed | null> {
+    let number = lookup.providerId ?? lookup.number;
+    if (!number) {
+      const list = await api('GET', `${routes(lookup.kind)}?filter[reference_code]=${encodeURIComponent(lookup.reference)}`);
+      const page = isObject(list.json) && isObject(list.json.data) ? list.json.data.data : undefined;
+      if (list.status === 404) return null;
+      if (!Array.isArray(page)) throw unreadable('Factus', list.status);
+      const match = page.find((doc) => isObject(doc) && doc.reference_code === lookup.reference);
+      number = isObject(match) ? str(match.number) : undefined;
+      if (!number) return null;
+    }
+    const reply = await api('GET', `${routes(lookup.kind)}/${encodeURIComponent(number)}`);
+    if (reply.status === 404) return null;
+    const parsed = parseFactusDocument(reply.json, lookup.kind, environment);
+    if (!parsed) throw unreadable('Factus', reply.status);
+    return parsed;
+  }
+
+  async function issue(kind: 'INVOICE' | 'CREDIT_NOTE', reference: string, body: Record<string, unknown>): Promise<IssueResult> {
+    const path = `${routes(kind)}/validate`;
+    const reply = await api('POST', path, body);
+    if (reply.status === 400 || reply.status === 422) return { status: 'REJECTED', errors: validationErrors(reply.json, reply.status) };
+    if (reply.status === 409) {
+      // A document with this reference, or one Factus holds rejected and unvalidated, is in the way.
+      const existing = await find({ kind, reference });
+      if (existing?.status === 'ISSUED') return existing;
+      const message = isObject(reply.json) ? str(reply.json.message) : undefined;
+      throw new EInvoiceRetryableError(`Factus answered 409: ${message ?? 'a pending document blocks new ones'}`);
+    }
+    if (reply.status === 404) throw unreadable('Factus', reply.status);
+    const parsed = parseFactusDocument(reply.json, kind, environment);
+    if (!parsed) throw unreadable('Factus', reply.status);
+    if (isDuplicate(parsed)) {
+      const existing = await find({ kind, reference });
+      if (existing?.status === 'ISSUED') return existing;
+    }
+    if (parsed.status === 'PENDING') throw new EInvoiceRetryableError('DIAN has not validated the document yet; the same draft is sent again later');
+    if (parsed.status === 'REJECTED') {
+      // Factus holds a rejected document and refuses new ones until it is deleted; it spent no
+      // number (DIAN does not consume a rejected consecutive), and the corrected draft is sent anew.
+      await api('DELETE', `${routes(kind)}/destroy/reference/${encodeURIComponent(reference)}`).catch(() => undefined);
+    }
+    return parsed;
+  }
+
+  return {
+    kind: 'factus',
+    numbering: 'provider',
+    async checkCredentials() {
+      token = null;
+      await accessToken();
+    },
+    issueInvoice: (draft) => issue('INVOICE', draft.reference, factusInvoiceBody(draft, credentials.numberingRangeId)),
+    issueCreditNote: (draft) => issue('CREDIT_NOTE', draft.reference, factusCreditNoteBody(draft)),
+    async findDocument(lookup) {
+      const found = await find(lookup);
+      return found && found.status !== 'PENDING' ? found : null;
+    },
+  };
+}

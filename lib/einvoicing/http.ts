@@ -1,0 +1,77 @@
+import { EInvoiceAuthError, EInvoiceRetryableError } from './provider';
+
+// One HTTP call to a provider, shared by the adapters: a deadline on every call (a provider that
+// hangs is a retryable error, never a stuck issue), JSON read once, and the statuses every provider
+// means the same way turned into the port's errors. What a 4xx body means is the adapter's.
+
+/** The longest one call to a provider may take. DIAN's validation happens inside the call. */
+export const PROVIDER_CALL_TIMEOUT_MS = 30_000;
+
+export interface ProviderReply {
+  status: number;
+  /** The body as JSON, or null when it was empty or not JSON. */
+  json: unknown;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/** Retry-After in milliseconds (seconds or an HTTP date), when the provider gave one. */
+export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+  const value = headers.get('retry-after');
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/**
+ * Sends the request and answers its reply; throws EInvoiceRetryableError for a network failure, a
+ * timeout, 408, 429 and 5xx, and EInvoiceAuthError for 401 and 403 (unless `authStatuses` says
+ * otherwise, for a token endpoint that has its own).
+ */
+export async function callProvider(
+  provider: string,
+  url: string,
+  init: { method: 'GET' | 'POST' | 'DELETE'; headers: Record<string, string>; body?: string },
+  options: CallOptions & { passStatuses?: number[] } = {},
+): Promise<ProviderReply> {
+  const doFetch = options.fetch ?? fetch;
+  let res: Response;
+  let text: string;
+  try {
+    res = await doFetch(url, { ...init, signal: AbortSignal.timeout(options.timeoutMs ?? PROVIDER_CALL_TIMEOUT_MS), redirect: 'error' });
+    text = await res.text();
+  } catch (error) {
+    const what = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') ? 'did not answer in time' : 'could not be reached';
+    throw new EInvoiceRetryableError(`${provider} ${what} (${init.method} ${new URL(url).pathname})`, undefined, { cause: error });
+  }
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  const pass = options.passStatuses ?? [];
+  if (!pass.includes(res.status)) {
+    if (res.status === 401 || res.status === 403) throw new EInvoiceAuthError(`${provider} refused the credentials (HTTP ${res.status})`);
+    if (res.status === 408 || res.status === 429 || res.status >= 500) {
+      throw new EInvoiceRetryableError(`${provider} answered HTTP ${res.status}`, retryAfterMs(res.headers));
+    }
+  }
+  return { status: res.status, json, headers: res.headers };
+}
+
+/** A reply that is none of the shapes the provider documents: retryable, since the document may exist. */
+export function unreadable(provider: string, status: number): EInvoiceRetryableError {
+  return new EInvoiceRetryableError(`${provider} answered HTTP ${status} with a body we cannot read`);
+}
+
+/** DIAN's messages as providers write them, "Regla: FAD06, Rechazo: …": the rule and whether it rejects. */
+export function readDianMessage(text: string, fallbackRule = 'DIAN'): { rule: string; message: string; rejects: boolean } {
+  const rule = /Regla:\s*([A-Za-z0-9]+)/i.exec(text)?.[1] ?? fallbackRule;
+  return { rule, message: text.trim(), rejects: /rechazo/i.test(text) };
+}

@@ -1,0 +1,39 @@
+import { env } from '@/lib/env';
+import { ALEGRA_PRODUCTION_URL, ALEGRA_SANDBOX_URL, createAlegraProvider, type AlegraCredentials } from './alegra';
+import type { DianEnvironment } from './cufe';
+import { createFactusProvider, FACTUS_PRODUCTION_URL, FACTUS_SANDBOX_URL, type FactusCredentials } from './factus';
+import type { CallOptions } from './http';
+import type { EInvoiceProvider } from './provider';
+
+// A merchant's provider from its e-invoicing settings (docs/einvoicing.md#settings). The base URL
+// and DIAN's environment follow the deployment: a production deployment talks to the providers'
+// production APIs and DIAN's production (1); every other one, a sandbox deployment included, to
+// their sandboxes and DIAN's habilitación (2). FACTUS_API_URL / ALEGRA_API_URL point at a double.
+
+export type ProviderSettings = ({ provider: 'factus' } & FactusCredentials) | ({ provider: 'alegra' } & AlegraCredentials);
+
+type Deployment = Pick<ReturnType<typeof env>, 'NODE_ENV' | 'SANDBOX_DEPLOYMENT' | 'FACTUS_API_URL' | 'ALEGRA_API_URL'>;
+
+const isProduction = (settings: Deployment) => settings.NODE_ENV === 'production' && !settings.SANDBOX_DEPLOYMENT;
+
+/** DIAN's ProfileExecutionID documents are issued under in this deployment. */
+export function dianEnvironment(settings: Deployment = env()): DianEnvironment {
+  return isProduction(settings) ? 1 : 2;
+}
+
+export function providerBaseUrl(provider: 'factus' | 'alegra', settings: Deployment = env()): string {
+  const production = isProduction(settings);
+  if (provider === 'factus') return settings.FACTUS_API_URL ?? (production ? FACTUS_PRODUCTION_URL : FACTUS_SANDBOX_URL);
+  return settings.ALEGRA_API_URL ?? (production ? ALEGRA_PRODUCTION_URL : ALEGRA_SANDBOX_URL);
+}
+
+export function createEInvoiceProvider(settings: ProviderSettings, options: CallOptions & { deployment?: Deployment } = {}): EInvoiceProvider {
+  const deployment = options.deployment ?? env();
+  const common = { ...options, environment: dianEnvironment(deployment) };
+  if (settings.provider === 'factus') {
+    const { clientId, clientSecret, username, password, numberingRangeId } = settings;
+    return createFactusProvider({ ...common, baseUrl: providerBaseUrl('factus', deployment), credentials: { clientId, clientSecret, username, password, numberingRangeId } });
+  }
+  const { token, companyId } = settings;
+  return createAlegraProvider({ ...common, baseUrl: providerBaseUrl('alegra', deployment), credentials: { token, companyId } });
+}
