@@ -5,7 +5,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import Script from 'next/script';
 import { DemoShop } from '@/components/demo/demo-shop';
-import { createDemoLinkAction, demoSnapshotAction } from './actions';
+import { createDemoLinkAction, demoSnapshotAction } from '@/lib/portal/demo/actions';
 import { demoAvailable } from '@/lib/portal/demo-merchant';
 import { DEMO_PLAN } from '@/lib/portal/demo-shop';
 

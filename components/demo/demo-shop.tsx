@@ -18,7 +18,7 @@ function prettyBody(body: string): string {
   }
 }
 
-/** The page's server actions (app/demo/actions.ts), passed in: a component never imports app/. */
+/** The page's server actions (lib/portal/demo/actions.ts), passed in: a component never imports app/. */
 interface DemoShopActions {
   createLink: () => Promise<DemoResult<PaymentLink>>;
   snapshot: (planId: string) => Promise<DemoResult<DemoSnapshot>>;

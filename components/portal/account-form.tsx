@@ -7,7 +7,7 @@ import { PortalShell } from './portal-shell';
 /**
  * The signed-out pages' one form: sign-in (the e-mail and the password), or sign-up (the merchant's
  * name and the user's before them, and a new password with the hint of what one must be), with a
- * link to the other page. `action` is the page's server action (app/portal/actions.ts), passed in.
+ * link to the other page. `action` is the page's server action (lib/portal/accounts/actions.ts), passed in.
  */
 export async function AccountForm({ kind, action }: { kind: 'signIn' | 'signUp'; action: FormAction }) {
   const { lang, t } = await portalLang();

@@ -1,21 +1,18 @@
 // The plan page's customers' side (docs/customers.md): the e-mails sent to the customer with how
 // each attempt went, and how often the customer opened a manage link.
-import { getDb } from '@/db/client';
-import { manageLinkUse } from '@/db/queries/manage-links';
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
-import { listPlanEmails } from '@/db/queries/emails';
 import { MAX_EMAIL_ATTEMPTS } from '@/lib/email/outbox';
 import { fill } from '@/lib/i18n/format';
 import type { Lang } from '@/lib/i18n/locale';
+import type { CustomerSideData } from '@/lib/portal/activity';
 import { formatDateTime, PORTAL_COPY } from '@/lib/portal/i18n';
 import { ScrollTable } from '@/components/scroll-table';
 import { ActionForm, type FormAction } from './action-form';
 
-/** `resendEmail` is the page's server action (app/portal/customer-actions.ts), passed in. */
-export async function CustomerSide({ merchantId, planId, lang, resendEmail }: { merchantId: string; planId: string; lang: Lang; resendEmail: FormAction }) {
+/** `data` comes from the page's loadPlanPage; `resendEmail` is its server action (lib/portal/customers/actions.ts), passed in. */
+export function CustomerSide({ data, lang, resendEmail }: { data: CustomerSideData; lang: Lang; resendEmail: FormAction }) {
   const c = CUSTOMER_PORTAL_COPY[lang];
-  const db = await getDb();
-  const [emails, use] = await Promise.all([listPlanEmails(db, { merchantId, planId }), manageLinkUse(db, planId)]);
+  const { emails, manageLinks: use } = data;
   const t = PORTAL_COPY[lang];
   const givenUp = (e: (typeof emails)[number]) => !e.sentAt && e.attempts >= MAX_EMAIL_ATTEMPTS;
   // While it fails, its next attempt is due at claimedUntil (lib/email/outbox.ts); given up, the

@@ -16,7 +16,7 @@ interface AwaitingRenewal {
   url: string;
 }
 
-/** `save` is the page's server action (app/portal/customer-actions.ts), passed in. */
+/** `save` is the page's server action (lib/portal/customers/actions.ts), passed in. */
 export function RenewalSettings(props: {
   lang: Lang;
   settings: { reminderDays: number; graceDays: number; renewalLadder: boolean };

@@ -3,7 +3,7 @@ import { CUSTOMER_PORTAL_COPY, LIFECYCLE_EVENT_TYPES } from '@/lib/customers/por
 import type { Lang } from '@/lib/i18n/locale';
 import { ActionForm, type FormAction } from './action-form';
 
-/** `save` is the page's server action (app/portal/customer-actions.ts), passed in. */
+/** `save` is the page's server action (lib/portal/webhooks/actions.ts), passed in. */
 export function WebhookEventChoice({ lang, chosen, pending, copy, save }: { lang: Lang; chosen: readonly string[]; pending: string; copy: { label: string; copied: string }; save: FormAction }) {
   const c = CUSTOMER_PORTAL_COPY[lang];
   return (

@@ -9,3 +9,12 @@ export interface FormState {
 }
 
 export const IDLE: FormState = { status: 'idle', message: '' };
+
+/** A form field as text; a missing field or a file is the empty string. */
+export function formText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
+export const okState = (message: string, more: Partial<FormState> = {}): FormState => ({ status: 'ok', message, ...more });
+export const errorState = (message: string, details?: string[]): FormState => ({ status: 'error', message, details });

@@ -8,6 +8,7 @@ import { updateMerchant } from '@/lib/merchants/merchants';
 import { expectedPrefixes, processorSettingsSchema } from '@/lib/merchants/processor-schema';
 import { isProductionDeployment } from '@/lib/payments/secret-box';
 import { WOMPI_MIN_AMOUNT } from '@/lib/payments/wompi/amounts';
+import { awaitingRenewals } from '@/lib/settlement/renewal-links';
 
 // Ajustes → Procesador (docs/portal.md): what the page shows and what its forms save, through the
 // same domain code as the operator API (PATCH /admin/merchants/{id}).
@@ -24,6 +25,12 @@ export async function getProcessorSettings(db: Db, merchantId: string) {
     /** Open plans whose amount Wompi would refuse: the merchant is warned before and after switching. */
     plansWompiWouldRefuse: await countOpenPlansOffAmount(db, merchantId, WOMPI_MIN_AMOUNT),
   };
+}
+
+/** The page's data: the processor settings, the merchant's renewal settings, the renewal links awaiting payment. */
+export async function loadProcessorPage(db: Db, merchantId: string) {
+  const [settings, merchant, awaiting] = await Promise.all([getProcessorSettings(db, merchantId), getMerchant(db, merchantId), awaitingRenewals(db, merchantId)]);
+  return { settings, merchant, awaiting };
 }
 
 /**

@@ -5,15 +5,15 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
-import { listRecentEmails } from '@/db/queries/emails';
-import { devPagesServed } from '@/lib/env';
+import { loadDevEmailsPage } from '@/lib/email/dev-emails';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'E-mails (development) · ServicePay', robots: { index: false, follow: false } };
 
 export default async function DevEmailsPage() {
-  if (!devPagesServed()) notFound();
-  const emails = await listRecentEmails(await getDb());
+  const page = await loadDevEmailsPage(await getDb());
+  if (!page) notFound();
+  const { emails } = page;
   return (
     <main style={{ maxWidth: '48rem', margin: '0 auto', padding: '1rem' }}>
       <h1>Correos de desarrollo · Development e-mails</h1>

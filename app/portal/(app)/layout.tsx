@@ -8,7 +8,7 @@ import { couponsCopy } from '@/lib/portal/coupons-i18n';
 import { processorCopy } from '@/lib/portal/processor-i18n';
 import { getProcessorSettings, inTestMode } from '@/lib/portal/processor-page';
 import { portalLang, requireUser } from '@/lib/portal/request';
-import { signOutAction, signOutEverywhereAction } from '../actions';
+import { signOutAction, signOutEverywhereAction } from '@/lib/portal/accounts/actions';
 
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();

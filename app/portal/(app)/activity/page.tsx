@@ -5,21 +5,18 @@ import { EmptyList } from '@/components/portal/empty-list';
 import { ListFilters } from '@/components/portal/list-filters';
 import { StatusBadge } from '@/components/portal/status-badge';
 import { getDb } from '@/db/client';
-import { listPlans } from '@/db/queries/activity';
 import { PLAN_STATUSES } from '@/db/schema';
 import { formatCop } from '@/lib/i18n/format';
 import { formatDateTime } from '@/lib/portal/i18n';
-import { filterQuery, planFilterOf, type SearchParams } from '@/lib/portal/list-params';
+import { loadActivityPage } from '@/lib/portal/activity';
+import { filterQuery, type SearchParams } from '@/lib/portal/list-params';
 import { portalLang, requireUser } from '@/lib/portal/request';
-
-const PAGE_SIZE = 20;
 
 export default async function ActivityPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { merchantId } = await requireUser();
   const { lang, t } = await portalLang();
   const a = t.activity;
-  const filter = planFilterOf(await searchParams);
-  const { plans, hasMore } = await listPlans(await getDb(), merchantId, filter, PAGE_SIZE);
+  const { filter, plans, hasMore } = await loadActivityPage(await getDb(), merchantId, await searchParams);
 
   return (
     <>

@@ -8,7 +8,7 @@ import { listCoupons } from '@/lib/coupons/coupons';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { type CouponsCopy, couponsCopy } from '@/lib/portal/coupons-i18n';
 import { portalLang, requireUser } from '@/lib/portal/request';
-import { createCouponAction, deleteCouponAction } from '../../coupon-actions';
+import { createCouponAction, deleteCouponAction } from '@/lib/portal/coupons/actions';
 
 const PAGE = 100;
 

@@ -5,21 +5,18 @@ import { EmptyList } from '@/components/portal/empty-list';
 import { ListFilters } from '@/components/portal/list-filters';
 import { StatusBadge } from '@/components/portal/status-badge';
 import { getDb } from '@/db/client';
-import { listTransactions } from '@/db/queries/activity';
 import { TRANSACTION_STATUSES } from '@/db/schema';
 import { formatCop } from '@/lib/i18n/format';
 import { formatDateTime } from '@/lib/portal/i18n';
-import { filterQuery, type SearchParams, transactionFilterOf } from '@/lib/portal/list-params';
+import { loadTransactionsPage } from '@/lib/portal/activity';
+import { filterQuery, type SearchParams } from '@/lib/portal/list-params';
 import { portalLang, requireUser } from '@/lib/portal/request';
-
-const PAGE_SIZE = 20;
 
 export default async function TransactionsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { merchantId } = await requireUser();
   const { lang, t } = await portalLang();
   const a = t.activity;
-  const filter = transactionFilterOf(await searchParams);
-  const { transactions, hasMore } = await listTransactions(await getDb(), merchantId, filter, PAGE_SIZE);
+  const { filter, transactions, hasMore } = await loadTransactionsPage(await getDb(), merchantId, await searchParams);
 
   return (
     <>

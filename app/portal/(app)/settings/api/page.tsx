@@ -10,7 +10,7 @@ import { getPinnedVersion } from '@/lib/portal/api-version';
 import { curlExample } from '@/lib/portal/curl';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { portalLang, requireUser } from '@/lib/portal/request';
-import { createKeyAction, revokeKeyAction, saveApiVersionAction } from '../../../actions';
+import { createKeyAction, revokeKeyAction, saveApiVersionAction } from '@/lib/portal/api-keys/actions';
 
 export default async function ApiSettingsPage() {
   const { merchantId } = await requireUser();

@@ -5,13 +5,11 @@ import { CopyButton } from '@/components/portal/copy-button';
 import { getDb } from '@/db/client';
 import { fill } from '@/lib/checkout/i18n';
 import { maskSecret, processorCopy } from '@/lib/portal/processor-i18n';
-import { getProcessorSettings } from '@/lib/portal/processor-page';
+import { loadProcessorPage } from '@/lib/portal/processor-page';
 import { portalLang, requireUser } from '@/lib/portal/request';
-import { saveWompiKeysAction, useSandboxAction } from '../../../processor-actions';
-import { saveRenewalSettingsAction } from '@/app/portal/customer-actions';
+import { saveWompiKeysAction, useSandboxAction } from '@/lib/portal/processor/actions';
+import { saveRenewalSettingsAction } from '@/lib/portal/customers/actions';
 import { AwaitingRenewals, RenewalSettings } from '@/components/portal/renewal-settings';
-import { getMerchant } from '@/db/queries/merchants';
-import { awaitingRenewals } from '@/lib/settlement/renewal-links';
 
 const FIELDS = ['publicKey', 'privateKey', 'eventsSecret', 'integritySecret'] as const;
 
@@ -19,9 +17,7 @@ export default async function ProcessorSettingsPage() {
   const { merchantId } = await requireUser();
   const { lang, t } = await portalLang();
   const p = processorCopy(lang);
-  const db = await getDb();
-  const settings = await getProcessorSettings(db, merchantId);
-  const [merchant, awaiting] = await Promise.all([getMerchant(db, merchantId), awaitingRenewals(db, merchantId)]);
+  const { settings, merchant, awaiting } = await loadProcessorPage(await getDb(), merchantId);
   const copy = { label: p.copy, copied: p.copied };
   const wompi = settings.type === 'wompi';
   return (

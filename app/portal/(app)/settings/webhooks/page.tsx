@@ -1,7 +1,6 @@
 // /portal/settings/webhooks (docs/webhooks.md#webhook-settings, docs/webhooks.md#delivery, docs/checkout.md#embedding): URL, signing secret, test event, allowed domains.
 import { ActionForm } from '@/components/portal/action-form';
 import { CopyButton } from '@/components/portal/copy-button';
-import { saveWebhookEventsAction } from '@/app/portal/customer-actions';
 import { WebhookEventChoice } from '@/components/portal/webhook-event-choice';
 import { getDb } from '@/db/client';
 import { fill } from '@/lib/i18n/format';
@@ -15,8 +14,9 @@ import {
   saveSecretAction,
   saveWebhookRetriesAction,
   saveWebhookUrlAction,
+  saveWebhookEventsAction,
   sendTestEventAction,
-} from '../../../actions';
+} from '@/lib/portal/webhooks/actions';
 
 export default async function WebhookSettingsPage() {
   const { merchantId } = await requireUser();

@@ -1,6 +1,6 @@
 // /portal/activity/events/<id>: one webhook event with its attempts (403 for another merchant's).
 import Link from 'next/link';
-import { resendEventAction } from '@/app/portal/actions';
+import { resendEventAction } from '@/lib/portal/webhooks/actions';
 import { WebhookEvent } from '@/components/portal/webhook-event';
 import { getDb } from '@/db/client';
 import { findMerchantEvent } from '@/lib/portal/activity';

@@ -1,22 +1,19 @@
 // /portal/activity/plans/<id>: one plan with its transactions and webhook events (403 for another merchant's).
 import Link from 'next/link';
-import { resendEventAction } from '@/app/portal/actions';
-import { resendEmailAction } from '@/app/portal/customer-actions';
-import { changePriceAction } from '@/app/portal/plan-actions';
+import { resendEventAction } from '@/lib/portal/webhooks/actions';
+import { resendEmailAction } from '@/lib/portal/customers/actions';
+import { changePriceAction } from '@/lib/portal/plans/actions';
 import { ActionForm } from '@/components/portal/action-form';
 import { CustomerSide } from '@/components/portal/customer-side';
 import { TableCard } from '@/components/portal/data-table';
 import { StatusBadge } from '@/components/portal/status-badge';
 import { WebhookEvent } from '@/components/portal/webhook-event';
 import { getDb } from '@/db/client';
-import { listPlanTransactions } from '@/db/queries/activity';
-import { listPlanEvents } from '@/db/queries/webhooks';
-import { getPlanForMerchant } from '@/db/queries/plans';
 import { fill, formatCop } from '@/lib/i18n/format';
-import { findMerchantPlan } from '@/lib/api/find-plan';
 import { intervalOf } from '@/lib/calendar/interval';
 import { nextChargeDateOf } from '@/lib/calendar/schedule';
 import { everyInterval, trialOffer } from '@/lib/i18n/interval';
+import { loadPlanPage } from '@/lib/portal/activity';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { ownedOrInterrupt, portalLang, requireUser } from '@/lib/portal/request';
 
@@ -24,12 +21,7 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
   const { merchantId } = await requireUser();
   const { lang, t } = await portalLang();
   const { planId } = await params;
-  const db = await getDb();
-  const plan = await ownedOrInterrupt(findMerchantPlan(db, planId, () => getPlanForMerchant(db, { merchantId, planId })));
-  const [transactions, events] = await Promise.all([
-    listPlanTransactions(db, { merchantId, planId }),
-    listPlanEvents(db, merchantId, planId),
-  ]);
+  const { plan, transactions, events, customerSide } = await ownedOrInterrupt(loadPlanPage(await getDb(), merchantId, planId));
   const a = t.activity;
   const interval = intervalOf(plan);
   const next = nextChargeDateOf(plan);
@@ -112,7 +104,7 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
           </ActionForm>
         </section>
       )}
-      <CustomerSide merchantId={merchantId} planId={plan.id} lang={lang} resendEmail={resendEmailAction} />
+      <CustomerSide data={customerSide} lang={lang} resendEmail={resendEmailAction} />
       <TableCard
         id="transactions"
         title={a.transactions}

@@ -7,15 +7,10 @@ import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { getDb } from '@/db/client';
 import { LANG_HEADER } from '@/lib/checkout/i18n';
-import type { FormState } from '@/lib/portal/form-state';
+import { type FormState, formText as text } from '@/lib/portal/form-state';
 import { processorCopy } from '@/lib/portal/processor-i18n';
 import { saveProcessor } from '@/lib/portal/processor-page';
 import { signedIn } from '@/lib/portal/request';
-
-const text = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : '';
-};
 
 async function copy() {
   return processorCopy((await headers()).get(LANG_HEADER) === 'en' ? 'en' : 'es');

@@ -1,21 +1,18 @@
 'use server';
 
-// The portal's server actions. Next refuses an action posted from another origin (CSRF), and
-// each one acts only on the signed-in user's merchant.
+// Ajustes → Webhooks' server actions and the activity pages' resend (docs/portal.md,
+// docs/webhooks.md): each acts only on the signed-in user's merchant; Next refuses one posted
+// from another origin.
 
 import { revalidatePath } from 'next/cache';
-import { headers } from 'next/headers';
-import { redirect } from 'next/navigation';
 import { getDb } from '@/db/client';
+import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
 import { fill } from '@/lib/i18n/format';
-import { env } from '@/lib/env';
-import { signIn, signOut, signOutEverywhere, signUp } from '@/lib/portal/accounts';
+import { updateMerchant } from '@/lib/merchants/merchants';
+import { webhookEventsSchema } from '@/lib/merchants/schemas';
 import { findMerchantEvent } from '@/lib/portal/activity';
-import { createKey, revokeKey } from '@/lib/portal/api-keys';
-import { savePinnedVersion } from '@/lib/portal/api-version';
-import { curlExample } from '@/lib/portal/curl';
-import type { FormState } from '@/lib/portal/form-state';
-import { ownedOrInterrupt, portalLang, requireUser, signedIn } from '@/lib/portal/request';
+import { errorState as error, type FormState, formText as text, okState as ok } from '@/lib/portal/form-state';
+import { ownedOrInterrupt, signedIn } from '@/lib/portal/request';
 import {
   reenableWebhook,
   saveAllowedDomains,
@@ -26,66 +23,6 @@ import {
 } from '@/lib/portal/webhook-settings';
 import { resendEvent, sendTestEvent } from '@/lib/webhooks/portal-actions';
 
-const text = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : '';
-};
-const ok = (message: string, more: Partial<FormState> = {}): FormState => ({ status: 'ok', message, ...more });
-const error = (message: string, details?: string[]): FormState => ({ status: 'error', message, details });
-
-export async function signUpAction(_: FormState, form: FormData): Promise<FormState> {
-  const { t } = await portalLang();
-  const result = await signUp(
-    await getDb(),
-    { merchantName: text(form, 'merchantName'), name: text(form, 'name'), email: text(form, 'email'), password: text(form, 'password') },
-    await headers(),
-  );
-  if (result.ok) redirect('/portal/settings/api');
-  if (result.problem === 'invalid') return error(t.auth.invalid);
-  if (result.problem === 'email_taken') return error(t.auth.emailTaken);
-  return error(t.auth.password_problems[result.problem]);
-}
-
-export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
-  const { t } = await portalLang();
-  const result = await signIn({ email: text(form, 'email'), password: text(form, 'password') }, await headers());
-  if (result.ok) redirect('/portal/overview');
-  if (result.problem === 'rate_limited') return error(fill(t.auth.rateLimited, { seconds: result.retryAfterSeconds }));
-  return error(t.auth.invalidCredentials);
-}
-
-export async function signOutAction(): Promise<void> {
-  await signOut(await headers());
-  redirect('/portal/sign-in');
-}
-
-export async function signOutEverywhereAction(): Promise<void> {
-  await requireUser();
-  await signOutEverywhere(await headers());
-  redirect('/portal/sign-in');
-}
-
-export async function createKeyAction(): Promise<FormState> {
-  const { merchantId, t, actor } = await signedIn();
-  const { apiKey, apiSecret } = await createKey(await getDb(), merchantId, actor);
-  revalidatePath('/portal/settings/api');
-  return ok(t.api.created_ok, {
-    values: [
-      { label: t.api.key, value: apiKey },
-      { label: t.api.secret, value: apiSecret },
-      { label: t.api.example, value: curlExample(env().APP_URL, apiKey, apiSecret) },
-    ],
-  });
-}
-
-export async function revokeKeyAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t, actor } = await signedIn();
-  const result = await revokeKey(await getDb(), merchantId, text(form, 'key'), actor);
-  revalidatePath('/portal/settings/api');
-  if (!result) return error(t.api.revoke_missing);
-  return ok(result.activeLeft === 0 ? t.api.revoked_last : t.api.revoked_ok);
-}
-
 /** A setting's answer: the success message, or the explanation followed by the schema's own words. */
 function settingState(result: SettingResult, saved: string, problem: string): FormState {
   if (result.ok) {
@@ -93,13 +30,6 @@ function settingState(result: SettingResult, saved: string, problem: string): Fo
     return ok(saved);
   }
   return error(problem, result.problems);
-}
-
-export async function saveApiVersionAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t, actor } = await signedIn();
-  if (!(await savePinnedVersion(await getDb(), merchantId, text(form, 'apiVersion'), actor))) return error(t.api.versionProblem);
-  revalidatePath('/portal/settings/api');
-  return ok(t.api.versionSaved);
 }
 
 export async function saveWebhookUrlAction(_: FormState, form: FormData): Promise<FormState> {
@@ -135,6 +65,17 @@ export async function saveSecretAction(_: FormState, form: FormData): Promise<Fo
 export async function saveDomainsAction(_: FormState, form: FormData): Promise<FormState> {
   const { merchantId, t, actor } = await signedIn();
   return settingState(await saveAllowedDomains(await getDb(), merchantId, text(form, 'allowedDomains'), actor), t.webhooks.domainsSaved, t.webhooks.domainsProblem);
+}
+
+/** Which lifecycle events the merchant receives (docs/customers.md). */
+export async function saveWebhookEventsAction(_: FormState, form: FormData): Promise<FormState> {
+  const { merchantId, lang, actor } = await signedIn();
+  const c = CUSTOMER_PORTAL_COPY[lang];
+  const parsed = webhookEventsSchema.safeParse(form.getAll('webhookEvents'));
+  if (!parsed.success) return { status: 'error', message: c.eventsProblem, details: parsed.error.issues.map((i) => i.message) };
+  await updateMerchant(await getDb(), merchantId, { webhookEvents: parsed.data }, actor);
+  revalidatePath('/portal/settings/webhooks');
+  return { status: 'ok', message: c.eventsSaved };
 }
 
 export async function sendTestEventAction(): Promise<FormState> {

@@ -1,27 +1,17 @@
 'use server';
 
-// The portal's actions for the customers' side (docs/customers.md): which lifecycle events the
-// merchant receives. Scoped to the signed-in user's merchant, like every portal action.
+// The portal's actions for the customers' side (docs/customers.md): the renewal settings and an
+// e-mail sent again. Scoped to the signed-in user's merchant, like every portal action.
 
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/db/client';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
-import { renewalSettingsSchema, webhookEventsSchema } from '@/lib/merchants/schemas';
+import { renewalSettingsSchema } from '@/lib/merchants/schemas';
 import type { FormState } from '@/lib/portal/form-state';
 import { resendGivenUpEmail } from '@/lib/email/send';
 import { fill } from '@/lib/i18n/format';
 import { ownedOrInterrupt, signedIn } from '@/lib/portal/request';
-
-export async function saveWebhookEventsAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, lang, actor } = await signedIn();
-  const c = CUSTOMER_PORTAL_COPY[lang];
-  const parsed = webhookEventsSchema.safeParse(form.getAll('webhookEvents'));
-  if (!parsed.success) return { status: 'error', message: c.eventsProblem, details: parsed.error.issues.map((i) => i.message) };
-  await updateMerchant(await getDb(), merchantId, { webhookEvents: parsed.data }, actor);
-  revalidatePath('/portal/settings/webhooks');
-  return { status: 'ok', message: c.eventsSaved };
-}
 
 /** The renewal settings (docs/billing.md#renewal-links), with the operator API's rules: a value out of range names its field. */
 export async function saveRenewalSettingsAction(_: FormState, form: FormData): Promise<FormState> {
