@@ -67,6 +67,9 @@ export async function startAlegraDouble(options: KitOptions & { accounts?: Alegr
       accounts.set(account.token, account);
       return { status: 204, body: undefined };
     }
+    if (req.method === 'GET' && req.path === '/__control/documents') {
+      return { status: 200, body: documents.map((d) => ({ kind: d.kind, companyId: d.account.companyId, number: `${d.prefix}${d.number}`, legalStatus: d.legalStatus })) };
+    }
     if (!req.path.startsWith(ALEGRA_BASE_PATH)) return { status: 404, body: { code: 404, message: 'Not found' } };
     const path = req.path.slice(ALEGRA_BASE_PATH.length);
     const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];

@@ -74,6 +74,9 @@ export async function startFactusDouble(options: KitOptions & { accounts?: Factu
       accounts.set(account.clientId, account);
       return { status: 204, body: undefined };
     }
+    if (req.method === 'GET' && req.path === '/__control/documents') {
+      return { status: 200, body: documents.map((d) => ({ kind: d.kind, clientId: d.account.clientId, reference: d.reference, number: d.number, validated: d.validated })) };
+    }
     if (req.method === 'POST' && req.path === '/oauth/token') return token(req.body, req.headers['content-type']);
     const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
     const session = auth ? tokens.get(auth[1]!) : undefined;

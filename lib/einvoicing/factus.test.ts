@@ -53,6 +53,15 @@ describe('credentials', () => {
   });
 });
 
+describe('tokens', () => {
+  it('asks Factus for one token for a burst of documents, however many providers are built', async () => {
+    const before = tokenCalls();
+    const results = await Promise.all(Array.from({ length: 20 }, () => providerFor(account).issueInvoice(sampleInvoice({ reference: reference(), number: null }))));
+    expect(results.every((r) => r.status === 'ISSUED')).toBe(true);
+    expect(tokenCalls()).toBe(before + 1);
+  });
+});
+
 describe('issuing an invoice', () => {
   it('is ISSUED with a number of the test range, the CUFE and DIAN\'s QR link, DIAN\'s notices kept', async () => {
     const draft = sampleInvoice({ reference: reference(), number: null });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { dianQrUrl, type DianEnvironment } from './cufe';
 import { DIAN_PAYMENT_MEANS, DIAN_TAX_ID_CODE, FINAL_CONSUMER_ID, FINAL_CONSUMER_NAME, type Buyer, type CreditNoteDraft, type InvoiceDraft } from './draft';
 import { callProvider, readDianMessage, unreadable, type CallOptions } from './http';
@@ -160,6 +161,17 @@ function validationErrors(json: unknown, status: number): DianMessage[] {
 
 const isDuplicate = (result: Parsed) => result.status === 'REJECTED' && result.errors.some((e) => e.rule === '90');
 
+interface CachedToken {
+  value: string;
+  expiresAt: number;
+}
+
+/**
+ * Bearer tokens by account (a hash of the base URL and credentials), shared by every provider
+ * built for it in this process: a burst of invoices asks Factus for one token, not one each.
+ */
+const tokens = new Map<string, CachedToken | Promise<CachedToken>>();
+
 interface FactusOptions extends CallOptions {
   baseUrl: string;
   credentials: FactusCredentials;
@@ -170,10 +182,9 @@ interface FactusOptions extends CallOptions {
 export function createFactusProvider(options: FactusOptions): EInvoiceProvider {
   const { baseUrl, credentials, environment } = options;
   const now = options.now ?? Date.now;
-  let token: { value: string; expiresAt: number } | null = null;
+  const cacheKey = createHash('sha256').update(JSON.stringify([baseUrl, credentials.clientId, credentials.clientSecret, credentials.username, credentials.password])).digest('hex');
 
-  async function accessToken(): Promise<string> {
-    if (token && now() < token.expiresAt) return token.value;
+  async function requestToken(): Promise<CachedToken> {
     const form = new URLSearchParams({
       grant_type: 'password',
       client_id: credentials.clientId,
@@ -192,9 +203,30 @@ export function createFactusProvider(options: FactusOptions): EInvoiceProvider {
     if (reply.status !== 200 || !value) throw unreadable('Factus', reply.status);
     // Renewed a minute early: the documented lifetime (an hour) and the sample's 600 s disagree.
     const lifetime = typeof body.expires_in === 'number' ? body.expires_in : 600;
-    token = { value, expiresAt: now() + Math.max(0, lifetime - 60) * 1000 };
-    return value;
+    return { value, expiresAt: now() + Math.max(0, lifetime - 60) * 1000 };
   }
+
+  /** The account's token: one request at a time per account, however many documents are issued at once. */
+  async function accessToken(): Promise<string> {
+    const cached = tokens.get(cacheKey);
+    if (cached && !(cached instanceof Promise) && now() < cached.expiresAt) return cached.value;
+    if (cached instanceof Promise) return (await cached).value;
+    const pending = requestToken();
+    tokens.set(cacheKey, pending);
+    try {
+      const fresh = await pending;
+      tokens.set(cacheKey, fresh);
+      return fresh.value;
+    } catch (error) {
+      tokens.delete(cacheKey);
+      throw error;
+    }
+  }
+
+  const dropToken = (value: string) => {
+    const cached = tokens.get(cacheKey);
+    if (cached && !(cached instanceof Promise) && cached.value === value) tokens.delete(cacheKey);
+  };
 
   /** A call with the bearer token; a 401 drops the token and tries once more with a new one. */
   async function api(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {
@@ -208,7 +240,7 @@ export function createFactusProvider(options: FactusOptions): EInvoiceProvider {
         }, { ...options, passStatuses: [400, 404, 409, 422] });
       } catch (error) {
         if (!(error instanceof EInvoiceAuthError) || attempt > 0) throw error;
-        token = null;
+        dropToken(bearer);
       }
     }
   }
@@ -264,7 +296,7 @@ export function createFactusProvider(options: FactusOptions): EInvoiceProvider {
     kind: 'factus',
     numbering: 'provider',
     async checkCredentials() {
-      token = null;
+      tokens.delete(cacheKey);
       await accessToken();
     },
     issueInvoice: (draft) => issue('INVOICE', draft.reference, factusInvoiceBody(draft, credentials.numberingRangeId)),
