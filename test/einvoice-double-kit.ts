@@ -104,8 +104,9 @@ export async function startKit(name: string, handler: Handler, options: KitOptio
           return send(204, undefined);
         }
         if (url.pathname === '/__control/requests') return send(200, requests);
-        if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-        const fault = takeFault(url.pathname, ['status', 'hang']);
+        const control = url.pathname.startsWith('/__control/');
+        if (latencyMs > 0 && !control) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+        const fault = control ? null : takeFault(url.pathname, ['status', 'hang']);
         if (fault?.kind === 'hang') {
           hanging.add(res);
           requests.push({ method: req.method ?? 'GET', path: url.pathname + url.search, authorization: req.headers.authorization ?? null, body, status: 0 });

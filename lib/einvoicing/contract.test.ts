@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { alegraCreditNoteBody, alegraInvoiceBody, parseAlegraDocument } from './alegra';
-import { factusCreditNoteBody, factusInvoiceBody, parseFactusDocument } from './factus';
+import { parseFactusDocument } from './factus';
+import { factusCreditNoteBody, factusInvoiceBody } from './factus-body';
 import { COMPANY_BUYER, sampleCreditNote, sampleInvoice } from '@/test/einvoicing-drafts';
 
 // Contract tests (docs/einvoicing.md#contract-tests): each adapter's request for the same drafts is

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { factusDoubleAccount, startFactusDouble, type FactusAccount, type FactusDouble } from '@/test/factus-double';
 import { dianQrUrl } from './cufe';
 import { creditNoteDraft, type Buyer } from './draft';
-import { createFactusProvider, factusInvoiceBody } from './factus';
+import { createFactusProvider } from './factus';
+import { factusInvoiceBody } from './factus-body';
 import { EInvoiceAuthError, EInvoiceRetryableError, type EInvoiceProvider, type IssuedDocument } from './provider';
 import { COMPANY_BUYER, sampleCreditNote, sampleInvoice } from '@/test/einvoicing-drafts';
 
@@ -117,6 +118,16 @@ describe('issuing an invoice', () => {
     expect(double.documents.some((d) => d.reference === draft.reference)).toBe(false);
     expect((await provider.issueInvoice(sampleInvoice({ reference: reference(), number: null }))).status).toBe('ISSUED');
     expect((await provider.issueInvoice(draft)).status).toBe('ISSUED');
+  });
+
+  it('when the delete of a rejected document was lost, its own retry deletes it and unblocks the rest', async () => {
+    double.fail({ kind: 'dian', rule: 'FAD06' }, { kind: 'status', status: 503, path: '/v2/bills/destroy' });
+    const rejectedDraft = sampleInvoice({ reference: reference(), number: null });
+    expect((await provider.issueInvoice(rejectedDraft)).status).toBe('REJECTED');
+    const other = sampleInvoice({ reference: reference(), number: null });
+    await expect(provider.issueInvoice(other)).rejects.toThrow(/409/);
+    expect((await provider.issueInvoice(rejectedDraft)).status).toBe('ISSUED');
+    expect((await provider.issueInvoice(other)).status).toBe('ISSUED');
   });
 
   it('reads back the document DIAN already processed on rule 90', async () => {

@@ -30,8 +30,8 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
 
 /**
  * Sends the request and answers its reply; throws EInvoiceRetryableError for a network failure, a
- * timeout, 408, 429 and 5xx, and EInvoiceAuthError for 401 and 403 (unless `authStatuses` says
- * otherwise, for a token endpoint that has its own).
+ * timeout, 408, 429 and 5xx, and EInvoiceAuthError for 401 and 403; a status in `passStatuses`
+ * is answered for the adapter to read instead.
  */
 export async function callProvider(
   provider: string,
