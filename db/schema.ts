@@ -465,6 +465,23 @@ export const sandboxCharges = pgTable('sandbox_charges', {
   createdAt: createdAt(),
 });
 
+/**
+ * A merchant's test clock (docs/billing.md#test-clocks), development and sandbox deployments
+ * only: the time that merchant's plans live at while it exists (lib/clock.ts merchantNow), frozen
+ * where it was last moved. `advancingUntil` is the lease of an advance under way, so two advances
+ * of one merchant never run at once; `lastAdvance` is what the last one did, for the portal.
+ */
+export const testClocks = pgTable('test_clocks', {
+  merchantId: text('merchant_id')
+    .primaryKey()
+    .references(() => merchants.id, { onDelete: 'cascade' }),
+  frozenAt: timestamp('frozen_at', { withTimezone: true, mode: 'date' }).notNull(),
+  advancingUntil: timestamp('advancing_until', { withTimezone: true, mode: 'date' }),
+  lastAdvance: jsonb('last_advance'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
@@ -613,6 +630,8 @@ export const emails = pgTable(
   },
   (t) => [
     index('emails_plan_idx').on(t.planId, t.id),
+    // The portal's e-mail log of a sandbox merchant (docs/portal.md#pruebas), newest first.
+    index('emails_merchant_idx').on(t.merchantId, t.id),
     index('emails_unsent_idx').on(t.createdAt).where(sql`sent_at is null`),
     check('emails_kind_check', inList('kind', EMAIL_KINDS)),
   ],

@@ -50,9 +50,9 @@ test('the pinned API version: shown, changed, and the API answers in it from the
   await signUp(page);
   const key = await createKey(page);
   const version = page.getByRole('combobox', { name: 'Versión fijada' });
-  await expect(version).toHaveValue('2026-11-26');
+  await expect(version).toHaveValue('2026-11-28');
   const before = await request.post('/merchants/subscription-link', { headers: { Authorization: key.authorization }, data: linkBody('order-version-1') });
-  expect(before.headers()['servicepay-version']).toBe('2026-11-26');
+  expect(before.headers()['servicepay-version']).toBe('2026-11-28');
 
   await version.selectOption('2026-11-20');
   await formWith(page, version).getByRole('button', { name: 'Guardar versión' }).click();

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 
 /** Every version, oldest first. Adding one: append it here and bump the column default (a migration). */
-export const API_VERSIONS = ['2026-11-20', '2026-11-26'] as const;
+export const API_VERSIONS = ['2026-11-20', '2026-11-26', '2026-11-28'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
 
 export const LATEST_API_VERSION: ApiVersion = API_VERSIONS[API_VERSIONS.length - 1]!;

@@ -56,3 +56,11 @@ export function idPattern(prefix: IdPrefix): string {
 export function isId(prefix: IdPrefix, value: string): boolean {
   return value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
 }
+
+/** The epoch milliseconds an id was made at (its time characters). */
+export function idTime(id: string): number {
+  const time = id.slice(id.indexOf('_') + 1, id.indexOf('_') + 1 + TIME_CHARS);
+  let ms = 0;
+  for (const char of time) ms = ms * 62 + BASE62.indexOf(char);
+  return ms;
+}

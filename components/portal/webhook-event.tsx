@@ -17,6 +17,9 @@ export function WebhookEvent({ event, lang, t, link, resend }: { event: EventWit
       <p>
         {a.event}: {link ? <Link href={`/portal/activity/events/${event.id}`}>{event.id}</Link> : <code>{event.id}</code>}
       </p>
+      <p>
+        {a.nextRetry}: {event.nextRetryAt ? <time dateTime={event.nextRetryAt.toISOString()}>{formatDateTime(event.nextRetryAt, lang)}</time> : a.noRetry}
+      </p>
       {event.attempts.length === 0 ? (
         <p>{a.noAttempts}</p>
       ) : (

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import { type Db, preparedFor, prepareSql } from '../client';
 import { customers, OPEN_PLAN_STATUSES, subscriptionPlans, transactions } from '../schema';
 import { firstRow } from './first-row';
+import { clockScope } from './test-clocks';
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
 type CustomerInput = Omit<typeof customers.$inferInsert, 'createdAt' | 'updatedAt'>;
@@ -190,7 +191,7 @@ export async function transitionPlan(
  */
 export function findDuePlans(
   db: Db,
-  { now, limit, after }: { now: Date; limit: number; after?: { nextChargeDate: Date; id: string } },
+  { now, limit, after, merchantId }: { now: Date; limit: number; after?: { nextChargeDate: Date; id: string }; merchantId?: string },
 ) {
   return db
     .select({
@@ -208,6 +209,8 @@ export function findDuePlans(
         // A plan collected by link is never charged (docs/billing.md#renewal-links).
         eq(subscriptionPlans.renewalCollection, 'AUTOMATIC'),
         lte(subscriptionPlans.nextChargeDate, now),
+        // One merchant's plans for its test clock; otherwise those of merchants without one.
+        clockScope(subscriptionPlans.merchantId, merchantId),
         afterDuePlan(after),
       ),
     )
@@ -219,11 +222,11 @@ export function findDuePlans(
  * TRIALING plans whose trial-end notice is due at `now`, soonest first (docs/billing.md#trials).
  * Served by the partial index subscription_plans_trial_notice_idx; each one sent clears its notice.
  */
-export async function findTrialNoticesDue(db: Db, { now, limit }: { now: Date; limit: number }): Promise<{ id: string }[]> {
+export async function findTrialNoticesDue(db: Db, { now, limit, merchantId }: { now: Date; limit: number; merchantId?: string }): Promise<{ id: string }[]> {
   return db
     .select({ id: subscriptionPlans.id })
     .from(subscriptionPlans)
-    .where(and(eq(subscriptionPlans.status, 'TRIALING'), lte(subscriptionPlans.trialNoticeAt, now)))
+    .where(and(eq(subscriptionPlans.status, 'TRIALING'), lte(subscriptionPlans.trialNoticeAt, now), clockScope(subscriptionPlans.merchantId, merchantId)))
     .orderBy(asc(subscriptionPlans.trialNoticeAt), asc(subscriptionPlans.id))
     .limit(limit);
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, isNotNull, lte, ne, notExists, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { afterDuePlan } from './plans';
+import { clockScope } from './test-clocks';
 import { merchants, renewalLinks, type RenewalLinkStatus, subscriptionPlans, transactions } from '../schema';
 import type { TransactionRow } from './transactions';
 import { firstRow } from './first-row';
@@ -88,11 +89,11 @@ export async function advanceRenewalLink(db: Db, id: string, values: { reminders
 }
 
 /** OPEN links whose next step is due at `now`, oldest first (renewal_links_next_step_idx). */
-export async function findRenewalLinkStepsDue(db: Db, { now, limit }: { now: Date; limit: number }) {
+export async function findRenewalLinkStepsDue(db: Db, { now, limit, merchantId }: { now: Date; limit: number; merchantId?: string }) {
   return db
     .select({ id: renewalLinks.id, planId: renewalLinks.planId })
     .from(renewalLinks)
-    .where(and(eq(renewalLinks.status, 'OPEN'), lte(renewalLinks.nextStepAt, now)))
+    .where(and(eq(renewalLinks.status, 'OPEN'), lte(renewalLinks.nextStepAt, now), clockScope(renewalLinks.merchantId, merchantId)))
     .orderBy(asc(renewalLinks.nextStepAt), asc(renewalLinks.id))
     .limit(limit);
 }
@@ -104,7 +105,7 @@ export async function findRenewalLinkStepsDue(db: Db, { now, limit }: { now: Dat
  */
 export async function findPlansAwaitingRenewalLink(
   db: Db,
-  { horizon, limit, after }: { horizon: Date; limit: number; after?: { nextChargeDate: Date; id: string } },
+  { horizon, limit, after, merchantId }: { horizon: Date; limit: number; after?: { nextChargeDate: Date; id: string }; merchantId?: string },
 ) {
   return db
     .select({
@@ -119,6 +120,7 @@ export async function findPlansAwaitingRenewalLink(
         eq(subscriptionPlans.status, 'ACTIVE'),
         eq(subscriptionPlans.renewalCollection, 'LINK'),
         lte(subscriptionPlans.nextChargeDate, horizon),
+        clockScope(subscriptionPlans.merchantId, merchantId),
         notExists(
           db
             .select({ one: sql`1` })

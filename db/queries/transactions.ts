@@ -106,6 +106,12 @@ export async function activatePlan(
   return row;
 }
 
+/** The id of the plan's newest transaction (ids sort by the time they were made), or undefined. */
+export async function newestTransactionId(db: Db, planId: string): Promise<string | undefined> {
+  const [row] = await db.select({ id: transactions.id }).from(transactions).where(eq(transactions.planId, planId)).orderBy(desc(transactions.id)).limit(1);
+  return row?.id;
+}
+
 /** The plan's PENDING transaction, if any (at most one: a partial unique index). */
 export async function getPendingTransaction(db: Db, planId: string): Promise<TransactionRow | undefined> {
   return firstRow(db, transactions, and(eq(transactions.planId, planId), eq(transactions.status, 'PENDING')));

@@ -140,12 +140,12 @@ describe('the ServicePay-Version header', () => {
   });
 
   it.each([
-    ['an unknown date', '2025-01-01', 'ServicePay-Version "2025-01-01" is not a version of this API; the versions are 2026-11-20, 2026-11-26'],
-    ['a date between versions', '2026-11-21', 'ServicePay-Version "2026-11-21" is not a version of this API; the versions are 2026-11-20, 2026-11-26'],
-    ['a word', 'latest', 'ServicePay-Version "latest" must be a version date (YYYY-MM-DD); the versions are 2026-11-20, 2026-11-26'],
-    ['another date form', '2026/11/20', 'ServicePay-Version "2026/11/20" must be a version date (YYYY-MM-DD); the versions are 2026-11-20, 2026-11-26'],
-    ['an empty value', '', 'ServicePay-Version "" must be a version date (YYYY-MM-DD); the versions are 2026-11-20, 2026-11-26'],
-    ['a long value (cut in the message)', 'x'.repeat(300), `ServicePay-Version "${'x'.repeat(40)}…" must be a version date (YYYY-MM-DD); the versions are 2026-11-20, 2026-11-26`],
+    ['an unknown date', '2025-01-01', 'ServicePay-Version "2025-01-01" is not a version of this API; the versions are 2026-11-20, 2026-11-26, 2026-11-28'],
+    ['a date between versions', '2026-11-21', 'ServicePay-Version "2026-11-21" is not a version of this API; the versions are 2026-11-20, 2026-11-26, 2026-11-28'],
+    ['a word', 'latest', 'ServicePay-Version "latest" must be a version date (YYYY-MM-DD); the versions are 2026-11-20, 2026-11-26, 2026-11-28'],
+    ['another date form', '2026/11/20', 'ServicePay-Version "2026/11/20" must be a version date (YYYY-MM-DD); the versions are 2026-11-20, 2026-11-26, 2026-11-28'],
+    ['an empty value', '', 'ServicePay-Version "" must be a version date (YYYY-MM-DD); the versions are 2026-11-20, 2026-11-26, 2026-11-28'],
+    ['a long value (cut in the message)', 'x'.repeat(300), `ServicePay-Version "${'x'.repeat(40)}…" must be a version date (YYYY-MM-DD); the versions are 2026-11-20, 2026-11-26, 2026-11-28`],
   ])('refuses %s with a 400 naming it and the versions there are', async (_label, value, message) => {
     const m = await createTestMerchant(database.db);
     const res = await status(m, { 'ServicePay-Version': value });

@@ -51,11 +51,18 @@ export function renewalEventId(due: RenewalDue): string {
   return `renewal-${due.planId}-${due.period}-${due.attempt}`;
 }
 
-/** Every attempt due at `now`, in pages of `pageSize` (oldest first). */
-export async function* findDueRenewals(db: Db, now: Date, pageSize = 1000): AsyncGenerator<RenewalDue[]> {
+/**
+ * Every attempt due at `now`, in pages of `pageSize` (oldest first): of `merchantId` only (its
+ * test clock), or of every merchant without a test clock.
+ */
+export async function* findDueRenewals(
+  db: Db,
+  now: Date,
+  { pageSize = 1000, merchantId }: { pageSize?: number; merchantId?: string } = {},
+): AsyncGenerator<RenewalDue[]> {
   let after: { nextChargeDate: Date; id: string } | undefined;
   for (;;) {
-    const page = await findDuePlans(db, { now, limit: pageSize, after });
+    const page = await findDuePlans(db, { now, limit: pageSize, after, merchantId });
     if (page.length) yield page.map((p) => ({ planId: p.id, period: periodDueOf(p).getTime(), attempt: p.renewalFailures }));
     if (page.length < pageSize) return;
     const last = page[page.length - 1]!;

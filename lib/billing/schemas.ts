@@ -42,3 +42,56 @@ export const sweepSummarySchema = z
   .meta({ id: 'BillingRun' });
 
 export type SweepSummary = z.infer<typeof sweepSummarySchema>;
+
+/** Body of POST /merchants/test-clock: the time to move the merchant's clock to. */
+export const advanceTestClockBodySchema = z
+  .object({
+    advanceTo: z.iso
+      .datetime({ offset: true, error: 'must be an ISO 8601 date and time, e.g. 2027-01-15T12:00:00Z' })
+      .describe('ISO 8601 time to move your clock to: not before its current time, at most 2 years from now'),
+  })
+  .meta({ id: 'AdvanceTestClockRequest' });
+
+const isoTime = z.iso.datetime({ offset: true });
+
+/** A plan a test clock's advance moved, as it stands after it. */
+const movedPlanSchema = z
+  .object({
+    subscriptionPlanId: z.string(),
+    externalReference: z.string(),
+    status: z.string().describe('The plan status after the advance'),
+    nextChargeDate: isoTime.nullable(),
+  })
+  .meta({ id: 'TestClockPlan' });
+
+/** What one advance did. */
+const testClockAdvanceSchema = z
+  .object({
+    from: isoTime.describe('The clock before the advance'),
+    to: isoTime.describe('The clock after it'),
+    steps: z.number().int().describe('Times the sweep ran on the way: at each due time between `from` and `to`, then at `to`'),
+    approved: z.number().int(),
+    declined: z.number().int(),
+    error: z.number().int(),
+    pending: z.number().int(),
+    transactionIds: z.array(z.string()).describe('Charges the advance made (txn_…), oldest first'),
+    cancelledPlanIds: z.array(z.string()),
+    renewalLinks: z.object({ issued: z.number().int(), reminded: z.number().int(), expired: z.number().int() }),
+    trialNotices: z.number().int(),
+    plans: z.array(movedPlanSchema).describe('Your plans the advance changed, as they stand after it'),
+  })
+  .meta({ id: 'TestClockAdvance' });
+
+/** GET, POST and DELETE /merchants/test-clock reply. */
+export const testClockSchema = z
+  .object({
+    status: z
+      .enum(['real_time', 'ready', 'advancing'])
+      .describe('`real_time`: no test clock, your plans live in real time; `ready`: frozen at `frozenTime`; `advancing`: an advance is running'),
+    frozenTime: isoTime.nullable().describe('Where your clock stands (frozen until moved again or deleted); null in real time'),
+    lastAdvance: testClockAdvanceSchema.nullable().describe('What the last advance did; null before the first'),
+  })
+  .meta({ id: 'TestClock' });
+
+export type TestClockView = z.infer<typeof testClockSchema>;
+export type TestClockAdvance = z.infer<typeof testClockAdvanceSchema>;

@@ -10,19 +10,22 @@ import type { SweepSummary } from './schemas';
 // test clock (POST /admin/billing/run) and the benchmark. With Inngest the cron function finds the
 // same attempts and a per-plan function charges each with the same chargeRenewal.
 
-/** Charges every attempt due at `now`, `concurrency` at a time. */
+/**
+ * Charges every attempt due at `now`, `concurrency` at a time: of `merchantId` only when its test
+ * clock moves (lib/billing/test-clock.ts), otherwise of every merchant without a test clock.
+ */
 export async function runRenewalSweep(
   db: Db,
   processor: ProcessorSource,
-  { now = new Date(), concurrency = 4 }: { now?: Date; concurrency?: number } = {},
+  { now = new Date(), concurrency = 4, merchantId }: { now?: Date; concurrency?: number; merchantId?: string } = {},
 ): Promise<Omit<SweepSummary, 'idempotencyKeysDeleted'>> {
   // Trials ending in 3 days are told first (docs/billing.md#trials); their ends are charged below, as renewals.
-  const trialNotices = await runTrialNotices(db, now);
+  const trialNotices = await runTrialNotices(db, now, { merchantId });
   const outcomes: RenewalOutcome[] = [];
   // One attempt per plan per sweep: a failed attempt's retry may already be due at `now` (a test
   // clock moved days on) and a later page would find it; it waits for the next sweep instead.
   const attempted = new Set<string>();
-  for await (const found of findDueRenewals(db, now)) {
+  for await (const found of findDueRenewals(db, now, { merchantId })) {
     const page = found.filter((due) => !attempted.has(due.planId));
     for (const due of page) attempted.add(due.planId);
     let next = 0;
@@ -33,7 +36,7 @@ export async function runRenewalSweep(
   }
   const count = (result: RenewalOutcome['result']) => outcomes.filter((o) => o.result === result).length;
   // Then the plans collected by link: their e-mails, reminders and ends of grace.
-  const links = await runRenewalLinks(db, now);
+  const links = await runRenewalLinks(db, now, { merchantId });
   return {
     now: now.getTime(),
     due: outcomes.length,

@@ -4,6 +4,7 @@ import { type PlanRow, setCustomerLang } from '@/db/queries/plans';
 import { getRenewalLink, type RenewalLinkRow } from '@/db/queries/renewal-links';
 import { getTransactionOfPlan, recentFailedAttempts, type TransactionRow } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
+import { merchantNow, testClocksAvailable } from '@/lib/clock';
 import { isId } from '@/lib/ids';
 import type { Lang } from '@/lib/i18n/locale';
 import type { Card } from '@/lib/payments/card';
@@ -138,7 +139,7 @@ function preparePayment({ instrument, lang, renewalLinkId }: { instrument: Payme
 export async function payWithCard(
   db: Db,
   processors: ProcessorSource,
-  { token, card, lang, now = new Date() }: { token: string; card: Card; lang?: Lang; now?: Date },
+  { token, card, lang, now }: { token: string; card: Card; lang?: Lang; now?: Date },
 ): Promise<PaymentView> {
   const view = await payCheckout(db, processors, { token, payment: { instrument: { type: 'CARD', card } }, lang, now });
   if (isTrialStart(view)) throw new Error('This link starts a free trial: pay it with payCheckout');
@@ -166,6 +167,13 @@ function checkInstrument(kind: 'sandbox' | 'wompi', payment: CheckoutPayment) {
   }
 }
 
+/** Now for the merchant of a checkout token (lib/clock.ts); real time where test clocks do not exist. */
+async function checkoutNow(db: Db, token: string): Promise<Date> {
+  if (!testClocksAvailable()) return new Date();
+  const found = await findPlanByToken(db, token).catch(() => null);
+  return found ? merchantNow(db, found.plan.merchantId) : new Date();
+}
+
 /**
  * The customer pays the link: one attempt through the merchant's processor, its outcome or
  * PENDING. `lang` is the checkout page's language (lib/i18n/locale.ts resolveLang), recorded on
@@ -174,8 +182,10 @@ function checkInstrument(kind: 'sandbox' | 'wompi', payment: CheckoutPayment) {
 export async function payCheckout(
   db: Db,
   processors: ProcessorSource,
-  { token, payment, lang, now = new Date() }: { token: string; payment: CheckoutPayment; lang?: Lang; now?: Date },
+  { token, payment, lang, now: at }: { token: string; payment: CheckoutPayment; lang?: Lang; now?: Date },
 ): Promise<PaymentView | TrialStartView> {
+  // Dated on the merchant's test clock where it has one, so the payment is its plan's newest record.
+  const now = at ?? (await checkoutNow(db, token));
   const { plan: found, link } = await findCheckoutPlan(db, token, now);
   const processor = await resolveProcessor(processors, found.merchantId);
   if (!processor) throw new ApiError('conflict', 'This merchant cannot take payments yet');

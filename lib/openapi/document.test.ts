@@ -273,8 +273,8 @@ describe('the document of each API version (docs/api.md#versioning)', () => {
     expect(res.status).toBe(200);
     expect(res.json.info.version).toBe('2026-11-20');
     for (const [asked, message] of [
-      ['2019-01-01', 'version "2019-01-01" is not a version of this API; the versions are 2026-11-20, 2026-11-26'],
-      ['v2', 'version "v2" must be a version date (YYYY-MM-DD); the versions are 2026-11-20, 2026-11-26'],
+      ['2019-01-01', 'version "2019-01-01" is not a version of this API; the versions are 2026-11-20, 2026-11-26, 2026-11-28'],
+      ['v2', 'version "v2" must be a version date (YYYY-MM-DD); the versions are 2026-11-20, 2026-11-26, 2026-11-28'],
     ]) {
       const bad = await call(GET, { path: `/api/openapi.json?version=${asked}` });
       expect(bad.status).toBe(400);

@@ -168,7 +168,7 @@ export const merchantExample = {
   graceDays: 5,
   renewalLadder: true,
   nit: '900123456-7',
-  apiVersion: '2026-11-26',
+  apiVersion: '2026-11-28',
   webhookRetries: true,
   webhookDisabledAt: null,
   createdAt: CREATED_AT,
@@ -267,4 +267,5 @@ export const webhookEventExample = {
       responseExcerpt: 'ok',
     },
   ],
+  nextRetryAt: null,
 };

@@ -13,11 +13,13 @@ const doc = buildOpenApiDocument({ appUrl: 'https://pay.example.co', checkoutTok
 
 const OPERATIONS = [
   'DELETE /merchants/coupons/{id} deleteCoupon → 200 401 403 404 429 500 503',
+  'DELETE /merchants/test-clock deleteTestClock → 200 401 404 409 429 500 503',
   'GET /api/health getHealth → 200 503',
   'GET /checkout/session/{token} getCheckoutSession → 200 400 404 429 500 503',
   'GET /merchants/coupons listCoupons → 200 400 401 429 500 503',
   'GET /merchants/plans/{subscriptionPlanId}/status getPlanStatus → 200 401 403 404 429 500 503',
   'GET /merchants/subscription-plans/{id} getSubscriptionPlan → 200 401 403 404 429 500 503',
+  'GET /merchants/test-clock getTestClock → 200 401 404 429 500 503',
   'GET /merchants/webhook-events listWebhookEvents → 200 400 401 403 404 429 500 503',
   'GET /merchants/webhook-events/listen listenWebhookEvents → 200 400 401 403 404 429 500 503',
   'PATCH /admin/merchants/{id} updateMerchant → 200 400 401 404 413 415 500 503',
@@ -30,14 +32,15 @@ const OPERATIONS = [
   'POST /merchants/subscription-plans/{id}/manage-link createManageLink → 201 400 401 403 404 413 415 429 500 503',
   'POST /merchants/subscription-plans/{id}/pause pauseSubscriptionPlan → 200 400 401 403 404 409 413 415 429 500 503',
   'POST /merchants/subscription-plans/{id}/resume resumeSubscriptionPlan → 200 400 401 403 404 409 413 415 429 500 503',
+  'POST /merchants/test-clock advanceTestClock → 200 400 401 404 409 413 415 429 500 503',
   'POST /merchants/transactions/{subscriptionTransactionId}/void voidTransaction → 200 400 401 403 404 409 413 415 429 500 503',
   'POST /merchants/webhook-events/{id}/resend resendWebhookEvent → 202 401 403 404 409 429 500 503',
   'POST /processors/wompi/events/{merchantId} receiveWompiEvent → 200 400 401 413 415 500 503',
 ];
 
 const SCHEMAS = [
-  'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'Coupon', 'CouponPage', 'CreateCouponRequest', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant',
-  'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PlanTrial', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'UpdateMerchantRequest',
+  'AdvanceTestClockRequest', 'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'Coupon', 'CouponPage', 'CreateCouponRequest', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant',
+  'EmptyRequest', 'Error', 'Health', 'ManageLink', 'Merchant', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PlanTrial', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'TestClock', 'TestClockAdvance', 'TestClockPlan', 'UpdateMerchantRequest',
   'VoidedTransaction', 'WebhookAttempt', 'WebhookEvent', 'WebhookEventPage', 'WebhookEventRecord', 'WebhookResend',
 ];
 

@@ -10,6 +10,7 @@ import { wompiAmountProblem } from '@/lib/payments/wompi/amounts';
 import { createId, randomBase62 } from '@/lib/ids';
 import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import type { CreateLinkBody, PaymentLink } from './schemas';
+import { merchantNow } from '@/lib/clock';
 
 /**
  * docs/api.md#create-a-payment-link: the customer (one per merchant and e-mail), the plan and its checkout token, in one
@@ -20,11 +21,12 @@ import type { CreateLinkBody, PaymentLink } from './schemas';
  * redeems it in the transaction that creates the plan (docs/billing.md#coupons): a refused plan
  * gives the redemption back.
  */
-export async function createPaymentLink(db: Db, merchantId: string, body: CreateLinkBody): Promise<PaymentLink> {
+export async function createPaymentLink(db: Db, merchantId: string, body: CreateLinkBody, at?: Date): Promise<PaymentLink> {
   const ref = body.plan.coupon;
-  if (ref === undefined) return insertLink(db, merchantId, body, null);
+  // A plan made while the merchant's test clock is moved lives on it (docs/billing.md#test-clocks).
+  const now = at ?? (await merchantNow(db, merchantId));
+  if (ref === undefined) return insertLink(db, merchantId, body, null, now);
   return db.transaction(async (tx) => {
-    const now = new Date();
     const { terms } = await redeemForPlan(tx, { merchantId, ref, amount: body.plan.amount, field: 'plan.coupon', now });
     return insertLink(tx, merchantId, body, terms, now);
   });

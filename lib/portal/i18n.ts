@@ -89,6 +89,7 @@ const es = {
     versions: {
       '2026-11-20': '2026-11-20: el contrato original (solo los campos y estados de la especificación)',
       '2026-11-26': '2026-11-26: intervalos, periodos de prueba (TRIALING) y cupones',
+      '2026-11-28': '2026-11-28: nextRetryAt en los eventos de webhook listados',
     },
     versionSave: 'Guardar versión',
     versionSaved: 'Versión guardada. Las próximas llamadas sin encabezado y los webhooks nuevos la usan.',
@@ -194,6 +195,8 @@ const es = {
     event: 'Evento',
     attempts: 'Intentos',
     noAttempts: 'Sin intentos de entrega.',
+    nextRetry: 'Próximo reintento',
+    noRetry: 'ninguno programado',
     attemptTime: 'Hora',
     attemptStatus: 'Código',
     latency: 'Latencia',
@@ -326,6 +329,7 @@ const en: PortalCopy = {
     versions: {
       '2026-11-20': '2026-11-20: the original contract (the specification’s fields and states only)',
       '2026-11-26': '2026-11-26: intervals, trials (TRIALING) and coupons',
+      '2026-11-28': '2026-11-28: nextRetryAt on listed webhook events',
     },
     versionSave: 'Save version',
     versionSaved: 'Version saved. Your next calls without the header and new webhooks use it.',
@@ -431,6 +435,8 @@ const en: PortalCopy = {
     event: 'Event',
     attempts: 'Attempts',
     noAttempts: 'No delivery attempts.',
+    nextRetry: 'Next retry',
+    noRetry: 'none scheduled',
     attemptTime: 'Time',
     attemptStatus: 'Status code',
     latency: 'Latency',

@@ -1,10 +1,11 @@
 import type { Db } from '@/db/client';
 import { databaseUnavailable, uniqueViolation } from '@/db/errors';
 import type { PlanRow } from '@/db/queries/plans';
-import { insertTransaction, lockPlan, type TransactionRow } from '@/db/queries/transactions';
+import { insertTransaction, lockPlan, newestTransactionId, type TransactionRow } from '@/db/queries/transactions';
 import type { transactions } from '@/db/schema';
 import { withDiscount } from '@/lib/coupons/discount';
-import { createId } from '@/lib/ids';
+import { testClocksAvailable } from '@/lib/clock';
+import { createId, idTime } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 import type { ChargeResult, PaymentProcessor } from '@/lib/payments';
 import { type ChargeOutcome, outcomeAfterFailedCharge, type Settlement, settleCharge } from './settle';
@@ -59,7 +60,7 @@ export async function openCharge(
       if (prepared === 'in_progress') return { status: 'in_progress' };
       if ('resume' in prepared) return { status: 'opened', plan: locked, txn: prepared.resume };
       const txn = await insertTransaction(tx, {
-        id: createId('txn', now.getTime()),
+        id: await transactionId(tx, locked.id, now),
         planId: locked.id,
         merchantId: locked.merchantId,
         status: 'PENDING',
@@ -75,6 +76,18 @@ export async function openCharge(
     if (uniqueViolation(error) === 'transactions_one_pending_per_plan') return { status: 'in_progress' };
     throw error;
   }
+}
+
+/**
+ * A new transaction's id, made at `now`. Where test clocks exist, a clock standing still may date
+ * a charge at the very millisecond of the plan's previous one (a renewal link paid where the
+ * clock stopped at the failed retry): its id is then made a millisecond after that one, so the
+ * plan's newest transaction (the status reply's lastTransaction) is always the last one made.
+ */
+async function transactionId(tx: Db, planId: string, now: Date): Promise<string> {
+  if (!testClocksAvailable()) return createId('txn', now.getTime());
+  const newest = await newestTransactionId(tx, planId);
+  return createId('txn', Math.max(now.getTime(), newest ? idTime(newest) + 1 : 0));
 }
 
 /**

@@ -58,6 +58,11 @@ export const PENDING_AT_EXPIRY_RECHECK_MS = 10 * 60 * 1000;
 /** How far ahead the sweep looks for plans to e-mail: the largest reminderDays. */
 const ISSUE_HORIZON_MS = 10 * DAY_MS;
 
+/** When the link of the period due at `plan.nextChargeDate` is e-mailed (the test clock times its advance by it). */
+export function linkIssueTime(plan: PlanRow & { nextChargeDate: Date }, settings: RenewalSettings): Date {
+  return issueTime(plan.nextChargeDate, settingsFor(plan, plan.nextChargeDate, settings));
+}
+
 /** The merchant's settings as they apply to the plan's period due at `due` (grace.ts clamps short periods). */
 function settingsFor(plan: PlanRow, due: Date, settings: RenewalSettings): RenewalSettings {
   return clampRenewalSettings(settings, followingPeriodDue(plan, due).getTime() - due.getTime());
@@ -234,14 +239,19 @@ export interface RenewalLinkSweep {
 /**
  * The renewal links' part of a renewal sweep at `now`: the first e-mail of each plan collected by
  * link whose reminderDays have come, then each OPEN link's step that is due. Any number of
- * instances may run it at once: each step is decided under the plan's lock.
+ * instances may run it at once: each step is decided under the plan's lock. `merchantId`: that
+ * merchant's only, for its test clock (db/queries/test-clocks.ts clockScope).
  */
-export async function runRenewalLinks(db: Db, now: Date, pageSize = 500): Promise<RenewalLinkSweep> {
+export async function runRenewalLinks(
+  db: Db,
+  now: Date,
+  { merchantId, pageSize = 500 }: { merchantId?: string; pageSize?: number } = {},
+): Promise<RenewalLinkSweep> {
   const summary: RenewalLinkSweep = { issued: 0, reminded: 0, cancelledPlanIds: [] };
   const horizon = new Date(now.getTime() + ISSUE_HORIZON_MS);
   let after: { nextChargeDate: Date; id: string } | undefined;
   for (;;) {
-    const page = await findPlansAwaitingRenewalLink(db, { horizon, limit: pageSize, after });
+    const page = await findPlansAwaitingRenewalLink(db, { horizon, limit: pageSize, after, merchantId });
     for (const { plan, reminderDays, graceDays } of page) {
       if ((await issueForPlan(db, plan.id, { reminderDays, graceDays }, now)) === 'issued') summary.issued++;
     }
@@ -250,7 +260,7 @@ export async function runRenewalLinks(db: Db, now: Date, pageSize = 500): Promis
     after = { nextChargeDate: last.nextChargeDate!, id: last.id };
   }
   // Links issued above have their first step later; one step per link per sweep.
-  for (const { id } of await findRenewalLinkStepsDue(db, { now, limit: pageSize })) {
+  for (const { id } of await findRenewalLinkStepsDue(db, { now, limit: pageSize, merchantId })) {
     const step = await runRenewalLinkStep(db, id, now);
     if (step.result === 'reminded') summary.reminded++;
     if (step.result === 'cancelled') summary.cancelledPlanIds.push(step.planId);

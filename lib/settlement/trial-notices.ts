@@ -22,11 +22,11 @@ export async function sendTrialNotice(db: Db, planId: string, now: Date): Promis
   });
 }
 
-/** Every trial-end notice due at `now`; returns how many were sent. */
-export async function runTrialNotices(db: Db, now: Date, pageSize = 500): Promise<number> {
+/** Every trial-end notice due at `now` (of `merchantId` only, for its test clock); returns how many were sent. */
+export async function runTrialNotices(db: Db, now: Date, { merchantId, pageSize = 500 }: { merchantId?: string; pageSize?: number } = {}): Promise<number> {
   let sent = 0;
   for (;;) {
-    const page = await findTrialNoticesDue(db, { now, limit: pageSize });
+    const page = await findTrialNoticesDue(db, { now, limit: pageSize, merchantId });
     for (const { id } of page) if (await sendTrialNotice(db, id, now)) sent++;
     if (page.length < pageSize) return sent;
   }

@@ -3,7 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GET as listRoute } from '@/app/merchants/webhook-events/route';
 import { POST as resendRoute } from '@/app/merchants/webhook-events/[id]/resend/route';
 import type { Database } from '@/db/client';
-import { merchants } from '@/db/schema';
+import { merchants, webhookEvents } from '@/db/schema';
+import { VERSION_HEADER } from '@/lib/api-versions';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
@@ -68,6 +69,26 @@ describe('GET /merchants/webhook-events', () => {
         responseExcerpt: 'ok',
       },
     ]);
+  });
+
+  it('says when the next retry of a failed delivery is due (nextRetryAt, from 2026-11-28), null when none is', async () => {
+    const link = await createTestLink(database.db);
+    await database.db.update(merchants).set({ webhookUrl: receiver.url, webhookRetries: true }).where(eq(merchants.id, link.merchant.merchantId));
+    receiver.respondWith(reply(500, 'down'));
+    await payWithCard(database.db, processor, { token: link.token, card: parseCard(cardForm(CARDS.approved))! });
+    await deliveriesSettled();
+    const [row] = await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, link.subscriptionPlanId));
+    expect(row!.nextRetryAt).not.toBeNull();
+    const [failed] = (await list(link.merchant.headers)).json.data;
+    expect(failed).toMatchObject({ id: row!.id, nextRetryAt: row!.nextRetryAt!.toISOString() });
+    // A merchant reading an older version does not see the field.
+    const older = await list({ ...link.merchant.headers, [VERSION_HEADER]: '2026-11-26' });
+    expect(older.json.data[0]).not.toHaveProperty('nextRetryAt');
+    expect(older.json.data[0]).toMatchObject({ id: row!.id, attempts: [expect.objectContaining({ statusCode: 500 })] });
+
+    receiver.respondWith(reply(200, 'ok'));
+    const delivered = await merchantWithPayments([CARDS.approved]);
+    expect((await list(delivered.merchant.headers)).json.data[0]).toMatchObject({ nextRetryAt: null, attempts: [expect.objectContaining({ ok: true })] });
   });
 
   it('pages with a cursor', async () => {

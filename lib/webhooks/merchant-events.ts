@@ -32,6 +32,7 @@ function toEventView(e: EventWithAttempts): WebhookEventRecord {
     createdAt: e.createdAt.toISOString(),
     body: e.body,
     attempts: e.attempts.map(toAttemptView),
+    nextRetryAt: e.nextRetryAt?.toISOString() ?? null,
   };
 }
 

@@ -41,10 +41,19 @@ const webhookEventRecordSchema = z
     createdAt: isoTime,
     body: z.string().describe('The exact bytes sent (and signed) on every delivery of this event'),
     attempts: z.array(webhookAttemptSchema).describe('Oldest first; empty when no webhook URL was configured'),
+    nextRetryAt: isoTime
+      .nullable()
+      .describe('When the next automatic retry of a failed delivery is due (merchants with retries on, docs/webhooks.md#retries); null when none is (API version 2026-11-28 on)'),
   })
   .meta({ id: 'WebhookEventRecord' });
 
 export const webhookEventPageSchema = pageSchema(webhookEventRecordSchema, { id: 'WebhookEventPage', order: 'Newest first' });
+
+/** A page of events as versions before 2026-11-28 have it: without `nextRetryAt`. */
+export const webhookEventPage20261126Schema = z.object({
+  data: z.array(webhookEventRecordSchema.omit({ nextRetryAt: true })),
+  nextCursor: z.string().nullable(),
+});
 
 export const resendReplySchema = z
   .object({ id: z.string(), status: z.literal('queued') })

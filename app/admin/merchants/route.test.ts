@@ -153,7 +153,7 @@ describe('PATCH /admin/merchants/{id}', () => {
     expect((await patch({ apiVersion: '2026-11-20' })).json).toMatchObject({ apiVersion: '2026-11-20' });
     const bad = await patch({ apiVersion: '2027-01-01' });
     expect(bad.status).toBe(400);
-    expect(bad.json.error.message).toBe('apiVersion: must be one of the API versions: 2026-11-20, 2026-11-26');
+    expect(bad.json.error.message).toBe('apiVersion: must be one of the API versions: 2026-11-20, 2026-11-26, 2026-11-28');
     const [row] = await database.db.select().from(merchants).where(eq(merchants.id, merchantId));
     expect(row?.apiVersion).toBe('2026-11-20');
   });

@@ -15,6 +15,7 @@ import * as plan from '@/app/merchants/subscription-plans/[id]/operation';
 import * as pausePlan from '@/app/merchants/subscription-plans/[id]/pause/operation';
 import * as resumePlan from '@/app/merchants/subscription-plans/[id]/resume/operation';
 import * as voidTransaction from '@/app/merchants/transactions/[subscriptionTransactionId]/void/operation';
+import * as testClock from '@/app/merchants/test-clock/operation';
 import * as resendEvent from '@/app/merchants/webhook-events/[id]/resend/operation';
 import * as webhookEvents from '@/app/merchants/webhook-events/operation';
 import * as listenEvents from '@/app/merchants/webhook-events/listen/operation';
@@ -37,6 +38,7 @@ const MODULES: Partial<Record<Method, Operation>>[] = [
   voidTransaction,
   coupons,
   coupon,
+  testClock,
   webhookEvents,
   listenEvents,
   resendEvent,

@@ -15,6 +15,7 @@ import {
   type PriceChangeRequest,
   REQUEST_BODIES,
   type SubscriptionPlan,
+  type TestClock,
   type VoidedTransaction,
   type WebhookEventPage,
   type WebhookResend,
@@ -54,6 +55,12 @@ export interface ServicePayOptions {
   /** Another fetch (a proxy agent, tests). Default: Node's global fetch. */
   fetch?: typeof fetch;
 }
+
+/**
+ * A list call: await it for one page (`{ data, nextCursor }`), or iterate it with `for await` for
+ * every item of every page, each page fetched as the loop reaches it.
+ */
+export type PagedList<Page extends { data: unknown[]; nextCursor: string | null }> = Promise<Page> & AsyncIterable<Page['data'][number]>;
 
 export interface RequestOptions {
   /** For link creation: replays of the same key with the same body get the first reply. Generated when not given. */
@@ -138,8 +145,9 @@ export class ServicePay {
   /** Coupons (docs/billing.md#coupons): create, list, delete. Apply one with `plan.coupon` at link creation. */
   readonly coupons = {
     create: (body: CreateCouponRequest, options: RequestOptions = {}): Promise<Coupon> => this.call('createCoupon', {}, { ...options, body }),
-    list: (query: Operations['listCoupons']['query'] = {}, options: RequestOptions = {}): Promise<CouponPage> =>
-      this.call('listCoupons', {}, { ...options, query }),
+    /** One page, or every coupon with `for await (const coupon of servicepay.coupons.list())`. */
+    list: (query: Operations['listCoupons']['query'] = {}, options: RequestOptions = {}): PagedList<CouponPage> =>
+      this.paged((cursor) => this.call('listCoupons', {}, { ...options, query: { ...query, ...cursor } })),
     delete: (id: string, options: RequestOptions = {}): Promise<Coupon> => this.call('deleteCoupon', { id }, options),
   };
 
@@ -151,10 +159,24 @@ export class ServicePay {
 
   /** The webhook events sent to you, with their attempts; a resend; and verification of what you receive. */
   readonly webhooks = {
-    list: (query: Operations['listWebhookEvents']['query'] = {}, options: RequestOptions = {}): Promise<WebhookEventPage> =>
-      this.call('listWebhookEvents', {}, { ...options, query }),
+    /** One page, or every event with `for await (const event of servicepay.webhooks.list())`. */
+    list: (query: Operations['listWebhookEvents']['query'] = {}, options: RequestOptions = {}): PagedList<WebhookEventPage> =>
+      this.paged((cursor) => this.call('listWebhookEvents', {}, { ...options, query: { ...query, ...cursor } })),
     resend: (id: string, options: RequestOptions = {}): Promise<WebhookResend> => this.call('resendWebhookEvent', { id }, options),
     ...webhooks,
+  };
+
+  /**
+   * Your test clock (development and sandbox deployments; a production deployment answers
+   * NotFoundError): `advance` moves it forward and runs everything of your plans due on the way.
+   */
+  readonly testClock = {
+    retrieve: (options: RequestOptions = {}): Promise<TestClock> => this.call('getTestClock', {}, options),
+    /** To `advanceTo` (a Date or ISO 8601): forward only, at most 2 years from now. Answers once the advance is done. */
+    advance: (advanceTo: Date | string, options: RequestOptions = {}): Promise<TestClock> =>
+      this.call('advanceTestClock', {}, { ...options, body: { advanceTo: advanceTo instanceof Date ? advanceTo.toISOString() : advanceTo } }),
+    /** Back to real time for plans created from now on. */
+    delete: (options: RequestOptions = {}): Promise<TestClock> => this.call('deleteTestClock', {}, options),
   };
 
   /**
@@ -225,6 +247,22 @@ export class ServicePay {
       }
       throw failure;
     }
+  }
+
+  /** A list call's first page, awaitable, that also iterates every item of every page. */
+  private paged<Page extends { data: unknown[]; nextCursor: string | null }>(fetchPage: (cursor: { cursor?: string }) => Promise<Page>): PagedList<Page> {
+    const first = fetchPage({});
+    // Awaited or not, a failed first page must not be an unhandled rejection before the caller looks.
+    first.catch(() => undefined);
+    async function* items(): AsyncGenerator<Page['data'][number]> {
+      let page = await first;
+      for (;;) {
+        yield* page.data as Page['data'][number][];
+        if (!page.nextCursor) return;
+        page = await fetchPage({ cursor: page.nextCursor });
+      }
+    }
+    return Object.assign(first, { [Symbol.asyncIterator]: items });
   }
 
   /** 0.5 s, 1 s, 2 s… with some jitter, when the API said nothing. */

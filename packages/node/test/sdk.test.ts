@@ -213,7 +213,57 @@ describe('coverage', () => {
     const coupon = await sp.coupons.create({ code: 'SDK10', percentOff: 10, duration: 'once' });
     expect((await sp.coupons.list()).data.map((c) => c.id)).toEqual([coupon.id]);
     expect((await sp.coupons.delete(coupon.id)).deleted).toBe(true);
+    expect(await settled(sp.testClock.retrieve())).toBe('ok');
+    expect(await settled(sp.testClock.advance(new Date(Date.now() + 60_000)))).toBe('ok');
+    expect(await settled(sp.testClock.delete())).toBe('ok');
     expect([...reached].sort()).toEqual(Object.keys(OPERATIONS).filter((op) => op !== 'listenWebhookEvents').sort());
+  });
+});
+
+describe('lists', () => {
+  it('iterate every item of every page with for await, and still answer one page when awaited', async () => {
+    const m = await createTestMerchant(database.db);
+    const sp = client(m);
+    for (const code of ['PAGE1', 'PAGE2', 'PAGE3']) await sp.coupons.create({ code, percentOff: 10, duration: 'once' });
+    const link = await sp.links.create(linkBody());
+    await pay(link.token, CARDS.declined);
+    await pay(link.token, CARDS.declined);
+    await pay(link.token, CARDS.approved);
+
+    const first = await sp.coupons.list({ limit: 2 });
+    expect(first.data).toHaveLength(2);
+    expect(first.nextCursor).not.toBeNull();
+    const codes: (string | null)[] = [];
+    for await (const coupon of sp.coupons.list({ limit: 2 })) codes.push(coupon.code);
+    expect(codes).toEqual(['PAGE3', 'PAGE2', 'PAGE1']);
+
+    const events: string[] = [];
+    for await (const event of sp.webhooks.list({ subscriptionPlanId: link.subscriptionPlanId, limit: 1 })) events.push(event.event);
+    expect(events).toEqual(['subscription.charge.approved', 'subscription.charge.declined', 'subscription.charge.declined']);
+    // An error of the first page surfaces in the loop (and when awaited).
+    const refused = async () => {
+      for await (const event of sp.webhooks.list({ subscriptionPlanId: 'sub_000000000000000000000000' })) void event;
+    };
+    await expect(refused()).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('test clocks', () => {
+  it("advance the merchant's own clock, renewing its plans on the way, and refuse going backwards with the field named", async () => {
+    const m = await createTestMerchant(database.db);
+    const sp = client(m);
+    expect(await sp.testClock.retrieve()).toEqual({ status: 'real_time', frozenTime: null, lastAdvance: null });
+    const link = await sp.links.create(linkBody());
+    await pay(link.token, CARDS.approved);
+    const due = (await sp.plans.status(link.subscriptionPlanId)).plan.nextChargeDate!;
+    const clock = await sp.testClock.advance(new Date(due + 60_000));
+    expect(clock).toMatchObject({ status: 'ready', frozenTime: new Date(due + 60_000).toISOString(), lastAdvance: { approved: 1 } });
+    const status = await sp.plans.status(link.subscriptionPlanId);
+    expect(status.lastTransaction).toMatchObject({ status: 'APPROVED', chargeDate: due });
+    const refused = await sp.testClock.advance(new Date(due)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect((refused as InstanceType<typeof InvalidRequestError>).details).toEqual([{ path: 'advanceTo', message: expect.stringContaining('only forward') }]);
+    expect((await sp.testClock.delete()).status).toBe('real_time');
   });
 });
 
