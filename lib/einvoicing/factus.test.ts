@@ -156,6 +156,24 @@ describe('faults', () => {
     expect((await provider.issueInvoice(draft)).status).toBe('ISSUED');
   });
 
+  it('a 422 is REJECTED with Factus\' message, and changes nothing at Factus', async () => {
+    double.fail({ kind: 'status', status: 422, path: '/v2/bills/validate' });
+    const draft = sampleInvoice({ reference: reference(), number: null });
+    expect(await provider.issueInvoice(draft)).toMatchObject({ status: 'REJECTED', errors: [{ rule: '422', message: expect.stringContaining('422') }] });
+    expect(double.documents.some((d) => d.reference === draft.reference)).toBe(false);
+  });
+
+  it('answers after the latency the double is given (a benchmark\'s slow provider)', async () => {
+    double.setLatency(150);
+    try {
+      const started = performance.now();
+      await provider.checkCredentials();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    } finally {
+      double.setLatency(0);
+    }
+  });
+
   it('a 409 for a document that exists answers that document', async () => {
     const draft = sampleInvoice({ reference: reference(), number: null });
     const issued = (await provider.issueInvoice(draft)) as IssuedDocument;

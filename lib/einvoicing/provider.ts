@@ -73,7 +73,11 @@ export interface DocumentLookup {
 
 export interface EInvoiceProvider {
   readonly kind: ProviderKind;
-  /** Who gives an invoice its number: the provider from the merchant's range, or we (the draft's `numbering`). */
+  /**
+   * Who numbers documents: the provider, from the merchant's ranges; or we (`caller`), in the
+   * draft's `numbering` of every document: an invoice within the DIAN resolution, a credit note
+   * from our own consecutive.
+   */
   readonly numbering: 'provider' | 'caller';
   /** Whether the credentials work; issues nothing. Throws EInvoiceAuthError or EInvoiceRetryableError. */
   checkCredentials(): Promise<void>;
