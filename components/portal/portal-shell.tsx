@@ -8,7 +8,22 @@ import type { PortalCopy } from '@/lib/portal/i18n';
  * `<details>`, so it opens without JavaScript), and the page. `testMode` is decided by the caller
  * (lib/portal/processor-page.ts, inTestMode).
  */
-export function PortalShell({ lang, t, nav, testMode, children }: { lang: Lang; t: PortalCopy; nav?: ReactNode; testMode: boolean; children: ReactNode }) {
+export function PortalShell({
+  lang,
+  t,
+  nav,
+  testMode,
+  suspended = false,
+  children,
+}: {
+  lang: Lang;
+  t: PortalCopy;
+  nav?: ReactNode;
+  testMode: boolean;
+  /** A suspended merchant's portal is read-only (docs/operations.md#suspending-a-merchant): said on every page. */
+  suspended?: boolean;
+  children: ReactNode;
+}) {
   const other = lang === 'es' ? 'en' : 'es';
   return (
     <div lang={LANG_TAG[lang]} className="portal">
@@ -18,6 +33,11 @@ export function PortalShell({ lang, t, nav, testMode, children }: { lang: Lang; 
       {testMode && (
         <p className="sandbox-banner" data-testid="test-mode">
           <strong>{t.sandbox.label}</strong> {t.sandbox.text}
+        </p>
+      )}
+      {suspended && (
+        <p className="suspended-banner" role="alert" data-testid="suspended">
+          <strong>{t.suspended.label}</strong> {t.suspended.text}
         </p>
       )}
       <div className={nav ? 'portal-frame' : 'portal-frame portal-frame-public'}>

@@ -120,6 +120,18 @@ export async function getLifecycleEventSettings(db: Db, id: string) {
   return row;
 }
 
+/** A merchant's status alone (ACTIVE or INACTIVE), or undefined for an unknown id. */
+export async function getMerchantStatus(db: Db, id: string): Promise<MerchantRow['status'] | undefined> {
+  const [row] = await db.select({ status: merchants.status }).from(merchants).where(eq(merchants.id, id)).limit(1);
+  return row?.status;
+}
+
+/** The merchant, its row locked for the rest of the caller's transaction. */
+export async function getMerchantForUpdate(db: Db, id: string): Promise<MerchantRow | undefined> {
+  const [row] = await db.select().from(merchants).where(eq(merchants.id, id)).for('update');
+  return row;
+}
+
 export async function getMerchant(db: Db, id: string): Promise<MerchantRow | undefined> {
   const [row] = await db.select().from(merchants).where(eq(merchants.id, id)).limit(1);
   return row;

@@ -219,6 +219,26 @@ export function findDuePlans(
 }
 
 /**
+ * A merchant's plans charged automatically (ACTIVE, TRIALING) whose next charge fell due by `now`:
+ * what a suspension held back (docs/operations.md#suspending-a-merchant). Locked for the caller's transaction.
+ */
+export async function lockMerchantPlansDueBy(db: Db, { merchantId, now }: { merchantId: string; now: Date }): Promise<PlanRow[]> {
+  return db
+    .select()
+    .from(subscriptionPlans)
+    .where(
+      and(
+        eq(subscriptionPlans.merchantId, merchantId),
+        inArray(subscriptionPlans.status, ['ACTIVE', 'TRIALING']),
+        eq(subscriptionPlans.renewalCollection, 'AUTOMATIC'),
+        lte(subscriptionPlans.nextChargeDate, now),
+      ),
+    )
+    .orderBy(asc(subscriptionPlans.id))
+    .for('update');
+}
+
+/**
  * TRIALING plans whose trial-end notice is due at `now`, soonest first (docs/billing.md#trials).
  * Served by the partial index subscription_plans_trial_notice_idx; each one sent clears its notice.
  */

@@ -32,7 +32,7 @@ export async function insertRenewalLink(
 /** A link by its token, with its plan and the merchant's public face (the checkout page). */
 export async function getRenewalLinkByToken(db: Db, token: string) {
   const [row] = await db
-    .select({ link: renewalLinks, plan: subscriptionPlans, merchantName: merchants.name, allowedDomains: merchants.allowedDomains })
+    .select({ link: renewalLinks, plan: subscriptionPlans, merchantName: merchants.name, allowedDomains: merchants.allowedDomains, merchantStatus: merchants.status })
     .from(renewalLinks)
     .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, renewalLinks.planId))
     .innerJoin(merchants, eq(merchants.id, renewalLinks.merchantId))

@@ -113,6 +113,7 @@ const es = {
     title: 'Este pago no está disponible',
     PAUSED: '{merchant} pausó esta suscripción, así que no se puede pagar desde este link. Si tiene dudas, comuníquese con el comercio.',
     CANCELLED: 'Esta suscripción fue cancelada, así que no se puede pagar desde este link. Si tiene dudas, comuníquese con {merchant}.',
+    SUSPENDED: '{merchant} no está recibiendo pagos en este momento, así que no se puede pagar desde este link. No se le cobró nada. Si tiene dudas, comuníquese con el comercio.',
   },
   notFound: {
     title: 'No encontramos este link de pago',
@@ -274,6 +275,7 @@ const en: Copy = {
     title: 'This payment is not available',
     PAUSED: '{merchant} has paused this subscription, so it cannot be paid from this link. If you have questions, contact the merchant.',
     CANCELLED: 'This subscription has been cancelled, so it cannot be paid from this link. If you have questions, contact {merchant}.',
+    SUSPENDED: '{merchant} is not taking payments right now, so this link cannot be paid. You have not been charged. If you have questions, contact the merchant.',
   },
   notFound: {
     title: 'We could not find this payment link',

@@ -186,7 +186,9 @@ export async function payCheckout(
 ): Promise<PaymentView | TrialStartView> {
   // Dated on the merchant's test clock where it has one, so the payment is its plan's newest record.
   const now = at ?? (await checkoutNow(db, token));
-  const { plan: found, link } = await findCheckoutPlan(db, token, now);
+  const { plan: found, link, merchantStatus } = await findCheckoutPlan(db, token, now);
+  // A suspended merchant takes no payments (docs/operations.md#suspending-a-merchant); every charge checks again as it opens.
+  if (merchantStatus !== 'ACTIVE') throw new ApiError('conflict', 'This merchant is not taking payments right now');
   const processor = await resolveProcessor(processors, found.merchantId);
   if (!processor) throw new ApiError('conflict', 'This merchant cannot take payments yet');
   checkInstrument(processor.kind, payment);

@@ -108,6 +108,8 @@ export async function loadCheckoutPage(db: Db, token: string, now: Date = new Da
     subscriptionPlanId: found.plan.id,
     pendingPaymentId: pending && ours ? pending.id : null,
     cancelReason: found.plan.cancelReason,
+    /** False while the merchant is suspended: the page shows `unavailable` (docs/operations.md#suspending-a-merchant). */
+    merchantActive: found.merchantStatus === 'ACTIVE',
   };
 }
 

@@ -1,11 +1,12 @@
 import type { Db } from '@/db/client';
-import { getMerchant, insertMerchantWithKey, type MerchantRow, updateMerchantRow } from '@/db/queries/merchants';
+import { getMerchant, getMerchantForUpdate, insertMerchantWithKey, type MerchantRow, updateMerchantRow } from '@/db/queries/merchants';
 import { type AuditActor, changesBetween, recordAudit } from '@/lib/audit/record';
 import { ApiError } from '@/lib/api/errors';
 import { forgetApiKeys } from '@/lib/auth/key-cache';
 import { generateApiKey, generateApiSecret, generateWebhookSecret, sha256Hex } from '@/lib/auth/secrets';
 import { createId, isId } from '@/lib/ids';
 import { processorColumns, processorView } from './processor-schema';
+import { resumeMerchantRenewals } from './suspension';
 import { type CreatedMerchant, createdMerchantSchema, withChargeEvents, type CreateMerchantInput, merchantSchema, type MerchantView, type UpdateMerchantInput } from './schemas';
 
 export type { CreatedMerchant, MerchantView };
@@ -81,8 +82,11 @@ function webhookSwitches(input: Pick<UpdateMerchantInput, 'webhookUrl' | 'webhoo
 /**
  * Changes a merchant's settings. With `actor` (the portal, the operator API) the change and its
  * audit entry, `merchant.updated` with each changed field before and after, commit together.
+ * Reactivation (INACTIVE → ACTIVE) moves the plans the suspension held back in the same
+ * transaction, so no sweep between the two charges a period of the gap
+ * (docs/operations.md#suspending-a-merchant).
  */
-export async function updateMerchant(db: Db, merchantId: string, input: UpdateMerchantInput, actor?: AuditActor) {
+export async function updateMerchant(db: Db, merchantId: string, input: UpdateMerchantInput, actor?: AuditActor, now = new Date()) {
   if (!isId('mch', merchantId)) throw new ApiError('not_found', 'No merchant with this id');
   const { processor, webhookEvents, webhookEnabled, ...rest } = input;
   const patch = {
@@ -91,19 +95,21 @@ export async function updateMerchant(db: Db, merchantId: string, input: UpdateMe
     ...(webhookEvents ? { webhookEventTypes: webhookEvents } : {}),
     ...webhookSwitches({ webhookUrl: rest.webhookUrl, webhookRetries: rest.webhookRetries, webhookEnabled }),
   };
-  const row = actor
-    ? await db.transaction(async (tx) => {
-        const before = await getMerchant(tx, merchantId);
-        const after = await updateMerchantRow(tx, merchantId, patch);
-        // The failed statement ended the transaction: refuse here, before anything else is sent in it.
-        if (after === 'retries_without_url') throw retriesNeedUrl();
-        if (before && after) {
-          const changes = changesBetween(before as Record<string, unknown>, pick(after, Object.keys(patch)));
-          if (Object.keys(changes).length > 0) await recordAudit(tx, { merchantId, actor, action: 'merchant.updated', changes });
-        }
-        return after;
-      })
-    : await updateMerchantRow(db, merchantId, patch);
+  const row =
+    actor || rest.status === 'ACTIVE'
+      ? await db.transaction(async (tx) => {
+          const before = rest.status === 'ACTIVE' ? await getMerchantForUpdate(tx, merchantId) : await getMerchant(tx, merchantId);
+          const after = await updateMerchantRow(tx, merchantId, patch);
+          // The failed statement ended the transaction: refuse here, before anything else is sent in it.
+          if (after === 'retries_without_url') throw retriesNeedUrl();
+          if (before?.status === 'INACTIVE' && after?.status === 'ACTIVE') await resumeMerchantRenewals(tx, merchantId, now);
+          if (actor && before && after) {
+            const changes = changesBetween(before as Record<string, unknown>, pick(after, Object.keys(patch)));
+            if (Object.keys(changes).length > 0) await recordAudit(tx, { merchantId, actor, action: 'merchant.updated', changes });
+          }
+          return after;
+        })
+      : await updateMerchantRow(db, merchantId, patch);
   if (row === 'retries_without_url') throw retriesNeedUrl();
   if (!row) throw new ApiError('not_found', 'No merchant with this id');
   // An INACTIVE merchant's keys are refused from the next request on, and a new pinned version

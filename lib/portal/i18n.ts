@@ -19,6 +19,10 @@ const es = {
     docs: 'Ver la referencia de la API',
   },
   sandbox: { label: 'Modo de prueba', text: 'Claves pk_test_ y procesador de prueba: ningún cobro mueve dinero real.' },
+  suspended: {
+    label: 'Cuenta suspendida',
+    text: 'ServicePay suspendió esta cuenta: sus links y renovaciones no cobran y el portal es solo de lectura; nada de lo que intente cambiar se guarda. Escriba a soporte para reactivarla.',
+  },
   statuses: {
     PENDING_ACTIVATION: 'Pendiente de activación',
     TRIALING: 'En prueba gratis',
@@ -259,6 +263,10 @@ const en: PortalCopy = {
     docs: 'Open the API reference',
   },
   sandbox: { label: 'Test mode', text: 'pk_test_ keys and a test processor: no charge moves real money.' },
+  suspended: {
+    label: 'Account suspended',
+    text: 'ServicePay has suspended this account: its links and renewals charge nothing and the portal is read-only; nothing you try to change is saved. Write to support to reactivate it.',
+  },
   statuses: {
     PENDING_ACTIVATION: 'Pending activation',
     TRIALING: 'Free trial',

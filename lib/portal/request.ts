@@ -1,6 +1,8 @@
 import { headers } from 'next/headers';
 import { forbidden, notFound, redirect } from 'next/navigation';
+import { getDb } from '@/db/client';
 import { ApiError } from '@/lib/api/errors';
+import { merchantSuspended } from '@/lib/merchants/suspension';
 import { LANG_HEADER, type Lang } from '@/lib/i18n/locale';
 import { clientIp } from '@/lib/api/with-checkout';
 import type { AuditActor } from '@/lib/audit/record';
@@ -8,6 +10,9 @@ import { currentUser, type PortalUser } from './accounts';
 import { PORTAL_COPY, type PortalCopy } from './i18n';
 
 // What every portal page and action starts from: the request's language and its signed-in user.
+
+/** Where a suspended merchant's attempt to change something lands. */
+export const SUSPENDED_PATH = '/portal/overview?suspended=1';
 
 export async function portalLang(): Promise<{ lang: Lang; t: PortalCopy }> {
   const lang = (await headers()).get(LANG_HEADER) === 'en' ? 'en' : 'es';
@@ -26,9 +31,15 @@ export function userActor(user: PortalUser, requestHeaders: Headers): AuditActor
   return { type: 'user', id: user.userId, label: user.email, ip: clientIp({ headers: requestHeaders }) };
 }
 
-/** An action's start: the signed-in user (anyone else is sent to sign in), the request's language, and the user as the audit log's actor. */
+/**
+ * An action's start: the signed-in user (anyone else is sent to sign in), the request's language,
+ * and the user as the audit log's actor. Every portal action changes something, so a suspended
+ * merchant's (read-only, docs/operations.md#suspending-a-merchant) is sent back to the overview,
+ * whose banner says why, and changes nothing.
+ */
 export async function signedIn(): Promise<PortalUser & { lang: Lang; t: PortalCopy; actor: AuditActor }> {
   const user = await requireUser();
+  if (await merchantSuspended(await getDb(), user.merchantId)) redirect(SUSPENDED_PATH);
   return { ...user, ...(await portalLang()), actor: userActor(user, await headers()) };
 }
 

@@ -1,6 +1,7 @@
 import type { Db } from '@/db/client';
 import { databaseUnavailable, uniqueViolation } from '@/db/errors';
 import type { PlanRow } from '@/db/queries/plans';
+import { getMerchantStatus } from '@/db/queries/merchants';
 import { insertTransaction, lockPlan, newestTransactionId, type TransactionRow } from '@/db/queries/transactions';
 import type { transactions } from '@/db/schema';
 import { withDiscount } from '@/lib/coupons/discount';
@@ -44,7 +45,7 @@ export type OpenedCharge = { status: 'opened'; plan: PlanRow; txn: TransactionRo
 export type Opening = OpenedCharge | { status: 'skipped' | 'in_progress' };
 
 /**
- * Step one: under the plan's row lock, `prepare` checks what may be charged (reading the plan
+ * Step one: under the plan's row lock (skipped for a suspended merchant), `prepare` checks what may be charged (reading the plan
  * before the lock would let a concurrent approval slip in between) and the charge is recorded
  * PENDING, less the plan's coupon discount. `plan` is the plan's id, or finds it inside the transaction (a checkout token).
  */
@@ -55,6 +56,8 @@ export async function openCharge(
   try {
     return await db.transaction(async (tx): Promise<Opening> => {
       const locked = await lockPlan(tx, typeof plan === 'string' ? plan : await plan(tx));
+      // A suspended merchant takes no payments, of any kind (docs/operations.md#suspending-a-merchant).
+      if ((await getMerchantStatus(tx, locked.merchantId)) !== 'ACTIVE') return { status: 'skipped' };
       const prepared = await prepare(tx, locked);
       if (prepared === 'skip') return { status: 'skipped' };
       if (prepared === 'in_progress') return { status: 'in_progress' };

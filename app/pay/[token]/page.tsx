@@ -55,7 +55,7 @@ async function pageOf(token: string) {
 export default async function CheckoutPage({ params, searchParams }: PageProps) {
   const [{ token }, query] = await Promise.all([params, searchParams]);
   const lang = await requestLang(query.lang);
-  const { session, expired, subscriptionPlanId, pendingPaymentId, late } = await pageOf(token);
+  const { session, expired, subscriptionPlanId, pendingPaymentId, late, merchantActive } = await pageOf(token);
   const target =
     firstParam(query[EMBED_PARAM]) === '1' ? embedTargetOrigin(firstParam(query[EMBED_ORIGIN_PARAM]), session.allowedDomains, env().APP_URL) : null;
   const nonce = (await headers()).get('x-nonce');
@@ -67,7 +67,7 @@ export default async function CheckoutPage({ params, searchParams }: PageProps) 
     returned: formReturnOf(query),
     promotion: { action: promotionFormAction(token, query), outcome: promotionOutcomeOf(query.promotion) },
   };
-  const content = await checkoutContent(token, lang, session, expired, form, resumePayment, late);
+  const content = merchantActive ? await checkoutContent(token, lang, session, expired, form, resumePayment, late) : suspendedNotice(lang, session);
   if (!target || !nonce) return content;
   return (
     <>
@@ -117,6 +117,16 @@ function renewalNotice(lang: Lang, session: CheckoutPageSession, expired: boolea
   if (renewal.status === 'CANCELLED') return notice('unavailable', words.cancelled);
   if (renewal.status === 'SUPERSEDED') return notice('unavailable', words.superseded);
   return null;
+}
+
+/** A suspended merchant's link, a plan's or a renewal link's, takes no payment (docs/operations.md#suspending-a-merchant). */
+function suspendedNotice(lang: Lang, session: CheckoutPageSession): ReactNode {
+  const copy = checkoutCopy(lang);
+  return (
+    <CheckoutNotice state="unavailable" lang={lang} title={copy.unavailable.title} text={fill(copy.unavailable.SUSPENDED, { merchant: session.merchantName })}>
+      <CheckoutSummary session={session} lang={lang} showExpiry={false} />
+    </CheckoutNotice>
+  );
 }
 
 async function checkoutContent(

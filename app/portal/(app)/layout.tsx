@@ -6,6 +6,7 @@ import { getDb } from '@/db/client';
 import { auditCopy } from '@/lib/portal/audit-i18n';
 import { couponsCopy } from '@/lib/portal/coupons-i18n';
 import { processorCopy } from '@/lib/portal/processor-i18n';
+import { merchantSuspended } from '@/lib/merchants/suspension';
 import { getProcessorSettings, inTestMode } from '@/lib/portal/processor-page';
 import { portalLang, requireUser } from '@/lib/portal/request';
 import { signOutAction, signOutEverywhereAction } from '@/lib/portal/accounts/actions';
@@ -13,7 +14,8 @@ import { signOutAction, signOutEverywhereAction } from '@/lib/portal/accounts/ac
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   const { lang, t } = await portalLang();
-  const settings = await getProcessorSettings(await getDb(), user.merchantId);
+  const db = await getDb();
+  const [settings, suspended] = await Promise.all([getProcessorSettings(db, user.merchantId), merchantSuspended(db, user.merchantId)]);
   const groups = [
     {
       label: t.nav.business,
@@ -54,7 +56,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
     </>
   );
   return (
-    <PortalShell lang={lang} t={t} nav={nav} testMode={inTestMode(settings)}>
+    <PortalShell lang={lang} t={t} nav={nav} testMode={inTestMode(settings)} suspended={suspended}>
       {children}
     </PortalShell>
   );

@@ -13,7 +13,7 @@ import { fill } from '@/lib/i18n/format';
 import { createCouponFromForm } from '@/lib/portal/coupon-form';
 import { couponsCopy } from '@/lib/portal/coupons-i18n';
 import type { FormState } from '@/lib/portal/form-state';
-import { requireUser } from '@/lib/portal/request';
+import { signedIn } from '@/lib/portal/request';
 
 const FIELDS = ['code', 'kind', 'value', 'duration', 'periods', 'maxRedemptions', 'redeemBy'] as const;
 
@@ -22,7 +22,7 @@ async function copy() {
 }
 
 export async function createCouponAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
+  const { merchantId } = await signedIn();
   const t = await copy();
   const values = Object.fromEntries(FIELDS.map((name) => [name, String(form.get(name) ?? '')]));
   const result = await createCouponFromForm(await getDb(), merchantId, values, t);
@@ -33,7 +33,7 @@ export async function createCouponAction(_: FormState, form: FormData): Promise<
 }
 
 export async function deleteCouponAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await requireUser();
+  const { merchantId } = await signedIn();
   const t = await copy();
   try {
     await deleteCoupon(await getDb(), merchantId, String(form.get('couponId') ?? ''));
