@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { resetEnvForTests } from '@/lib/env';
 import { manageLinkUse } from '@/db/queries/manage-links';
 import { payCheckout, payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/payments/card';
@@ -21,6 +22,11 @@ async function managed(plan: Record<string, unknown> = {}, pay = true) {
   const manage = await createManageLink(database.db, await link.plan(), { source: 'merchant' });
   return { link, token: new URL(manage.url).pathname.split('/').pop()! };
 }
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  resetEnvForTests();
+});
 
 describe('loadManagePage', () => {
   it('finds nothing for an unknown or forged token, and records nothing', async () => {
@@ -47,6 +53,21 @@ describe('loadManagePage', () => {
     expect(page.processorType).toBe('sandbox');
     expect(page.wompi).toBeNull();
     expect((await loadManagePage(database.db, token, { ...plain, confirmCancel: true }))!.confirming).toBe(true);
+  });
+
+  it('offers the sandbox\'s plain card form, which posts the number to us, outside production only', async () => {
+    const { token } = await managed();
+    expect((await loadManagePage(database.db, token, plain))!.sandboxForms).toBe(true);
+    vi.stubEnv('NODE_ENV', 'production');
+    vi.stubEnv('SANDBOX_DEPLOYMENT', '1');
+    vi.stubEnv('BETTER_AUTH_SECRET', 'manage-page-test-secret-0123456789abcdef');
+    resetEnvForTests();
+    expect((await loadManagePage(database.db, token, plain))!.sandboxForms).toBe(true);
+    vi.stubEnv('SANDBOX_DEPLOYMENT', '');
+    vi.stubEnv('SECRETS_ENCRYPTION_KEY', 'ab'.repeat(32));
+    resetEnvForTests();
+    const production = (await loadManagePage(database.db, token, plain))!;
+    expect({ changeable: production.changeable, sandboxForms: production.sandboxForms, wompi: production.wompi }).toEqual({ changeable: true, sandboxForms: false, wompi: null });
   });
 
   it('counts every opening of the link', async () => {

@@ -7,6 +7,7 @@ import { amountForPeriod, nextChargeDateOf } from '@/lib/calendar/schedule';
 import { chargesOf } from '@/lib/coupons/discount';
 import type { PlanRow } from '@/db/queries/plans';
 import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/auth/manage-links';
+import { isProductionDeployment } from '@/lib/payments';
 
 // What the customer's manage page (/manage/<token>, docs/customers.md#the-manage-page) shows and
 // may offer, loaded in one place; the page only lays it out. Opening the page is itself a fact we
@@ -64,5 +65,10 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
     confirming: confirmCancel && cancellable,
     /** The Wompi form's settings when the method may be replaced through Wompi (null: the sandbox's plain forms, or nothing to replace). */
     wompi,
+    /**
+     * The sandbox's plain card and Nequi forms, which post the numbers to us: never in production,
+     * which takes no payment through the sandbox (docs/processors.md#deployments).
+     */
+    sandboxForms: changeable && processorType !== 'wompi' && !isProductionDeployment(),
   };
 }

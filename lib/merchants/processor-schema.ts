@@ -39,8 +39,15 @@ export function expectedPrefixes(production = isProductionDeployment()) {
 
 /** The columns a processor setting writes, after checking each key's prefix (400 naming the field). */
 export function processorColumns(settings: ProcessorSettings, field = 'processor') {
-  if (settings.type === 'sandbox') return { processorType: 'sandbox' as const, wompiPublicKey: null, wompiSecrets: null };
   const production = isProductionDeployment();
+  if (settings.type === 'sandbox') {
+    // Production never takes a payment through the built-in sandbox (docs/processors.md#deployments).
+    if (production) {
+      const message = 'the built-in sandbox processor is not available in production; set the merchant\'s Wompi keys';
+      throw new ApiError('invalid_request', `${field}.type: ${message}`, { details: [{ path: `${field}.type`, message }] });
+    }
+    return { processorType: 'sandbox' as const, wompiPublicKey: null, wompiSecrets: null };
+  }
   const prefixes = expectedPrefixes(production);
   const details = (Object.keys(prefixes) as (keyof typeof prefixes)[])
     .filter((name) => !settings[name].startsWith(prefixes[name]))

@@ -3,9 +3,8 @@ import path from 'node:path';
 import type { Database, Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
 import { countMerchants, getMerchant, type MerchantRow } from '@/db/queries/merchants';
-import { env } from '@/lib/env';
 import { randomBase62 } from '@/lib/ids';
-import { getPaymentProcessor } from '@/lib/payments';
+import { isProductionDeployment } from '@/lib/payments';
 import { createPortalUser } from './accounts';
 import { createMerchant } from '@/lib/merchants/merchants';
 
@@ -59,12 +58,12 @@ export async function ensureDemoMerchant(database: Database, options: { dataDir:
 }
 
 /**
- * Whether /demo may run here: anywhere but a production deployment whose processor moves real
- * money. It only ever uses the one demo merchant (no merchant is created for a visitor, and no
- * credential reaches a browser).
+ * Whether /demo may run here: anywhere but a production deployment, which never charges through
+ * the built-in sandbox (docs/processors.md#deployments). It only ever uses the one demo merchant
+ * (no merchant is created for a visitor, and no credential reaches a browser).
  */
 export function demoAvailable(): boolean {
-  return env().NODE_ENV !== 'production' || getPaymentProcessor().sandbox;
+  return !isProductionDeployment();
 }
 
 /**

@@ -36,7 +36,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
     confirmCancel: firstParam(query.cancel) === 'confirm',
   });
   if (!page) notFound();
-  const { plan, merchantName, processorType, charges, nextCharge: next, trial, interval, monthly, changeable, cancellable, confirming, wompi } = page;
+  const { plan, merchantName, processorType, charges, nextCharge: next, trial, interval, monthly, changeable, cancellable, confirming, wompi, sandboxForms } = page;
   const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
   const done = firstParam(query.done);
   const problem = firstParam(query.problem);
@@ -153,6 +153,9 @@ export default async function ManagePage({ params, searchParams }: Props) {
               // Wompi did not answer: no card field may post to our server, so nothing to fill in.
               <p data-testid="manage-replace-unavailable">{c.problems.unavailable}</p>
             )
+          ) : !sandboxForms ? (
+            // Production takes no method through the sandbox: no card field may post to our server.
+            <p data-testid="manage-replace-unavailable">{c.problems.unavailable}</p>
           ) : (
             <>
               <p>{c.replaceIntro}</p>
