@@ -1,8 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerUnparsable, flushHeadersWithFirstChunk, guardRequest, LINGER, readableRouterState, repairTarget, routePattern } from './request-guard';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { resetEnvForTests } from '@/lib/env';
+import { answerUnparsable, flushHeadersWithFirstChunk, guardRequest, HSTS, LINGER, readableRouterState, repairTarget, routePattern } from './request-guard';
 
 describe('repairTarget', () => {
   it.each([
@@ -100,7 +101,31 @@ describe('guardRequest in front of a server', () => {
     const refused = await raw(port, 'TRACE / HTTP/1.1\r\nHost: x\r\n\r\n');
     const passed = await raw(port, 'GET /other HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     for (const reply of [refused, passed]) expect(reply).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
+    // Not a production deployment (tests): no HSTS, which would pin a developer's localhost to HTTPS.
+    for (const reply of [refused, passed]) expect(reply).not.toMatch(/strict-transport-security/i);
     seen.length = 0;
+  });
+
+  it.each([
+    ['a production deployment', '', true],
+    ['a sandbox deployment', '1', false],
+  ])('on %s, every response carries Strict-Transport-Security only if production', async (_name, sandbox, sent) => {
+    vi.stubEnv('NODE_ENV', 'production');
+    vi.stubEnv('SANDBOX_DEPLOYMENT', sandbox);
+    vi.stubEnv('BETTER_AUTH_SECRET', 'request-guard-test-secret-0123456789abcdef');
+    resetEnvForTests();
+    try {
+      const refused = await raw(port, 'TRACE / HTTP/1.1\r\nHost: x\r\n\r\n');
+      const passed = await raw(port, 'GET /other HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      for (const reply of [refused, passed]) {
+        if (sent) expect(reply).toMatch(new RegExp(`\r\nstrict-transport-security: ${HSTS}\r\n`, 'i'));
+        else expect(reply).not.toMatch(/strict-transport-security/i);
+      }
+    } finally {
+      vi.unstubAllEnvs();
+      resetEnvForTests();
+      seen.length = 0;
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
 import { requestIdOf } from '@/lib/api/handler';
 import { log, redactPath } from '@/lib/log';
+import { isProductionDeployment } from '@/lib/payments/secret-box';
 
 // Requests that Next.js cannot represent, met before it sees them (docs/settlement.md, no 5xx).
 // Next turns every request into a WHATWG Request, which refuses the methods TRACE, TRACK and
@@ -18,6 +19,9 @@ import { log, redactPath } from '@/lib/log';
 // sent twice) makes it throw while rendering any page, the not-found page included: a plain 500
 // for one header. Installed on Node's HTTP server by instrumentation.ts, in the server
 // process only.
+
+/** Two years, subdomains included: what preload lists ask for. */
+export const HSTS = 'max-age=63072000; includeSubDomains';
 
 /** Methods the WHATWG Request constructor refuses. */
 const UNREPRESENTABLE_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
@@ -151,6 +155,9 @@ export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse
   // Every response, ours and Next's (pages, files, 404s), is never sniffed as another type; set
   // here once rather than by a header rule that Next matches on every request (docs/benchmarks.md).
   res.setHeader('X-Content-Type-Options', 'nosniff');
+  // A production deployment is reached over HTTPS only, and browsers remember it for two years
+  // (docs/operations.md#deployments); a sandbox or development server may be plain HTTP on a laptop.
+  if (isProductionDeployment()) res.setHeader('Strict-Transport-Security', HSTS);
   if (req.method && UNREPRESENTABLE_METHODS.has(req.method.toUpperCase())) {
     refuseMethod(req, res);
     return true;
