@@ -1,4 +1,4 @@
-// npm run webhooks:listen -- --forward-to http://localhost:4242/webhooks
+// npm run webhooks:listen -- --forward-to http://localhost:8080/webhooks
 //   [--url http://localhost:3000] [--replay N] [--interval ms]
 // Receives the merchant's webhooks on this machine (lib/webhooks/listen.ts, docs/webhooks.md).
 // Credentials come from the environment (SERVICEPAY_API_KEY, SERVICEPAY_WEBHOOK_SECRET), else the
@@ -48,7 +48,7 @@ async function main() {
   const secret = process.env.SERVICEPAY_WEBHOOK_SECRET ?? demo.webhookSecret ?? (await askHidden('Webhook Secret (whsec_…): '));
   const forwardTo = values['forward-to'];
   const problems = [
-    !forwardTo || !/^https?:\/\//.test(forwardTo) ? '--forward-to: the local URL to POST to, e.g. http://localhost:4242/webhooks' : null,
+    !forwardTo || !/^https?:\/\//.test(forwardTo) ? '--forward-to: the local URL to POST to, e.g. http://localhost:8080/webhooks' : null,
     !credentials || !/^pk_\w+:sk_\w+$/.test(credentials)
       ? 'SERVICEPAY_API_KEY=pk_…:sk_… in the environment (the demo merchant’s is read from .data/demo-merchant.json; in a terminal you are asked)'
       : null,

@@ -88,6 +88,11 @@ export async function listRecentEmails(db: Db, limit = 50) {
   return db.select().from(emails).orderBy(desc(emails.id)).limit(limit);
 }
 
+/** One merchant's customer e-mails, newest first (the portal's sandbox e-mail log); the merchant is in the `where`. */
+export async function listMerchantEmails(db: Db, merchantId: string, limit = 50) {
+  return db.select().from(emails).where(eq(emails.merchantId, merchantId)).orderBy(desc(emails.id)).limit(limit);
+}
+
 /** Deletes e-mails written before `before`, sent or given up, with their attempts; returns how many went. */
 export function deleteEmailsCreatedBefore(db: Db, before: Date): Promise<number> {
   return deleteCreatedBefore(db, { table: emails, id: emails.id, createdAt: emails.createdAt }, { table: emailAttempts, key: emailAttempts.emailId }, before);

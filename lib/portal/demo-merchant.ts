@@ -51,7 +51,7 @@ export async function ensureDemoMerchant(database: Database, options: { dataDir:
       `      -H "Authorization: Bearer ${created.apiKey}:${created.apiSecret}" -H "Content-Type: application/json" \\`,
       `      -d '{"customer":{"phone":"+573001234567","email":"ana@example.com"},"plan":{"externalReference":"order-1","description":"Plan mensual","amount":150000}}'`,
       `    or open ${options.appUrl}/demo to try the widget.`,
-      `  Webhooks on this laptop: npm run webhooks:listen -- --forward-to http://localhost:4242/webhooks`,
+      `  Webhooks on this laptop: npm run webhooks:listen -- --forward-to http://localhost:8080/webhooks`,
       '',
     ].join('\n'),
   );

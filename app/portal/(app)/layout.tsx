@@ -10,12 +10,15 @@ import { merchantSuspended } from '@/lib/merchants/suspension';
 import { getProcessorSettings, inTestMode } from '@/lib/portal/processor-page';
 import { portalLang, requireUser } from '@/lib/portal/request';
 import { signOutAction, signOutEverywhereAction } from '@/lib/portal/accounts/actions';
+import { sandboxToolsShown } from '@/lib/portal/sandbox-page';
+import { sandboxCopy } from '@/lib/portal/sandbox-i18n';
 
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   const { lang, t } = await portalLang();
   const db = await getDb();
   const [settings, suspended] = await Promise.all([getProcessorSettings(db, user.merchantId), merchantSuspended(db, user.merchantId)]);
+  const sandbox = sandboxCopy(lang);
   const groups = [
     {
       label: t.nav.business,
@@ -35,6 +38,18 @@ export default async function SignedInLayout({ children }: { children: ReactNode
         { href: '/portal/settings/audit', text: auditCopy(lang).nav },
       ],
     },
+    // Development and sandbox deployments only (docs/portal.md#pruebas).
+    ...(sandboxToolsShown()
+      ? [
+          {
+            label: sandbox.nav,
+            links: [
+              { href: '/portal/sandbox/clock', text: sandbox.clockNav },
+              { href: '/portal/sandbox/emails', text: sandbox.emailsNav },
+            ],
+          },
+        ]
+      : []),
   ];
   const nav = (
     <>
