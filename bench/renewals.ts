@@ -9,10 +9,10 @@ import { type Database, type Db, openPglite, openPostgres, queryRows } from '@/d
 import { findDuePlans } from '@/db/queries/plans';
 import { findDueRenewals } from '@/lib/billing/renewals';
 import { runRenewalSweep } from '@/lib/billing/sweep';
-import { createMerchant } from '@/lib/merchants/merchants';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { median, writeSection } from './report';
+import { seedPlans } from './seed-plans';
 import { createScratchDatabase } from './setup';
 
 const PLANS = 100_000;
@@ -22,26 +22,6 @@ const EMBEDDED_RENEWALS = Number(process.env.BENCH_EMBEDDED_RENEWALS ?? 2_000);
 const HEADING = '## Renewals (npm run bench:renewals)';
 
 const NOW = new Date('2027-06-15T15:00:00.000Z');
-
-/** `count` ACTIVE plans of one merchant in one statement; the first `due` of them due at `dueAt`. */
-async function seedPlans(db: Db, { count, due, dueAt, prefix }: { count: number; due: number; dueAt: Date; prefix: string }) {
-  const merchant = await createMerchant(db, { name: `Bench ${prefix}` });
-  const customerId = `cus_${prefix.padEnd(24, '0')}`;
-  await db.execute(sql`insert into customers (id, merchant_id, email, phone) values (${customerId}, ${merchant.merchantId}, 'bench@example.com', '+573001234567')`);
-  // Not due: spread over the next month. Other statuses too, which the partial index leaves out.
-  await db.execute(sql`
-    insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval,
-      status, next_charge_date, billing_anchor_day, payment_method_token, checkout_token, token_expires_at,
-      customer_phone, customer_email)
-    select 'sub_' || ${prefix} || lpad(i::text, ${24 - prefix.length}, '0'), ${merchant.merchantId}, ${customerId}, 'bench-' || ${prefix} || i,
-      'Plan mensual', 150000, 'RECURRING', 'MONTHLY',
-      case when i <= ${due} then 'ACTIVE' when i % 10 = 0 then 'PAUSED' when i % 10 = 1 then 'CANCELLED' else 'ACTIVE' end,
-      case when i <= ${due} then ${dueAt.toISOString()}::timestamptz - (i || ' seconds')::interval
-           else ${dueAt.toISOString()}::timestamptz + (i % 2592000 + 60 || ' seconds')::interval end,
-      15, 'pm_sandbox_approve_' || lpad(to_hex(i), 16, '0'), ${prefix} || i, now() + interval '1 day',
-      '+573001234567', 'bench@example.com'
-    from generate_series(1, ${count}) as i`);
-}
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
   const start = process.hrtime.bigint();

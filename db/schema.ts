@@ -253,6 +253,10 @@ export const subscriptionPlans = pgTable(
     // nextChargeDate is the retry time; the period's due date is that minus the retry offset
     // (lib/billing/renewals.ts), so the period needs no column of its own.
     renewalFailures: smallint('renewal_failures').notNull().default(0),
+    // The renewal sweep that has taken this plan's due attempt, and until when (lib/billing/sweep.ts):
+    // instances sharing a renewal day claim plans in batches and skip each other's.
+    sweepClaim: text('sweep_claim'),
+    sweepLeaseUntil: timestamp('sweep_lease_until', { withTimezone: true, mode: 'date' }),
     // AUTOMATIC: renewals charge paymentMethodToken; LINK: the customer pays a renewal link.
     renewalCollection: text('renewal_collection', { enum: RENEWAL_COLLECTIONS }).notNull().default('AUTOMATIC'),
     // A price change not applied yet (docs/billing.md#price-changes): the amount (and description)
@@ -294,6 +298,8 @@ export const subscriptionPlans = pgTable(
       .on(t.nextChargeDate)
       .where(sql`status in ('ACTIVE', 'TRIALING') and renewal_collection = 'AUTOMATIC'`),
     // Trials whose end is to be announced (docs/billing.md#trials).
+    // A sweep's own claims, given back when it ends (lib/billing/sweep.ts).
+    index('subscription_plans_sweep_claim_idx').on(t.sweepClaim).where(sql`sweep_claim is not null`),
     index('subscription_plans_trial_notice_idx').on(t.trialNoticeAt).where(sql`status = 'TRIALING' and trial_notice_at is not null`),
     index('subscription_plans_link_due_idx').on(t.nextChargeDate).where(sql`status = 'ACTIVE' and renewal_collection = 'LINK'`),
     // The portal (docs/portal.md): search by externalReference, and the Overview's renewal lists.

@@ -79,6 +79,13 @@ const schema = z
     // Unset outside production: e-mails are kept (shown at /dev/emails in development), never sent anywhere.
     SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\/[^/]/.test(v), 'expected an smtp:// or smtps:// URL'),
     EMAIL_FROM: optionalString,
+    // The day's bursts (docs/operations.md#bursts): processor calls in flight at once per instance,
+    // all merchants together and per merchant (its Wompi account has its own rate limits). The
+    // renewal sweep, the settler's pass and renewal links use them, and so may any new burst.
+    SWEEP_CONCURRENCY: positiveInt(64),
+    SWEEP_MERCHANT_CONCURRENCY: positiveInt(16),
+    // How long a renewal sweep's claim on a due plan lasts if its instance dies before giving it back.
+    SWEEP_LEASE_SECONDS: positiveInt(120),
     // Wompi's base URL (…/v1) for every merchant, instead of the one its key prefix names: a local double.
     WOMPI_API_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
     // E-invoicing providers' base URLs (docs/einvoicing.md#settings): a local double. Unset, each

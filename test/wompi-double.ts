@@ -115,6 +115,12 @@ export interface WompiDoubleOptions {
   port?: number;
   /** How long a transaction stays PENDING before it settles (and its event is sent). */
   settleMs?: number;
+  /** How long every API call takes to answer (a real processor's few hundred ms). */
+  latencyMs?: number;
+  /** Keep every request for `requests` (false for a benchmark's hundred thousand). */
+  recordRequests?: boolean;
+  /** A charge of a saved source answers its final status at once, not PENDING (a benchmark's renewals). */
+  finalOnCreate?: boolean;
 }
 
 export async function startWompiDouble(options: WompiDoubleOptions = {}) {
@@ -127,6 +133,14 @@ export async function startWompiDouble(options: WompiDoubleOptions = {}) {
   const requests: RecordedRequest[] = [];
   const events: { url: string; status: number; event: WompiEvent }[] = [];
   let settleMs = options.settleMs ?? 50;
+  let latencyMs = options.latencyMs ?? 0;
+  const recordRequests = options.recordRequests ?? true;
+  /** Merchants over their rate: until when each answers 429 to charges, and the Retry-After it sends. */
+  const rateLimits = new Map<string, { until: number; retryAfterSeconds: number | null }>();
+  /** 429s answered, per public key. */
+  const refusedForRate = new Map<string, number>();
+  /** Each merchant's references, as `publicKey reference`: a reference is used once. */
+  const usedReferences = new Set<string>();
   let clockOffset = 0;
   let nextSource = 3000 + randomInt(1000);
   /**
@@ -405,7 +419,7 @@ export async function startWompiDouble(options: WompiDoubleOptions = {}) {
       // 3. The signature.
       const expected = integritySignature({ reference: reference as string, amountInCents: amount as number, currency: 'COP' }, merchant.integritySecret);
       if (b.signature !== expected) return invalid('signature', MESSAGES.signature);
-      if ([...transactions.values()].some((t) => t.merchant === merchant && t.reference === reference)) return invalid('reference', MESSAGES.referenceUsed);
+      if (usedReferences.has(`${merchant.publicKey} ${String(reference)}`)) return invalid('reference', MESSAGES.referenceUsed);
       let final: Final;
       let sourceId: number | null = null;
       if (savedSource) {
@@ -430,7 +444,11 @@ export async function startWompiDouble(options: WompiDoubleOptions = {}) {
         payment_source_id: sourceId, redirect_url: (b.redirect_url as string) ?? null, recurrent: b.recurrent === true, merchant,
       };
       transactions.set(id, t);
-      settleLater(t);
+      usedReferences.add(`${merchant.publicKey} ${t.reference}`);
+      if (savedSource && options.finalOnCreate) {
+        t.status = t.final;
+        t.finalized_at = t.created_at;
+      } else settleLater(t);
       return ok(view(t), 201);
     }
     if (method === 'GET' && path === '/v1/transactions') {
@@ -501,8 +519,9 @@ export async function startWompiDouble(options: WompiDoubleOptions = {}) {
     }
     const method = req.method ?? 'GET';
     const merchantKeyHeader = typeof req.headers['x-merchant-public-key'] === 'string' ? req.headers['x-merchant-public-key'] : null;
-    const reply = handle(method, url, req.headers.authorization ?? null, merchantKeyHeader, body);
-    requests.push({ method, path: url.pathname + url.search, authorization: req.headers.authorization ?? null, merchantKeyHeader, body, status: reply.status });
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    const reply = overRate(method, url, req.headers.authorization ?? null) ?? handle(method, url, req.headers.authorization ?? null, merchantKeyHeader, body);
+    if (recordRequests) requests.push({ method, path: url.pathname + url.search, authorization: req.headers.authorization ?? null, merchantKeyHeader, body, status: reply.status });
     const drop = dropReplies.findIndex((d) => d.method === method && d.path === url.pathname);
     if (drop >= 0) {
       dropReplies.splice(drop, 1);
@@ -511,6 +530,29 @@ export async function startWompiDouble(options: WompiDoubleOptions = {}) {
     }
     send(reply.status, reply.body, reply.headers);
   });
+
+  /** A charge of a merchant over its rate: 429 before anything is handled, as Wompi's limiter answers. */
+  function overRate(method: string, url: URL, auth: string | null): Reply | null {
+    if (method !== 'POST' || url.pathname !== '/v1/transactions') return null;
+    const merchant = byKey(auth?.replace(/^Bearer\s+/i, '') || undefined);
+    const limit = merchant && rateLimits.get(merchant.publicKey);
+    if (!merchant || !limit || limit.until <= now()) return null;
+    refusedForRate.set(merchant.publicKey, (refusedForRate.get(merchant.publicKey) ?? 0) + 1);
+    return {
+      status: 429,
+      body: { error: { type: 'TOO_MANY_REQUESTS', reason: 'Demasiadas solicitudes' } },
+      headers: limit.retryAfterSeconds === null ? {} : { 'Retry-After': String(limit.retryAfterSeconds) },
+    };
+  }
+
+  /** `count` saved card or Nequi sources of a merchant at once (benchmarks): the first id; the rest follow it. */
+  function addSources(publicKey: string, count: number, final: Final = 'APPROVED', type: 'CARD' | 'NEQUI' = 'CARD'): number {
+    const merchant = merchants.get(publicKey);
+    if (!merchant) throw new Error(`No merchant ${publicKey}`);
+    const first = nextSource;
+    for (let i = 0; i < count; i++) sources.set(nextSource++, { type, final, merchant, customer_email: 'bench@example.com' });
+    return first;
+  }
 
   function control(method: string, url: URL, body: Record<string, unknown> | null, send: (s: number, p: unknown) => void) {
     if (method === 'POST' && url.pathname === '/__control/merchants') {
@@ -523,6 +565,20 @@ export async function startWompiDouble(options: WompiDoubleOptions = {}) {
     if (method === 'POST' && url.pathname === '/__control/settle-ms') {
       settleMs = Number(body?.settleMs ?? settleMs);
       return send(200, { settleMs });
+    }
+    if (method === 'POST' && url.pathname === '/__control/rate-limit') {
+      const publicKey = String(body?.publicKey ?? '');
+      rateLimits.set(publicKey, { until: now() + Number(body?.forMs ?? 0), retryAfterSeconds: body?.retryAfterSeconds === undefined ? null : Number(body.retryAfterSeconds) });
+      return send(200, { ok: true });
+    }
+    if (method === 'GET' && url.pathname === '/__control/rate-limited') return send(200, Object.fromEntries(refusedForRate));
+    if (method === 'POST' && url.pathname === '/__control/latency') {
+      latencyMs = Number(body?.ms ?? latencyMs);
+      return send(200, { latencyMs });
+    }
+    if (method === 'POST' && url.pathname === '/__control/sources') {
+      const first = addSources(String(body?.publicKey ?? ''), Number(body?.count ?? 0), (body?.final as Final | undefined) ?? 'APPROVED');
+      return send(200, { first });
     }
     if (method === 'POST' && url.pathname === '/__control/pse-url') {
       pseUrl = body?.mode === 'while-pending' ? 'while-pending' : 'with-final';
@@ -545,6 +601,12 @@ export async function startWompiDouble(options: WompiDoubleOptions = {}) {
     nequiTokens,
     addMerchant: (m: DoubleMerchant) => void merchants.set(m.publicKey, m),
     setSettleMs: (ms: number) => void (settleMs = ms),
+    setLatencyMs: (ms: number) => void (latencyMs = ms),
+    /** The merchant's charges answer 429 for `forMs` (with Retry-After when given). */
+    rateLimit: (publicKey: string, forMs: number, retryAfterSeconds: number | null = null) => void rateLimits.set(publicKey, { until: now() + forMs, retryAfterSeconds }),
+    /** 429s answered to the merchant's charges so far. */
+    refusedForRate: (publicKey: string) => refusedForRate.get(publicKey) ?? 0,
+    addSources,
     setPseUrl: (mode: 'with-final' | 'while-pending') => void (pseUrl = mode),
     /** What the next voids reply, in order (then APPROVED). */
     setVoidReplies: (replies: ('APPROVED' | 'PENDING' | 'DECLINED')[]) => void (voidReplies = [...replies]),

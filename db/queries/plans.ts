@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
-import { type Db, preparedFor, prepareSql } from '../client';
+import { type Db, preparedFor, prepareSql, queryRows } from '../client';
 import { customers, OPEN_PLAN_STATUSES, subscriptionPlans, transactions } from '../schema';
 import { firstRow } from './first-row';
 import { clockScope } from './test-clocks';
@@ -196,6 +196,7 @@ export function findDuePlans(
   return db
     .select({
       id: subscriptionPlans.id,
+      merchantId: subscriptionPlans.merchantId,
       nextChargeDate: sql<Date>`${subscriptionPlans.nextChargeDate}`.mapWith(subscriptionPlans.nextChargeDate),
       renewalFailures: subscriptionPlans.renewalFailures,
       intervalUnit: subscriptionPlans.intervalUnit,
@@ -216,6 +217,74 @@ export function findDuePlans(
     )
     .orderBy(asc(subscriptionPlans.nextChargeDate), asc(subscriptionPlans.id))
     .limit(limit);
+}
+
+/** A due plan a sweep has claimed: what its renewal attempt needs to be named. */
+export interface ClaimedPlan {
+  id: string;
+  merchantId: string;
+  nextChargeDate: Date;
+  renewalFailures: number;
+  intervalUnit: PlanRow['intervalUnit'];
+  intervalCount: PlanRow['intervalCount'];
+}
+
+/**
+ * Claims up to `limit` plans due at `now` for the sweep `claim` until `leaseMs` from the database's
+ * clock, oldest first: none another sweep holds (a lease not yet run out, or a row locked by an
+ * attempt), none of `exceptMerchants`; of `merchantId` only (its test clock), else of every merchant without one. Several instances share a renewal day this way, each
+ * taking batches the others skip (docs/billing.md#renewals). Served by subscription_plans_due_idx.
+ */
+export async function claimDuePlans(
+  db: Db,
+  {
+    now,
+    limit,
+    claim,
+    leaseMs,
+    merchantId,
+    exceptMerchants = [],
+  }: { now: Date; limit: number; claim: string; leaseMs: number; merchantId?: string; exceptMerchants?: string[] },
+): Promise<ClaimedPlan[]> {
+  const rows = await queryRows<{
+    id: string;
+    merchant_id: string;
+    next_charge_date: Date | string;
+    renewal_failures: number;
+    interval_unit: PlanRow['intervalUnit'];
+    interval_count: number | null;
+  }>(
+    db,
+    sql`update subscription_plans p set sweep_claim = ${claim}, sweep_lease_until = now() + make_interval(secs => ${leaseMs / 1000})
+      from (
+        select id from subscription_plans
+        where status in ('ACTIVE', 'TRIALING') and renewal_collection = 'AUTOMATIC' and next_charge_date <= ${now.toISOString()}::timestamptz
+          and (sweep_lease_until is null or sweep_lease_until < now())
+          and ${clockScope(subscriptionPlans.merchantId, merchantId)}
+          ${exceptMerchants.length ? sql`and merchant_id <> all(${`{${exceptMerchants.join(',')}}`}::text[])` : sql``}
+        order by next_charge_date
+        limit ${limit}
+        for update skip locked
+      ) due
+      where p.id = due.id
+      returning p.id, p.merchant_id, p.next_charge_date, p.renewal_failures, p.interval_unit, p.interval_count`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    merchantId: r.merchant_id,
+    nextChargeDate: new Date(r.next_charge_date),
+    renewalFailures: Number(r.renewal_failures),
+    intervalUnit: r.interval_unit,
+    intervalCount: r.interval_count === null ? null : Number(r.interval_count),
+  }));
+}
+
+/** Gives back what the sweep `claim` holds, all or only `planIds`: a later sweep may take them at once. */
+export async function releaseSweepClaims(db: Db, claim: string, planIds?: string[]): Promise<void> {
+  await db
+    .update(subscriptionPlans)
+    .set({ sweepClaim: null, sweepLeaseUntil: null })
+    .where(and(eq(subscriptionPlans.sweepClaim, claim), planIds ? inArray(subscriptionPlans.id, planIds) : undefined));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { merchants, subscriptionPlans, transactions } from '../schema';
 import type { PlanRow } from './plans';
@@ -30,6 +30,19 @@ export async function lockPlan(db: Db, planId: string): Promise<PlanRow> {
 export async function insertTransaction(db: Db, values: typeof transactions.$inferInsert): Promise<TransactionRow> {
   const [row] = await db.insert(transactions).values(values).returning();
   return row!;
+}
+
+/**
+ * Takes back an attempt the processor never handled (refused for rate before it was received):
+ * the PENDING row goes, as if it had not been opened, so it counts as no failure. Nothing else
+ * refers to it yet. False when it has moved on (a processor id, or a final state).
+ */
+export async function withdrawUnsentAttempt(db: Db, transactionId: string): Promise<boolean> {
+  const gone = await db
+    .delete(transactions)
+    .where(and(eq(transactions.id, transactionId), eq(transactions.status, 'PENDING'), isNull(transactions.gatewayTransactionId)))
+    .returning({ id: transactions.id });
+  return gone.length > 0;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { findDuePlans, type PlanRow } from '@/db/queries/plans';
 import { getOpenRenewalLink } from '@/db/queries/renewal-links';
-import { getPendingTransaction } from '@/db/queries/transactions';
+import { getPendingTransaction, withdrawUnsentAttempt } from '@/db/queries/transactions';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import { savedMethodType } from '@/lib/payments/processor';
@@ -35,6 +35,8 @@ const ATTEMPT_LEASE_MS = 10 * 60 * 1000;
 /** One attempt to collect one period of one plan: what a sweep sends and a worker charges. */
 export interface RenewalDue {
   planId: string;
+  /** The plan's merchant: whose processor limits the attempt waits on (absent in events sent before it was added). */
+  merchantId?: string;
   /** The period's due date, epoch ms. */
   period: number;
   /** 0 for the first attempt, 1..3 for the retries. */
@@ -44,11 +46,18 @@ export interface RenewalDue {
 export type RenewalOutcome =
   | { planId: string; result: 'APPROVED' | 'DECLINED' | 'ERROR'; transactionId: string; planStatus: PlanRow['status'] }
   | { planId: string; result: 'PENDING'; transactionId: string }
-  | { planId: string; result: 'in_progress' | 'skipped' };
+  | { planId: string; result: 'in_progress' | 'skipped' }
+  /** The merchant's processor refused the call for rate: nothing was charged or recorded; try again after a while. */
+  | { planId: string; result: 'rate_limited'; retryAfterMs: number | null };
 
 /** Deterministic per plan, period and attempt: Inngest drops a second event with the same id. */
 export function renewalEventId(due: RenewalDue): string {
   return `renewal-${due.planId}-${due.period}-${due.attempt}`;
+}
+
+/** The attempt a due plan is at. */
+export function renewalDueOf(plan: Pick<PlanRow, 'id' | 'merchantId' | 'renewalFailures' | 'intervalUnit' | 'intervalCount'> & { nextChargeDate: Date }): RenewalDue {
+  return { planId: plan.id, merchantId: plan.merchantId, period: periodDueOf(plan).getTime(), attempt: plan.renewalFailures };
 }
 
 /**
@@ -63,7 +72,7 @@ export async function* findDueRenewals(
   let after: { nextChargeDate: Date; id: string } | undefined;
   for (;;) {
     const page = await findDuePlans(db, { now, limit: pageSize, after, merchantId });
-    if (page.length) yield page.map((p) => ({ planId: p.id, period: periodDueOf(p).getTime(), attempt: p.renewalFailures }));
+    if (page.length) yield page.map(renewalDueOf);
     if (page.length < pageSize) return;
     const last = page[page.length - 1]!;
     after = { nextChargeDate: last.nextChargeDate, id: last.id };
@@ -147,5 +156,11 @@ export async function chargeRenewal(db: Db, processors: ProcessorSource, due: Re
     if (result.status === 'PENDING') return pending;
     return renewalOutcome(due.planId, await settleCharge(db, { planId: due.planId, transactionId: txn.id }, result, { now }));
   }
-  return renewalOutcome(due.planId, await chargeSavedMethod(db, processor, opened, now));
+  const sent = await chargeSavedMethod(db, processor, opened, now);
+  if (sent.rateLimited) {
+    // Refused before it was handled: the attempt is taken back, so it is no failure of the plan.
+    await withdrawUnsentAttempt(db, txn.id);
+    return { planId: due.planId, result: 'rate_limited', retryAfterMs: sent.rateLimited.retryAfterMs };
+  }
+  return renewalOutcome(due.planId, sent);
 }

@@ -1,52 +1,117 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '@/db/client';
 import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
-import type { ProcessorSource } from '@/lib/payments';
+import { claimDuePlans, releaseSweepClaims } from '@/db/queries/plans';
+import { runBounded, sweepLimits } from '@/lib/bounded';
+import { env } from '@/lib/env';
+import type { PaymentProcessor, ProcessorSource } from '@/lib/payments';
 import { runRenewalLinks } from '@/lib/settlement/renewal-links';
-import { chargeRenewal, findDueRenewals, type RenewalOutcome } from './renewals';
+import { chargeRenewal, type RenewalDue, renewalDueOf } from './renewals';
 import { runTrialNotices } from '@/lib/settlement/trial-notices';
 import type { SweepSummary } from './schemas';
 
 // The renewal sweep run in this process: by the timer of the embedded setup (docs/operations.md#running-it), the
 // test clock (POST /admin/billing/run) and the benchmark. With Inngest the cron function finds the
 // same attempts and a per-plan function charges each with the same chargeRenewal.
+//
+// Performance (docs/performance.md#the-days-bursts): the processor is kept busy, not the database.
+// Due plans are claimed in batches (a lease, skipping rows other sweeps hold) as the line drains,
+// never all loaded; charges in flight are bounded overall and per merchant (lib/bounded.ts), and a
+// merchant whose processor answers 429 waits alone. Instances sharing a renewal day each claim
+// their own batches; the plan's row lock and the one-PENDING-per-plan index still make every
+// attempt exactly once, whatever a lease says.
+
+/** How many due plans one claim takes at most. */
+const CLAIM_BATCH = 200;
+/** The transaction ids a sweep lists in its summary at most (the test clock's reply). */
+const LISTED_IDS = 1000;
+
+export interface SweepOptions {
+  now?: Date;
+  /** One merchant's plans, when its test clock moves (lib/billing/test-clock.ts); otherwise those of every merchant without a test clock. */
+  merchantId?: string;
+  /** Charges in flight at once, all merchants together (SWEEP_CONCURRENCY). */
+  concurrency?: number;
+  /** Charges of one merchant in flight at once (SWEEP_MERCHANT_CONCURRENCY). */
+  merchantConcurrency?: number;
+  /** How long a claim lasts if this process dies holding it. */
+  leaseMs?: number;
+  /** How long a merchant refused for rate again and again is waited for before its plans are left to the next sweep. */
+  giveUpAfterMs?: number;
+  firstBackoffMs?: number;
+}
+
+/** The processor of each merchant, looked up once per sweep rather than once per charge. */
+function memoized(source: ProcessorSource): ProcessorSource {
+  if (typeof source !== 'function') return source;
+  const known = new Map<string, Promise<PaymentProcessor | null>>();
+  return (merchantId) => {
+    let found = known.get(merchantId);
+    if (!found) {
+      found = source(merchantId);
+      known.set(merchantId, found);
+      found.catch(() => known.delete(merchantId));
+    }
+    return found;
+  };
+}
 
 /**
- * Charges every attempt due at `now`, `concurrency` at a time: of `merchantId` only when its test
- * clock moves (lib/billing/test-clock.ts), otherwise of every merchant without a test clock.
+ * Charges every attempt due at `now`, within the limits of SweepOptions: of `merchantId` only when
+ * its test clock moves, otherwise of every merchant without a test clock.
  */
-export async function runRenewalSweep(
-  db: Db,
-  processor: ProcessorSource,
-  { now = new Date(), concurrency = 4, merchantId }: { now?: Date; concurrency?: number; merchantId?: string } = {},
-): Promise<Omit<SweepSummary, 'idempotencyKeysDeleted'>> {
+export async function runRenewalSweep(db: Db, processor: ProcessorSource, options: SweepOptions = {}): Promise<Omit<SweepSummary, 'idempotencyKeysDeleted'>> {
+  const now = options.now ?? new Date();
+  const settings = env();
+  const limits = sweepLimits(settings);
   // Trials ending in 3 days are told first (docs/billing.md#trials); their ends are charged below, as renewals.
+  const merchantId = options.merchantId;
   const trialNotices = await runTrialNotices(db, now, { merchantId });
-  const outcomes: RenewalOutcome[] = [];
-  // One attempt per plan per sweep: a failed attempt's retry may already be due at `now` (a test
-  // clock moved days on) and a later page would find it; it waits for the next sweep instead.
-  const attempted = new Set<string>();
-  for await (const found of findDueRenewals(db, now, { merchantId })) {
-    const page = found.filter((due) => !attempted.has(due.planId));
-    for (const due of page) attempted.add(due.planId);
-    let next = 0;
-    const worker = async () => {
-      while (next < page.length) outcomes.push(await chargeRenewal(db, processor, page[next++]!, now));
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, page.length) }, worker));
+  const counts = { due: 0, approved: 0, declined: 0, error: 0, pending: 0, skipped: 0 };
+  const transactionIds: string[] = [];
+  const cancelledPlanIds: string[] = [];
+  const processors = memoized(processor);
+  // A claim names this sweep: a plan it attempted stays claimed until the sweep ends, so one
+  // attempt per plan per sweep, even when a retry is already due again at `now` (a test clock).
+  const claim = `swp_${randomUUID()}`;
+  const leaseMs = options.leaseMs ?? settings.SWEEP_LEASE_SECONDS * 1000;
+  try {
+    await runBounded<RenewalDue & { merchantId: string }>(
+      {
+        next: async (max, held) => {
+          const plans = await claimDuePlans(db, { now, limit: Math.min(max, CLAIM_BATCH), claim, leaseMs, merchantId, exceptMerchants: [...held] });
+          return plans.map((plan) => ({ ...renewalDueOf(plan), merchantId: plan.merchantId }));
+        },
+        keyOf: (due) => due.merchantId,
+        run: async (due) => {
+          const outcome = await chargeRenewal(db, processors, due, now);
+          if (outcome.result === 'rate_limited') return { retryAfterMs: outcome.retryAfterMs };
+          counts.due++;
+          if (outcome.result === 'in_progress' || outcome.result === 'skipped') counts.skipped++;
+          else counts[outcome.result === 'APPROVED' ? 'approved' : outcome.result === 'DECLINED' ? 'declined' : outcome.result === 'ERROR' ? 'error' : 'pending']++;
+          if ('transactionId' in outcome && transactionIds.length < LISTED_IDS) transactionIds.push(outcome.transactionId);
+          if ('planStatus' in outcome && outcome.planStatus === 'CANCELLED') cancelledPlanIds.push(outcome.planId);
+        },
+        // A merchant still refused for rate: its plans go back at once, for the next sweep.
+        dropped: (items) => releaseSweepClaims(db, claim, items.map((due) => due.planId)),
+      },
+      {
+        overall: options.concurrency ?? limits.overall,
+        perKey: options.merchantConcurrency ?? limits.perKey,
+        firstBackoffMs: options.firstBackoffMs,
+        giveUpAfterMs: options.giveUpAfterMs,
+      },
+    );
+  } finally {
+    await releaseSweepClaims(db, claim);
   }
-  const count = (result: RenewalOutcome['result']) => outcomes.filter((o) => o.result === result).length;
   // Then the plans collected by link: their e-mails, reminders and ends of grace.
   const links = await runRenewalLinks(db, now, { merchantId });
   return {
     now: now.getTime(),
-    due: outcomes.length,
-    approved: count('APPROVED'),
-    declined: count('DECLINED'),
-    error: count('ERROR'),
-    pending: count('PENDING'),
-    skipped: count('skipped') + count('in_progress'),
-    transactionIds: outcomes.flatMap((o) => ('transactionId' in o ? [o.transactionId] : [])),
-    cancelledPlanIds: [...outcomes.flatMap((o) => ('planStatus' in o && o.planStatus === 'CANCELLED' ? [o.planId] : [])), ...links.cancelledPlanIds],
+    ...counts,
+    transactionIds,
+    cancelledPlanIds: [...cancelledPlanIds, ...links.cancelledPlanIds],
     renewalLinks: { issued: links.issued, reminded: links.reminded, expired: links.cancelledPlanIds.length },
     trialNotices,
   };

@@ -40,5 +40,6 @@ export const webhookEventResent = eventType('servicepay/webhook.resent', {
  * from plan, period and attempt, so a second sweep's event for the same attempt is dropped.
  */
 export const renewalDue = eventType('servicepay/renewal.due', {
-  schema: z.object({ planId: id, period: z.number().int(), attempt: z.number().int().min(0).max(3) }),
+  // merchantId keys the per-merchant concurrency of charge-renewal; events sent before it was added lack it.
+  schema: z.object({ planId: id, merchantId: id.optional(), period: z.number().int(), attempt: z.number().int().min(0).max(3) }),
 });

@@ -13,6 +13,7 @@ export {
   type DeclineReason,
   type PaymentProcessor,
   type PaymentResult,
+  ProcessorRateLimited,
 } from './processor';
 export { isProductionDeployment } from './secret-box';
 

@@ -12,6 +12,18 @@ export const DECLINE_MESSAGES: Record<DeclineReason, string> = {
   processor_error: 'The processor failed to handle the charge',
 };
 
+/**
+ * The processor refused a call for rate (Wompi's 429) before handling it: nothing was charged.
+ * Never a declined charge; the caller waits `retryAfterMs` (when the processor said) and tries
+ * again (docs/billing.md#renewals).
+ */
+export class ProcessorRateLimited extends Error {
+  constructor(readonly retryAfterMs: number | null) {
+    super(`The payment processor refused the call for rate${retryAfterMs === null ? '' : `; try again in ${retryAfterMs} ms`}`);
+    this.name = 'ProcessorRateLimited';
+  }
+}
+
 export interface PaymentMethod {
   /** The processor's reusable token for the card: what renewals charge; never the card number. */
   token: string;

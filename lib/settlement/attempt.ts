@@ -8,7 +8,7 @@ import { withDiscount } from '@/lib/coupons/discount';
 import { testClocksAvailable } from '@/lib/clock';
 import { createId, idTime } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
-import type { ChargeResult, PaymentProcessor } from '@/lib/payments';
+import { type ChargeResult, type PaymentProcessor, ProcessorRateLimited } from '@/lib/payments';
 import { type ChargeOutcome, outcomeAfterFailedCharge, type Settlement, settleCharge } from './settle';
 
 // One charge attempt, whatever the charge (docs/architecture.md#a-charge-attempt): the first
@@ -105,13 +105,15 @@ export async function sendCharge<R extends ChargeResult>(
   { plan, txn }: OpenedCharge,
   send: (txn: TransactionRow) => Promise<R>,
   { now, savedMethod }: { now: Date; savedMethod?: (result: R) => string | null },
-): Promise<Settlement & { result: R | null }> {
+): Promise<Settlement & { result: R | null; rateLimited?: ProcessorRateLimited }> {
   let result: R | null = null;
   let outcome: ChargeOutcome | null;
   try {
     result = await send(txn);
     outcome = result;
   } catch (error) {
+    // Refused for rate before it was handled: nothing to ask about; the caller decides when to try again.
+    if (error instanceof ProcessorRateLimited) return { transaction: txn, plan, settled: false, result, rateLimited: error };
     log.error('payment processor failed', { planId: plan.id, transactionId: txn.id, kind: txn.kind, ...errorFields(error) });
     outcome = await outcomeAfterFailedCharge(processor, txn.id);
   }
@@ -176,7 +178,12 @@ export async function settleRetriesSettled(): Promise<void> {
 }
 
 /** Step two for a charge of the plan's saved method, without the payer (a renewal, a proration). */
-export function chargeSavedMethod(db: Db, processor: PaymentProcessor, opened: OpenedCharge, now: Date): Promise<Settlement & { result: ChargeResult | null }> {
+export function chargeSavedMethod(
+  db: Db,
+  processor: PaymentProcessor,
+  opened: OpenedCharge,
+  now: Date,
+): Promise<Settlement & { result: ChargeResult | null; rateLimited?: ProcessorRateLimited }> {
   return sendCharge(
     db,
     processor,

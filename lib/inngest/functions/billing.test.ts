@@ -9,6 +9,10 @@ import { parseCard } from '@/lib/payments/card';
 import { createSandboxProcessor } from '@/lib/payments/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
+import { PATCH } from '@/app/admin/merchants/[id]/route';
+import { env, resetEnvForTests } from '@/lib/env';
+import { adminHeaders, call } from '@/test/http';
+import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
 import { chargeRenewalFunction } from './charge-renewal';
 import { sweepRenewals } from './sweep-renewals';
 
@@ -35,7 +39,7 @@ describe('sweep-renewals (cron)', () => {
     const link = await duePlan();
     const { result, ctx } = await new InngestTestEngine({ function: sweepRenewals, steps: [sentEvents] }).execute();
     const [, events] = ctx.step.sendEvent.mock.calls[0] as unknown as [string, { id: string; name: string; data: unknown }[]];
-    const due = { planId: link.subscriptionPlanId, period: link.due.getTime(), attempt: 0 };
+    const due = { planId: link.subscriptionPlanId, merchantId: link.merchant.merchantId, period: link.due.getTime(), attempt: 0 };
     expect(events).toContainEqual(expect.objectContaining({ name: 'servicepay/renewal.due', id: renewalEventId(due), data: due }));
     const dueNow = await database.db.select().from(subscriptionPlans).where(and(eq(subscriptionPlans.status, 'ACTIVE'), lte(subscriptionPlans.nextChargeDate, new Date())));
     expect(events).toHaveLength(dueNow.length);
@@ -63,6 +67,46 @@ describe('charge-renewal', () => {
     const again = await new InngestTestEngine({ function: chargeRenewalFunction, events: [event(data)] }).execute();
     expect(again.result).toEqual({ planId: link.subscriptionPlanId, result: 'skipped' });
     expect((await renewalsOf(link.subscriptionPlanId)).map((t) => t.status)).toEqual(['APPROVED']);
+  });
+
+  it('keys its concurrency per plan (one attempt at a time) and per merchant (SWEEP_MERCHANT_CONCURRENCY across instances)', () => {
+    expect(chargeRenewalFunction.opts.concurrency).toEqual([
+      { key: 'event.data.planId', limit: 1 },
+      { key: 'event.data.merchantId', limit: env().SWEEP_MERCHANT_CONCURRENCY },
+    ]);
+  });
+
+  it('sleeps when the merchant\'s Wompi account answers 429, at least its Retry-After, then charges once; no decline is recorded', async () => {
+    const double = await startWompiDouble({ settleMs: 0 });
+    process.env.WOMPI_API_URL = double.url;
+    resetEnvForTests();
+    try {
+      const link = await duePlan();
+      const keys = testWompiKeys();
+      double.addMerchant(keys);
+      const patched = await call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: link.merchant.merchantId }, body: { processor: { type: 'wompi', ...keys } } });
+      expect(patched.status).toBe(200);
+      const source = double.addSources(keys.publicKey, 1);
+      await database.db.update(subscriptionPlans).set({ paymentMethodToken: `wompi_source_CARD_${source}` }).where(eq(subscriptionPlans.id, link.subscriptionPlanId));
+      double.rateLimit(keys.publicKey, 3_600_000, 30);
+      // The limit lifts during the second sleep.
+      const sleeps = [1, 2, 3].map((n) => ({ id: `rate-limited-${n}`, handler: () => (n === 2 ? double.rateLimit(keys.publicKey, 0) : undefined) }));
+      const checks = [1, 2].map((n) => ({ id: `wait-for-processor-${n}`, handler: () => undefined }));
+      const data = { planId: link.subscriptionPlanId, merchantId: link.merchant.merchantId, period: link.due.getTime(), attempt: 0 };
+      const { result, ctx } = await new InngestTestEngine({ function: chargeRenewalFunction, events: [event(data)], steps: [...sleeps, ...checks] }).execute();
+      expect(result).toMatchObject({ planId: link.subscriptionPlanId, result: 'APPROVED' });
+      const slept = (ctx.step.sleep as unknown as { mock: { calls: [string, number][] } }).mock.calls.filter(([id]) => id.startsWith('rate-limited-'));
+      expect(slept.map(([id]) => id)).toEqual(['rate-limited-1', 'rate-limited-2']);
+      // Retry-After (30 s) is longer than the first backoffs: it is what is waited.
+      expect(slept.map(([, ms]) => ms)).toEqual([30_000, 30_000]);
+      expect(double.refusedForRate(keys.publicKey)).toBe(2);
+      expect((await renewalsOf(link.subscriptionPlanId)).map((t) => t.status)).toEqual(['APPROVED']);
+      expect((await database.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, link.subscriptionPlanId)))[0]).toMatchObject({ renewalFailures: 0 });
+    } finally {
+      delete process.env.WOMPI_API_URL;
+      resetEnvForTests();
+      await double.close();
+    }
   });
 
   it('skips an attempt of a period that is not the plan\'s current one', async () => {

@@ -94,10 +94,21 @@ export class WompiError extends Error {
     readonly status: number,
     readonly type: string,
     readonly reason: unknown,
+    /** A 429's Retry-After, in milliseconds, when Wompi sent one. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(`Wompi answered ${status} ${type}: ${typeof reason === 'string' ? reason : JSON.stringify(reason)}`);
     this.name = 'WompiError';
   }
+}
+
+/** Retry-After as seconds or an HTTP date, in milliseconds; null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (header.trim() !== '' && Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 /** The longest one call to Wompi may take; the settler waits well past it (lib/settlement/settler.ts). */
@@ -133,7 +144,7 @@ export function createWompiClient(options: WompiClientOptions) {
     });
     const json = (await res.json().catch(() => null)) as { data?: T; error?: { type?: string; reason?: unknown; messages?: unknown } } | null;
     if (!res.ok || !json || json.error || json.data === undefined) {
-      throw new WompiError(res.status, json?.error?.type ?? 'UNEXPECTED_REPLY', json?.error?.reason ?? json?.error?.messages ?? null);
+      throw new WompiError(res.status, json?.error?.type ?? 'UNEXPECTED_REPLY', json?.error?.reason ?? json?.error?.messages ?? null, retryAfterMs(res.headers.get('retry-after')));
     }
     return json.data;
   }

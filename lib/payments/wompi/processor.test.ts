@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWompiDouble, testWompiKeys, type WompiDouble } from '@/test/wompi-double';
 import { integritySignature } from './signatures';
-import { createWompiClient, WompiError } from './client';
+import { ProcessorRateLimited } from '../processor';
+import { createWompiClient, retryAfterMs, WompiError } from './client';
 import { createWompiProcessor } from './processor';
 
 // The Wompi processor against the local double of Wompi's API (test/wompi-double.ts).
@@ -178,6 +179,29 @@ describe('Wompi processor', () => {
     // A wrong key is ours to fix, not the customer's decline.
     const wrong = createWompiProcessor({ ...keys, privateKey: 'prv_test_wrong' }, { apiUrl: double.url });
     await expect(wrong.saveMethod!({ instrument: { type: 'CARD_TOKEN', token: token.id, brand: 'visa', last4: '4242' }, customerEmail: 'ana@example.com', consent: await consent() })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('turns a 429 on a renewal into ProcessorRateLimited with Retry-After, never a decline; the same reference charges once the limit lifts', async () => {
+    const first = double.addSources(keys.publicKey, 1);
+    const source = `wompi_source_CARD_${first}`;
+    const ref = reference();
+    double.rateLimit(keys.publicKey, 60_000, 7);
+    const refused = await processor.charge({ amount: 150000, currency: 'COP', reference: ref, paymentMethod: source, initiator: 'recurring' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProcessorRateLimited);
+    expect((refused as ProcessorRateLimited).retryAfterMs).toBe(7000);
+    expect(double.refusedForRate(keys.publicKey)).toBe(1);
+    // Refused before it was handled: the reference was not used up.
+    expect(await processor.findByReference(ref)).toBeNull();
+    double.rateLimit(keys.publicKey, 0);
+    expect(await processor.charge({ amount: 150000, currency: 'COP', reference: ref, paymentMethod: source, initiator: 'recurring' })).toMatchObject({ status: 'PENDING' });
+  });
+
+  it('reads Retry-After in seconds or as an HTTP date', () => {
+    expect(retryAfterMs('3')).toBe(3000);
+    expect(retryAfterMs('0.5')).toBe(500);
+    expect(retryAfterMs(new Date(Date.UTC(2027, 0, 1, 0, 0, 10)).toUTCString(), Date.UTC(2027, 0, 1))).toBe(10_000);
+    expect(retryAfterMs('soon')).toBeNull();
+    expect(retryAfterMs(null)).toBeNull();
   });
 
   it('maps declines and errors, and surfaces Wompi error replies (a wrong key, a missing consent)', async () => {

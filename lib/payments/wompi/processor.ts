@@ -6,6 +6,7 @@ import type {
   PaymentRequest,
   PaymentResult,
 } from '../processor';
+import { ProcessorRateLimited } from '../processor';
 import { type CreateTransaction, createWompiClient, WompiError, type WompiTransaction, wompiBaseUrl } from './client';
 import { integritySignature } from './signatures';
 
@@ -135,13 +136,19 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
       const source = SOURCE_TOKEN.exec(request.paymentMethod);
       if (!source) throw new Error('Not a saved Wompi payment source');
       // A saved source carries no acceptance tokens: consent was given when it was made.
-      const transaction = await client.createTransaction({
-        ...signed(request.reference, request.amount),
-        ...(request.customerEmail ? { customer_email: request.customerEmail } : {}),
-        payment_source_id: Number(source[2]),
-        recurrent: request.initiator === 'recurring',
-        ...(source[1] === 'CARD' ? { payment_method: { installments: 1 } } : {}),
-      });
+      const transaction = await client
+        .createTransaction({
+          ...signed(request.reference, request.amount),
+          ...(request.customerEmail ? { customer_email: request.customerEmail } : {}),
+          payment_source_id: Number(source[2]),
+          recurrent: request.initiator === 'recurring',
+          ...(source[1] === 'CARD' ? { payment_method: { installments: 1 } } : {}),
+        })
+        .catch((error: unknown) => {
+          // The merchant's account over its rate: refused before it was handled, nothing charged.
+          if (error instanceof WompiError && error.status === 429) throw new ProcessorRateLimited(error.retryAfterMs);
+          throw error;
+        });
       return toChargeResult(transaction);
     },
 

@@ -1,0 +1,37 @@
+// One instance of `npm run bench:renewal-day` (bench/renewal-day.ts): a process that runs the
+// renewal sweep once, as the timer of a deployment would, against the bench's PostgreSQL database
+// and its Wompi double. It says READY, waits for a line on stdin, sweeps, and prints one JSON line
+// per second (its RSS and how many attempts it finished) and one at the end with the summary.
+import fs from 'node:fs';
+import readline from 'node:readline';
+import { openPostgres } from '@/db/client';
+import { runRenewalSweep } from '@/lib/billing/sweep';
+import type { PaymentProcessor } from '@/lib/payments';
+import { createWompiProcessor, type WompiKeys } from '@/lib/payments/wompi/processor';
+import { installWebhookQueue } from '@/lib/webhooks/queue';
+
+async function main() {
+  const url = process.env.BENCH_DB_URL!;
+  const apiUrl = process.env.BENCH_WOMPI_URL!;
+  const now = new Date(Number(process.env.BENCH_NOW));
+  const keys = JSON.parse(fs.readFileSync(process.env.BENCH_KEYS_FILE!, 'utf8')) as Record<string, WompiKeys>;
+  // The pool a deployment's instance has (db/client.ts).
+  const database = await openPostgres(url, { max: 10 });
+  // Renewals only: delivering their webhook events is bench:webhooks' business (they stay recorded).
+  installWebhookQueue({ enqueue: async () => {} });
+  const processors = new Map(Object.entries(keys).map(([merchantId, k]) => [merchantId, createWompiProcessor(k, { apiUrl })]));
+  const source = async (merchantId: string): Promise<PaymentProcessor | null> => processors.get(merchantId) ?? null;
+  console.log('READY');
+  await new Promise<void>((resolve) => readline.createInterface({ input: process.stdin }).once('line', () => resolve()));
+  const started = Date.now();
+  const sampler = setInterval(() => {
+    console.log(JSON.stringify({ t: Date.now() - started, rss: process.memoryUsage().rss }));
+  }, 1000);
+  const summary = await runRenewalSweep(database.db, source, { now });
+  clearInterval(sampler);
+  console.log(JSON.stringify({ done: true, ms: Date.now() - started, rss: process.memoryUsage().rss, summary: { ...summary, transactionIds: summary.transactionIds.length } }));
+  await database.close();
+  process.exit(0);
+}
+
+void main();

@@ -1,0 +1,179 @@
+// `npm run bench:renewal-day`: a renewal day at scale (issue 41). BENCH_RENEWAL_PLANS due plans
+// (100,000 unless set) of BENCH_RENEWAL_MERCHANTS merchants on the real PostgreSQL, each charged
+// through its Wompi account, here the Wompi double (test/wompi-double.ts) answering every call in
+// 300 ms; swept by one instance, then by three (BENCH_RENEWAL_INSTANCES, e.g. "1,3"), each a
+// process of its own (bench/renewal-day-worker.ts) running the timer's sweep with a 10-connection
+// pool and the default SWEEP_* settings. Reported: the time until every plan is charged, renewals a
+// second, each instance's RSS over the run, the most PostgreSQL connections open at once, and that
+// every plan was charged exactly once. Writes the "A renewal day" section of docs/benchmarks.md.
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import postgres from 'postgres';
+import { openPostgres } from '@/db/client';
+import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
+import { median, writeSection } from './report';
+import { seedPlans } from './seed-plans';
+import { createScratchDatabase } from './setup';
+
+const PLANS = Number(process.env.BENCH_RENEWAL_PLANS ?? 100_000);
+const MERCHANTS = Number(process.env.BENCH_RENEWAL_MERCHANTS ?? 50);
+const INSTANCES = (process.env.BENCH_RENEWAL_INSTANCES ?? '1,3').split(',').map(Number);
+const LATENCY_MS = 300;
+const HEADING = '## A renewal day (npm run bench:renewal-day)';
+const NOW = new Date('2027-06-01T15:00:00.000Z');
+
+interface Sample {
+  t: number;
+  rss: number;
+}
+
+interface InstanceResult {
+  ms: number;
+  samples: Sample[];
+  summary: { due: number; approved: number; declined: number; error: number; pending: number; skipped: number };
+}
+
+interface Run {
+  instances: number;
+  wallMs: number;
+  results: InstanceResult[];
+  maxConnections: number;
+  charged: { plans: number; once: number; twiceOrMore: number; transactions: number; approved: number };
+  loadAtStart: number;
+  loadAtEnd: number;
+}
+
+function startWorker(env: Record<string, string>): { child: ChildProcess; ready: Promise<void>; result: Promise<InstanceResult> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('bench', 'renewal-day-worker.ts')], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const samples: Sample[] = [];
+  let readyResolve!: () => void;
+  const ready = new Promise<void>((resolve) => (readyResolve = resolve));
+  const result = new Promise<InstanceResult>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line === 'READY') return readyResolve();
+      if (!line.startsWith('{')) return;
+      const message = JSON.parse(line) as Sample & { done?: boolean; ms: number; summary: InstanceResult['summary'] };
+      if (message.done) resolve({ ms: message.ms, samples, summary: message.summary });
+      else samples.push({ t: message.t, rss: message.rss });
+    });
+    child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`a worker exited with ${code}`))));
+  });
+  return { child, ready, result };
+}
+
+async function run(instances: number): Promise<Run> {
+  const scratch = await createScratchDatabase();
+  const double = await startWompiDouble({ latencyMs: LATENCY_MS, recordRequests: false, finalOnCreate: true });
+  const keysFile = path.join(os.tmpdir(), `servicepay-renewal-day-${process.pid}-${instances}.json`);
+  const admin = postgres(scratch.url, { max: 2, onnotice: () => {} });
+  try {
+    const database = await openPostgres(scratch.url, { max: 4 });
+    const keys: Record<string, ReturnType<typeof testWompiKeys>> = {};
+    const perMerchant = Math.ceil(PLANS / MERCHANTS);
+    for (let m = 0; m < MERCHANTS; m++) {
+      const count = Math.min(perMerchant, PLANS - m * perMerchant);
+      if (count <= 0) break;
+      const merchantKeys = testWompiKeys();
+      double.addMerchant(merchantKeys);
+      const first = double.addSources(merchantKeys.publicKey, count);
+      const { merchantId } = await seedPlans(database.db, { count, due: count, dueAt: NOW, prefix: `r${instances}m${m}`, wompiSourceFrom: first });
+      keys[merchantId] = merchantKeys;
+    }
+    await database.close();
+    await scratch.vacuum();
+    fs.writeFileSync(keysFile, JSON.stringify(keys));
+    const env = { BENCH_DB_URL: scratch.url, BENCH_WOMPI_URL: double.url, BENCH_NOW: String(NOW.getTime()), BENCH_KEYS_FILE: keysFile };
+    const workers = Array.from({ length: instances }, () => startWorker(env));
+    await Promise.all(workers.map((w) => w.ready));
+    const loadAtStart = os.loadavg()[0]!;
+    let maxConnections = 0;
+    const countConnections = async () => {
+      const [row] = await admin<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = ${scratch.name} and pid <> pg_backend_pid()`;
+      // The bench's own two connections are not the instances'.
+      maxConnections = Math.max(maxConnections, row!.n - 1);
+    };
+    const poll = setInterval(() => void countConnections().catch(() => {}), 500);
+    const started = Date.now();
+    for (const w of workers) w.child.stdin!.write('go\n');
+    const results = await Promise.all(workers.map((w) => w.result));
+    const wallMs = Date.now() - started;
+    clearInterval(poll);
+    const [counts] = await admin<{ plans: number; once: number; twice: number; transactions: number; approved: number }[]>`
+      with per_plan as (
+        select p.id, count(t.id) filter (where t.kind = 'RENEWAL') as n
+        from subscription_plans p left join transactions t on t.plan_id = p.id
+        group by p.id
+      )
+      select count(*)::int as plans, count(*) filter (where n = 1)::int as once, count(*) filter (where n > 1)::int as twice,
+        (select count(*)::int from transactions where kind = 'RENEWAL') as transactions,
+        (select count(*)::int from transactions where kind = 'RENEWAL' and status = 'APPROVED') as approved
+      from per_plan`;
+    return {
+      instances,
+      wallMs,
+      results,
+      maxConnections,
+      charged: { plans: counts!.plans, once: counts!.once, twiceOrMore: counts!.twice, transactions: counts!.transactions, approved: counts!.approved },
+      loadAtStart,
+      loadAtEnd: os.loadavg()[0]!,
+    };
+  } finally {
+    await admin.end({ timeout: 1 });
+    await double.close();
+    fs.rmSync(keysFile, { force: true });
+    await scratch.drop();
+  }
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+
+/** RSS once the sweep is under way (the median of its first quarter) and the most after that. */
+function rssOf(samples: Sample[]) {
+  const quarter = Math.max(1, Math.floor(samples.length / 4));
+  const early = median(samples.slice(0, quarter).map((s) => s.rss));
+  const later = samples.slice(quarter).map((s) => s.rss);
+  const peak = later.length ? Math.max(...later) : early;
+  return { early, peak, growth: peak / early - 1 };
+}
+
+function describe(r: Run): string {
+  const perInstance = r.results.map((x, i) => {
+    const rss = rssOf(x.samples);
+    return `instance ${i + 1}: ${x.summary.approved.toLocaleString('en-US')} charged in ${(x.ms / 1000).toFixed(0)} s, RSS ${mb(rss.early)} early in the sweep, at most ${mb(rss.peak)} after (${rss.growth >= 0 ? '+' : ''}${(rss.growth * 100).toFixed(0)} %)`;
+  });
+  const rate = (r.charged.approved * 1000) / r.wallMs;
+  return [
+    `**${r.instances} instance${r.instances > 1 ? 's' : ''}**: all ${r.charged.plans.toLocaleString('en-US')} due plans charged in **${(r.wallMs / 1000).toFixed(0)} s** (${(r.wallMs / 60_000).toFixed(1)} min), ${Math.round(rate).toLocaleString('en-US')} renewals/s; ` +
+      `${r.charged.once.toLocaleString('en-US')} plans with exactly one renewal, ${r.charged.twiceOrMore} with more, ${r.charged.approved.toLocaleString('en-US')} APPROVED of ${r.charged.transactions.toLocaleString('en-US')} renewal transactions; ` +
+      `at most ${r.maxConnections} PostgreSQL connections open at once (pools: ${r.instances} × 10); load average ${r.loadAtStart.toFixed(1)} at the start, ${r.loadAtEnd.toFixed(1)} at the end.`,
+    ...perInstance.map((line) => `- ${line}`),
+  ].join('\n');
+}
+
+async function main() {
+  const cpu = os.cpus();
+  const runs: Run[] = [];
+  for (const instances of INSTANCES) {
+    const r = await run(instances);
+    console.log(describe(r));
+    runs.push(r);
+  }
+  const body = [
+    `Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`BENCH_RENEWAL_PLANS=${PLANS} BENCH_RENEWAL_MERCHANTS=${MERCHANTS} BENCH_RENEWAL_INSTANCES=${INSTANCES.join(',')} npm run bench:renewal-day\`; ` +
+      `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, PostgreSQL on the same machine. ` +
+      `${PLANS.toLocaleString('en-US')} plans due, ${MERCHANTS} merchants with ${Math.ceil(PLANS / MERCHANTS).toLocaleString('en-US')} each, every charge sent to the merchant's Wompi account (the Wompi double over loopback HTTP, answering each call after ${LATENCY_MS} ms, the charge's final status in its reply). ` +
+      `Each instance is a process running the sweep once with the defaults (SWEEP_CONCURRENCY 64, SWEEP_MERCHANT_CONCURRENCY 16, a 10-connection pool); webhook delivery held (bench:webhooks measures it). The double and the instances share the machine's cores.`,
+    '',
+    ...runs.map(describe),
+  ].join('\n\n');
+  writeSection(body, HEADING);
+  console.log(body);
+}
+
+void main();

@@ -1,0 +1,201 @@
+import { env } from '@/lib/env';
+
+// Performance (docs/performance.md#the-days-bursts): the day's bursts (renewals, the settler's
+// pass, renewal links; invoice issuing can use it too) keep a bounded number of processor calls in
+// flight, overall and per key (a merchant: its Wompi account has its own rate limits), and take
+// their work in batches as it drains, so memory stays flat however much is due. A key whose work
+// is refused for rate (a 429) is paused with a growing backoff; the other keys go on.
+
+export interface BoundedLimits {
+  /** Items in flight at once, all keys together. */
+  overall: number;
+  /** Items of one key in flight at once. */
+  perKey: number;
+}
+
+/** The limits of this instance's bursts (SWEEP_CONCURRENCY, SWEEP_MERCHANT_CONCURRENCY), per merchant. */
+export function sweepLimits(settings = env()): BoundedLimits {
+  return { overall: settings.SWEEP_CONCURRENCY, perKey: settings.SWEEP_MERCHANT_CONCURRENCY };
+}
+
+/** What `run` says of an item its key's processor refused for rate: put it back, pause the key. */
+export interface RateLimitedItem {
+  retryAfterMs: number | null;
+}
+
+export interface BoundedWork<T> {
+  /**
+   * Up to `max` more items, none of a key in `held` (paused, or with enough already taken);
+   * [] when there are none left outside `held`.
+   */
+  next(max: number, held: ReadonlySet<string>): Promise<T[]>;
+  keyOf(item: T): string;
+  run(item: T): Promise<void | RateLimitedItem>;
+  /** Items of a key given up on (its backoff ran past `giveUpAfterMs`): the next run takes them. */
+  dropped?(items: T[]): Promise<void>;
+}
+
+export interface BoundedOptions extends BoundedLimits {
+  /** The first pause of a rate-limited key; each further one in a row doubles, up to `maxBackoffMs`. */
+  firstBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** A key refused for rate again and again for longer than this is left for the next run. */
+  giveUpAfterMs?: number;
+}
+
+export interface BoundedSummary {
+  /** Times a key was paused for rate. */
+  rateLimited: number;
+  /** Items left for the next run because their key stayed rate-limited. */
+  dropped: number;
+}
+
+interface KeyState<T> {
+  queued: T[];
+  inFlight: number;
+  pausedUntil: number;
+  /** Refusals in a row since the key's last item went through, and when the first came. */
+  strikes: number;
+  limitedSince: number;
+  /** Given up on: nothing more of this key is taken in this run. */
+  abandoned: boolean;
+}
+
+/** Runs every item `work.next` hands out, within the limits; resolves when all are done. */
+export async function runBounded<T>(work: BoundedWork<T>, options: BoundedOptions): Promise<BoundedSummary> {
+  const overall = Math.max(1, options.overall);
+  const perKey = Math.max(1, Math.min(options.perKey, overall));
+  const firstBackoffMs = options.firstBackoffMs ?? 1000;
+  const maxBackoffMs = options.maxBackoffMs ?? 60_000;
+  const giveUpAfterMs = options.giveUpAfterMs ?? 10 * 60_000;
+  const keys = new Map<string, KeyState<T>>();
+  const summary: BoundedSummary = { rateLimited: 0, dropped: 0 };
+  let queued = 0;
+  let inFlight = 0;
+  // The keys held when the source last answered []: every item left is of one of them, so it is
+  // asked again only once one of them is no longer held.
+  let drainedWith: Set<string> | null = null;
+  let failure: unknown = null;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    const resolve = wake;
+    wake = null;
+    resolve?.();
+  };
+
+  const stateOf = (key: string) => {
+    let state = keys.get(key);
+    if (!state) keys.set(key, (state = { queued: [], inFlight: 0, pausedUntil: 0, strikes: 0, limitedSince: 0, abandoned: false }));
+    return state;
+  };
+
+  /** Keys the source must not hand out now: paused, given up, or holding a batch of their own already. */
+  const heldKeys = (at: number) => {
+    const held = new Set<string>();
+    for (const [key, state] of keys) {
+      if (state.abandoned || state.pausedUntil > at || state.queued.length + state.inFlight >= 2 * perKey) held.add(key);
+    }
+    return held;
+  };
+
+  const start = (state: KeyState<T>, item: T) => {
+    state.inFlight++;
+    inFlight++;
+    void work
+      .run(item)
+      .then((result) => {
+        const at = Date.now();
+        if (result && 'retryAfterMs' in result) {
+          // Back first in its key's line; the key waits, longer with each refusal in a row.
+          state.queued.unshift(item);
+          queued++;
+          if (!state.strikes) state.limitedSince = at;
+          const backoff = Math.min(maxBackoffMs, firstBackoffMs * 2 ** state.strikes);
+          state.strikes++;
+          state.pausedUntil = Math.max(state.pausedUntil, at + Math.max(backoff, result.retryAfterMs ?? 0));
+          summary.rateLimited++;
+        } else if (state.pausedUntil <= at) {
+          state.strikes = 0;
+        }
+      })
+      .catch((error: unknown) => {
+        failure ??= error;
+      })
+      .finally(() => {
+        state.inFlight--;
+        inFlight--;
+        notify();
+      });
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Infinity;
+  /** Wakes the loop when the first paused key comes back (one timer at a time). */
+  const wakeAt = (at: number) => {
+    if (at >= timerAt) return;
+    clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(() => {
+      timerAt = Infinity;
+      notify();
+    }, Math.max(0, at - Date.now()));
+  };
+
+  try {
+    while (!failure) {
+      let at = Date.now();
+      // Keys refused for too long in a row: their items go back for the next run.
+      for (const [key, state] of keys) {
+        if (!state.abandoned && state.strikes && at - state.limitedSince >= giveUpAfterMs) state.abandoned = true;
+        if (state.abandoned && state.queued.length) {
+          const items = state.queued.splice(0);
+          queued -= items.length;
+          summary.dropped += items.length;
+          await work.dropped?.(items);
+        }
+        if (!state.queued.length && !state.inFlight && !state.strikes && !state.abandoned) keys.delete(key);
+      }
+      // Take more while fewer than `overall` could run now (a paused key's line, or one at its own
+      // limit, does not count), in batches, never holding more than a few times the limit.
+      let held = heldKeys(at);
+      const drained = () => drainedWith !== null && [...drainedWith].every((k) => held.has(k));
+      let ready = 0;
+      for (const state of keys.values()) {
+        if (!state.abandoned && state.pausedUntil <= at) ready += Math.min(state.queued.length, Math.max(0, perKey - state.inFlight));
+      }
+      if (inFlight + ready < overall && queued < 4 * overall && !drained()) {
+        const items = await work.next(2 * overall - inFlight - ready, held);
+        drainedWith = items.length ? null : held;
+        for (const item of items) {
+          stateOf(work.keyOf(item)).queued.push(item);
+          queued++;
+        }
+      }
+      // Start what the limits allow, taking keys in turn so no merchant waits behind another's line.
+      at = Date.now();
+      for (let started = true; started && inFlight < overall; ) {
+        started = false;
+        for (const state of keys.values()) {
+          if (inFlight >= overall) break;
+          if (!state.queued.length || state.pausedUntil > at || state.inFlight >= perKey || state.abandoned) continue;
+          queued--;
+          start(state, state.queued.shift()!);
+          started = true;
+        }
+      }
+      held = heldKeys(at);
+      if (!inFlight && !queued && drained() && [...drainedWith!].every((k) => keys.get(k)?.abandoned ?? true)) break;
+      if (!inFlight && !queued && !drained()) continue;
+      // Wait for an item to finish, or a paused key to come back, whichever is first.
+      const paused = [...keys.values()].filter((s) => !s.abandoned && s.pausedUntil > at).map((s) => s.pausedUntil);
+      if (paused.length) wakeAt(Math.min(...paused));
+      if (!inFlight && !paused.length) continue;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+    while (inFlight) await new Promise<void>((resolve) => (wake = resolve));
+  } finally {
+    clearTimeout(timer);
+  }
+  if (failure) throw failure;
+  return summary;
+}
