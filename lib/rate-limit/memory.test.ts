@@ -89,14 +89,15 @@ describe('memory rate limiter', () => {
     expect(await limiter.limit('create-link', 'pk_test_a')).toMatchObject({ success: true, remaining: 59 });
   });
 
-  it('refuses the 61st request of a burst that crosses a minute boundary (the weighted count rounds up)', async () => {
+  it('admits one over the limit in a burst that straddles a minute boundary (the weighted count rounds down, as Upstash’s)', async () => {
     const { state, now } = clock(T0 + MINUTE - 300);
     const limiter = createMemoryRateLimiter({ now });
     // 30 requests in the last 300 ms of one minute, 30 in the first 300 ms of the next.
     for (let i = 0; i < 30; i++, state.now += 10) expect((await limiter.limit('checkout-session', '198.51.100.7')).success).toBe(true);
     for (let i = 0; i < 30; i++, state.now += 10) expect((await limiter.limit('checkout-session', '198.51.100.7')).success).toBe(true);
-    // 29.85 of the previous minute's 30 still weigh: with this minute's 30 that is over 59, so no 61st.
+    // 29.85 of the previous minute's 30 still weigh, counted as 29: with this minute's 30 a 61st fits, a 62nd does not.
     expect(state.now).toBe(T0 + MINUTE + 300);
+    expect(await limiter.limit('checkout-session', '198.51.100.7')).toMatchObject({ success: true, remaining: 0 });
     expect(await limiter.limit('checkout-session', '198.51.100.7')).toMatchObject({ success: false, remaining: 0 });
   });
 

@@ -1,10 +1,10 @@
 import { LIMITS, WINDOW_MS, windowEnd, type LimitBucket, type LimitResult, type RateLimiter } from './limits';
 
-// The in-process limiter for a single instance (no Upstash configured). The sliding window of
-// Upstash's slidingWindow script: the count of the current fixed minute plus the previous
-// minute's count weighted by how much of it still lies inside the last 60 s; a refused request
-// is not counted. The weighted count is rounded up, never down: rounded down, a burst of 60 that
-// crosses a minute boundary lets a 61st through (docs/api.md, rate limits).
+// The in-process limiter for a single instance (no Upstash configured), with the arithmetic of
+// @upstash/ratelimit's sliding window (upstash.ts), so both answer alike: the count of the current
+// fixed minute plus the previous minute's count weighted by how much of it still lies inside the
+// last 60 s, rounded down; a refused request is not counted. Rounded down, a burst that straddles
+// a minute boundary may admit one request over the limit (docs/api.md#rate-limits): accepted.
 
 interface Counts {
   /** Index of the fixed minute `current` belongs to. */
@@ -55,7 +55,7 @@ export function createMemoryRateLimiter(opts: { now?: () => number } = {}): Memo
       const limit = LIMITS[bucket];
       const reset = windowEnd(now);
       const elapsed = (now % WINDOW_MS) / WINDOW_MS;
-      const weightedPrevious = Math.ceil((1 - elapsed) * entry.previous);
+      const weightedPrevious = Math.floor((1 - elapsed) * entry.previous);
       if (weightedPrevious + entry.current >= limit) {
         return { success: false, limit, remaining: 0, reset };
       }

@@ -1,9 +1,11 @@
+import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import { log } from '@/lib/log';
 import { LIMITS, WINDOW_MS, windowEnd, type LimitBucket, type LimitResult, type RateLimiter } from './limits';
 
-// Limits shared by every instance, kept in Upstash Redis (docs/api.md#rate-limits). Redis slow or down must
-// not take the API down with it: past the deadline the request is let through and logged.
+// Limits shared by every instance, kept in Upstash Redis by @upstash/ratelimit's sliding window
+// (docs/api.md#rate-limits); memory.ts computes the same for a single instance. Redis slow or down
+// must not take the API down with it: past the deadline the request is let through and logged.
 
 export interface UpstashRateLimiterOptions {
   url: string;
@@ -13,32 +15,6 @@ export interface UpstashRateLimiterOptions {
   /** Start of every key; each bucket adds `:<bucket>`. */
   prefix?: string;
 }
-
-/**
- * The sliding window of lib/rate-limit/memory.ts, in Redis: the count of the current fixed minute
- * plus the previous minute's count weighted by how much of it still lies inside the last 60 s,
- * rounded UP; a refused request is not counted. @upstash/ratelimit's script rounds that weight
- * down, so a burst of 60 crossing a minute boundary let a 61st through; the same arithmetic in
- * both limiters (doubles in Lua and in JavaScript) gives the same answers. Keys are those
- * @upstash/ratelimit used (`<prefix>:<identifier>:<minute index>`), so counts carry over a deploy.
- * Returns { remaining after this request (-1 when refused), limit }.
- */
-const SLIDING_WINDOW = `
-local limit = tonumber(ARGV[1])
-local now = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
-local weighted = math.ceil((1 - (now % window) / window) * previous)
-if weighted + current >= limit then
-  return {-1, limit}
-end
-local value = redis.call('INCR', KEYS[1])
-if value == 1 then
-  redis.call('PEXPIRE', KEYS[1], window * 2 + 1000)
-end
-return {limit - (value + weighted), limit}
-`;
 
 /** How often a limiter that stays unreachable says so again, with the count it let through. */
 const STILL_DOWN_EVERY_MS = 60_000;
@@ -59,8 +35,25 @@ export function createUpstashRateLimiter(opts: UpstashRateLimiterOptions): RateL
     retry: false,
     enableTelemetry: false,
   });
-  // EVALSHA, and EVAL once when Redis answers NOSCRIPT.
-  const script = redis.createScript<[number, number]>(SLIDING_WINDOW);
+  // One limiter per bucket; keys are `<prefix>:<bucket>:<identifier>:<minute index>`. No local
+  // cache of refused identifiers: room frees up inside the minute as the previous one fades, and
+  // the in-process limiter, which has no such cache, must answer alike.
+  const limiters = new Map<LimitBucket, Ratelimit>();
+  const limiterOf = (bucket: LimitBucket) => {
+    let limiter = limiters.get(bucket);
+    if (!limiter) {
+      limiter = new Ratelimit({
+        redis,
+        limiter: Ratelimit.slidingWindow(LIMITS[bucket], `${WINDOW_MS} ms`),
+        prefix: `${prefix}:${bucket}`,
+        ephemeralCache: false,
+        analytics: false,
+        timeout: timeoutMs,
+      });
+      limiters.set(bucket, limiter);
+    }
+    return limiter;
+  };
   // Redis down is logged when it goes down and when it comes back, not on every request
   // (docs/api.md#rate-limits): one line a minute at most while it stays down.
   const outage = { since: 0, lastSaid: 0, letThrough: 0 };
@@ -88,24 +81,15 @@ export function createUpstashRateLimiter(opts: UpstashRateLimiterOptions): RateL
       const limit = LIMITS[bucket];
       if (limit === undefined) throw new Error(`Unknown rate limit bucket: ${bucket}`);
       const now = Date.now();
-      const window = Math.floor(now / WINDOW_MS);
-      const keys = [`${prefix}:${bucket}:${identifier}:${window}`, `${prefix}:${bucket}:${identifier}:${window - 1}`];
-      // The signal bounds each HTTP call; this bounds the whole check, which can take two calls
-      // (EVALSHA answered NOSCRIPT, then EVAL).
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-        timer.unref();
-      });
       try {
-        const [remaining] = await Promise.race([script.exec(keys, [String(limit), String(now), String(WINDOW_MS)]), deadline]);
+        // The library's timeout answers { success: true, reason: 'timeout' } at the deadline.
+        const result = await limiterOf(bucket).limit(identifier);
+        if (result.reason === 'timeout') throw new Error(`no answer within ${timeoutMs} ms`);
         answered();
-        return { success: remaining >= 0, limit, remaining: Math.max(0, remaining), reset: windowEnd(now) };
+        return { success: result.success, limit, remaining: result.remaining, reset: result.reset };
       } catch (error) {
         unavailable(bucket, error);
         return { success: true, limit, remaining: limit - 1, reset: windowEnd(now) };
-      } finally {
-        clearTimeout(timer);
       }
     },
   };
