@@ -2,7 +2,7 @@ import type { Db } from '@/db/client';
 import type { PlanRow } from '@/db/queries/plans';
 import type { RenewalLinkRow } from '@/db/queries/renewal-links';
 import type { TransactionRow } from '@/db/queries/transactions';
-import { queueCustomerEmail } from '@/lib/email/outbox';
+import { queueCustomerEmail } from '@/lib/email/record';
 import { amountForPeriod } from '@/lib/calendar/schedule';
 import { trialCharges } from '@/lib/coupons/discount';
 import type { RenewalStage } from '@/lib/email/templates';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { emailAttempts, emails, merchants, webhookEvents } from '@/db/schema';
-import { queueCustomerEmail } from '@/lib/email/outbox';
+import { queueCustomerEmail } from '@/lib/email/record';
 import { recordLifecycleEvent } from '@/lib/webhooks/events';
 import type { WebhookJob } from '@/lib/webhooks/deliver';
 import { installWebhookQueue } from '@/lib/webhooks/queue';

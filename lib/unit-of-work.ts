@@ -1,17 +1,14 @@
 import { after } from 'next/server';
-import { type Db, getDb } from '@/db/client';
-import { deliverEmail } from '@/lib/email/send';
-import { errorFields, log } from '@/lib/log';
-import { inProcessIdle } from '@/lib/webhooks/in-process';
-import { webhookQueue } from '@/lib/webhooks/queue';
-import { Outbox } from './outbox';
+import type { Db } from '@/db/client';
+import { handOffSenders, Outbox } from './outbox';
 
 // The unit of work (docs/architecture.md#the-unit-of-work), after Polar's JobQueueManager: a state
 // change and what it hands off (webhook events, customer e-mails) are written in one database
 // transaction; the hand-offs are collected in its outbox and sent only once it commits, dropped
 // if it rolls back. The transaction returns domain values; no caller dispatches ids by hand. A
 // lost hand-off (a crash after the commit) is not a lost message: the sweepers send whatever was
-// never attempted.
+// never attempted. Each kind of hand-off is sent by the sender its recorder registered
+// (lib/outbox.ts), so this file imports neither delivery and every folder of lib may use it.
 
 export { Outbox };
 
@@ -35,23 +32,9 @@ function track(work: () => Promise<void>): Promise<void> {
   return running;
 }
 
-/** Never throws: a failed hand-off is logged and left to the sweepers. */
-async function deliver({ webhookEvents, emailIds }: Outbox): Promise<void> {
-  await Promise.all([
-    webhookEvents.length > 0 &&
-      webhookQueue()
-        .enqueue(webhookEvents.map((event) => ({ ...event, kind: 'created' as const })))
-        .catch((error: unknown) => {
-          log.error('webhook dispatch failed; the sweeper will send it', { eventIds: webhookEvents.map((e) => e.eventId), ...errorFields(error) });
-        }),
-    emailIds.length > 0 &&
-      (async () => {
-        const db = await getDb();
-        for (const id of emailIds) await deliverEmail(db, id);
-      })().catch((error: unknown) => {
-        log.error('sending e-mails failed; the sweeper will send them', { emailIds, ...errorFields(error) });
-      }),
-  ]);
+/** Never throws: each sender logs a failed hand-off and leaves it to the sweepers. */
+async function deliver(outbox: Outbox): Promise<void> {
+  await Promise.all(handOffSenders().map((sender) => sender.send(outbox)));
 }
 
 function handOff(outbox: Outbox): void {
@@ -73,5 +56,5 @@ export async function handOffsSettled(): Promise<void> {
 /** Resolves once every hand-off and every in-process webhook delivery has finished (tests, shutdown). */
 export async function deliveriesSettled(): Promise<void> {
   await handOffsSettled();
-  await inProcessIdle();
+  await Promise.all(handOffSenders().map((sender) => sender.idle?.()));
 }

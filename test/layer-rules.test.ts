@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest';
 
 // Rules of docs/architecture.md that an import graph cannot see, read from each file's syntax
 // tree: a page or component gets its data from a `load…Page` in lib, never from db/queries itself
-// (a type it names is fine).
+// (a type it names is fine); and every state change runs in the unit of work (`inTransaction`),
+// so an event or e-mail it records is written with it and sent only after it commits.
 
 const ROOT = path.resolve(__dirname, '..');
-const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', 'app', 'components', 'lib'], { cwd: ROOT, encoding: 'utf8' })
+const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', 'app', 'components', 'lib', 'db/queries'], { cwd: ROOT, encoding: 'utf8' })
   .split('\n')
   .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && fs.existsSync(path.join(ROOT, f)));
 
@@ -53,5 +54,105 @@ describe('pages and components', () => {
     expect(sample("import type { RenewalRow } from '@/db/queries/overview';")).toEqual([]);
     expect(sample("import { type RenewalRow } from '@/db/queries/overview';")).toEqual([]);
     expect(sample("import { getDb } from '@/db/client';")).toEqual([]);
+  });
+});
+
+/** Every node of a tree, depth first. */
+function nodesOf(root: ts.Node): ts.Node[] {
+  const all: ts.Node[] = [];
+  const walk = (node: ts.Node) => {
+    all.push(node);
+    node.forEachChild(walk);
+  };
+  walk(root);
+  return all;
+}
+
+const calleeName = (call: ts.CallExpression) =>
+  ts.isIdentifier(call.expression) ? call.expression.text : ts.isPropertyAccessExpression(call.expression) ? call.expression.name.text : '';
+const isFunction = (node: ts.Node | undefined): node is ts.ArrowFunction | ts.FunctionExpression =>
+  node !== undefined && (ts.isArrowFunction(node) || ts.isFunctionExpression(node));
+
+/** Calls that open a database transaction of their own: `x.transaction(fn)` (Wompi's `client.transaction(id)` takes an id). */
+const plainTransactions = (source: ts.SourceFile) =>
+  nodesOf(source).filter((n): n is ts.CallExpression => ts.isCallExpression(n) && ts.isPropertyAccessExpression(n.expression) && calleeName(n) === 'transaction' && isFunction(n.arguments[0]));
+
+/** `inTransaction(db, (tx, outbox) => …)` whose callback names `db`: a statement sent outside the unit of work. */
+const outerHandleInside = (source: ts.SourceFile) =>
+  nodesOf(source)
+    .filter((n): n is ts.CallExpression => ts.isCallExpression(n) && calleeName(n) === 'inTransaction' && ts.isIdentifier(n.arguments[0]!) && isFunction(n.arguments[1]))
+    .filter((call) => {
+      const outer = (call.arguments[0] as ts.Identifier).text;
+      return nodesOf(call.arguments[1]!).some((n) => ts.isIdentifier(n) && n.text === outer && !(ts.isPropertyAccessExpression(n.parent) && n.parent.name === n));
+    });
+
+/** The exported functions of db/queries that insert into the tables the unit of work hands off (e-mails, webhook events). */
+function recordingQueries(): string[] {
+  return files
+    .filter((f) => f.startsWith('db/queries/'))
+    .flatMap((file) =>
+      parse(file).statements.filter(
+        (st): st is ts.FunctionDeclaration =>
+          ts.isFunctionDeclaration(st) && Boolean(st.name) && Boolean(st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) && /\.insert\((emails|webhookEvents)\)/.test(st.getText()),
+      ),
+    )
+    .map((fn) => fn.name!.text);
+}
+
+/** Names a file imports for their values from db/queries. */
+const importedQueryNames = (source: ts.SourceFile) =>
+  source.statements.flatMap((st) =>
+    ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier) && st.moduleSpecifier.text.startsWith('@/db/queries/') && !st.importClause?.isTypeOnly && st.importClause?.namedBindings && ts.isNamedImports(st.importClause.namedBindings)
+      ? st.importClause.namedBindings.elements.filter((e) => !e.isTypeOnly).map((e) => (e.propertyName ?? e.name).text)
+      : [],
+  );
+
+/** The functions of a file that call one of `names`, each with whether it takes an Outbox. */
+function callersOf(source: ts.SourceFile, names: string[]) {
+  const fns = nodesOf(source).filter((n): n is ts.FunctionDeclaration | ts.ArrowFunction | ts.FunctionExpression | ts.MethodDeclaration => ts.isFunctionLike(n) && 'body' in n && Boolean(n.body));
+  return fns
+    .filter((fn) => nodesOf(fn.body!).some((n) => ts.isCallExpression(n) && names.includes(calleeName(n)) && n.expression.getText() === calleeName(n)))
+    .filter((fn) => !fns.some((inner) => inner !== fn && fn.body!.pos <= inner.pos && inner.end <= fn.body!.end && nodesOf(inner.body!).some((n) => ts.isCallExpression(n) && names.includes(calleeName(n)))))
+    .map((fn) => ({ name: (fn.name?.getText() ?? '(anonymous)'), takesOutbox: fn.parameters.some((p) => p.type?.getText() === 'Outbox') }));
+}
+
+const lib = files.filter((f) => /^(app|components|lib)\//.test(f));
+
+describe('the unit of work', () => {
+  it('is the only place a transaction opens: every state change runs in inTransaction', () => {
+    const offending = lib.filter((f) => f !== 'lib/unit-of-work.ts').flatMap((file) => plainTransactions(parse(file)).map((call) => `${file}: ${call.getText().split('\n')[0]}`));
+    expect(offending).toEqual([]);
+  });
+
+  it('makes the only outbox: an event or e-mail is recorded inside inTransaction or nowhere', () => {
+    const offending = lib.filter((f) => f !== 'lib/unit-of-work.ts' && /\bnew Outbox\(/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(offending).toEqual([]);
+  });
+
+  it('writes events and e-mails only through recorders that note them in the outbox', () => {
+    const queries = recordingQueries();
+    expect(queries).toEqual(expect.arrayContaining(['insertEmail', 'insertWebhookEvent']));
+    const importers = lib.filter((file) => importedQueryNames(parse(file)).some((name) => queries.includes(name)));
+    expect(importers.sort()).toEqual(['lib/email/record.ts', 'lib/webhooks/events.ts']);
+    const withoutOutbox = importers.flatMap((file) => callersOf(parse(file), queries).filter((fn) => !fn.takesOutbox).map((fn) => `${file}: ${fn.name}`));
+    expect(withoutOutbox).toEqual([]);
+  });
+
+  it('sends nothing of a unit of work through the handle outside it', () => {
+    const offending = lib.flatMap((file) => outerHandleInside(parse(file)).map((call) => `${file}: ${call.getText().split('\n')[0]}`));
+    expect(offending).toEqual([]);
+  });
+
+  it('tells the breaches it looks for', () => {
+    const sample = (text: string) => parse('x.ts', text);
+    expect(plainTransactions(sample('await db.transaction(async (tx) => { await lockPlan(tx, id); });'))).toHaveLength(1);
+    expect(plainTransactions(sample('await client.transaction(gatewayId);'))).toHaveLength(0);
+    expect(outerHandleInside(sample('await inTransaction(db, async (tx, outbox) => { await disableEndpoint(db, id); });'))).toHaveLength(1);
+    expect(outerHandleInside(sample('await inTransaction(db, async (tx, outbox) => { await disableEndpoint(tx, id); log(x.db); });'))).toHaveLength(0);
+    const callers = callersOf(sample('async function a(tx: Db, outbox: Outbox) { await insertEmail(tx, e); }\nasync function b(tx: Db) { await insertEmail(tx, e); }'), ['insertEmail']);
+    expect(callers).toEqual([
+      { name: 'a', takesOutbox: true },
+      { name: 'b', takesOutbox: false },
+    ]);
   });
 });

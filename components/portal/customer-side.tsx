@@ -1,7 +1,7 @@
 // The plan page's customers' side (docs/customers.md): the e-mails sent to the customer with how
 // each attempt went, and how often the customer opened a manage link.
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
-import { MAX_EMAIL_ATTEMPTS } from '@/lib/email/outbox';
+import { MAX_EMAIL_ATTEMPTS } from '@/lib/email/attempts';
 import { fill } from '@/lib/i18n/format';
 import type { Lang } from '@/lib/i18n/locale';
 import type { CustomerSideData } from '@/lib/portal/activity';
@@ -15,7 +15,7 @@ export function CustomerSide({ data, lang, resendEmail }: { data: CustomerSideDa
   const { emails, manageLinks: use } = data;
   const t = PORTAL_COPY[lang];
   const givenUp = (e: (typeof emails)[number]) => !e.sentAt && e.attempts >= MAX_EMAIL_ATTEMPTS;
-  // While it fails, its next attempt is due at claimedUntil (lib/email/outbox.ts); given up, the
+  // While it fails, its next attempt is due at claimedUntil (lib/email/attempts.ts); given up, the
   // merchant may send it again.
   const stateOf = (e: (typeof emails)[number]) => {
     const last = e.attemptList.at(-1);

@@ -6,6 +6,7 @@ import { ApiError } from '@/lib/api/errors';
 import { CouponRefused, redeemForPlan } from '@/lib/coupons/coupons';
 import { couponCodeSchema } from '@/lib/coupons/schemas';
 import { findCheckoutPlan } from './session';
+import { inTransaction } from '@/lib/unit-of-work';
 
 // A coupon code the customer types on the hosted page (docs/billing.md#coupons), on a link created
 // with `plan.allowPromotionCodes`. Under the plan's lock, before any payment: the code is
@@ -23,7 +24,7 @@ export async function applyPromotionCode(db: Db, { token, code, now = new Date()
       details: [{ path: PROMOTION_FIELD, message: 'this link does not take promotion codes' }],
     });
   }
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const locked = await lockPlan(tx, plan.id);
     if (locked.status !== 'PENDING_ACTIVATION') throw new ApiError('conflict', 'This link has already been paid');
     if (await getPendingTransaction(tx, locked.id)) throw new ApiError('conflict', 'A payment for this link is already in progress');

@@ -18,7 +18,7 @@ import { useTestDatabase } from '@/test/database';
 import { installNetworkTripwire } from '@/test/network-tripwire';
 import { startSmtpServer, type TestSmtpServer } from '@/test/smtp-server';
 import { log } from '@/lib/log';
-import { EMAIL_RETRY_DELAYS_MS, MAX_EMAIL_ATTEMPTS } from './outbox';
+import { EMAIL_RETRY_DELAYS_MS, MAX_EMAIL_ATTEMPTS } from './attempts';
 import { deliverEmail, EMAIL_SWEEP_GRACE_MS, resendGivenUpEmail, sweepEmails } from './send';
 import { renderEmail } from './templates';
 

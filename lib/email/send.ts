@@ -1,12 +1,13 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Db } from '@/db/client';
 import { env } from '@/lib/env';
-import { log } from '@/lib/log';
+import { errorFields, log } from '@/lib/log';
+import { registerHandOff } from '@/lib/outbox';
+import { type Db, getDb } from '@/db/client';
 import { isProductionDeployment } from '@/lib/payments';
 import { ApiError } from '@/lib/api/errors';
 import { loadReceiptPdf } from '@/lib/receipts/receipt';
 import { claimEmail, type EmailRow, findEmail, findUnsentEmails, recordEmailAttempt } from '@/db/queries/emails';
-import { MAX_EMAIL_ATTEMPTS, nextEmailAttemptAt } from './outbox';
+import { MAX_EMAIL_ATTEMPTS, nextEmailAttemptAt } from './attempts';
 
 // Sending the outbox's e-mails (docs/customers.md#e-mails): over SMTP with nodemailer when
 // SMTP_URL is set; without it, outside production, each e-mail is "kept" (an attempt recorded,
@@ -104,3 +105,17 @@ export async function sweepEmails(db: Db, now: Date = new Date()): Promise<numbe
   for (const id of ids) await deliverEmail(db, id, now);
   return ids.length;
 }
+
+// The e-mails a unit of work recorded are sent once it commits (lib/outbox.ts): registered here,
+// beside the sending, and loaded by every recorder (record.ts).
+registerHandOff('emails', {
+  async send({ emailIds }) {
+    if (emailIds.length === 0) return;
+    try {
+      const db = await getDb();
+      for (const id of emailIds) await deliverEmail(db, id);
+    } catch (error) {
+      log.error('sending e-mails failed; the sweeper will send them', { emailIds, ...errorFields(error) });
+    }
+  },
+});

@@ -8,6 +8,7 @@ import { createId, isId } from '@/lib/ids';
 import { processorColumns, processorView } from './processor-schema';
 import { resumeMerchantRenewals } from './suspension';
 import { type CreatedMerchant, createdMerchantSchema, withChargeEvents, type CreateMerchantInput, merchantSchema, type MerchantView, type UpdateMerchantInput } from './schemas';
+import { inTransaction } from '@/lib/unit-of-work';
 
 export type { CreatedMerchant, MerchantView };
 
@@ -97,7 +98,7 @@ export async function updateMerchant(db: Db, merchantId: string, input: UpdateMe
   };
   const row =
     actor || rest.status === 'ACTIVE'
-      ? await db.transaction(async (tx) => {
+      ? await inTransaction(db, async (tx) => {
           const before = rest.status === 'ACTIVE' ? await getMerchantForUpdate(tx, merchantId) : await getMerchant(tx, merchantId);
           const after = await updateMerchantRow(tx, merchantId, patch);
           // The failed statement ended the transaction: refuse here, before anything else is sent in it.

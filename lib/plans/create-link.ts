@@ -11,6 +11,7 @@ import { createId, randomBase62 } from '@/lib/ids';
 import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import type { CreateLinkBody, PaymentLink } from './schemas';
 import { merchantNow } from '@/lib/clock';
+import { inTransaction } from '@/lib/unit-of-work';
 
 /**
  * docs/api.md#create-a-payment-link: the customer (one per merchant and e-mail), the plan and its checkout token, in one
@@ -26,7 +27,7 @@ export async function createPaymentLink(db: Db, merchantId: string, body: Create
   // A plan made while the merchant's test clock is moved lives on it (docs/billing.md#test-clocks).
   const now = at ?? (await merchantNow(db, merchantId));
   if (ref === undefined) return insertLink(db, merchantId, body, null, now);
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const { terms } = await redeemForPlan(tx, { merchantId, ref, amount: body.plan.amount, field: 'plan.coupon', now });
     return insertLink(tx, merchantId, body, terms, now);
   });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '@/db/client';
 import { claimIdempotencyKey, getIdempotencyRecord, saveIdempotentResponse } from '@/db/queries/idempotency';
 import { ApiError } from '@/lib/api/errors';
+import { inTransaction } from '@/lib/unit-of-work';
 
 /** JSON with object keys sorted, so the same body hashes the same whatever its key order or spacing. */
 function canonical(value: unknown): string {
@@ -30,7 +31,7 @@ export async function runIdempotent(
   work: (tx: Db) => Promise<{ status: number; body: unknown }>,
 ): Promise<StoredResponse> {
   const requestHash = createHash('sha256').update(canonical(scope.body)).digest('hex');
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const ids = { merchantId: scope.merchantId, key: scope.key };
     if (!(await claimIdempotencyKey(tx, { ...ids, requestHash }))) {
       const record = await getIdempotencyRecord(tx, ids);

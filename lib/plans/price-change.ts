@@ -71,7 +71,7 @@ async function applyWithoutCharge(db: Db, scope: Scope, body: PriceChangeBody, n
 
 /** Forgets a `now` change whose charge could not start. */
 async function dropScheduled(db: Db, planId: string): Promise<void> {
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await lockPlan(tx, planId);
     await transitionPlan(tx, planId, ['ACTIVE'], { scheduledAmount: null, scheduledDescription: null, scheduledFrom: null });
   });

@@ -3,6 +3,7 @@ import { insertApiKey, listApiKeys, revokeApiKey } from '@/db/queries/api-keys';
 import { type AuditActor, recordAudit } from '@/lib/audit/record';
 import { forgetApiKeys } from '@/lib/auth/key-cache';
 import { generateApiKey, generateApiSecret, sha256Hex } from '@/lib/auth/secrets';
+import { inTransaction } from '@/lib/unit-of-work';
 
 // Settings → API (docs/api.md#authentication): a merchant may hold several active keys, so a new key
 // can replace an old one without downtime. The secret exists in clear only in `createKey`'s answer.
@@ -17,7 +18,7 @@ export function listKeys(db: Db, merchantId: string): Promise<ApiKeyView[]> {
 export async function createKey(db: Db, merchantId: string, actor?: AuditActor): Promise<{ apiKey: string; apiSecret: string }> {
   const apiKey = generateApiKey();
   const apiSecret = generateApiSecret();
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await insertApiKey(tx, { key: apiKey, merchantId, secretHash: sha256Hex(apiSecret) });
     if (actor) await recordAudit(tx, { merchantId, actor, action: 'api_key.created', target: apiKey });
   });
@@ -30,7 +31,7 @@ export async function createKey(db: Db, merchantId: string, actor?: AuditActor):
  * merchant.
  */
 export async function revokeKey(db: Db, merchantId: string, key: string, actor?: AuditActor): Promise<{ activeLeft: number } | null> {
-  const revoked = await db.transaction(async (tx) => {
+  const revoked = await inTransaction(db, async (tx) => {
     if (!(await revokeApiKey(tx, { merchantId, key }))) return false;
     if (actor) await recordAudit(tx, { merchantId, actor, action: 'api_key.revoked', target: key });
     return true;

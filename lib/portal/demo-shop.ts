@@ -8,6 +8,7 @@ import type { PaymentLink, PlanStatusView } from '@/lib/plans/schemas';
 import { toPlanStatus } from '@/lib/plans/views';
 import { getRateLimiter } from '@/lib/rate-limit';
 import { demoAvailable, findOrCreateDemoMerchant } from './demo-merchant';
+import { inTransaction } from '@/lib/unit-of-work';
 
 // What the /demo page's server actions do, as the demo merchant's backend would: create a link,
 // then read the plan status and the webhook events of that plan. Only ever the demo merchant's.
@@ -42,7 +43,7 @@ export async function createDemoLink(clientIp: string): Promise<PaymentLink> {
   if (!limited.success) throw new ApiError('rate_limited', 'Too many demo links from this address; wait a minute');
   const db = await getDb();
   const merchant = await findOrCreateDemoMerchant(db);
-  return db.transaction((tx) =>
+  return inTransaction(db, (tx) =>
     createPaymentLink(tx, merchant.id, {
       customer: { phone: '+573001234567', email: 'ana@example.com', firstName: 'Ana' },
       plan: { externalReference: `demo-${randomBase62(12)}`, ...DEMO_PLAN, modality: 'RECURRING' },

@@ -10,6 +10,7 @@ import { createId, idTime } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, type PaymentProcessor, ProcessorRateLimited } from '@/lib/payments';
 import { type ChargeOutcome, outcomeAfterFailedCharge, type Settlement, settleCharge } from './settle';
+import { inTransaction } from '@/lib/unit-of-work';
 
 // One charge attempt, whatever the charge (docs/architecture.md#a-charge-attempt): the first
 // payment (lib/checkout/payments.ts), a renewal (lib/billing/renewals.ts), and every charge still
@@ -54,7 +55,7 @@ export async function openCharge(
   { plan, now, prepare }: { plan: string | ((tx: Db) => Promise<string>); now: Date; prepare: (tx: Db, plan: PlanRow) => Promise<Prepared> },
 ): Promise<Opening> {
   try {
-    return await db.transaction(async (tx): Promise<Opening> => {
+    return await inTransaction(db, async (tx): Promise<Opening> => {
       const locked = await lockPlan(tx, typeof plan === 'string' ? plan : await plan(tx));
       // A suspended merchant takes no payments, of any kind (docs/operations.md#suspending-a-merchant).
       if ((await getMerchantStatus(tx, locked.merchantId)) !== 'ACTIVE') return { status: 'skipped' };

@@ -7,6 +7,7 @@ import type { Consent } from '@/lib/payments/processor';
 import type { OpenedCharge } from './attempt';
 import { NEVER_RECEIVED, settleCharge } from './settle';
 import { sendFirstPayment } from './first-payment';
+import { inTransaction } from '@/lib/unit-of-work';
 
 // A Wompi Nequi subscription's first payment (docs/processors.md#nequi-subscriptions). The page
 // tokenizes the account and posts at once; while the payer has not approved it in the Nequi app,
@@ -63,7 +64,7 @@ export async function resumeNequiWait(
   if (known === 'PENDING' && !expired) return null;
   const claimed = await claimNequiWait(db, wait.transactionId);
   if (!claimed) return null;
-  const opened = await db.transaction(async (tx) => {
+  const opened = await inTransaction(db, async (tx) => {
     const txn = await getTransactionForMerchant(tx, { merchantId: wait.merchantId, transactionId: wait.transactionId });
     if (!txn) return null;
     const plan = await lockPlan(tx, txn.planId);

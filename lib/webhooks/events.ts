@@ -6,6 +6,7 @@ import { bodyInMerchantVersion, insertWebhookEvent } from '@/db/queries/webhooks
 import { API_VERSIONS, type ApiVersion, LATEST_API_VERSION } from '@/lib/api-versions';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
+import './queue';
 import { nextChargeDateOf } from '@/lib/calendar/schedule';
 import {
   EVENT_TYPE_FOR_STATUS,

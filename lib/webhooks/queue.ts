@@ -1,5 +1,7 @@
+import { errorFields, log } from '@/lib/log';
+import { registerHandOff } from '@/lib/outbox';
 import type { WebhookQueue } from './deliver';
-import { inProcessQueue } from './in-process';
+import { inProcessIdle, inProcessQueue } from './in-process';
 
 // Where committed events go to be delivered. The domain only enqueues; which runner takes the jobs
 // (Inngest's send-webhook function, or this process) is decided once, at start-up
@@ -20,3 +22,17 @@ export function installWebhookQueue(queue: WebhookQueue | undefined): void {
 export function webhookQueue(): WebhookQueue {
   return slot.__servicepayWebhookQueue ?? inProcessQueue;
 }
+
+// The webhook events a unit of work recorded go to the queue once it commits (lib/outbox.ts):
+// registered here, and loaded by every recorder (events.ts).
+registerHandOff('webhooks', {
+  async send({ webhookEvents }) {
+    if (webhookEvents.length === 0) return;
+    await webhookQueue()
+      .enqueue(webhookEvents.map((event) => ({ ...event, kind: 'created' as const })))
+      .catch((error: unknown) => {
+        log.error('webhook dispatch failed; the sweeper will send it', { eventIds: webhookEvents.map((e) => e.eventId), ...errorFields(error) });
+      });
+  },
+  idle: inProcessIdle,
+});

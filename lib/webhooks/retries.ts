@@ -1,5 +1,4 @@
 import type { Db } from '@/db/client';
-import { insertEmail } from '@/db/queries/emails';
 import {
   type DeliveryTarget,
   disableEndpoint,
@@ -10,8 +9,9 @@ import {
   scheduleRetry,
 } from '@/db/queries/webhooks';
 import { env } from '@/lib/env';
-import { createId } from '@/lib/ids';
+import { queueMerchantEmail } from '@/lib/email/record';
 import { log } from '@/lib/log';
+import { inTransaction } from '@/lib/unit-of-work';
 import { renderDisabledNotice } from './disabled-notice';
 
 // Opt-in webhook retries (docs/webhooks.md#retries). SPEC sends once, and that stays the default;
@@ -64,12 +64,11 @@ export async function afterAutomaticAttempt(db: Db, event: DeliveryTarget, ok: b
 }
 
 /**
- * Disables the endpoint and, in the same transaction, writes the e-mail to the merchant's first
- * portal user (once, whichever instance gets there). The e-mail sweeper sends it within seconds:
- * delivery cannot hand it off itself without importing the unit of work that feeds delivery.
+ * Disables the endpoint and, in the same unit of work, writes the e-mail to the merchant's first
+ * portal user (once, whichever instance gets there), sent after commit.
  */
 async function disableAndTell(db: Db, event: DeliveryTarget, now: Date): Promise<void> {
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx, outbox) => {
     if (!(await disableEndpoint(tx, event.merchantId, now))) return;
     log.warn('webhook endpoint disabled after 3 days of failed deliveries', { merchantId: event.merchantId });
     const contact = await merchantContact(tx, event.merchantId);
@@ -80,8 +79,7 @@ async function disableAndTell(db: Db, event: DeliveryTarget, now: Date): Promise
       failingSince: contact.failingSince ?? now,
       settingsUrl: `${env().APP_URL}/portal/settings/webhooks`,
     });
-    await insertEmail(tx, {
-      id: createId('eml', now.getTime()),
+    await queueMerchantEmail(tx, outbox, {
       merchantId: event.merchantId,
       planId: event.planId,
       transactionId: null,
