@@ -41,7 +41,8 @@ export function PortalShell({
         </p>
       )}
       <div className={nav ? 'portal-frame' : 'portal-frame portal-frame-public'}>
-        <header className="portal-side">
+        {/* Focusable: on a short desktop window the sidebar scrolls, and a keyboard must reach all of it. */}
+        <header className="portal-side" tabIndex={0}>
           <p className="portal-title">
             <span className="portal-logo" aria-hidden="true">
               SP
