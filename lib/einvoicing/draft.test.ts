@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { cufe } from './cufe';
 import { creditNoteDraft, EInvoiceDraftError, finalConsumer, invoiceDraft, type Buyer, type CallerNumbering } from './draft';
+import { TEST_RESOLUTION } from '../../test/einvoicing-drafts';
 
-const RESOLUTION = {
-  number: '18760000001',
-  prefix: 'SETP',
-  from: 990_000_000,
-  to: 995_000_000,
-  startDate: '2019-01-19',
-  endDate: '2030-01-19',
-  technicalKey: 'fc8eac422eba16e22ffd8c6f94b3f40a6e38162c',
-};
+const RESOLUTION = TEST_RESOLUTION;
 
 const LINE = { description: 'Plan Pro — nov 2026', quantity: 1, unitPrice: 4_990_000, discount: 0, iva: 19 as const };
 
