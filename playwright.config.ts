@@ -171,8 +171,8 @@ export default defineConfig({
       command: serverCommand,
       url: `${BASE_URL}/api/health`,
       reuseExistingServer: false,
-      // The build runs first: give it room on a small CI machine.
-      timeout: 240_000,
+      // The build runs first: give it room on a small, busy machine.
+      timeout: 480_000,
       gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
       stdout: CI ? 'pipe' : 'ignore',
       stderr: 'pipe',
