@@ -98,6 +98,30 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
   });
 }
 
+/**
+ * The plan, locked for the rest of the caller's transaction. Every change to a plan's payments
+ * takes this lock first, so attempts and their outcomes are serialized per plan, always in the
+ * same lock order (plan, then transaction).
+ */
+export async function lockPlan(db: Db, planId: string): Promise<PlanRow> {
+  const [row] = await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, planId)).for('update');
+  return row!;
+}
+
+/** PENDING_ACTIVATION → ACTIVE or COMPLETED after the first approved charge; undefined if the plan moved on. */
+export async function activatePlan(
+  db: Db,
+  planId: string,
+  values: Pick<PlanRow, 'status' | 'nextChargeDate' | 'billingAnchorDay' | 'paymentMethodToken' | 'renewalCollection'>,
+): Promise<PlanRow | undefined> {
+  const [row] = await db
+    .update(subscriptionPlans)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(and(eq(subscriptionPlans.id, planId), eq(subscriptionPlans.status, 'PENDING_ACTIVATION')))
+    .returning();
+  return row;
+}
+
 /** A plan of this merchant, or undefined: the merchant is in the `where`, never checked after. */
 export async function getPlanForMerchant(db: Db, { merchantId, planId }: { merchantId: string; planId: string }) {
   return firstRow(db, subscriptionPlans, and(eq(subscriptionPlans.id, planId), eq(subscriptionPlans.merchantId, merchantId)));

@@ -1,7 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { merchants, subscriptionPlans, transactions } from '../schema';
-import type { PlanRow } from './plans';
 import { firstRow } from './first-row';
 
 export type TransactionRow = typeof transactions.$inferSelect;
@@ -15,16 +14,6 @@ export async function getPlanByToken(db: Db, token: string) {
     .where(eq(subscriptionPlans.checkoutToken, token))
     .limit(1);
   return row;
-}
-
-/**
- * The plan, locked for the rest of the caller's transaction. Every change to a plan's payments
- * takes this lock first, so attempts and their outcomes are serialized per plan, always in the
- * same lock order (plan, then transaction).
- */
-export async function lockPlan(db: Db, planId: string): Promise<PlanRow> {
-  const [row] = await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, planId)).for('update');
-  return row!;
 }
 
 export async function insertTransaction(db: Db, values: typeof transactions.$inferInsert): Promise<TransactionRow> {
@@ -103,20 +92,6 @@ export async function recordSavedMethod(db: Db, transactionId: string, paymentMe
     .update(transactions)
     .set({ paymentMethodToken, updatedAt: sql`now()` })
     .where(and(eq(transactions.id, transactionId), eq(transactions.status, 'PENDING')));
-}
-
-/** PENDING_ACTIVATION → ACTIVE or COMPLETED after the first approved charge; undefined if the plan moved on. */
-export async function activatePlan(
-  db: Db,
-  planId: string,
-  values: Pick<PlanRow, 'status' | 'nextChargeDate' | 'billingAnchorDay' | 'paymentMethodToken' | 'renewalCollection'>,
-): Promise<PlanRow | undefined> {
-  const [row] = await db
-    .update(subscriptionPlans)
-    .set({ ...values, updatedAt: sql`now()` })
-    .where(and(eq(subscriptionPlans.id, planId), eq(subscriptionPlans.status, 'PENDING_ACTIVATION')))
-    .returning();
-  return row;
 }
 
 /** The id of the plan's newest transaction (ids sort by the time they were made), or undefined. */

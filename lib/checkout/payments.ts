@@ -12,7 +12,7 @@ import { type DeclineReason, type PaymentProcessor, type ProcessorSource, resolv
 import type { Consent, PaymentInstrument, PaymentMethodType } from '@/lib/payments/processor';
 import { type NewCharge, openCharge } from '@/lib/settlement/attempt';
 import { settleCharge } from '@/lib/settlement/settle';
-import { sendFirstPayment } from '@/lib/settlement/first-payment';
+import { sendPayerPayment } from '@/lib/settlement/payer-payment';
 import { isLatePayment, voidLatePayment } from '@/lib/settlement/late-payments';
 import { resumeNequiWait, startNequiSubscription } from '@/lib/settlement/nequi-subscription';
 import { findCheckoutPlan, findPlanByToken } from './session';
@@ -208,7 +208,7 @@ export async function payCheckout(
     // A Nequi subscription waits for the payer's approval in the app: docs/processors.md#nequi-subscriptions.
     return toPaymentView(await startNequiSubscription(db, processor, opened, { token: instrument.token, consent }, now));
   }
-  const { transaction, result } = await sendFirstPayment(db, processor, opened, payment, now, token);
+  const { transaction, result } = await sendPayerPayment(db, processor, opened, payment, now, token);
   return settledView(db, processor, transaction, result?.redirectUrl);
 }
 

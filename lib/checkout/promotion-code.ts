@@ -1,7 +1,8 @@
 import type { Db } from '@/db/client';
 import { getCouponForMerchant, releaseRedemption, setPlanDiscount } from '@/db/queries/coupons';
 import type { PlanRow } from '@/db/queries/plans';
-import { getPendingTransaction, lockPlan } from '@/db/queries/transactions';
+import { lockPlan } from '@/db/queries/plans';
+import { getPendingTransaction } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { CouponRefused, redeemForPlan } from '@/lib/coupons/coupons';
 import { couponCodeSchema } from '@/lib/coupons/schemas';

@@ -1,6 +1,5 @@
 import type { Db } from '@/db/client';
-import { type PlanRow, setCustomerLang, transitionPlan } from '@/db/queries/plans';
-import { lockPlan } from '@/db/queries/transactions';
+import { lockPlan, type PlanRow, setCustomerLang, transitionPlan } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
 import { anchorFor, intervalOf, MONTHLY } from '@/lib/calendar/interval';
 import { noteTrialStarted } from '@/lib/notices';

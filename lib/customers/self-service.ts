@@ -1,7 +1,6 @@
 import type { Db } from '@/db/client';
-import { type PlanRow, setPaymentMethodToken, transitionPlan } from '@/db/queries/plans';
+import { lockPlan, type PlanRow, setPaymentMethodToken, transitionPlan } from '@/db/queries/plans';
 import { getOpenRenewalLink } from '@/db/queries/renewal-links';
-import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
 import type { Consent, PaymentInstrument } from '@/lib/payments/processor';

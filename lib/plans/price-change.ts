@@ -1,7 +1,6 @@
 import type { Db } from '@/db/client';
-import { getPlanForMerchant, type PlanRow, transitionPlan } from '@/db/queries/plans';
+import { getPlanForMerchant, lockPlan, type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { repriceOpenRenewalLink } from '@/db/queries/renewal-links';
-import { lockPlan } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { addInterval, intervalOf, MONTHLY, proratedDifference } from '@/lib/calendar/interval';
 import { periodDueOf } from '@/lib/calendar/schedule';

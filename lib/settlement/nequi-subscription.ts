@@ -1,12 +1,13 @@
 import type { Db } from '@/db/client';
 import { claimNequiWait, insertNequiWait, type NequiWait } from '@/db/queries/nequi-waits';
-import { getTransactionForMerchant, getTransactionOfPlan, lockPlan } from '@/db/queries/transactions';
+import { lockPlan } from '@/db/queries/plans';
+import { getTransactionForMerchant, getTransactionOfPlan } from '@/db/queries/transactions';
 import type { TransactionRow } from '@/db/queries/transactions';
 import type { PaymentProcessor } from '@/lib/payments';
 import type { Consent } from '@/lib/payments/processor';
 import type { OpenedCharge } from './attempt';
 import { NEVER_RECEIVED, settleCharge } from './settle';
-import { sendFirstPayment } from './first-payment';
+import { sendPayerPayment } from './payer-payment';
 import { inTransaction } from '@/lib/unit-of-work';
 
 // A Wompi Nequi subscription's first payment (docs/processors.md#nequi-subscriptions). The page
@@ -45,7 +46,7 @@ async function decide(db: Db, processor: PaymentProcessor, opened: OpenedCharge,
   }
   // The phone is not sent again: the token stands for the account the payer approved.
   const payment = { instrument: { type: 'NEQUI_TOKEN' as const, token, phoneNumber: '' }, consent };
-  return (await sendFirstPayment(db, processor, opened, payment, now)).transaction;
+  return (await sendPayerPayment(db, processor, opened, payment, now)).transaction;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
-import { type PlanRow, transitionPlan } from '@/db/queries/plans';
+import { lockPlan, type PlanRow, transitionPlan } from '@/db/queries/plans';
 import {
   advanceRenewalLink,
   closeRenewalLink,
@@ -12,7 +12,7 @@ import {
   listOpenRenewalLinks,
   type RenewalLinkRow,
 } from '@/db/queries/renewal-links';
-import { getPendingTransaction, getPlanByToken, lockPlan, type TransactionRow } from '@/db/queries/transactions';
+import { getPendingTransaction, getPlanByToken, type TransactionRow } from '@/db/queries/transactions';
 import { type CancelReason, cancelReasonText, noteRenewalLink, notePlanChange, type RenewalStage } from '@/lib/notices';
 import { env } from '@/lib/env';
 import { createId, randomBase62 } from '@/lib/ids';

@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { countDiscountedCharge } from '@/db/queries/coupons';
-import { type PlanRow, transitionPlan } from '@/db/queries/plans';
-import { activatePlan, getTransactionOfPlan, lockPlan, recordPendingCharge, settleTransaction, type TransactionRow } from '@/db/queries/transactions';
+import { activatePlan, lockPlan, type PlanRow, transitionPlan } from '@/db/queries/plans';
+import { getTransactionOfPlan, recordPendingCharge, settleTransaction, type TransactionRow } from '@/db/queries/transactions';
 import { addInterval, anchorFor, intervalOf } from '@/lib/calendar/interval';
 import { isLatePayment } from '@/lib/settlement/late-payments';
 import { settleLinkPayment, stepDownToLink } from '@/lib/settlement/renewal-links';

@@ -1,6 +1,5 @@
 import type { Db } from '@/db/client';
-import { findTrialNoticesDue, transitionPlan } from '@/db/queries/plans';
-import { lockPlan } from '@/db/queries/transactions';
+import { findTrialNoticesDue, lockPlan, transitionPlan } from '@/db/queries/plans';
 import { noteTrialEnding } from '@/lib/notices';
 import { inTransaction } from '@/lib/unit-of-work';
 

@@ -1,5 +1,6 @@
 import type { Db } from '@/db/client';
-import { getTransactionForMerchant, lockPlan, type TransactionRow, voidTransaction } from '@/db/queries/transactions';
+import { lockPlan } from '@/db/queries/plans';
+import { getTransactionForMerchant, type TransactionRow, voidTransaction } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { findOwned } from '@/lib/api/ownership';
 import { type ProcessorSource, resolveProcessor } from '@/lib/payments';

@@ -5,12 +5,11 @@ import type { PaymentProcessor } from '@/lib/payments';
 import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
 import { type OpenedCharge, sendCharge } from './attempt';
 
-// The processor call of a plan's first payment (docs/states.md), or of a renewal link's period
-// (docs/billing.md#renewal-links), once its attempt is open: the checkout's request, and a Nequi
-// subscription going on after the payer approved in the app (./nequi-subscription.ts). `token` is
-// the one paid, where a payer back from the bank returns (the plan's own by default).
+// The processor call of a payment the payer makes with what they give now (card, PSE, Nequi): a
+// plan's first payment (docs/states.md) or a renewal link's period (docs/billing.md#renewal-links).
+// `token` is the page a payer back from the bank returns to (the plan's own by default).
 
-export async function sendFirstPayment(
+export async function sendPayerPayment(
   db: Db,
   processor: PaymentProcessor,
   opened: OpenedCharge,
