@@ -19,7 +19,7 @@ import { devPagesServed, env } from '@/lib/env';
 import { LANG_HEADER, resolveLang } from '@/lib/i18n/locale';
 import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import { errorFields, log } from '@/lib/log';
-import { wompiBaseUrl } from '@/lib/payments/wompi/client';
+import { wompiBaseUrl } from '@/lib/processors/wompi/client';
 import { findManagedPlan } from '@/lib/auth/manage-links';
 import { isRefusedServerAction } from '@/lib/http/same-origin';
 import { NOT_FOUND_HEADER, NOT_FOUND_PATH, type NotFoundSection } from '@/lib/http/not-found';

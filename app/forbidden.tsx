@@ -1,6 +1,6 @@
 // The 403 page (`forbidden()`): a portal user opening another merchant's plan or event by URL.
 import { PortalShell } from '@/components/portal/portal-shell';
-import { isProductionDeployment } from '@/lib/payments/secret-box';
+import { isProductionDeployment } from '@/lib/processors/secret-box';
 import { portalLang } from '@/lib/portal/request';
 
 export default async function Forbidden() {

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { openPostgres } from '@/db/client';
 import { runRenewalSweep } from '@/lib/billing/sweep';
-import type { PaymentProcessor } from '@/lib/payments';
-import { createWompiProcessor, type WompiKeys } from '@/lib/payments/wompi/processor';
+import type { PaymentProcessor } from '@/lib/processors';
+import { createWompiProcessor, type WompiKeys } from '@/lib/processors/wompi/processor';
 import { installWebhookQueue } from '@/lib/webhooks/queue';
 
 async function main() {

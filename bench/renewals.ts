@@ -9,7 +9,7 @@ import { type Database, type Db, openPglite, openPostgres, queryRows } from '@/d
 import { findDuePlans } from '@/db/queries/plans';
 import { findDueRenewals } from '@/lib/billing/renewals';
 import { runRenewalSweep } from '@/lib/billing/sweep';
-import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { median, writeSection } from './report';
 import { seedPlans } from './seed-plans';

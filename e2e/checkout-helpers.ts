@@ -1,12 +1,12 @@
 import type { APIRequestContext, FrameLocator, Page, Request } from '@playwright/test';
-import { SANDBOX_CARDS } from '../lib/payments/sandbox';
+import { SANDBOX_CARDS } from '../lib/processors/sandbox';
 import { ADMIN_API_TOKEN, expect, SHORT_LIVED_URL, test as base } from './fixtures';
 
 // What the hosted checkout journeys share: a merchant per test, links made as a merchant's
 // backend makes them (docs/api.md#create-a-payment-link), the sandbox cards (docs/processors.md#the-sandbox), the plan status a merchant
 // would poll (docs/api.md#plan-status), and a watch on Content-Security-Policy violations in every page.
 
-/** docs/processors.md#the-sandbox: the sandbox's own list (lib/payments/sandbox.ts), named for what a journey sees. */
+/** docs/processors.md#the-sandbox: the sandbox's own list (lib/processors/sandbox.ts), named for what a journey sees. */
 export const CARDS = {
   approved: SANDBOX_CARDS.approved,
   insufficientFunds: SANDBOX_CARDS.declined,

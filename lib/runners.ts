@@ -4,7 +4,7 @@ import { sweepEmails } from '@/lib/email/send';
 import { inngestConfigured } from '@/lib/inngest/client';
 import { inngestWebhookQueue } from '@/lib/inngest/webhook-queue';
 import { log } from '@/lib/log';
-import { merchantProcessors } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/processors';
 import { startPeriodic } from '@/lib/periodic';
 import { deleteExpiredIdempotencyKeys, deleteOldAuditEntries, deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents } from '@/lib/retention';
 import { runSettler } from '@/lib/settlement/settler';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { subscriptionPlans } from '@/db/schema';
-import type { PaymentInstrument, PaymentProcessor } from '@/lib/payments/processor';
-import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import type { PaymentInstrument, PaymentProcessor } from '@/lib/processors/processor';
+import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { createPaymentLink } from '@/lib/plans/create-link';
 import { createLinkBodySchema } from '@/lib/plans/schemas';
 import { createTestMerchant, linkBody } from './merchants';
@@ -20,8 +20,8 @@ export async function createTestLink(db: Db, plan: Record<string, unknown> = {})
   };
 }
 
-/** The sandbox's cards, defined once in lib/payments/sandbox.ts. */
-export { SANDBOX_CARDS as CARDS } from '@/lib/payments/sandbox';
+/** The sandbox's cards, defined once in lib/processors/sandbox.ts. */
+export { SANDBOX_CARDS as CARDS } from '@/lib/processors/sandbox';
 
 export const cardForm = (cardNumber: string, overrides: Record<string, string> = {}) => ({
   cardNumber,

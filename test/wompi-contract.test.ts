@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventChecksum, integritySignature, type WompiEvent } from '@/lib/payments/wompi/signatures';
+import { eventChecksum, integritySignature, type WompiEvent } from '@/lib/processors/wompi/signatures';
 import { CONSENT_TTL_MS, MESSAGES, startWompiDouble, testWompiKeys, type DoubleMerchant, type WompiDouble } from './wompi-double';
 
 // The Wompi double's contract (docs/processors.md#the-wompi-double): one row per rule of the

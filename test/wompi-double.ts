@@ -1,10 +1,10 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { luhnValid } from '../lib/payments/card';
-import { createWompiClient } from '../lib/payments/wompi/client';
-import { createWompiProcessor } from '../lib/payments/wompi/processor';
-import { eventChecksum, integritySignature, type WompiEvent } from '../lib/payments/wompi/signatures';
+import { luhnValid } from '../lib/processors/card';
+import { createWompiClient } from '../lib/processors/wompi/client';
+import { createWompiProcessor } from '../lib/processors/wompi/processor';
+import { eventChecksum, integritySignature, type WompiEvent } from '../lib/processors/wompi/signatures';
 
 // A local double of Wompi's HTTP API (docs/processors.md#the-wompi-double), as strict as Wompi is
 // in the reference the project builds against: single-use one-hour acceptance tokens (a 401 does

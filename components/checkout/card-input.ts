@@ -1,6 +1,6 @@
 // How the card fields take what is typed: digits only where only digits belong, the number in
 // the groups printed on the card, the expiry's slash added after the month.
-import { brandOf, type CardField } from '@/lib/payments/card';
+import { brandOf, type CardField } from '@/lib/processors/card';
 
 /** Groups of four (American Express 4-6-5), as printed on the card. */
 function groupCardNumber(digits: string): string {

@@ -3,7 +3,7 @@
 // The checkout's client form: the payment methods (card, Nequi, PSE) and what follows a payment
 // (docs/checkout.md). It owns the page's `data-checkout-state` once rendered; the summary above it
 // is server-rendered and passed in as children. Card checks are the same code the server runs
-// (lib/payments/card). With Wompi the card is tokenized in the browser at Wompi and only the token
+// (lib/processors/card). With Wompi the card is tokenized in the browser at Wompi and only the token
 // reaches our server: its card inputs have no names and the form cannot submit before hydration,
 // and every attempt fetches its own pair of single-use acceptance tokens. The sandbox takes the
 // card fields, with or without JavaScript. This file is the markup; what the form does (submit,
@@ -14,7 +14,7 @@ import type { ReactNode } from 'react';
 import type { FormCopy } from '@/lib/checkout/i18n';
 import type { MethodsCopy } from '@/lib/checkout/methods-i18n';
 import type { CheckoutProcessor, PaymentMethodChoice, PseBank } from '@/lib/checkout/processor-types';
-import type { CardField } from '@/lib/payments/card';
+import type { CardField } from '@/lib/processors/card';
 import { CheckoutShell, type ShellCopy, StatusMessage } from './checkout-shell';
 import styles from './checkout.module.css';
 import { MethodChoice, NequiFields, PseFields, WompiConsent } from './method-fields';

@@ -10,7 +10,7 @@ import type { FormCopy } from '@/lib/checkout/i18n';
 import type { MethodsCopy } from '@/lib/checkout/methods-i18n';
 import { type BrowserTokens, CARD_FIELDS, type PaymentFields, type PaymentProblems, type PseField, type PseValues, paymentBody, paymentProblems, phoneDigits } from '@/lib/checkout/payment-body';
 import type { CheckoutProcessor, PaymentMethodChoice } from '@/lib/checkout/processor-types';
-import { type CardField, type CardInput, type CardRules, cardProblems, parseCard, WOMPI_MIN_HOLDER } from '@/lib/payments/card';
+import { type CardField, type CardInput, type CardRules, cardProblems, parseCard, WOMPI_MIN_HOLDER } from '@/lib/processors/card';
 import { shapeCardInput } from './card-input';
 import type { CheckoutState, Tone } from './checkout-shell';
 import { freshConsent, tokenizeCard, tokenizeNequi } from './wompi-browser';

@@ -1,5 +1,5 @@
-import type { Consent } from '@/lib/payments/processor';
-import { createWompiClient } from '@/lib/payments/wompi/client';
+import type { Consent } from '@/lib/processors/processor';
+import { createWompiClient } from '@/lib/processors/wompi/client';
 
 // The browser's calls to Wompi with the merchant's public key (docs/processors.md): the card is
 // tokenized here, so its number and CVC go to Wompi and never to ServicePay; a Nequi account for a

@@ -14,7 +14,7 @@ import { MethodChoice, NequiFields, WompiConsent } from '@/components/checkout/m
 import type { CheckoutProcessor, PaymentMethodChoice } from '@/lib/checkout/processor-types';
 import { approvedNequiToken, freshConsent, tokenizeCard } from '@/components/checkout/wompi-browser';
 import type { MethodsCopy } from '@/lib/checkout/methods-i18n';
-import { type CardField, type CardInput, cardProblems, parseCard, WOMPI_MIN_HOLDER } from '@/lib/payments/card';
+import { type CardField, type CardInput, cardProblems, parseCard, WOMPI_MIN_HOLDER } from '@/lib/processors/card';
 import styles from './manage.module.css';
 
 type Wompi = Extract<CheckoutProcessor, { type: 'wompi' }>;

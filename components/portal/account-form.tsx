@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { isProductionDeployment } from '@/lib/payments/secret-box';
+import { isProductionDeployment } from '@/lib/processors/secret-box';
 import { portalLang } from '@/lib/portal/request';
 import { ActionForm, type FormAction } from './action-form';
 import { PortalShell } from './portal-shell';

@@ -369,7 +369,7 @@ export async function setPaymentMethodToken(db: Db, planId: string, token: strin
 
 /**
  * How many of a merchant's open plans (pending, active, paused) carry an amount in cents that is
- * not whole pesos or is under `minimum`: what Wompi would refuse (lib/payments/wompi/amounts.ts).
+ * not whole pesos or is under `minimum`: what Wompi would refuse (lib/processors/wompi/amounts.ts).
  */
 export async function countOpenPlansOffAmount(db: Db, merchantId: string, minimum: number): Promise<number> {
   const [row] = await db

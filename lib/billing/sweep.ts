@@ -4,7 +4,7 @@ import { deleteExpiredIdempotencyKeys } from '@/db/queries/idempotency';
 import { claimDuePlans, releaseSweepClaims } from '@/db/queries/plans';
 import { runBounded, sweepLimits } from '@/lib/bounded';
 import { env } from '@/lib/env';
-import type { PaymentProcessor, ProcessorSource } from '@/lib/payments';
+import type { PaymentProcessor, ProcessorSource } from '@/lib/processors';
 import { runRenewalLinks } from '@/lib/settlement/renewal-links';
 import { chargeRenewal, type RenewalDue, renewalDueOf } from './renewals';
 import { runTrialNotices } from '@/lib/settlement/trial-notices';

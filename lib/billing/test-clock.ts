@@ -12,7 +12,7 @@ import {
 } from '@/db/queries/test-clocks';
 import { ApiError } from '@/lib/api/errors';
 import { merchantNow } from '@/lib/clock';
-import type { ProcessorSource } from '@/lib/payments';
+import type { ProcessorSource } from '@/lib/processors';
 import { linkIssueTime } from '@/lib/settlement/renewal-links';
 import type { TestClockAdvance, TestClockView } from './schemas';
 import { runRenewalSweep } from './sweep';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/db/client';
 import { POST } from '@/app/pay/[token]/card/route';
-import type { PaymentProcessor } from '@/lib/payments/processor';
+import type { PaymentProcessor } from '@/lib/processors/processor';
 import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';

@@ -7,7 +7,7 @@ import { fill, formatCop } from '@/lib/i18n/format';
 import type { BillingInterval } from '@/lib/calendar/interval';
 import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
-import type { CardField, CardProblem } from '@/lib/payments/card';
+import type { CardField, CardProblem } from '@/lib/processors/card';
 
 // The language core and money formatting are shared with the portal and proxy.ts (lib/i18n).
 export { fill, formatCop } from '@/lib/i18n/format';

@@ -1,8 +1,8 @@
 import type { FormCopy } from '@/lib/checkout/i18n';
 import type { MethodsCopy } from '@/lib/checkout/methods-i18n';
 import type { PaymentMethodChoice } from '@/lib/checkout/processor-types';
-import { type CardField, type CardInput, type CardRules, cardProblems } from '@/lib/payments/card';
-import type { Consent } from '@/lib/payments/processor';
+import { type CardField, type CardInput, type CardRules, cardProblems } from '@/lib/processors/card';
+import type { Consent } from '@/lib/processors/processor';
 
 // What the checkout form sends to POST /checkout/session/<token>/payments, per method, and what it
 // checks first (docs/checkout.md). Pure: the browser's calls to Wompi (tokenizing a card or a

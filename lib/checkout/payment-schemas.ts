@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseWith } from '@/lib/api/body';
 import type { CheckoutPayment } from '@/lib/checkout/payments';
-import type { CardBrand } from '@/lib/payments/card';
+import type { CardBrand } from '@/lib/processors/card';
 import { MOBILE, phoneDigits } from './payment-body';
 import { cardPaymentBodySchema } from './schemas';
 

@@ -5,7 +5,7 @@ import { queryRows } from '@/db/client';
 import { transactions } from '@/db/schema';
 import { POST } from '@/app/checkout/session/[token]/payments/route';
 import { GET as getPaymentRoute } from '@/app/checkout/session/[token]/payments/[transactionId]/route';
-import { parseCard } from '@/lib/payments/card';
+import { parseCard } from '@/lib/processors/card';
 import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';

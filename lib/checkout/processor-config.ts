@@ -3,9 +3,9 @@ import type { Db } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
 import { env } from '@/lib/env';
 import { errorFields, log } from '@/lib/log';
-import { processorOfMerchant, wompiKeysOf } from '@/lib/payments';
-import { SANDBOX_PSE_INSTITUTIONS } from '@/lib/payments/sandbox';
-import { createWompiClient, wompiBaseUrl } from '@/lib/payments/wompi/client';
+import { processorOfMerchant, wompiKeysOf } from '@/lib/processors';
+import { SANDBOX_PSE_INSTITUTIONS } from '@/lib/processors/sandbox';
+import { createWompiClient, wompiBaseUrl } from '@/lib/processors/wompi/client';
 
 // What the hosted page needs to know of the merchant's processor (docs/checkout.md): the sandbox,
 // or its Wompi account's public key and the two documents the payer accepts; the methods the link

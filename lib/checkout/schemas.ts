@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PLAN_STATUSES, type PlanStatus, RENEWAL_LINK_STATUSES } from '@/db/schema';
-import { type CardField, type CardProblem, cardProblems, parseCard } from '@/lib/payments/card';
+import { type CardField, type CardProblem, cardProblems, parseCard } from '@/lib/processors/card';
 
 const PROBLEM_MESSAGES: Record<CardProblem, string> = {
   required: 'is required',

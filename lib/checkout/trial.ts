@@ -4,8 +4,8 @@ import { ApiError } from '@/lib/api/errors';
 import { anchorFor, intervalOf, MONTHLY } from '@/lib/calendar/interval';
 import { noteTrialStarted } from '@/lib/notices';
 import type { Lang } from '@/lib/i18n/locale';
-import type { DeclineReason, PaymentProcessor } from '@/lib/payments';
-import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
+import type { DeclineReason, PaymentProcessor } from '@/lib/processors';
+import type { Consent, PaymentInstrument } from '@/lib/processors/processor';
 import { inTransaction } from '@/lib/unit-of-work';
 
 // A free trial's start (docs/billing.md#trials): the checkout saves the customer's method without

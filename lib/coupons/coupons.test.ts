@@ -9,7 +9,7 @@ import { runRenewalSweep } from '@/lib/billing/sweep';
 import { applyPromotionCode } from '@/lib/checkout/promotion-code';
 import { payWithCard } from '@/lib/checkout/payments';
 import { loadCheckoutSession } from '@/lib/checkout/session';
-import { parseCard } from '@/lib/payments/card';
+import { parseCard } from '@/lib/processors/card';
 import { saveProcessor } from '@/lib/portal/processor-page';
 import { CARDS, cardForm, countingSandbox } from '@/test/checkout';
 import { bogota, DAY_MS, later } from '@/test/clock';

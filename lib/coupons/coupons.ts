@@ -14,7 +14,7 @@ import { rowExists } from '@/db/queries/ownership';
 import { ApiError } from '@/lib/api/errors';
 import { findOwned } from '@/lib/api/ownership';
 import { createId, isId } from '@/lib/ids';
-import { WOMPI_MIN_AMOUNT } from '@/lib/payments/wompi/amounts';
+import { WOMPI_MIN_AMOUNT } from '@/lib/processors/wompi/amounts';
 import { MIN_CHARGE, rawDiscount, termsOf } from './discount';
 import type { CouponView, CreateCouponBody } from './schemas';
 

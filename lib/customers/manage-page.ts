@@ -7,7 +7,7 @@ import { amountForPeriod, nextChargeDateOf } from '@/lib/calendar/schedule';
 import { chargesOf } from '@/lib/coupons/discount';
 import type { PlanRow } from '@/db/queries/plans';
 import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/auth/manage-links';
-import { isProductionDeployment } from '@/lib/payments';
+import { isProductionDeployment } from '@/lib/processors';
 
 // What the customer's manage page (/manage/<token>, docs/customers.md#the-manage-page) shows and
 // may offer, loaded in one place; the page only lays it out. Opening the page is itself a fact we

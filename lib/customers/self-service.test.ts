@@ -4,11 +4,11 @@ import { POST as manageLinkRoute } from '@/app/merchants/subscription-plans/[id]
 import { manageLinks, merchants, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
-import { parseCard } from '@/lib/payments/card';
-import type { PaymentProcessor } from '@/lib/payments/processor';
-import { createSandboxProcessor } from '@/lib/payments/sandbox';
-import { createWompiClient } from '@/lib/payments/wompi/client';
-import { createWompiProcessor } from '@/lib/payments/wompi/processor';
+import { parseCard } from '@/lib/processors/card';
+import type { PaymentProcessor } from '@/lib/processors/processor';
+import { createSandboxProcessor } from '@/lib/processors/sandbox';
+import { createWompiClient } from '@/lib/processors/wompi/client';
+import { createWompiProcessor } from '@/lib/processors/wompi/processor';
 import { databaseHoldingHandOffs } from '@/test/webhook-queue';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';

@@ -3,7 +3,7 @@ import { env } from '@/lib/env';
 import { errorFields, log } from '@/lib/log';
 import { registerHandOff } from '@/lib/outbox';
 import { type Db, getDb } from '@/db/client';
-import { isProductionDeployment } from '@/lib/payments';
+import { isProductionDeployment } from '@/lib/processors';
 import { ApiError } from '@/lib/api/errors';
 import { loadReceiptPdf } from '@/lib/receipts/receipt';
 import { claimEmail, type EmailRow, findEmail, findUnsentEmails, recordEmailAttempt } from '@/db/queries/emails';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
 import { requestIdOf } from '@/lib/api/handler';
 import { log, redactPath } from '@/lib/log';
-import { isProductionDeployment } from '@/lib/payments/secret-box';
+import { isProductionDeployment } from '@/lib/processors/secret-box';
 
 // Requests that Next.js cannot represent, met before it sees them (docs/settlement.md, no 5xx).
 // Next turns every request into a WHATWG Request, which refuses the methods TRACE, TRACK and

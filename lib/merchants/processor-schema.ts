@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { MerchantRow } from '@/db/queries/merchants';
 import { ApiError } from '@/lib/api/errors';
-import { isProductionDeployment, sealSecret } from '@/lib/payments/secret-box';
+import { isProductionDeployment, sealSecret } from '@/lib/processors/secret-box';
 
 // A merchant's processor (docs/processors.md): the built-in sandbox, or its own Wompi account.
 // Key prefixes must match the deployment (test keys outside production, prod keys in it); the

@@ -6,7 +6,7 @@ import { ApiError } from '@/lib/api/errors';
 import { MONTHLY } from '@/lib/calendar/interval';
 import { redeemForPlan } from '@/lib/coupons/coupons';
 import { env } from '@/lib/env';
-import { wompiAmountProblem } from '@/lib/payments/wompi/amounts';
+import { wompiAmountProblem } from '@/lib/processors/wompi/amounts';
 import { createId, randomBase62 } from '@/lib/ids';
 import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import type { CreateLinkBody, PaymentLink } from './schemas';

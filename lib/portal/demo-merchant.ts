@@ -4,7 +4,7 @@ import type { Database, Db } from '@/db/client';
 import { uniqueViolation } from '@/db/errors';
 import { countMerchants, getMerchant, type MerchantRow } from '@/db/queries/merchants';
 import { randomBase62 } from '@/lib/ids';
-import { isProductionDeployment } from '@/lib/payments';
+import { isProductionDeployment } from '@/lib/processors';
 import { createPortalUser } from './accounts';
 import { createMerchant } from '@/lib/merchants/merchants';
 

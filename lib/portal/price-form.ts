@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import type { PlanRow } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
-import type { ProcessorSource } from '@/lib/payments';
+import type { ProcessorSource } from '@/lib/processors';
 import { changePlanPrice } from '@/lib/plans/price-change';
 import { priceChangeBodySchema } from '@/lib/plans/schemas';
 

@@ -6,8 +6,8 @@ import { env } from '@/lib/env';
 import type { AuditActor } from '@/lib/audit/record';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { expectedPrefixes, processorSettingsSchema } from '@/lib/merchants/processor-schema';
-import { isProductionDeployment } from '@/lib/payments/secret-box';
-import { WOMPI_MIN_AMOUNT } from '@/lib/payments/wompi/amounts';
+import { isProductionDeployment } from '@/lib/processors/secret-box';
+import { WOMPI_MIN_AMOUNT } from '@/lib/processors/wompi/amounts';
 import { awaitingRenewals } from '@/lib/settlement/renewal-links';
 
 // Ajustes → Procesador (docs/portal.md): what the page shows and what its forms save, through the

@@ -3,7 +3,7 @@ import { listMerchantEmails } from '@/db/queries/emails';
 import { ApiError } from '@/lib/api/errors';
 import { advanceMerchantTestClock, deleteMerchantTestClock } from '@/lib/billing/test-clock';
 import { testClocksAvailable } from '@/lib/clock';
-import type { ProcessorSource } from '@/lib/payments';
+import type { ProcessorSource } from '@/lib/processors';
 
 // Pruebas (docs/portal.md#pruebas): the merchant's test clock and its customers' e-mails, in
 // development and sandbox deployments only, through the same domain code as the API

@@ -9,7 +9,7 @@ import { withDiscount } from '@/lib/coupons/discount';
 import { testClocksAvailable } from '@/lib/clock';
 import { createId, idTime } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
-import { type ChargeResult, type PaymentProcessor, ProcessorRateLimited } from '@/lib/payments';
+import { type ChargeResult, type PaymentProcessor, ProcessorRateLimited } from '@/lib/processors';
 import { type ChargeOutcome, outcomeAfterFailedCharge, type Settlement, settleCharge } from './settle';
 import { inTransaction } from '@/lib/unit-of-work';
 

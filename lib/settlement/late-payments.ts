@@ -3,7 +3,7 @@ import { findLateCardPayments, getRenewalLink } from '@/db/queries/renewal-links
 import type { TransactionRow } from '@/db/queries/transactions';
 import { recordVoid } from './void';
 import { errorFields, log } from '@/lib/log';
-import type { PaymentProcessor } from '@/lib/payments';
+import type { PaymentProcessor } from '@/lib/processors';
 
 // Late payments of renewal links (docs/billing.md#late-payments): a payment that was at the bank,
 // waiting in the Nequi app or pending at the card's issuer when its plan was cancelled or paused

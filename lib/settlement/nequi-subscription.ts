@@ -3,8 +3,8 @@ import { claimNequiWait, insertNequiWait, type NequiWait } from '@/db/queries/ne
 import { lockPlan } from '@/db/queries/plans';
 import { getTransactionForMerchant, getTransactionOfPlan } from '@/db/queries/transactions';
 import type { TransactionRow } from '@/db/queries/transactions';
-import type { PaymentProcessor } from '@/lib/payments';
-import type { Consent } from '@/lib/payments/processor';
+import type { PaymentProcessor } from '@/lib/processors';
+import type { Consent } from '@/lib/processors/processor';
 import type { OpenedCharge } from './attempt';
 import { NEVER_RECEIVED, settleCharge } from './settle';
 import { sendPayerPayment } from './payer-payment';

@@ -1,8 +1,8 @@
 import type { Db } from '@/db/client';
 import { recordSavedMethod } from '@/db/queries/transactions';
 import { env } from '@/lib/env';
-import type { PaymentProcessor } from '@/lib/payments';
-import type { Consent, PaymentInstrument } from '@/lib/payments/processor';
+import type { PaymentProcessor } from '@/lib/processors';
+import type { Consent, PaymentInstrument } from '@/lib/processors/processor';
 import { type OpenedCharge, sendCharge } from './attempt';
 
 // The processor call of a payment the payer makes with what they give now (card, PSE, Nequi): a

@@ -6,9 +6,9 @@ import { emails, merchants, renewalLinks, subscriptionPlans, transactions, webho
 import { ApiError } from '@/lib/api/errors';
 import { loadCheckoutPage } from '@/lib/checkout/session';
 import { isTrialStart, payCheckout } from '@/lib/checkout/payments';
-import { parseCard } from '@/lib/payments/card';
-import type { PaymentInstrument, PaymentProcessor } from '@/lib/payments/processor';
-import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { parseCard } from '@/lib/processors/card';
+import type { PaymentInstrument, PaymentProcessor } from '@/lib/processors/processor';
+import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { pausePlan, cancelPlan } from '@/lib/plans/lifecycle';
 import { changePlanPrice } from '@/lib/plans/price-change';
 import { toPlanStatus } from '@/lib/plans/views';

@@ -7,7 +7,7 @@ import { isLatePayment } from '@/lib/settlement/late-payments';
 import { settleLinkPayment, stepDownToLink } from '@/lib/settlement/renewal-links';
 import { afterRenewalOutcome } from '@/lib/calendar/schedule';
 import { errorFields, log } from '@/lib/log';
-import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/payments';
+import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/processors';
 import { noteSettlement } from '@/lib/notices';
 import type { Outbox } from '@/lib/outbox';
 import { inTransaction } from '@/lib/unit-of-work';

@@ -6,13 +6,13 @@ import { chargeRenewal } from '@/lib/billing/renewals';
 import { payWithCard } from '@/lib/checkout/payments';
 import { loadCheckoutPage } from '@/lib/checkout/session';
 import { webhookPayloadSchema } from '@/lib/webhooks/payload';
-import { parseCard } from '@/lib/payments/card';
-import type { PaymentProcessor } from '@/lib/payments/processor';
-import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { parseCard } from '@/lib/processors/card';
+import type { PaymentProcessor } from '@/lib/processors/processor';
+import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { truncateAll, useTestDatabase } from '@/test/database';
-import { WOMPI_CALL_TIMEOUT_MS } from '@/lib/payments/wompi/client';
+import { WOMPI_CALL_TIMEOUT_MS } from '@/lib/processors/wompi/client';
 import { MAX_CHECK_INTERVAL_MS, ORPHAN_AFTER_MS, runSettler } from './settler';
 
 let database: Database;

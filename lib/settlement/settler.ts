@@ -5,7 +5,7 @@ import { claimPendingCheck, findPendingToSettle } from '@/db/queries/settlement'
 import { voidLatePayments } from './late-payments';
 import { resumeNequiWait } from './nequi-subscription';
 import { errorFields, log } from '@/lib/log';
-import { merchantProcessors, type PaymentProcessor } from '@/lib/payments';
+import { merchantProcessors, type PaymentProcessor } from '@/lib/processors';
 import { NEVER_RECEIVED, settleCharge } from './settle';
 
 // The settler (docs/settlement.md): every PENDING charge reaches a final state and its webhook

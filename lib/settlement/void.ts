@@ -3,7 +3,7 @@ import { lockPlan } from '@/db/queries/plans';
 import { getTransactionForMerchant, type TransactionRow, voidTransaction } from '@/db/queries/transactions';
 import { ApiError } from '@/lib/api/errors';
 import { findOwned } from '@/lib/api/ownership';
-import { type ProcessorSource, resolveProcessor } from '@/lib/payments';
+import { type ProcessorSource, resolveProcessor } from '@/lib/processors';
 import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 import type { VoidedView } from './schemas';

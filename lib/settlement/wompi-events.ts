@@ -6,11 +6,11 @@ import { ApiError } from '@/lib/api/errors';
 import { recordVoid } from './void';
 import { isId } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
-import { merchantProcessors, resolveProcessor, wompiKeysOf } from '@/lib/payments';
+import { merchantProcessors, resolveProcessor, wompiKeysOf } from '@/lib/processors';
 import { findNequiWaitByToken } from '@/db/queries/nequi-waits';
 import { resumeNequiWait } from './nequi-subscription';
 import { settleCharge } from './settle';
-import { verifyEventChecksum } from '@/lib/payments/wompi/signatures';
+import { verifyEventChecksum } from '@/lib/processors/wompi/signatures';
 
 // Events from a merchant's Wompi account (docs/processors.md#wompis-events), checked, not
 // believed. The checksum is checked from the event's own property list, and that list must

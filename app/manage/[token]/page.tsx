@@ -16,7 +16,7 @@ import { methodsCopy } from '@/lib/checkout/methods-i18n';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang, langOfTag } from '@/lib/i18n/locale';
-import { savedMethodType } from '@/lib/payments/processor';
+import { savedMethodType } from '@/lib/processors/processor';
 import styles from '@/components/customers/manage.module.css';
 import { firstParam } from '@/lib/search-params';
 

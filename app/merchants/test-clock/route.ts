@@ -2,7 +2,7 @@
 import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { advanceMerchantTestClock, deleteMerchantTestClock, getMerchantTestClock } from '@/lib/billing/test-clock';
-import { merchantProcessors } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/processors';
 import * as op from './operation';
 
 export const GET = route(op.GET, async (_req, { db, merchant }) => jsonResponse(await getMerchantTestClock(db, merchant.merchantId)));

@@ -1,7 +1,7 @@
 import { getDb } from '@/db/client';
 import { chargeRenewal, type RenewalOutcome } from '@/lib/billing/renewals';
 import { env } from '@/lib/env';
-import { merchantProcessors } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/processors';
 import { inngest, renewalDue } from '../client';
 import { INNGEST_FUNCTION_IDS } from '../function-ids';
 

@@ -7,7 +7,7 @@
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/db/client';
 import { fill, formatCop } from '@/lib/i18n/format';
-import { merchantProcessors } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/processors';
 import type { FormState } from '@/lib/portal/form-state';
 import { changePriceFromForm } from '@/lib/portal/price-form';
 import { signedIn } from '@/lib/portal/request';

@@ -8,7 +8,7 @@ import { revalidatePath } from 'next/cache';
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { fill } from '@/lib/i18n/format';
-import { merchantProcessors } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/processors';
 import type { FormState } from '@/lib/portal/form-state';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { signedIn } from '@/lib/portal/request';

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import type { Database } from '@/db/client';
 import { merchants, webhookEvents } from '@/db/schema';
 import { payCheckout, payWithCard } from '@/lib/checkout/payments';
-import { parseCard } from '@/lib/payments/card';
-import { createSandboxProcessor } from '@/lib/payments/sandbox';
+import { parseCard } from '@/lib/processors/card';
+import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { deliveriesSettled } from '@/lib/unit-of-work';
 import { type ApiServer, startApiServer } from '@/test/api-server';
 import { CARDS, cardForm } from '@/test/checkout';

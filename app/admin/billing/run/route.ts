@@ -3,7 +3,7 @@ import { getDb } from '@/db/client';
 import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { runTestClock } from '@/lib/billing/sweep';
-import { merchantProcessors } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/processors';
 import { runSettler } from '@/lib/settlement/settler';
 import * as op from './operation';
 

@@ -3,7 +3,7 @@
 import { getDb } from '@/db/client';
 import { withApi } from '@/lib/api/handler';
 import { replaceMethodWithForm } from '@/lib/customers/manage-form';
-import { merchantProcessors } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/processors';
 
 export const POST = withApi<{ token: string }>(async (req, { params }) => {
   const db = await getDb();

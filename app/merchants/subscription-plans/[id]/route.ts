@@ -2,7 +2,7 @@
 import { getPlanForMerchant } from '@/db/queries/plans';
 import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
-import { merchantProcessors } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/processors';
 import { findMerchantPlan } from '@/lib/api/find-plan';
 import { changePlanPrice } from '@/lib/plans/price-change';
 import { toPlanRecord } from '@/lib/plans/views';

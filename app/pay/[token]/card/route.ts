@@ -5,7 +5,7 @@ import { getDb } from '@/db/client';
 import { withApi } from '@/lib/api/handler';
 import { clientIp } from '@/lib/api/with-checkout';
 import { payWithCardForm } from '@/lib/checkout/card-form';
-import { merchantProcessors } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/processors';
 
 export const POST = withApi<{ token: string }>(async (req, { params }) => {
   const db = await getDb();

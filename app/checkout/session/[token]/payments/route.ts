@@ -8,7 +8,7 @@ import { route } from '@/lib/api/route';
 import { parseCheckoutPayment } from '@/lib/checkout/payment-schemas';
 import { payCheckout } from '@/lib/checkout/payments';
 import { resolveLang } from '@/lib/i18n/locale';
-import { merchantProcessors } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/processors';
 import * as op from './operation';
 
 export const POST = route(op.POST, async (req, { db, params }) => {

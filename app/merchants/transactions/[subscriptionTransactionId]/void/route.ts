@@ -2,7 +2,7 @@
 import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { voidCharge } from '@/lib/settlement/void';
-import { merchantProcessors } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/processors';
 import * as op from './operation';
 
 export const POST = route(op.POST, async (_req, { db, merchant, params }) =>

@@ -15,7 +15,7 @@ import { checkoutCopy, formCopy } from '@/lib/checkout/i18n';
 import { getPayment } from '@/lib/checkout/payments';
 import { loadCheckoutPage } from '@/lib/checkout/session';
 import { env } from '@/lib/env';
-import { getPaymentProcessor } from '@/lib/payments';
+import { getPaymentProcessor } from '@/lib/processors';
 import { EMBED_ORIGIN_PARAM, EMBED_PARAM } from '@/lib/widget/protocol';
 import { requestLang } from '../../lang';
 import { firstParam } from '@/lib/search-params';

@@ -8,9 +8,9 @@ import { merchants, subscriptionPlans, transactions, webhookEvents } from '@/db/
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { runSettler } from '@/lib/settlement/settler';
 import { resetEnvForTests } from '@/lib/env';
-import { merchantProcessors } from '@/lib/payments';
-import { createWompiClient } from '@/lib/payments/wompi/client';
-import { eventChecksum, type WompiEvent } from '@/lib/payments/wompi/signatures';
+import { merchantProcessors } from '@/lib/processors';
+import { createWompiClient } from '@/lib/processors/wompi/client';
+import { eventChecksum, type WompiEvent } from '@/lib/processors/wompi/signatures';
 import { createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { adminHeaders, call } from '@/test/http';

@@ -3,7 +3,7 @@
 import { jsonResponse } from '@/lib/api/handler';
 import { route } from '@/lib/api/route';
 import { getPayment } from '@/lib/checkout/payments';
-import { merchantProcessors } from '@/lib/payments';
+import { merchantProcessors } from '@/lib/processors';
 import * as op from './operation';
 
 export const GET = route(op.GET, async (_req, { db, params }) => jsonResponse(await getPayment(db, merchantProcessors(db), params)));
