@@ -12,20 +12,11 @@ import { parseArgs } from 'node:util';
 import { ALEGRA_PRODUCTION_URL, ALEGRA_SANDBOX_URL, createAlegraProvider } from '@/lib/einvoicing/alegra';
 import { cufe } from '@/lib/einvoicing/cufe';
 import { bogotaDate } from '@/lib/einvoicing/dates';
+import { DIAN_TEST_RESOLUTION } from '@/lib/einvoicing/dian-test-range';
 import { creditNoteDraft, FINAL_CONSUMER_ID, finalConsumer, invoiceDraft, type Resolution } from '@/lib/einvoicing/draft';
 import { createFactusProvider, FACTUS_PRODUCTION_URL, FACTUS_SANDBOX_URL } from '@/lib/einvoicing/factus';
 import { EInvoiceAuthError, type EInvoiceProvider, type IssuedDocument, type IssueResult } from '@/lib/einvoicing/provider';
-
-/** DIAN's public habilitación range, used when no resolution is given. */
-const TEST_RESOLUTION: Resolution = {
-  number: '18760000001',
-  prefix: 'SETP',
-  from: 990_000_000,
-  to: 995_000_000,
-  startDate: '2019-01-19',
-  endDate: '2030-01-19',
-  technicalKey: 'fc8eac422eba16e22ffd8c6f94b3f40a6e38162c',
-};
+import { type StepResult, stepRunner } from './checks/steps';
 
 export type CheckSettings =
   | { provider: 'factus'; clientId: string; clientSecret: string; username: string; password: string; numberingRangeId?: number | null }
@@ -37,13 +28,6 @@ interface CheckOptions {
   timeoutMs?: number;
   print?: (line: string) => void;
   now?: () => Date;
-}
-
-interface StepResult {
-  step: string;
-  ok: boolean;
-  detail: string;
-  differences: string[];
 }
 
 /** The check issues real (test) documents: a production URL is refused. */
@@ -59,36 +43,17 @@ export async function runEInvoiceCheck(options: CheckOptions): Promise<{ ok: boo
   const now = options.now ?? (() => new Date());
   const { settings } = options;
   const apiUrl = (options.apiUrl ?? (settings.provider === 'factus' ? FACTUS_SANDBOX_URL : ALEGRA_SANDBOX_URL)).replace(/\/+$/, '');
-  const steps: StepResult[] = [];
+  const { steps, step, skipped, fail } = stepRunner(print, (error) => `${error.name}: ${error.message}`);
   const refused = productionProblem(settings.provider, apiUrl);
   if (refused) {
-    print(`✗ settings: ${refused}`);
-    return { ok: false, steps: [{ step: 'settings', ok: false, detail: refused, differences: [refused] }] };
+    fail('settings', refused);
+    return { ok: false, steps };
   }
   const build = (s: CheckSettings): EInvoiceProvider =>
     s.provider === 'factus'
       ? createFactusProvider({ baseUrl: apiUrl, credentials: s, environment: 2, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) })
       : createAlegraProvider({ baseUrl: apiUrl, credentials: s, environment: 2, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
   const provider = build(settings);
-
-  async function step<T>(name: string, run: () => Promise<{ value: T; detail: string; differences: string[] }>): Promise<T | undefined> {
-    try {
-      const { value, detail, differences } = await run();
-      steps.push({ step: name, ok: differences.length === 0, detail, differences });
-      print(`${differences.length === 0 ? '✓' : '✗'} ${name}: ${detail}`);
-      for (const d of differences) print(`    difference: ${d}`);
-      return differences.length === 0 ? value : undefined;
-    } catch (error) {
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      steps.push({ step: name, ok: false, detail: message, differences: [message] });
-      print(`✗ ${name}: ${message}`);
-      return undefined;
-    }
-  }
-  const skipped = (name: string, because: string) => {
-    steps.push({ step: name, ok: false, detail: `not run: ${because}`, differences: [`not run: ${because}`] });
-    print(`✗ ${name}: not run (${because})`);
-  };
 
   // 1. Credentials, and a wrong one refused as such: what the portal's "Probar" relies on.
   await step('credentials: accepted, nothing issued', async () => {
@@ -190,7 +155,7 @@ function settingsFromEnvironment(provider: string, env: NodeJS.ProcessEnv, value
     if (missing.length > 0) return `Set ${missing.join(', ')} to the merchant's Alegra sandbox token and company.`;
     const resolution: Resolution = env.ALEGRA_RESOLUTION_NUMBER
       ? { number: env.ALEGRA_RESOLUTION_NUMBER, prefix: env.ALEGRA_RESOLUTION_PREFIX ?? '', from: Number(env.ALEGRA_RESOLUTION_FROM), to: Number(env.ALEGRA_RESOLUTION_TO), startDate: env.ALEGRA_RESOLUTION_START ?? '', endDate: env.ALEGRA_RESOLUTION_END ?? '', technicalKey: env.ALEGRA_RESOLUTION_TECHNICAL_KEY ?? '' }
-      : TEST_RESOLUTION;
+      : DIAN_TEST_RESOLUTION;
     // A number nobody used in the range: Alegra's sandbox answers rule 90 for one already sent.
     const number = values.number ? Number(values.number) : resolution.from + 1 + (Math.floor(Date.now() / 1000) % (resolution.to - resolution.from - 1));
     return { provider, token: env.ALEGRA_TOKEN!, companyId: env.ALEGRA_COMPANY_ID!, resolution, number, ...(values.nit ? { nit: values.nit } : {}) };

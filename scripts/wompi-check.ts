@@ -5,7 +5,7 @@
 // to check a stored event, WOMPI_EVENTS_SECRET. Production keys are refused. Exits 1 on any difference.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runWompiCheck } from '@/lib/processors/wompi/check';
+import { runWompiCheck } from './checks/wompi';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { event: { type: 'string' }, 'api-url': { type: 'string' } } });

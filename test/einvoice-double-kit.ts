@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DIAN_TEST_RESOLUTION } from '../lib/einvoicing/dian-test-range';
 
 // What the two e-invoicing provider doubles share (test/factus-double.ts, test/alegra-double.ts):
 // a loopback server, the recorded requests, scripted faults (an HTTP status, a hang, a DIAN
@@ -23,16 +24,7 @@ export type Fault =
   | { kind: 'dian'; rule: string; message?: string; times?: number }
   | { kind: 'dian-pending'; times?: number };
 
-/** DIAN's public habilitación range (prefix SETP, 990000000–995000000) and its technical key. */
-export const TEST_RANGE = {
-  resolutionNumber: '18760000001',
-  prefix: 'SETP',
-  from: 990_000_000,
-  to: 995_000_000,
-  startDate: '2019-01-19',
-  endDate: '2030-01-19',
-  technicalKey: 'fc8eac422eba16e22ffd8c6f94b3f40a6e38162c',
-} as const;
+export const TEST_RANGE = DIAN_TEST_RESOLUTION;
 
 /** DIAN's rule texts the doubles answer with (as providers relay them). */
 export const DIAN_RULES: Record<string, string> = {

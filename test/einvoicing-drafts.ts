@@ -1,19 +1,12 @@
 import { creditNoteDraft, finalConsumer, invoiceDraft, type Buyer, type CallerNumbering, type InvoiceDraft } from '../lib/einvoicing/draft';
+import { DIAN_TEST_RESOLUTION } from '../lib/einvoicing/dian-test-range';
 import type { IvaRate } from '../lib/einvoicing/money';
 
 // The drafts the adapters' tests and contract fixtures share: a monthly plan of 49 900 COP with a
 // 20 % coupon, numbered in DIAN's test range when we number, and the credit note that annuls it.
 // Test support: the app never imports it.
 
-export const TEST_RESOLUTION = {
-  number: '18760000001',
-  prefix: 'SETP',
-  from: 990_000_000,
-  to: 995_000_000,
-  startDate: '2019-01-19',
-  endDate: '2030-01-19',
-  technicalKey: 'fc8eac422eba16e22ffd8c6f94b3f40a6e38162c',
-};
+export const TEST_RESOLUTION = DIAN_TEST_RESOLUTION;
 
 export const COMPANY_BUYER: Buyer = { taxId: { type: 'NIT', number: '900559088', dv: 2 }, legalName: 'Empresa de Pruebas SAS', email: 'facturas@empresa.example' };
 

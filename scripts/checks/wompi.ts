@@ -1,12 +1,10 @@
+// The steps of `npm run wompi:check` (docs/processors.md#checking-against-wompis-sandbox): the
+// calls ServicePay makes, run against Wompi's sandbox with a merchant's TEST keys, each reply
+// compared with what our client expects. Test keys only: it charges, voids and spends consent tokens.
 import { z } from 'zod';
-import { createWompiClient, WOMPI_SANDBOX_URL, type WompiTransaction } from './client';
-import { integritySignature, verifyEventChecksum, type WompiEvent } from './signatures';
-
-// `npm run wompi:check` (docs/processors.md#checking-against-wompis-sandbox): the calls ServicePay
-// makes, run against Wompi's real sandbox with a merchant's own TEST keys, each reply compared
-// with what our client and flows expect (docs/processors.md). It prints
-// one line per step and every difference; any difference fails the run. Test keys only: it
-// charges, voids and spends consent tokens. Tested against the local double, never the network.
+import { createWompiClient, WOMPI_SANDBOX_URL, type WompiTransaction } from '@/lib/processors/wompi/client';
+import { integritySignature, verifyEventChecksum, type WompiEvent } from '@/lib/processors/wompi/signatures';
+import { differencesOf, type StepResult, stepRunner } from './steps';
 
 interface CheckOptions {
   publicKey: string;
@@ -23,13 +21,6 @@ interface CheckOptions {
   patienceMs?: number;
   /** Where each step's line goes. */
   print?: (line: string) => void;
-}
-
-interface StepResult {
-  step: string;
-  ok: boolean;
-  detail: string;
-  differences: string[];
 }
 
 /** Refused: production keys or Wompi's production URL (the check charges and voids). */
@@ -53,46 +44,22 @@ const voidReply = z.object({ status: z.enum(['APPROVED', 'PENDING', 'DECLINED'])
 const nequiToken = z.object({ id: z.string().regex(/^nequi_/), status: z.enum(['PENDING', 'APPROVED', 'DECLINED']) });
 const banks = z.array(z.object({ financial_institution_code: z.string(), financial_institution_name: z.string() })).min(1);
 
-function differencesOf(schema: z.ZodType, value: unknown): string[] {
-  const parsed = schema.safeParse(value);
-  return parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'reply'}: ${issue.message}`);
-}
-
 /** Runs every step in order; a step that cannot run (an earlier one failed) says so. */
 export async function runWompiCheck(options: CheckOptions): Promise<{ ok: boolean; steps: StepResult[] }> {
   const print = options.print ?? console.log;
   const refused = productionProblem(options);
+  const { steps, step, skipped, fail } = stepRunner(print);
   if (refused) {
-    const step = { step: 'keys', ok: false, detail: refused, differences: [refused] };
-    print(`✗ keys: ${refused}`);
-    return { ok: false, steps: [step] };
+    fail('keys', refused);
+    return { ok: false, steps };
   }
   const apiUrl = (options.apiUrl ?? WOMPI_SANDBOX_URL).replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
   const pollMs = options.pollMs ?? 1000;
   const patienceMs = options.patienceMs ?? 30_000;
   const client = createWompiClient({ baseUrl: apiUrl, publicKey: options.publicKey, privateKey: options.privateKey, fetch: doFetch });
-  const steps: StepResult[] = [];
   const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
-  async function step<T>(name: string, run: () => Promise<{ value: T; detail: string; differences: string[] }>): Promise<T | undefined> {
-    try {
-      const { value, detail, differences } = await run();
-      steps.push({ step: name, ok: differences.length === 0, detail, differences });
-      print(`${differences.length === 0 ? '✓' : '✗'} ${name}: ${detail}`);
-      for (const d of differences) print(`    difference: ${d}`);
-      return differences.length === 0 ? value : undefined;
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      steps.push({ step: name, ok: false, detail: message, differences: [message] });
-      print(`✗ ${name}: ${message}`);
-      return undefined;
-    }
-  }
-  const skipped = (name: string, because: string) => {
-    steps.push({ step: name, ok: false, detail: `not run: ${because}`, differences: [`not run: ${because}`] });
-    print(`✗ ${name}: not run (${because})`);
-  };
   async function raw(method: string, path: string, init: { key?: string; headers?: Record<string, string>; body?: unknown } = {}) {
     const res = await doFetch(`${apiUrl}${path}`, {
       method,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWompiDouble, testWompiKeys, type WompiDouble } from '@/test/wompi-double';
-import { productionProblem, runWompiCheck } from './check';
+import { productionProblem, runWompiCheck } from './wompi';
 
 // `npm run wompi:check` against the local double (never the network): every step green and named
 // when Wompi answers as the reference says; a reply that differs fails the run and says how.
