@@ -4,6 +4,11 @@ import { LATEST_API_VERSION } from '../lib/api-versions';
 // The API reference at /docs (Scalar, served from our own origin): it renders the OpenAPI
 // document, and nothing it loads comes from anywhere but the test server.
 
+// Scalar renders every operation of a 220 KB document in the browser, seconds after the title:
+// the operations get their own wait, the tests room for two renders.
+const RENDERED = { timeout: 30_000 };
+test.describe.configure({ timeout: 60_000 });
+
 test('the API reference renders the document without a request leaving the origin', async ({ page, baseURL }) => {
   const origin = new URL(baseURL!).origin;
   const requested: string[] = [];
@@ -23,7 +28,7 @@ test('the API reference renders the document without a request leaving the origi
   expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
 
   await expect(page.getByRole('heading', { level: 1, name: 'ServicePay' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Create a payment link' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Create a payment link' })).toBeVisible(RENDERED);
   await expect(page.getByText('/merchants/subscription-link').first()).toBeVisible();
   await expect(page.getByText('Bearer $API_KEY:$API_SECRET').first()).toBeVisible();
 
@@ -40,7 +45,7 @@ test('the reference of each API version is one link away, and renders that versi
   await page.getByRole('navigation', { name: 'API versions' }).getByRole('link', { name: '2026-11-20' }).click();
   await expect(page).toHaveURL(/\/docs\?version=2026-11-20$/);
   await expect(page.getByRole('link', { name: '2026-11-20' })).toHaveAttribute('aria-current', 'page');
-  await expect(page.getByRole('heading', { name: 'Create a payment link' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Create a payment link' })).toBeVisible(RENDERED);
   expect(requested).toContain(`${origin}/api/openapi.json?version=2026-11-20`);
   expect((await page.request.get('/docs?version=2020-01-01')).status()).toBe(400);
 });
