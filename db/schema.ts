@@ -101,7 +101,7 @@ export const merchants = pgTable(
     // The API version its requests and webhooks use when a request names none (docs/api.md#versioning):
     // the newest when the merchant was created; merchants from before versions existed have 2026-11-20.
     apiVersion: text('api_version', { enum: API_VERSIONS }).notNull().default(LATEST_API_VERSION),
-    // Opt-in webhook retries (docs/webhooks.md#retries): off, SPEC's single attempt.
+    // Opt-in webhook retries (docs/webhooks.md#retries): off, a single attempt as API version 2026-11-20 has it.
     webhookRetries: boolean('webhook_retries').notNull().default(false),
     // Since when every delivery to the URL has failed (null after a success); past 3 days with
     // retries on, the endpoint is disabled: no more deliveries until the merchant re-enables it.

@@ -32,7 +32,7 @@ export function forVersion<T>(latest: T, before: Partial<Record<ApiVersion, T>> 
 /** Plan states added after 2026-11-20, and the state that version shows instead. */
 const NEWER_PLAN_STATES: Readonly<Record<string, string>> = { TRIALING: 'PENDING_ACTIVATION' };
 
-/** A plan status as 2026-11-20 shows it: SPEC's five states (replies and lifecycle bodies). */
+/** A plan status as 2026-11-20 shows it: its five states (replies and lifecycle bodies). */
 export const planStatus20261120 = z.preprocess(
   (status) => (typeof status === 'string' && Object.hasOwn(NEWER_PLAN_STATES, status) ? NEWER_PLAN_STATES[status] : status),
   z.enum(['PENDING_ACTIVATION', 'ACTIVE', 'PAUSED', 'CANCELLED', 'COMPLETED']),

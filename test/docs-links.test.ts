@@ -2,6 +2,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '@/app/api/openapi.json/operations';
+import { API_VERSIONS } from '@/lib/api-versions';
+import { buildOpenApiDocument } from '@/lib/openapi/document';
 
 // The repository stands on its own: comments and documents point to docs/ in this repository,
 // and every such pointer leads to a page and, when it names one, a heading that exists.
@@ -30,6 +33,14 @@ describe('documentation pointers', () => {
   it('cite no document outside the repository', () => {
     const outside = files.filter((f) => f !== 'test/docs-links.test.ts' && /\b(SPEC|DECISIONS) \d|\.\.\/shared\//.test(fs.readFileSync(path.join(root, f), 'utf8')));
     expect(outside).toEqual([]);
+  });
+
+  it('name an API version or a docs page, not the internal SPEC, wherever a merchant reads them', () => {
+    const published = files.filter((f) => /^(docs\/|packages\/node\/(src|README)|README\.md)/.test(f) || (/^(app|lib|db)\//.test(f) && !/\.test\.tsx?$/.test(f)));
+    expect(published.length).toBeGreaterThan(100);
+    expect(published.filter((f) => /\bSPEC\b/.test(fs.readFileSync(path.join(root, f), 'utf8')))).toEqual([]);
+    const texts = API_VERSIONS.map((version) => JSON.stringify(buildOpenApiDocument({ appUrl: 'https://pay.example.co', checkoutTokenTtlSeconds: 86_400 }, OPERATIONS, version)));
+    expect(texts.filter((text) => /\bSPEC\b/.test(text))).toEqual([]);
   });
 
   it('lead to a docs page and heading that exist', () => {

@@ -28,7 +28,7 @@ import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 import { createTestMerchant, type TestMerchant } from '@/test/merchants';
 
-// docs/api.md#versioning: a merchant pinned to 2026-11-20, or a request naming it, gets SPEC's
+// docs/api.md#versioning: a merchant pinned to 2026-11-20, or a request naming it, gets 2026-11-20's
 // replies and webhook bodies byte for byte as they were before versions existed. The fixture was
 // recorded from the replies of that code (the newest version's path, which no older shape
 // touches), with ids, tokens and times replaced by placeholders; nothing else is changed. Events
@@ -69,7 +69,7 @@ const SPEC_ONLY_LINK = {
   plan: { externalReference: 'order-1042', description: 'Plan mensual', amount: 150000, modality: 'RECURRING' },
 };
 
-/** A SPEC-only journey through every versioned reply; what it answered and the webhook bodies it made. */
+/** A journey in 2026-11-20's fields only through every versioned reply; what it answered and the webhook bodies it made. */
 async function journey(m: TestMerchant, headers: Record<string, string> = {}) {
   const h = { ...m.headers, ...headers };
   const texts: [string, string][] = [];
@@ -80,7 +80,7 @@ async function journey(m: TestMerchant, headers: Record<string, string> = {}) {
     texts.push([label, res.text]);
     return JSON.parse(res.text);
   };
-  // Unknown fields are ignored in every version: SPEC's caller may send a field a later version reads.
+  // Unknown fields are ignored in every version: 2026-11-20's caller may send a field a later version reads.
   const link = keep('POST /merchants/subscription-link', await call(createLink, { headers: h, body: SPEC_ONLY_LINK }));
   const id = link.subscriptionPlanId as string;
   keep('GET status, before payment', await call(getStatus, { headers: h, params: { subscriptionPlanId: id } }));
@@ -167,7 +167,7 @@ describe('the ServicePay-Version header', () => {
 
 describe('the version gate, on shapes that differ', () => {
   // An operation whose newest shapes carry what a later version added: a reply field, a plan
-  // state, a request field with a default. 2026-11-20's shapes are SPEC's.
+  // state, a request field with a default. 2026-11-20's shapes are 2026-11-20's.
   const newest = z.object({ id: z.string(), status: z.enum(['PENDING_ACTIVATION', 'TRIALING']), trialDays: z.number().optional() });
   const older = z.object({ id: z.string(), status: planStatus20261120 });
   const request = z.object({ amount: z.number().int(), trialDays: z.number().int().default(0) });
@@ -193,7 +193,7 @@ describe('the version gate, on shapes that differ', () => {
     expect(res.text).toBe('{"id":"x","status":"TRIALING","trialDays":7}');
   });
 
-  it("parses 2026-11-20's request as SPEC has it and strips its reply to SPEC's fields and states", async () => {
+  it("parses 2026-11-20's request as it was first published and strips its reply to 2026-11-20's fields and states", async () => {
     const m = await merchantWith({ apiVersion: '2026-11-20' });
     const res = await call(handler, { headers: m.headers, body: { amount: 100, trialDays: 7 } });
     // trialDays was not read (the newest shape's default applies), not replied, and TRIALING shows as it was then.
@@ -238,7 +238,7 @@ describe("this round's pricing, hidden from 2026-11-20", () => {
     return { reply: res, session, charge: charge!, event: event! };
   }
 
-  it("reads no coupon and no promotion codes from 2026-11-20's request: the plan is SPEC's, charged in full, the coupon not redeemed", async () => {
+  it("reads no coupon and no promotion codes from 2026-11-20's request: the plan is 2026-11-20's, charged in full, the coupon not redeemed", async () => {
     const m = await merchantWith({ apiVersion: '2026-11-20' });
     const coupon = await call(createCoupon, { headers: m.headers, body: { code: 'MITAD50', percentOff: 50, duration: 'forever' } });
     expect(coupon.status, coupon.text).toBe(201);
@@ -255,7 +255,7 @@ describe("this round's pricing, hidden from 2026-11-20", () => {
     expect(row!.timesRedeemed).toBe(0);
 
     // The same merchant naming the version that has coupons gets the discount, and its webhook body
-    // keeps 2026-11-20's fields (the amount is what was charged, as SPEC says).
+    // keeps 2026-11-20's fields (the amount is what was charged, as first published).
     const asked = await paidLink(m, { coupon: 'MITAD50' }, { 'ServicePay-Version': LATEST_API_VERSION });
     expect(asked.session.discount).toMatchObject({ code: 'MITAD50', amountDue: 75000 });
     expect(asked.charge).toMatchObject({ amount: 75000, discount: 75000 });
@@ -264,7 +264,7 @@ describe("this round's pricing, hidden from 2026-11-20", () => {
     expect(body.data.amount).toBe(75000);
   });
 
-  it("reads no trialDays from 2026-11-20's request, and shows a trial begun in a later version as SPEC's waiting plan in replies and webhook bodies", async () => {
+  it("reads no trialDays from 2026-11-20's request, and shows a trial begun in a later version as 2026-11-20's waiting plan in replies and webhook bodies", async () => {
     const m = await merchantWith({ apiVersion: '2026-11-20' });
     // Asked in 2026-11-20: no trial, the checkout charges at once.
     const pinned = await paidLink(m, { trialDays: 2 });
@@ -290,7 +290,7 @@ describe("this round's pricing, hidden from 2026-11-20", () => {
     expect(record.json.status).toBe('PENDING_ACTIVATION');
     expect(record.json).not.toHaveProperty('trial');
     // A 2-day trial tells its end at once (the pinned merchant chose every lifecycle event): in
-    // 2026-11-20's body, SPEC's lifecycle fields and states, no trial field.
+    // 2026-11-20's body, 2026-11-20's lifecycle fields and states, no trial field.
     const events = await database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, id));
     expect(events.map((e) => e.type)).toEqual(['subscription.trial_will_end']);
     const { data } = JSON.parse(events[0]!.body);

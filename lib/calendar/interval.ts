@@ -16,7 +16,7 @@ export interface BillingInterval {
 /** The largest `count` of each unit (a year at most, or three years). */
 export const MAX_INTERVAL_COUNT: Record<IntervalUnit, number> = { week: 52, month: 12, year: 3 };
 
-/** A plan created without `plan.interval`: every month, as SPEC's plans are. */
+/** A plan created without `plan.interval`: every month, as every plan of API version 2026-11-20 is. */
 export const MONTHLY: BillingInterval = Object.freeze({ unit: 'month', count: 1 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;

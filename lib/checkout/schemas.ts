@@ -36,7 +36,7 @@ export const checkoutSessionSchema = z
     modality: z.enum(['SUBSCRIPTION', 'SINGLE']).describe('SUBSCRIPTION for a RECURRING plan, SINGLE for a SINGLE one'),
     expiresAt: z.number().int().describe('When the token expires, epoch milliseconds'),
     allowedDomains: z.array(z.string()).describe("The merchant's sites allowed to embed the checkout, as host[:port]"),
-    // One shape for every API version (no merchant calls it): SPEC's five states.
+    // One shape for every API version (no merchant calls it): the five states of 2026-11-20.
     status: z
       .enum(PLAN_STATUSES.filter((s): s is Exclude<PlanStatus, 'TRIALING'> => s !== 'TRIALING'))
       .describe(

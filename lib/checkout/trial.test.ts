@@ -86,7 +86,7 @@ describe('starting a free trial at the checkout', () => {
     });
     const record = await call(getRecord, { headers: link.merchant.headers, params: { id: link.planId } });
     expect(record.json).toMatchObject({ status: 'TRIALING', nextChargeDate: end.getTime(), trial: { days: 14, endsAt: end.getTime() } });
-    // A receiver written to the first published contract sees SPEC's states and fields only.
+    // A receiver written to the first published contract sees 2026-11-20's states and fields only.
     const first = { ...link.merchant.headers, [VERSION_HEADER]: API_VERSIONS[0] };
     const old = await call(getStatus, { headers: first, params: { subscriptionPlanId: link.planId } });
     expect(old.json.plan).toEqual({ status: 'PENDING_ACTIVATION', amount: 2_990_000, currency: 'COP', description: 'Plan Pro', nextChargeDate: end.getTime() });

@@ -212,7 +212,7 @@ describe('the document of each API version (docs/api.md#versioning)', () => {
     expect(result.warnings).toEqual([]);
   });
 
-  it("says its version, and 2026-11-20's shapes are SPEC's fields exactly", () => {
+  it("says its version, and 2026-11-20's shapes are 2026-11-20's fields exactly", () => {
     expect(first.info.version).toBe('2026-11-20');
     expect(buildOpenApiDocument(settings, OPERATIONS).info.version).toBe(LATEST_API_VERSION);
     const schemas = first.components.schemas;
@@ -251,7 +251,7 @@ describe('the document of each API version (docs/api.md#versioning)', () => {
     return places;
   }
 
-  it("has SPEC's five plan states only, wherever a plan status is: a later state shows as the one it grew from", () => {
+  it("has 2026-11-20's five plan states only, wherever a plan status is: a later state shows as the one it grew from", () => {
     const places = planStates(first);
     // The plan status reply, the plan record (its replies and its schema), the lifecycle event body.
     expect(places.length).toBeGreaterThanOrEqual(3);

@@ -248,9 +248,9 @@ export const priceChangeBodySchema = z
 export type PriceChangeBody = z.infer<typeof priceChangeBodySchema>;
 
 // What version 2026-11-20, the contract as first published, sees (docs/api.md#versioning). Each
-// shape names SPEC's fields, reusing the validators above, so a field added above later is not
-// in it: a request in that version is parsed as SPEC has it (a newer field is ignored), and a
-// reply is stripped to SPEC's fields. A plan state added later is shown as the one it grew from.
+// shape names that version's fields, reusing the validators above, so a field added later is not
+// in it: a newer field in its request is ignored, and its reply is stripped to its fields. A plan
+// state added later is shown as the one it grew from.
 
 const { externalReference, description, amount, modality } = planSchema.shape;
 

@@ -5,7 +5,7 @@ import { nextChargeDateOf } from '@/lib/calendar/schedule';
 import type { PlanRecordView, PlanStatusView } from './schemas';
 
 // Extension fields (docs/billing.md) appear only where a caller used the extension: a plan charged
-// every month replies exactly as SPEC's do. Each reply decides it in one place below
+// every month replies exactly as API version 2026-11-20's do. Each reply decides it in one place below
 // (`pricingFields`), so an API version can decide it instead.
 
 type Priced = Pick<PlanRow, 'intervalUnit' | 'intervalCount'>;
@@ -16,7 +16,7 @@ export function trialFields(plan: Trialed): { trial: { days: number; endsAt: num
   return plan.trialDays ? { trial: { days: plan.trialDays, endsAt: plan.trialEndsAt?.getTime() ?? null } } : null;
 }
 
-/** The pricing extension fields of a plan, or null when the plan uses none of them (SPEC's shape). */
+/** The pricing extension fields of a plan, or null when the plan uses none of them (2026-11-20's shape). */
 function pricingFields(plan: Priced): { interval: BillingInterval } | null {
   const interval = intervalOf(plan);
   return interval && !isMonthly(interval) ? { interval } : null;

@@ -18,7 +18,7 @@ export const CHARGE_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [ChargeEventTyp
 
 /**
  * The plan's lifecycle events (docs/customers.md; docs/customers.md#lifecycle-events): sent only to a
- * merchant who chose them in its webhook settings, so a receiver written to SPEC sees nothing new.
+ * merchant who chose them in its webhook settings, so a receiver written to API version 2026-11-20 sees nothing new.
  */
 export const LIFECYCLE_EVENTS = {
   'subscription.activated': 'A RECURRING plan became ACTIVE with its first approved charge',
@@ -125,7 +125,7 @@ export const lifecyclePayloadSchema = z
 export type LifecyclePayload = z.infer<typeof lifecyclePayloadSchema>;
 
 // The bodies as version 2026-11-20, the contract as first published, has them (docs/api.md#versioning):
-// SPEC's fields, each with the validator above, so what a later version adds to a body is not in
+// 2026-11-20's fields, each with the validator above, so what a later version adds to a body is not in
 // that version's bytes, and a plan state added later shows as the one it grew from.
 
 /**

@@ -14,7 +14,7 @@ import { log } from '@/lib/log';
 import { inTransaction } from '@/lib/unit-of-work';
 import { renderDisabledNotice } from './disabled-notice';
 
-// Opt-in webhook retries (docs/webhooks.md#retries). SPEC sends once, and that stays the default;
+// Opt-in webhook retries (docs/webhooks.md#retries). One attempt (API version 2026-11-20) stays the default;
 // a merchant who turns retries on has a failed delivery tried again about 1 min, 5 min, 30 min,
 // 2 h, 5 h and 10 h later, then every 12 h, for up to 3 days after the event was written: the same
 // stored bytes and X-Webhook-Id each time, each attempt recorded. The database holds when each
@@ -45,7 +45,7 @@ export function nextRetryAt(event: { createdAt: Date; retries: number }, now: Da
  * After an automatic attempt of `event` (its first or a retry): a success ends the endpoint's
  * failing spell; a failure, for a merchant with retries on, starts or continues it, disables the
  * endpoint once it has lasted 3 days, and otherwise schedules the next retry. Returns when that
- * retry is due, or null. A merchant without retries gets SPEC's single attempt and none of this.
+ * retry is due, or null. A merchant without retries gets the single attempt and none of this.
  */
 export async function afterAutomaticAttempt(db: Db, event: DeliveryTarget, ok: boolean, now: Date): Promise<Date | null> {
   if (ok) {

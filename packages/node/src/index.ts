@@ -38,7 +38,7 @@ export const webhooks = { verify, parse } as const;
 // @servicepay/node: a typed client of the ServicePay merchant API. No dependency beyond Node's own
 // fetch and crypto. Every merchant operation, typed from the API's own declarations
 // (generated.ts); link creation with an Idempotency-Key (one is made when you give none, so its
-// retries are safe); 429 and 503 retried as Retry-After says; SPEC's polling procedure as one call;
+// retries are safe); 429 and 503 retried as Retry-After says; the polling procedure of docs/api.md#plan-status as one call;
 // webhook verification over the raw body.
 
 export interface ServicePayOptions {
@@ -68,7 +68,7 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** The result of waitForOutcome: SPEC's polling procedure, finished. */
+/** The result of waitForOutcome: the polling procedure (docs/api.md#plan-status), finished. */
 export type Outcome =
   | { outcome: 'approved' | 'declined'; status: PlanStatus }
   /** The customer saved a method and a free trial began (API version 2026-11-26 on): the first charge is at `status.plan.trial.endsAt`. */
@@ -79,9 +79,9 @@ export type Outcome =
   | { outcome: 'timeout'; status: PlanStatus };
 
 export interface WaitOptions {
-  /** At most this many queries (SPEC: 12). */
+  /** At most this many queries (docs/api.md#plan-status: 12). */
   attempts?: number;
-  /** Between queries (SPEC: 5 s). */
+  /** Between queries (docs/api.md#plan-status: 5 s). */
   intervalMs?: number;
   signal?: AbortSignal;
 }
@@ -180,7 +180,7 @@ export class ServicePay {
   };
 
   /**
-   * SPEC's polling procedure as one call: the plan status at most 12 times, 5 s apart; `approved`
+   * The polling procedure of docs/api.md#plan-status as one call: the plan status at most 12 times, 5 s apart; `approved`
    * or `declined` as soon as the last transaction says so; `trialing` once a free trial began (a
    * client pinned to 2026-11-20 sees that plan as still waiting); on while the plan waits for its
    * first payment or the charge is PENDING; `stopped` on anything else; `timeout` after the last query.

@@ -16,7 +16,7 @@ export const POST = operation({
     'Runs the renewal sweep as if it were `now`: every ACTIVE plan whose next charge (or retry) is due by then is charged once, with its transaction and webhook, exactly as the scheduled sweep does; a plan charged this way moves on from that time. ' +
     'One attempt per plan per call: to walk through retries (1, 3 and 5 days after the due date), call it once per day. Expired idempotency records are deleted too. ' +
     'First, the settler runs as of `now`: every PENDING charge due for a check is asked about, and one the processor never received becomes ERROR.\n\n' +
-    'For tests and sandbox deployments: in production it answers 404 unless `SANDBOX_DEPLOYMENT=1`. Answers 404 while the deployment has no ADMIN_API_TOKEN. Extension of SPEC.',
+    'For tests and sandbox deployments: in production it answers 404 unless `SANDBOX_DEPLOYMENT=1`. Answers 404 while the deployment has no ADMIN_API_TOKEN. Beyond the contract of API version 2026-11-20 (docs/api.md#versioning).',
   // As if it did not exist in production, like the operator API without its token.
   unavailable: () =>
     env().NODE_ENV === 'production' &&

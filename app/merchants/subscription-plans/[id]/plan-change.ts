@@ -26,7 +26,7 @@ export function planChange<S extends z.ZodType = typeof emptyBodySchema>(change:
     tag: 'Subscription plans',
     auth: 'merchant',
     limit: 'merchant',
-    description: `${change.description}\n\nNo body is needed (an empty body or \`{}\`). Extension of SPEC.\n\n${SHARED_LIMIT}`,
+    description: `${change.description}\n\nNo body is needed (an empty body or \`{}\`). Beyond the contract of API version 2026-11-20 (docs/api.md#versioning).\n\n${SHARED_LIMIT}`,
     params: { id: planIdParam },
     body: { schema: (change.body?.schema ?? emptyBodySchema) as S, required: false, ...(change.body ? { example: change.body.example } : {}) },
     replies: { 200: { description: 'The plan record after the change', body: { schema: planRecordSchema, before: { '2026-11-20': planRecord20261120Schema }, example: change.example } } },

@@ -16,7 +16,7 @@ export const POST = operation({
   description:
     'A new link to `/manage/<token>`, where the customer sees the plan, its next charge and its charges, replaces the payment method and cancels (docs/customers.md). ' +
     'It works without any login for 7 days; every e-mail to the customer carries one too. Each call makes a new link; earlier ones keep working until they expire. ' +
-    `No body is needed (an empty body or \`{}\`). Extension of SPEC.\n\n${SHARED_LIMIT}`,
+    `No body is needed (an empty body or \`{}\`). Beyond the contract of API version 2026-11-20 (docs/api.md#versioning).\n\n${SHARED_LIMIT}`,
   params: { id: planIdParam },
   body: { schema: emptyBodySchema.strict(), required: false },
   replies: { 201: { description: 'The link and when it expires', body: { schema: manageLinkSchema, example: (settings: DocumentSettings) => manageLinkExample(settings.appUrl) } } },

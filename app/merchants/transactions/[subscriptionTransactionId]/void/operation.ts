@@ -16,7 +16,7 @@ export const POST = operation({
   limit: 'merchant',
   description: [
     "APPROVED → VOIDED: the processor voids the charge, then the transaction is recorded as VOIDED and a `subscription.charge.voided` webhook is sent. `chargeDate` stays the original charge's time. " +
-      'Any other status (PENDING, DECLINED, ERROR, already VOIDED) is a `409 conflict`. The plan does not change: cancel it too if it should end. Extension of SPEC.',
+      'Any other status (PENDING, DECLINED, ERROR, already VOIDED) is a `409 conflict`. The plan does not change: cancel it too if it should end. Beyond the contract of API version 2026-11-20 (docs/api.md#versioning).',
     '',
     'No body is needed (an empty body or `{}`).',
     '',
