@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 // Rules of docs/architecture.md that an import graph cannot see, read from each file's syntax
 // tree: a page or component gets its data from a `load…Page` in lib, never from db/queries itself
 // (a type it names is fine); and every state change runs in the unit of work (`inTransaction`),
-// so an event or e-mail it records is written with it and sent only after it commits.
+// so an event or e-mail it records is written with it, with no write of the change beside it, and
+// sent only after it commits.
 
 const ROOT = path.resolve(__dirname, '..');
 const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', 'app', 'components', 'lib', 'db/queries'], { cwd: ROOT, encoding: 'utf8' })
@@ -20,19 +21,29 @@ const parse = (file: string, text = fs.readFileSync(path.join(ROOT, file), 'utf8
 /** A page, layout or other React file of app/, or any component: what renders, not a route handler. */
 const rendersUi = (file: string) => file.startsWith('components/') || (file.startsWith('app/') && file.endsWith('.tsx'));
 
-/** The modules of db/queries a file imports for their values (`import type` and `type` specifiers aside). */
+const QUERIES = /^(@\/|(\.\.\/)+)db\/queries(\/|$)/;
+
+/** The modules of db/queries a file imports or re-exports for their values (`import type` and `type` specifiers aside), `import()` included. */
 function queryValueImports(source: ts.SourceFile): string[] {
-  return source.statements.flatMap((statement) => {
+  const dynamic = nodesOf(source).flatMap((n) =>
+    ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0]) && QUERIES.test(n.arguments[0].text) ? [n.arguments[0].text] : [],
+  );
+  return [...dynamic, ...source.statements.flatMap((statement) => {
+    if (ts.isExportDeclaration(statement) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) && QUERIES.test(statement.moduleSpecifier.text)) {
+      const clause = statement.exportClause;
+      const values = !statement.isTypeOnly && (!clause || !ts.isNamedExports(clause) || clause.elements.some((e) => !e.isTypeOnly));
+      return values ? [statement.moduleSpecifier.text] : [];
+    }
     if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) return [];
     const from = statement.moduleSpecifier.text;
-    if (!/^(@\/|(\.\.\/)+)db\/queries(\/|$)/.test(from)) return [];
+    if (!QUERIES.test(from)) return [];
     const clause = statement.importClause;
     if (!clause) return [from]; // a side-effect import runs the module
     if (clause.isTypeOnly) return [];
     const named = clause.namedBindings;
     const values = Boolean(clause.name) || (named !== undefined && (ts.isNamespaceImport(named) || named.elements.some((e) => !e.isTypeOnly)));
     return values ? [from] : [];
-  });
+  })];
 }
 
 describe('pages and components', () => {
@@ -54,6 +65,9 @@ describe('pages and components', () => {
     expect(sample("import type { RenewalRow } from '@/db/queries/overview';")).toEqual([]);
     expect(sample("import { type RenewalRow } from '@/db/queries/overview';")).toEqual([]);
     expect(sample("import { getDb } from '@/db/client';")).toEqual([]);
+    expect(sample("export { listPlans } from '@/db/queries/activity';")).toEqual(['@/db/queries/activity']);
+    expect(sample("export type { RenewalRow } from '@/db/queries/overview';")).toEqual([]);
+    expect(sample("const q = await import('@/db/queries/plans');")).toEqual(['@/db/queries/plans']);
   });
 });
 
@@ -118,6 +132,37 @@ function callersOf(source: ts.SourceFile, names: string[]) {
 
 const lib = files.filter((f) => /^(app|components|lib)\//.test(f));
 
+/** The exported functions of db/queries that write (insert, update or delete). */
+function writingQueries(): string[] {
+  return files
+    .filter((f) => f.startsWith('db/queries/'))
+    .flatMap((file) =>
+      parse(file).statements.filter(
+        (st): st is ts.FunctionDeclaration =>
+          ts.isFunctionDeclaration(st) && Boolean(st.name) && Boolean(st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) && /\.(insert|update|delete)\(|\b(INSERT INTO|UPDATE|DELETE FROM) /.test(st.getText()),
+      ),
+    )
+    .map((fn) => fn.name!.text);
+}
+
+/**
+ * Writes a function makes beside the unit of work it records an event or e-mail in: a call of
+ * one of `writes` outside the `inTransaction` callback that takes an outbox. Such a write would
+ * commit apart from what tells of it (the webhook retries once disabled an endpoint so).
+ */
+function writesBesideUnitOfWork(source: ts.SourceFile, writes: string[]): string[] {
+  const isRecordingUnit = (n: ts.Node): n is ts.CallExpression => ts.isCallExpression(n) && calleeName(n) === 'inTransaction' && isFunction(n.arguments[1]) && n.arguments[1].parameters.length >= 2;
+  const fns = nodesOf(source).filter((n): n is ts.FunctionDeclaration | ts.ArrowFunction | ts.FunctionExpression | ts.MethodDeclaration => ts.isFunctionLike(n) && 'body' in n && Boolean(n.body));
+  return fns.flatMap((fn) => {
+    const units = nodesOf(fn.body!).filter(isRecordingUnit);
+    if (units.length === 0) return [];
+    const inside = (n: ts.Node) => units.some((u) => u.arguments[1]!.pos <= n.pos && n.end <= u.arguments[1]!.end);
+    return nodesOf(fn.body!)
+      .filter((n): n is ts.CallExpression => ts.isCallExpression(n) && writes.includes(calleeName(n)) && n.expression.getText() === calleeName(n) && !inside(n))
+      .map((call) => `${fn.name?.getText() ?? '(anonymous)'}: ${call.getText().split('\n')[0]}`);
+  });
+}
+
 describe('the unit of work', () => {
   it('is the only place a transaction opens: every state change runs in inTransaction', () => {
     const offending = lib.filter((f) => f !== 'lib/unit-of-work.ts').flatMap((file) => plainTransactions(parse(file)).map((call) => `${file}: ${call.getText().split('\n')[0]}`));
@@ -143,7 +188,23 @@ describe('the unit of work', () => {
     expect(offending).toEqual([]);
   });
 
+  it('writes nothing beside a unit of work that records an event or e-mail', () => {
+    const writes = writingQueries();
+    expect(writes).toEqual(expect.arrayContaining(['transitionPlan', 'insertEmail', 'insertWebhookEvent']));
+    const offending = lib.flatMap((file) => {
+      const source = parse(file);
+      const imported = importedQueryNames(source).filter((name) => writes.includes(name));
+      return writesBesideUnitOfWork(source, imported).map((breach) => `${file}: ${breach}`);
+    });
+    expect(offending).toEqual([]);
+  });
+
   it('tells the breaches it looks for', () => {
+    const beside = writesBesideUnitOfWork(
+      parse('x.ts', 'async function disable(db: Db, id: string) {\n  await disableEndpoint(db, id);\n  await inTransaction(db, async (tx, outbox) => { await queueEmail(tx, outbox, e); });\n}\nasync function fine(db: Db) {\n  await inTransaction(db, async (tx, outbox) => { await disableEndpoint(tx, id); await queueEmail(tx, outbox, e); });\n}'),
+      ['disableEndpoint'],
+    );
+    expect(beside).toEqual(['disable: disableEndpoint(db, id)']);
     const sample = (text: string) => parse('x.ts', text);
     expect(plainTransactions(sample('await db.transaction(async (tx) => { await lockPlan(tx, id); });'))).toHaveLength(1);
     expect(plainTransactions(sample('await client.transaction(gatewayId);'))).toHaveLength(0);
