@@ -281,6 +281,9 @@ export const subscriptionPlans = pgTable(
     trialDays: smallint('trial_days'),
     trialEndsAt: timestamp('trial_ends_at', { withTimezone: true, mode: 'date' }),
     trialNoticeAt: timestamp('trial_notice_at', { withTimezone: true, mode: 'date' }),
+    // Cancel at the end of the period (docs/billing.md#cancel-at-the-end-of-the-period): the plan
+    // stays as it is until then, is never charged from then, and the sweep cancels it then.
+    cancelAt: timestamp('cancel_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -301,6 +304,8 @@ export const subscriptionPlans = pgTable(
     // A sweep's own claims, given back when it ends (lib/billing/sweep.ts).
     index('subscription_plans_sweep_claim_idx').on(t.sweepClaim).where(sql`sweep_claim is not null`),
     index('subscription_plans_trial_notice_idx').on(t.trialNoticeAt).where(sql`status = 'TRIALING' and trial_notice_at is not null`),
+    // Plans whose cancellation at the end of the period is due (lib/plans/cancel-at.ts).
+    index('subscription_plans_cancel_at_idx').on(t.cancelAt).where(sql`cancel_at is not null and status in ('ACTIVE', 'TRIALING', 'PAUSED')`),
     index('subscription_plans_link_due_idx').on(t.nextChargeDate).where(sql`status = 'ACTIVE' and renewal_collection = 'LINK'`),
     // The portal (docs/portal.md): search by externalReference, and the Overview's renewal lists.
     index('subscription_plans_merchant_reference_idx').on(t.merchantId, t.externalReference),

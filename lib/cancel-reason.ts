@@ -10,7 +10,9 @@ export type CancelReason =
   /** The last renewal retry failed: `attempts` in a row, the last with `last` (a decline code or status). */
   | { code: 'renewal_failed'; attempts: number; last: string }
   /** A renewal link's grace ran out unpaid (docs/billing.md#renewal-links). */
-  | { code: 'unpaid' };
+  | { code: 'unpaid' }
+  /** A cancellation at the end of the period took effect (docs/billing.md#cancel-at-the-end-of-the-period); `text`: why it was asked for. */
+  | { code: 'period_end'; text?: string };
 
 export const CUSTOMER_CANCEL_REASON = 'Cancelled by the customer';
 const DEFAULT_CANCEL_REASON = 'Cancelled by the merchant';
@@ -26,5 +28,7 @@ export function cancelReasonText(reason: CancelReason): string {
       return `Renewal failed ${reason.attempts} times in a row (last: ${reason.last})`;
     case 'unpaid':
       return 'unpaid';
+    case 'period_end':
+      return reason.text ?? 'Cancelled at the end of the period';
   }
 }

@@ -147,6 +147,7 @@ const planWithLastTransactionQuery = preparedFor((db) => {
         intervalCount: subscriptionPlans.intervalCount,
         trialDays: subscriptionPlans.trialDays,
         trialEndsAt: subscriptionPlans.trialEndsAt,
+        cancelAt: subscriptionPlans.cancelAt,
       },
       lastTransaction: {
         id: transactions.id,
@@ -197,6 +198,7 @@ export async function transitionPlan(
       | 'billingAnchorDay'
       | 'trialEndsAt'
       | 'trialNoticeAt'
+      | 'cancelAt'
     >
   >,
 ): Promise<PlanRow | undefined> {
@@ -241,6 +243,27 @@ export function findDuePlans(
     )
     .orderBy(asc(subscriptionPlans.nextChargeDate), asc(subscriptionPlans.id))
     .limit(limit);
+}
+
+/**
+ * Plans whose cancellation at the end of the period is due at `now` (docs/billing.md#cancel-at-the-end-of-the-period),
+ * oldest first: of `merchantId` only (its test clock), else of every merchant without one.
+ */
+export async function findPlansEndingBy(db: Db, { now, limit, merchantId }: { now: Date; limit: number; merchantId?: string }): Promise<string[]> {
+  const rows = await db
+    .select({ id: subscriptionPlans.id })
+    .from(subscriptionPlans)
+    .where(
+      and(
+        sql`${subscriptionPlans.cancelAt} is not null`,
+        inArray(subscriptionPlans.status, ['ACTIVE', 'TRIALING', 'PAUSED']),
+        lte(subscriptionPlans.cancelAt, now),
+        clockScope(subscriptionPlans.merchantId, merchantId),
+      ),
+    )
+    .orderBy(asc(subscriptionPlans.cancelAt), asc(subscriptionPlans.id))
+    .limit(limit);
+  return rows.map((r) => r.id);
 }
 
 /** A due plan a sweep has claimed: what its renewal attempt needs to be named. */

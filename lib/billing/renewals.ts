@@ -97,7 +97,8 @@ function prepareRenewal(due: RenewalDue, now: Date) {
       return abandoned ? { resume: pending } : 'in_progress';
     }
     const current = plan.nextChargeDate <= now && periodDueOf(plan).getTime() === due.period && plan.renewalFailures === due.attempt;
-    if (!current) return 'skip';
+    // A period from which the plan is cancelled is never charged (lib/plans/cancel-at.ts ends it).
+    if (!current || (plan.cancelAt && plan.cancelAt.getTime() <= due.period)) return 'skip';
     // A method saved while the period's renewal link is open (docs/billing.md#a-new-method-while-a-link-is-open):
     // this charge is one of that link's payments, at the link's amount, so the period is paid once.
     const open = await getOpenRenewalLink(tx, plan.id);

@@ -8,6 +8,7 @@ import type { PaymentProcessor, ProcessorSource } from '@/lib/processors';
 import { runRenewalLinks } from '@/lib/settlement/renewal-links';
 import { chargeRenewal, type RenewalDue, renewalDueOf } from './renewals';
 import { runTrialNotices } from '@/lib/settlement/trial-notices';
+import { endScheduledCancellations } from '@/lib/plans/cancel-at';
 import type { SweepSummary } from './schemas';
 
 // The renewal sweep run in this process: by the timer of the embedded setup (docs/operations.md#running-it), the
@@ -66,10 +67,12 @@ export async function runRenewalSweep(db: Db, processor: ProcessorSource, option
   const limits = sweepLimits(settings);
   // Trials ending in 3 days are told first (docs/billing.md#trials); their ends are charged below, as renewals.
   const merchantId = options.merchantId;
+  // Plans cancelled at the end of their period end first, so none of them is charged below.
+  const ended = await endScheduledCancellations(db, now, { merchantId });
   const trialNotices = await runTrialNotices(db, now, { merchantId });
   const counts = { due: 0, approved: 0, declined: 0, error: 0, pending: 0, skipped: 0 };
   const transactionIds: string[] = [];
-  const cancelledPlanIds: string[] = [];
+  const cancelledPlanIds: string[] = [...ended];
   const processors = memoized(processor);
   // A claim names this sweep: a plan it attempted stays claimed until the sweep ends, so one
   // attempt per plan per sweep, even when a retry is already due again at `now` (a test clock).

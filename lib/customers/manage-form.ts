@@ -8,7 +8,7 @@ import { parseCard } from '@/lib/processors/card';
 import type { Consent, PaymentInstrument } from '@/lib/processors/processor';
 import { MANAGE_COPY } from './manage-i18n';
 import { MANAGE_TOKEN_PATTERN } from '@/lib/auth/manage-links';
-import { cancelByCustomer, REPLACEMENT_UNAVAILABLE, replacePaymentMethod } from './self-service';
+import { cancelAtPeriodEndByCustomer, cancelByCustomer, keepByCustomer, REPLACEMENT_UNAVAILABLE, replacePaymentMethod } from './self-service';
 
 // The manage page's forms (docs/customers.md#the-manage-page): plain HTML form posts to
 // /manage/<token>/cancel and /manage/<token>/method, with or without JavaScript. The page sends no
@@ -73,10 +73,18 @@ function problemOf(error: unknown): string {
   throw error;
 }
 
-/** POST /manage/<token>/cancel: the customer's confirmed cancellation (immediate, docs/states.md). */
+/**
+ * POST /manage/<token>/cancel: the customer's cancellation. `at=period_end` ends the plan at the end
+ * of its period and `at=keep` undoes that (docs/billing.md#cancel-at-the-end-of-the-period); without
+ * `at`, the confirmed immediate cancellation (docs/states.md).
+ */
 export function cancelWithForm(db: Db, { req, token }: { req: Request; token: string }): Promise<Response> {
-  return answerForm(req, token, async (): Promise<Outcome> => {
+  return answerForm(req, token, async (form): Promise<Outcome> => {
+    const at = field(form, 'at');
     try {
+      if (at === 'period_end') return (await cancelAtPeriodEndByCustomer(db, token), { done: 'cancelAtPeriodEnd' });
+      if (at === 'keep') return (await keepByCustomer(db, token), { done: 'kept' });
+      if (at !== '') return { problem: 'form' };
       const { emailed } = await cancelByCustomer(db, token);
       // A plan never paid gets no e-mail, so the page does not promise one.
       return { done: emailed ? 'cancelled' : 'cancelledUnpaid' };

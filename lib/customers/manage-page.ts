@@ -8,6 +8,7 @@ import { chargesOf } from '@/lib/coupons/discount';
 import type { PlanRow } from '@/db/queries/plans';
 import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/auth/manage-links';
 import { isProductionDeployment } from '@/lib/processors';
+import { cancelAtFields } from '@/lib/plans/views';
 
 // What the customer's manage page (/manage/<token>, docs/customers.md#the-manage-page) shows and
 // may offer, loaded in one place; the page only lays it out. Opening the page is itself a fact we
@@ -45,6 +46,12 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
   // lib/customers/self-service.ts allows.
   const changeable = plan.modality === 'RECURRING' && (plan.status === 'TRIALING' || plan.status === 'ACTIVE' || plan.status === 'PAUSED');
   const cancellable = plan.status === 'PENDING_ACTIVATION' || plan.status === 'TRIALING' || plan.status === 'ACTIVE' || plan.status === 'PAUSED';
+  const endsAt = cancelAtFields(plan)?.cancelAt ?? null;
+  // Cancelling at the end of the period (docs/billing.md#cancel-at-the-end-of-the-period) is offered first, while a period runs and is paid.
+  const periodEnd =
+    endsAt === null && (plan.status === 'ACTIVE' || plan.status === 'TRIALING') && plan.renewalFailures === 0 && plan.nextChargeDate && plan.nextChargeDate > new Date()
+      ? plan.nextChargeDate.getTime()
+      : null;
   // With Wompi the browser tokenizes the new method with the merchant's public key (docs/customers.md).
   const wompi: CheckoutProcessorConfig | null = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, { pse: false }) : null;
   return {
@@ -61,8 +68,12 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
     /** The saved method may be replaced (a running subscription). */
     changeable,
     cancellable,
+    /** When a scheduled cancellation takes effect (null: none is scheduled); until then the customer may keep the plan. */
+    endsAt,
+    /** When the plan would end if cancelled at the end of its period (null: that is not offered now). */
+    periodEnd,
     /** The customer asked to cancel (`?cancel=confirm`) and may: the page asks them to confirm. */
-    confirming: confirmCancel && cancellable,
+    confirming: confirmCancel && cancellable && endsAt === null,
     /** The Wompi form's settings when the method may be replaced through Wompi (null: the sandbox's plain forms, or nothing to replace). */
     wompi,
     /**

@@ -4,7 +4,8 @@ import { getOpenRenewalLink } from '@/db/queries/renewal-links';
 import { ApiError } from '@/lib/api/errors';
 import { type ProcessorSource, resolveProcessor } from '@/lib/processors';
 import type { Consent, PaymentInstrument } from '@/lib/processors/processor';
-import { cancelReasonText } from '@/lib/cancel-reason';
+import { CUSTOMER_CANCEL_REASON, cancelReasonText } from '@/lib/cancel-reason';
+import { cancelAtPeriodEnd, undoCancelAt } from '@/lib/plans/cancel-at';
 import { transitionFrom } from '@/lib/plans/lifecycle';
 import { findManagedPlan } from '@/lib/auth/manage-links';
 import { inTransaction } from '@/lib/unit-of-work';
@@ -31,7 +32,7 @@ export async function cancelByCustomer(db: Db, token: string, now: Date = new Da
     (tx) => planOfToken(tx, token, now),
     {
       from: ['PENDING_ACTIVATION', 'TRIALING', 'ACTIVE', 'PAUSED'],
-      change: () => ({ status: 'CANCELLED', cancelReason: cancelReasonText(reason) }),
+      change: () => ({ status: 'CANCELLED', cancelReason: cancelReasonText(reason), cancelAt: null }),
       refused: 'This plan cannot be cancelled',
       event: 'subscription.cancelled',
       reason,
@@ -39,6 +40,16 @@ export async function cancelByCustomer(db: Db, token: string, now: Date = new Da
     now,
   );
   return { plan: after, emailed: wasPaid(before) };
+}
+
+/** Cancels the plan at the end of its period (docs/billing.md#cancel-at-the-end-of-the-period): it stays as it is until then. */
+export function cancelAtPeriodEndByCustomer(db: Db, token: string, now: Date = new Date()): Promise<PlanRow> {
+  return cancelAtPeriodEnd(db, (tx) => planOfToken(tx, token, now), { text: CUSTOMER_CANCEL_REASON, now });
+}
+
+/** Keeps the plan: undoes a cancellation at the end of the period before it takes effect. */
+export function keepByCustomer(db: Db, token: string, now: Date = new Date()): Promise<PlanRow> {
+  return undoCancelAt(db, (tx) => planOfToken(tx, token, now), now);
 }
 
 /**

@@ -257,6 +257,8 @@ function reasonLine(reason: CancelReason, es: boolean): string {
       return es
         ? 'La cancelamos porque la renovación no se pagó dentro del plazo.'
         : 'We cancelled it because the renewal was not paid in time.';
+    case 'period_end':
+      return es ? 'Terminó al final del periodo pagado, como se pidió.' : 'It ended at the end of the paid period, as asked.';
   }
 }
 

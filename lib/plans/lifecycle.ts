@@ -92,7 +92,7 @@ export async function cancelPlan(db: Db, scope: Scope, text?: string): Promise<P
   const find = (tx: Db) => findMerchantPlan(tx, scope.planId, () => getPlanForMerchant(tx, scope));
   const { after } = await transitionFrom(db, find, {
     from: ['PENDING_ACTIVATION', 'TRIALING', 'ACTIVE', 'PAUSED'],
-    change: () => ({ status: 'CANCELLED', cancelReason: cancelReasonText(reason) }),
+    change: () => ({ status: 'CANCELLED', cancelReason: cancelReasonText(reason), cancelAt: null }),
     refused: 'This plan cannot be cancelled',
     event: 'subscription.cancelled',
     reason,

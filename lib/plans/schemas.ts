@@ -157,6 +157,12 @@ export const trialSchema = z
   })
   .meta({ id: 'PlanTrial', examples: [{ days: 14, endsAt: 1798761600000 }] });
 
+const cancelAtSchema = epochMs
+  .optional()
+  .describe(
+    'Extension, API version 2026-11-28 (docs/billing.md#cancel-at-the-end-of-the-period): present only while a cancellation at the end of the period is scheduled; the plan is cancelled then, with no further charge',
+  );
+
 export const planStatusSchema = z
   .object({
     subscriptionPlanId: z.string(),
@@ -172,6 +178,7 @@ export const planStatusSchema = z
         .optional()
         .describe('Extension (docs/billing.md#intervals): present only for a plan charged other than every month'),
       trial: trialSchema.optional().describe('Extension (docs/billing.md#trials): present only for a plan created with a free trial'),
+      cancelAt: cancelAtSchema,
     }),
     lastTransaction: lastTransactionSchema.optional().describe('Absent before the first payment'),
   })
@@ -194,6 +201,7 @@ export const planRecordSchema = z
     status: z.enum(PLAN_STATUSES),
     nextChargeDate: epochMs.nullable(),
     trial: trialSchema.optional().describe('Extension (docs/billing.md#trials): present only for a plan created with a free trial'),
+    cancelAt: cancelAtSchema,
     renewalUrl: z
       .string()
       .optional()
@@ -218,16 +226,29 @@ export type PlanRecordView = z.infer<typeof planRecordSchema>;
 /** Pause and resume take no body: nothing, or `{}` (docs/billing.md). */
 export const emptyBodySchema = z.object({}).meta({ id: 'EmptyRequest', description: 'No fields; the body may be left out.' });
 
-export const cancelPlanBodySchema = z
-  .object({
-    reason: z
+const cancelReasonSchema = z
       .string()
       .trim()
       .min(1, 'must not be empty')
       .max(500, 'at most 500 characters')
       .optional()
-      .meta({ description: 'Why the plan ends, for your records', examples: ['Customer asked to cancel'] }),
+      .meta({ description: 'Why the plan ends, for your records', examples: ['Customer asked to cancel'] });
+
+export const cancelPlanBodySchema = z
+  .object({
+    reason: cancelReasonSchema,
+    at: z
+      .enum(['now', 'period_end'], { error: 'must be now or period_end' })
+      .optional()
+      .describe(
+        'Extension, API version 2026-11-28: `now` (default) cancels at once; `period_end` keeps the plan as it is until its next charge date (`cancelAt`), charges nothing more, and cancels it then. Undo it with PATCH `{ "at": null }`',
+      ),
   })
+  .meta({ id: 'CancelPlanRequest', description: 'Body of POST /merchants/subscription-plans/{id}/cancel; it may be left out.' });
+
+/** The cancel body before 2026-11-28: a reason only (cancelled at once). */
+export const cancelPlanBody20261126 = z
+  .object({ reason: cancelReasonSchema })
   .meta({ id: 'CancelPlanRequest', description: 'Body of POST /merchants/subscription-plans/{id}/cancel; it may be left out.' });
 
 /** PATCH /merchants/subscription-plans/{id}: a new price (docs/billing.md#price-changes). */
@@ -246,6 +267,32 @@ export const priceChangeBodySchema = z
   .meta({ id: 'PriceChangeRequest', description: 'Body of PATCH /merchants/subscription-plans/{id} (extension).' });
 
 export type PriceChangeBody = z.infer<typeof priceChangeBodySchema>;
+
+/**
+ * PATCH /merchants/subscription-plans/{id} from 2026-11-28: a price change as before, or
+ * `{ "at": null }`, which undoes a cancellation at the end of the period (sent alone).
+ */
+export const planChangeBodySchema = z
+  .object(
+    {
+      amount: priceChangeBodySchema.shape.amount.optional(),
+      description: priceChangeBodySchema.shape.description,
+      effective: priceChangeBodySchema.shape.effective,
+      at: z
+        .null({ error: 'must be null (it undoes a cancellation at the end of the period)' })
+        .optional()
+        .describe('Extension, API version 2026-11-28: `null` undoes a cancellation at the end of the period (docs/billing.md#cancel-at-the-end-of-the-period); sent alone'),
+    },
+    { error: 'must be an object' },
+  )
+  .superRefine((body, ctx) => {
+    const priced = body.amount !== undefined || body.description !== undefined;
+    if (body.at !== undefined && priced) ctx.addIssue({ code: 'custom', path: ['at'], message: 'must be sent alone (undo the cancellation, then change the price)' });
+    if (body.at === undefined && body.amount === undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'is required' });
+  })
+  .meta({ id: 'PriceChangeRequest', description: 'Body of PATCH /merchants/subscription-plans/{id} (extension): a price change, or `{ "at": null }`.' });
+
+export type PlanChangeBody = z.infer<typeof planChangeBodySchema>;
 
 // What version 2026-11-20, the contract as first published, sees (docs/api.md#versioning). Each
 // shape names that version's fields, reusing the validators above, so a field added later is not
@@ -296,3 +343,17 @@ export const planRecord20261120Schema = z
     customer: record.customer,
   })
   .meta({ id: 'SubscriptionPlan' });
+
+// What 2026-11-26 sees: 2026-11-28's fields (docs/billing.md, part two) left out.
+
+export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true }).meta({ id: 'SubscriptionPlan' });
+
+export const planStatus20261126Schema = planStatusSchema
+  .extend({ plan: planStatusSchema.shape.plan.omit({ cancelAt: true }) })
+  .meta({ id: 'PlanStatus' });
+
+/** The plan record's older shapes, for every operation that replies with one. */
+export const PLAN_RECORD_BEFORE = { '2026-11-20': planRecord20261120Schema, '2026-11-26': planRecord20261126Schema };
+
+/** The plan status reply's older shapes. */
+export const PLAN_STATUS_BEFORE = { '2026-11-20': planStatus20261120Schema, '2026-11-26': planStatus20261126Schema };

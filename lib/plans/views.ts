@@ -16,6 +16,12 @@ export function trialFields(plan: Trialed): { trial: { days: number; endsAt: num
   return plan.trialDays ? { trial: { days: plan.trialDays, endsAt: plan.trialEndsAt?.getTime() ?? null } } : null;
 }
 
+/** A cancellation at the end of the period (docs/billing.md#cancel-at-the-end-of-the-period), while one is scheduled. */
+export function cancelAtFields(plan: Pick<PlanRow, 'cancelAt' | 'status'>): { cancelAt: number } | null {
+  const open = plan.status === 'ACTIVE' || plan.status === 'TRIALING' || plan.status === 'PAUSED';
+  return plan.cancelAt && open ? { cancelAt: plan.cancelAt.getTime() } : null;
+}
+
 /** The pricing extension fields of a plan, or null when the plan uses none of them (2026-11-20's shape). */
 function pricingFields(plan: Priced): { interval: BillingInterval } | null {
   const interval = intervalOf(plan);
@@ -24,7 +30,7 @@ function pricingFields(plan: Priced): { interval: BillingInterval } | null {
 
 /** docs/api.md#plan-status at top level (docs/api.md#plan-status); built field by field so no column leaks by accident. */
 export function toPlanStatus(
-  plan: Pick<PlanRow, 'id' | 'externalReference' | 'status' | 'amount' | 'description' | 'nextChargeDate'> & Priced & Trialed,
+  plan: Pick<PlanRow, 'id' | 'externalReference' | 'status' | 'amount' | 'description' | 'nextChargeDate' | 'cancelAt'> & Priced & Trialed,
   last: Pick<TransactionRow, 'id' | 'status' | 'amount' | 'chargeDate' | 'gatewayTransactionId'> | null,
 ): PlanStatusView {
   return {
@@ -38,6 +44,7 @@ export function toPlanStatus(
       nextChargeDate: nextChargeDateOf(plan),
       ...pricingFields(plan),
       ...trialFields(plan),
+      ...cancelAtFields(plan),
     },
     ...(last
       ? {
@@ -72,6 +79,7 @@ export function toPlanRecord(plan: PlanRow, { renewalUrl }: { renewalUrl?: strin
     status: plan.status,
     nextChargeDate: nextChargeDateOf(plan),
     ...trialFields(plan),
+    ...cancelAtFields(plan),
     ...(renewalUrl ? { renewalUrl } : {}),
     createdAt: plan.createdAt.toISOString(),
     updatedAt: plan.updatedAt.toISOString(),

@@ -185,6 +185,7 @@ async function issueForPlan(db: Db, planId: string, settings: RenewalSettings, n
     const plan = await lockPlan(tx, planId);
     if (plan?.status !== 'ACTIVE' || plan.renewalCollection !== 'LINK' || plan.renewalFailures !== 0 || !plan.nextChargeDate) return 'skipped';
     if (issueTime(plan.nextChargeDate, settingsFor(plan, plan.nextChargeDate, settings)) > now) return 'skipped';
+    if (plan.cancelAt && plan.cancelAt <= plan.nextChargeDate) return 'skipped';
     if (await getOpenRenewalLink(tx, plan.id)) return 'skipped';
     return (await issueRenewalLink(tx, outbox, plan, { source: 'reminder', settings, now })).created ? 'issued' : 'skipped';
   });

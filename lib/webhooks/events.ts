@@ -91,7 +91,7 @@ export async function recordLifecycleEvent(
   plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference' | 'status' | 'nextChargeDate' | 'cancelReason'>,
   type: LifecycleEventType,
   now: Date = new Date(),
-  extra: Pick<LifecyclePayload['data'], 'renewal' | 'change' | 'trial'> = {},
+  extra: Pick<LifecyclePayload['data'], 'renewal' | 'change' | 'trial' | 'cancelAt'> = {},
 ): Promise<void> {
   const merchant = await getLifecycleEventSettings(tx, plan.merchantId);
   if (!merchant?.types.includes(type)) return;

@@ -114,6 +114,10 @@ export const lifecyclePayloadSchema = z
         })
         .optional()
         .describe('subscription.trial_will_end only: the end of the free trial (docs/billing.md#trials)'),
+      cancelAt: epochMs
+        .nullable()
+        .optional()
+        .describe('subscription.updated only, API version 2026-11-28 on: when a cancellation at the end of the period takes effect; null when one was undone'),
     }),
     timestamp: epochMs.describe('When this event was sent, epoch milliseconds'),
   })
@@ -166,9 +170,14 @@ export function webhookPayloadIn(version: ApiVersion): z.ZodType {
   return forVersion<z.ZodType>(webhookPayloadSchema, { '2026-11-20': webhookPayload20261120 }, version);
 }
 
+/** 2026-11-26's lifecycle body: without what 2026-11-28 added (docs/billing.md#cancel-at-the-end-of-the-period). */
+const lifecyclePayload20261126 = z
+  .object({ ...lifecyclePayloadSchema.shape, data: lifecyclePayloadSchema.shape.data.omit({ cancelAt: true }) })
+  .meta({ id: lifecyclePayloadSchema.meta()?.id, description: lifecyclePayloadSchema.meta()?.description });
+
 /** The lifecycle event body's shape in `version`. */
 export function lifecyclePayloadIn(version: ApiVersion): z.ZodType {
-  return forVersion<z.ZodType>(lifecyclePayloadSchema, { '2026-11-20': lifecyclePayload20261120 }, version);
+  return forVersion<z.ZodType>(lifecyclePayloadSchema, { '2026-11-20': lifecyclePayload20261120, '2026-11-26': lifecyclePayload20261126 }, version);
 }
 
 /** Any stored body: the schema its `event` names. */

@@ -36,7 +36,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
     confirmCancel: firstParam(query.cancel) === 'confirm',
   });
   if (!page) notFound();
-  const { plan, merchantName, processorType, charges, nextCharge: next, trial, interval, monthly, changeable, cancellable, confirming, wompi, sandboxForms } = page;
+  const { plan, merchantName, processorType, charges, nextCharge: next, trial, interval, monthly, changeable, cancellable, endsAt, periodEnd, confirming, wompi, sandboxForms } = page;
   const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
   const done = firstParam(query.done);
   const problem = firstParam(query.problem);
@@ -89,6 +89,12 @@ export default async function ManagePage({ params, searchParams }: Props) {
             <>
               <dt>{c.nextCharge}</dt>
               <dd data-testid="manage-next-charge">{next ? dateFormat.format(new Date(next)) : c.none}</dd>
+            </>
+          )}
+          {endsAt !== null && (
+            <>
+              <dt>{c.endsOn}</dt>
+              <dd data-testid="manage-ends-on">{dateFormat.format(new Date(endsAt))}</dd>
             </>
           )}
           {plan.paymentMethodToken && (
@@ -191,7 +197,20 @@ export default async function ManagePage({ params, searchParams }: Props) {
       )}
       {cancellable && (
         <section className={styles.card} aria-labelledby="cancel">
-          {confirming ? (
+          {endsAt !== null ? (
+            // A cancellation at the end of the period is scheduled: the customer may still keep the plan.
+            <>
+              <h2 id="cancel">{fill(c.endingTitle, { date: dateFormat.format(new Date(endsAt)) })}</h2>
+              <p>{fill(c.endingIntro, { date: dateFormat.format(new Date(endsAt)) })}</p>
+              <form method="post" action={`/manage/${token}/cancel`} className={styles.actions}>
+                {hidden}
+                <input type="hidden" name="at" value="keep" />
+                <button type="submit" data-testid="manage-keep">
+                  {c.keepPlan}
+                </button>
+              </form>
+            </>
+          ) : confirming ? (
             <>
               <h2 id="cancel">{c.confirmTitle}</h2>
               <p>{fill(c.confirmIntro, { merchant: merchantName })}</p>
@@ -206,10 +225,29 @@ export default async function ManagePage({ params, searchParams }: Props) {
           ) : (
             <>
               <h2 id="cancel">{c.cancelTitle}</h2>
-              <p>{trial ? c.cancelIntroTrial : c.cancelIntro}</p>
-              <a className={styles.buttonLink} href={`/manage/${token}?cancel=confirm${lang === 'en' ? '&lang=en' : ''}`}>
-                {c.cancel}
-              </a>
+              {periodEnd !== null ? (
+                // The end of the period first; cancelling at once stays one step further.
+                <>
+                  <p>{fill(trial ? c.periodEndIntroTrial : c.periodEndIntro, { date: dateFormat.format(new Date(periodEnd)) })}</p>
+                  <form method="post" action={`/manage/${token}/cancel`} className={styles.actions}>
+                    {hidden}
+                    <input type="hidden" name="at" value="period_end" />
+                    <button type="submit" data-testid="manage-cancel-period-end">
+                      {fill(c.periodEnd, { date: dateFormat.format(new Date(periodEnd)) })}
+                    </button>
+                  </form>
+                  <p>
+                    <a href={`/manage/${token}?cancel=confirm${lang === 'en' ? '&lang=en' : ''}`}>{c.cancelNowInstead}</a>
+                  </p>
+                </>
+              ) : (
+                <>
+                  <p>{trial ? c.cancelIntroTrial : c.cancelIntro}</p>
+                  <a className={styles.buttonLink} href={`/manage/${token}?cancel=confirm${lang === 'en' ? '&lang=en' : ''}`}>
+                    {c.cancel}
+                  </a>
+                </>
+              )}
             </>
           )}
         </section>

@@ -1,6 +1,7 @@
 import { getDb } from '@/db/client';
 import { runRenewalLinks } from '@/lib/settlement/renewal-links';
 import { findDueRenewals, type RenewalDue, renewalEventId } from '@/lib/billing/renewals';
+import { endScheduledCancellations } from '@/lib/plans/cancel-at';
 import { inngest, renewalDue } from '../client';
 import { INNGEST_FUNCTION_IDS } from '../function-ids';
 
@@ -14,6 +15,8 @@ const MAX_PER_SWEEP = 10_000;
 export const sweepRenewals = inngest.createFunction(
   { id: INNGEST_FUNCTION_IDS.sweepRenewals, triggers: [{ cron: '*/10 * * * *' }] },
   async ({ step }) => {
+    // Plans cancelled at the end of their period end before any renewal is looked for.
+    await step.run('end-scheduled-cancellations', async () => endScheduledCancellations(await getDb(), new Date()));
     const due = await step.run('find-due-renewals', async () => {
       const found: RenewalDue[] = [];
       for await (const page of findDueRenewals(await getDb(), new Date())) {

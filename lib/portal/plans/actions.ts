@@ -8,7 +8,10 @@ import { revalidatePath } from 'next/cache';
 import { getDb } from '@/db/client';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { merchantProcessors } from '@/lib/processors';
-import type { FormState } from '@/lib/portal/form-state';
+import { errorState, type FormState, formText, okState } from '@/lib/portal/form-state';
+import { ApiError } from '@/lib/api/errors';
+import { formatDateTime } from '@/lib/portal/i18n';
+import { scheduleCancellation } from '@/lib/plans/cancel-at';
 import { changePriceFromForm } from '@/lib/portal/price-form';
 import { signedIn } from '@/lib/portal/request';
 
@@ -30,4 +33,19 @@ export async function changePriceAction(_: FormState, form: FormData): Promise<F
       ? fill(a.priceChanged, { amount: formatCop(plan.amount) })
       : fill(value('effective') === 'now' ? a.pricePending : a.priceScheduled, { amount: formatCop(plan.scheduledAmount) });
   return { status: 'ok', message };
+}
+
+/** Cancel at the end of the period (docs/billing.md#cancel-at-the-end-of-the-period), or undo it, as the API does. */
+export async function cancelAtPeriodEndAction(_: FormState, form: FormData): Promise<FormState> {
+  const { merchantId, t, lang } = await signedIn();
+  const a = t.activity;
+  const undo = formText(form, 'undo') === 'true';
+  try {
+    const plan = await scheduleCancellation(await getDb(), { merchantId, planId: formText(form, 'planId') }, { undo });
+    revalidatePath('/portal/activity/plans/[planId]', 'page');
+    return okState(plan.cancelAt ? fill(a.endScheduled, { date: formatDateTime(plan.cancelAt, lang) }) : a.endUndone);
+  } catch (error) {
+    if (error instanceof ApiError) return errorState(fill(a.endProblem, { message: error.message }));
+    throw error;
+  }
 }

@@ -15,6 +15,8 @@ export type AdvanceTestClockRequest = {
 export type CancelPlanRequest = {
   /** Why the plan ends, for your records */
   reason?: string;
+  /** Extension, API version 2026-11-28: `now` (default) cancels at once; `period_end` keeps the plan as it is until its next charge date (`cancelAt`), charges nothing more, and cancels it then. Undo it with PATCH `{ "at": null }` */
+  at?: "now" | "period_end";
 };
 
 export type Coupon = {
@@ -157,6 +159,8 @@ export type PlanStatus = {
     interval?: PlanInterval | null;
     /** Extension (docs/billing.md#trials): present only for a plan created with a free trial */
     trial?: PlanTrial;
+    /** Extension, API version 2026-11-28 (docs/billing.md#cancel-at-the-end-of-the-period): present only while a cancellation at the end of the period is scheduled; the plan is cancelled then, with no further charge */
+    cancelAt?: number;
   };
   /** Absent before the first payment */
   lastTransaction?: {
@@ -177,14 +181,16 @@ export type PlanTrial = {
   endsAt: number | null;
 };
 
-/** Body of PATCH /merchants/subscription-plans/{id} (extension). */
+/** Body of PATCH /merchants/subscription-plans/{id} (extension): a price change, or `{ "at": null }`. */
 export type PriceChangeRequest = {
   /** The new amount, cents of COP */
-  amount: number;
+  amount?: number;
   /** A new plan name, applied with the amount */
   description?: string;
   /** `next_charge` (default): from the next renewal. `now`: at once, charging the prorated difference of an increase */
   effective?: "next_charge" | "now";
+  /** Extension, API version 2026-11-28: `null` undoes a cancellation at the end of the period (docs/billing.md#cancel-at-the-end-of-the-period); sent alone */
+  at?: null;
 };
 
 /** The body of a lifecycle webhook, sent only to merchants who chose these events (docs/customers.md#lifecycle-events) */
@@ -229,6 +235,8 @@ export type SubscriptionLifecycleEvent = {
       /** What the first charge will be, cents of COP */
       amount: number;
     };
+    /** subscription.updated only, API version 2026-11-28 on: when a cancellation at the end of the period takes effect; null when one was undone */
+    cancelAt?: number | null;
   };
   /** When this event was sent, epoch milliseconds */
   timestamp: number;
@@ -250,6 +258,8 @@ export type SubscriptionPlan = {
   nextChargeDate: number | null;
   /** Extension (docs/billing.md#trials): present only for a plan created with a free trial */
   trial?: PlanTrial;
+  /** Extension, API version 2026-11-28 (docs/billing.md#cancel-at-the-end-of-the-period): present only while a cancellation at the end of the period is scheduled; the plan is cancelled then, with no further charge */
+  cancelAt?: number;
   /** Only while a renewal link is open (extension, docs/billing.md#renewal-links): the link that pays the period due, to send the customer */
   renewalUrl?: string;
   createdAt: string;
@@ -663,11 +673,11 @@ export const REQUEST_BODIES: Record<string, unknown> = {
           "next_charge",
           "now"
         ]
+      },
+      "at": {
+        "type": "null"
       }
-    },
-    "required": [
-      "amount"
-    ]
+    }
   },
   "pauseSubscriptionPlan": {
     "type": "object",
@@ -684,6 +694,13 @@ export const REQUEST_BODIES: Record<string, unknown> = {
         "type": "string",
         "minLength": 1,
         "maxLength": 500
+      },
+      "at": {
+        "type": "string",
+        "enum": [
+          "now",
+          "period_end"
+        ]
       }
     }
   },

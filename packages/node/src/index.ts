@@ -137,8 +137,11 @@ export class ServicePay {
       this.call('changeSubscriptionPlanPrice', { id }, { ...options, body }),
     pause: (id: string, options: RequestOptions = {}): Promise<SubscriptionPlan> => this.call('pauseSubscriptionPlan', { id }, { ...options, body: {} }),
     resume: (id: string, options: RequestOptions = {}): Promise<SubscriptionPlan> => this.call('resumeSubscriptionPlan', { id }, { ...options, body: {} }),
+    /** Cancels now, or with `{ at: 'period_end' }` at the next charge date (API version 2026-11-28); undo that with `undoCancel`. */
     cancel: (id: string, body: CancelPlanRequest = {}, options: RequestOptions = {}): Promise<SubscriptionPlan> =>
       this.call('cancelSubscriptionPlan', { id }, { ...options, body }),
+    /** Undoes a cancellation at the end of the period before it takes effect. */
+    undoCancel: (id: string, options: RequestOptions = {}): Promise<SubscriptionPlan> => this.call('changeSubscriptionPlanPrice', { id }, { ...options, body: { at: null } }),
     manageLink: (id: string, options: RequestOptions = {}): Promise<ManageLink> => this.call('createManageLink', { id }, { ...options, body: {} }),
   };
 

@@ -1,10 +1,11 @@
 // What pause, resume and cancel declare alike (docs/billing.md, extensions): POST on the plan, an
 // optional body, the plan record after the change, and the errors of a change.
 import type { z } from 'zod';
+import type { ApiVersion } from '@/lib/api-versions';
 import { type Operation, operation } from '@/lib/api/operation';
 import { CHANGE_ERRORS, planIdParam, SHARED_LIMIT } from '@/lib/openapi/components';
 import { IDS } from '@/lib/openapi/examples';
-import { emptyBodySchema, planRecord20261120Schema, planRecordSchema } from '@/lib/plans/schemas';
+import { emptyBodySchema, PLAN_RECORD_BEFORE, planRecordSchema } from '@/lib/plans/schemas';
 
 interface PlanChange<S extends z.ZodType> {
   verb: 'pause' | 'resume' | 'cancel';
@@ -14,7 +15,7 @@ interface PlanChange<S extends z.ZodType> {
   /** The message of the 409 example. */
   conflict: string;
   example: object;
-  body?: { schema: S; example: object };
+  body?: { schema: S; example: object; before?: Partial<Record<ApiVersion, z.ZodType>> };
 }
 
 export function planChange<S extends z.ZodType = typeof emptyBodySchema>(change: PlanChange<S>) {
@@ -28,8 +29,8 @@ export function planChange<S extends z.ZodType = typeof emptyBodySchema>(change:
     limit: 'merchant',
     description: `${change.description}\n\nNo body is needed (an empty body or \`{}\`). Beyond the contract of API version 2026-11-20 (docs/api.md#versioning).\n\n${SHARED_LIMIT}`,
     params: { id: planIdParam },
-    body: { schema: (change.body?.schema ?? emptyBodySchema) as S, required: false, ...(change.body ? { example: change.body.example } : {}) },
-    replies: { 200: { description: 'The plan record after the change', body: { schema: planRecordSchema, before: { '2026-11-20': planRecord20261120Schema }, example: change.example } } },
+    body: { schema: (change.body?.schema ?? emptyBodySchema) as S, required: false, ...(change.body ? { example: change.body.example, ...(change.body.before ? { before: change.body.before } : {}) } : {}) },
+    replies: { 200: { description: 'The plan record after the change', body: { schema: planRecordSchema, before: PLAN_RECORD_BEFORE, example: change.example } } },
     errors: CHANGE_ERRORS,
     errorExamples: { conflict: { message: change.conflict } },
     sample: { path: `/merchants/subscription-plans/${IDS.plan}/${change.verb}`, body: change.body?.example },

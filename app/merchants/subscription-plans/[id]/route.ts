@@ -5,6 +5,7 @@ import { route } from '@/lib/api/route';
 import { merchantProcessors } from '@/lib/processors';
 import { findMerchantPlan } from '@/lib/api/find-plan';
 import { changePlanPrice } from '@/lib/plans/price-change';
+import { undoCancelAt } from '@/lib/plans/cancel-at';
 import { toPlanRecord } from '@/lib/plans/views';
 import { openRenewalUrl } from '@/lib/settlement/renewal-links';
 import * as op from './operation';
@@ -14,6 +15,8 @@ export const GET = route(op.GET, async (_req, { db, merchant, params }) => {
   return jsonResponse(toPlanRecord(plan, { renewalUrl: await openRenewalUrl(db, plan.id) }));
 });
 
-export const PATCH = route(op.PATCH, async (_req, { db, merchant, params, body }) =>
-  jsonResponse(toPlanRecord(await changePlanPrice(db, merchantProcessors(db), { merchantId: merchant.merchantId, planId: params.id }, body))),
-);
+export const PATCH = route(op.PATCH, async (_req, { db, merchant, params, body }) => {
+  const scope = { merchantId: merchant.merchantId, planId: params.id };
+  if (body.at === null) return jsonResponse(toPlanRecord(await undoCancelAt(db, (tx) => findMerchantPlan(tx, scope.planId, () => getPlanForMerchant(tx, scope)))));
+  return jsonResponse(toPlanRecord(await changePlanPrice(db, merchantProcessors(db), scope, { ...body, amount: body.amount! })));
+});

@@ -2,7 +2,7 @@
 import { operation } from '@/lib/api/operation';
 import { IDS, planStatusExamples } from '@/lib/openapi/examples';
 import { PLAN_ERRORS, planIdParam } from '@/lib/openapi/components';
-import { planStatus20261120Schema, planStatusSchema } from '@/lib/plans/schemas';
+import { PLAN_STATUS_BEFORE, planStatusSchema } from '@/lib/plans/schemas';
 import { LIMITS } from '@/lib/rate-limit/limits';
 
 export const GET = operation({
@@ -24,7 +24,7 @@ export const GET = operation({
     `Rate limit: ${LIMITS['plan-status']} requests a minute per api_key.`,
   ].join('\n'),
   params: { subscriptionPlanId: planIdParam },
-  replies: { 200: { description: 'The plan status', body: { schema: planStatusSchema, before: { '2026-11-20': planStatus20261120Schema }, examples: planStatusExamples } } },
+  replies: { 200: { description: 'The plan status', body: { schema: planStatusSchema, before: PLAN_STATUS_BEFORE, examples: planStatusExamples } } },
   errors: PLAN_ERRORS,
   sample: { path: `/merchants/plans/${IDS.plan}/status` },
 });

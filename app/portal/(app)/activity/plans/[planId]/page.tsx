@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { resendEventAction } from '@/lib/portal/webhooks/actions';
 import { resendEmailAction } from '@/lib/portal/customers/actions';
-import { changePriceAction } from '@/lib/portal/plans/actions';
+import { cancelAtPeriodEndAction, changePriceAction } from '@/lib/portal/plans/actions';
 import { ActionForm } from '@/components/portal/action-form';
 import { CustomerSide } from '@/components/portal/customer-side';
 import { TableCard } from '@/components/portal/data-table';
@@ -78,6 +78,12 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
             <dd>{formatDateTime(new Date(next), lang)}</dd>
           </>
         )}
+        {plan.cancelAt && (plan.status === 'ACTIVE' || plan.status === 'TRIALING' || plan.status === 'PAUSED') && (
+          <>
+            <dt>{a.endsOn}</dt>
+            <dd data-testid="plan-cancel-at">{formatDateTime(plan.cancelAt, lang)}</dd>
+          </>
+        )}
         <dt>{a.customer}</dt>
         <dd>{plan.customerEmail}</dd>
       </dl>
@@ -101,6 +107,17 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
                 <input type="radio" name="effective" value="now" /> {a.priceNow}
               </label>
             </fieldset>
+          </ActionForm>
+        </section>
+      )}
+      {(plan.status === 'ACTIVE' || plan.status === 'TRIALING') && plan.modality === 'RECURRING' && (
+        // Cancel at the end of the period, or undo it (docs/billing.md#cancel-at-the-end-of-the-period).
+        <section className="card" aria-labelledby="period-end">
+          <h2 id="period-end">{a.endTitle}</h2>
+          <p>{plan.cancelAt ? fill(a.endScheduled, { date: formatDateTime(plan.cancelAt, lang) }) : a.endIntro}</p>
+          <ActionForm action={cancelAtPeriodEndAction} submit={plan.cancelAt ? a.endUndo : a.endSubmit} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
+            <input type="hidden" name="planId" value={plan.id} />
+            <input type="hidden" name="undo" value={plan.cancelAt ? 'true' : 'false'} />
           </ActionForm>
         </section>
       )}
