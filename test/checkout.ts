@@ -5,11 +5,11 @@ import type { PaymentInstrument, PaymentProcessor } from '@/lib/processors/proce
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { createPaymentLink } from '@/lib/plans/create-link';
 import { createLinkBodySchema } from '@/lib/plans/schemas';
-import { createTestMerchant, linkBody } from './merchants';
+import { createTestMerchant, linkBody, type TestMerchant } from './merchants';
 
-/** A fresh merchant and one payment link of it. */
-export async function createTestLink(db: Db, plan: Record<string, unknown> = {}) {
-  const merchant = await createTestMerchant(db);
+/** One payment link of `merchant` (a fresh one by default). */
+export async function createTestLink(db: Db, plan: Record<string, unknown> = {}, merchant?: TestMerchant) {
+  merchant ??= await createTestMerchant(db);
   const body = createLinkBodySchema.parse(linkBody({ plan }));
   const link = await db.transaction((tx) => createPaymentLink(tx, merchant.merchantId, body));
   return {

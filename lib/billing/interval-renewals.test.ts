@@ -1,14 +1,12 @@
-import { and, eq, notInArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { merchants, subscriptionPlans, transactions } from '@/db/schema';
-import { payWithCard } from '@/lib/checkout/payments';
-import { parseCard } from '@/lib/processors/card';
-import { createSandboxProcessor } from '@/lib/processors/sandbox';
+import { merchants, transactions } from '@/db/schema';
 import { cancelPlan, pausePlan, resumePlan } from '@/lib/plans/lifecycle';
-import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
+import { CARDS, countingSandbox } from '@/test/checkout';
 import { bogota, DAY_MS, later } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';
+import { paidPlan as paidPlanOf } from '@/test/factories';
 import type { BillingInterval } from '@/lib/calendar/interval';
 import { runRenewalSweep } from './sweep';
 
@@ -21,17 +19,7 @@ beforeAll(async () => {
   database = await useTestDatabase();
 });
 
-async function paidPlan(card: string, firstCharge: Date, interval: BillingInterval) {
-  const link = await createTestLink(database.db, { interval });
-  await database.db.update(subscriptionPlans).set({ tokenExpiresAt: later(firstCharge, DAY) }).where(eq(subscriptionPlans.id, link.subscriptionPlanId));
-  const paid = await payWithCard(database.db, createSandboxProcessor({ pendingMs: 0 }), { token: link.token, card: parseCard(cardForm(card))!, now: firstCharge });
-  expect(paid.status).toBe('APPROVED');
-  await database.db
-    .update(subscriptionPlans)
-    .set({ status: 'CANCELLED' })
-    .where(and(eq(subscriptionPlans.status, 'ACTIVE'), notInArray(subscriptionPlans.id, [link.subscriptionPlanId])));
-  return { ...link, planId: link.subscriptionPlanId };
-}
+const paidPlan = (card: string, paidAt: Date, interval: BillingInterval) => paidPlanOf(database.db, { card, paidAt, plan: { interval }, onlyDue: true });
 
 const renewalsOf = (planId: string) =>
   database.db.select().from(transactions).where(and(eq(transactions.planId, planId), eq(transactions.kind, 'RENEWAL'))).orderBy(transactions.id);

@@ -2,12 +2,11 @@ import { and, eq, notInArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { merchants, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
-import { payWithCard } from '@/lib/checkout/payments';
-import { parseCard } from '@/lib/processors/card';
 import type { PaymentProcessor } from '@/lib/processors/processor';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
-import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
+import { CARDS, countingSandbox } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
+import { paidPlan as paidPlanOf } from '@/test/factories';
 import { chargeRenewal, findDueRenewals, renewalEventId } from './renewals';
 import { runRenewalSweep } from './sweep';
 
@@ -23,15 +22,7 @@ const later = (date: Date, ms: number) => new Date(date.getTime() + ms);
 
 /** The real sandbox, counting the charges that reach it. */
 
-/** A RECURRING plan paid with `card` at `firstCharge` through the checkout's own code: ACTIVE. */
-async function paidPlan(card: string, firstCharge: Date, processor: PaymentProcessor = createSandboxProcessor({ pendingMs: 0 })) {
-  const link = await createTestLink(database.db);
-  // The link must still be valid at the (simulated) time of the first payment.
-  await database.db.update(subscriptionPlans).set({ tokenExpiresAt: later(firstCharge, DAY) }).where(eq(subscriptionPlans.id, link.subscriptionPlanId));
-  const paid = await payWithCard(database.db, processor, { token: link.token, card: parseCard(cardForm(card))!, now: firstCharge });
-  expect(paid.status).toBe('APPROVED');
-  return { ...link, planId: link.subscriptionPlanId };
-}
+const paidPlan = (card: string, paidAt: Date, processor?: PaymentProcessor) => paidPlanOf(database.db, { card, paidAt, processor });
 
 const renewalsOf = (planId: string) =>
   database.db

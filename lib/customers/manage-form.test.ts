@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { POST as cancelRoute } from '@/app/manage/[token]/cancel/route';
 import { POST as methodRoute } from '@/app/manage/[token]/method/route';
 import { runRenewalSweep } from '@/lib/billing/sweep';
-import { payCheckout, payWithCard } from '@/lib/checkout/payments';
-import { parseCard } from '@/lib/processors/card';
+import { payCheckout } from '@/lib/checkout/payments';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { databaseHoldingHandOffs } from '@/test/webhook-queue';
 import { call } from '@/test/http';
+import { paidPlan as paidPlanOf } from '@/test/factories';
 import { createManageLink } from '@/lib/auth/manage-links';
 
 // The manage page's plain form posts (lib/customers/manage-form.ts): what a browser without
@@ -19,8 +19,7 @@ const database = databaseHoldingHandOffs();
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
 
 async function paidPlan() {
-  const link = await createTestLink(database.db);
-  await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(CARDS.approved))! });
+  const link = await paidPlanOf(database.db, { processor: sandbox });
   const manage = await createManageLink(database.db, await link.plan(), { source: 'merchant' });
   return { link, token: new URL(manage.url).pathname.split('/').pop()! };
 }

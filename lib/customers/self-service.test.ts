@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { POST as manageLinkRoute } from '@/app/merchants/subscription-plans/[id]/manage-link/route';
 import { manageLinks, merchants, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
-import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/processors/card';
 import type { PaymentProcessor } from '@/lib/processors/processor';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
@@ -14,6 +13,7 @@ import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
 import { call } from '@/test/http';
 import { createTestMerchant } from '@/test/merchants';
+import { paidPlan as paidPlanOf } from '@/test/factories';
 import { manageLinkUse } from '@/db/queries/manage-links';
 import { CUSTOMER_CANCEL_REASON } from '@/lib/cancel-reason';
 import { createManageLink, findManagedPlan, recordManageLinkUse } from '@/lib/auth/manage-links';
@@ -28,11 +28,9 @@ const sandbox = createSandboxProcessor({ pendingMs: 0 });
 const card = (n: string) => ({ type: 'CARD' as const, card: parseCard(cardForm(n))! });
 const tokenOf = (url: string) => new URL(url).pathname.split('/').pop()!;
 
-async function paidPlan(cardNumber = CARDS.approved) {
-  const link = await createTestLink(database.db);
-  await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(cardNumber))! });
-  const plan = await link.plan();
-  const manage = await createManageLink(database.db, plan, { source: 'merchant' });
+async function paidPlan(card = CARDS.approved) {
+  const link = await paidPlanOf(database.db, { card, processor: sandbox });
+  const manage = await createManageLink(database.db, await link.plan(), { source: 'merchant' });
   return { link, manage, token: tokenOf(manage.url) };
 }
 

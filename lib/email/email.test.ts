@@ -4,19 +4,18 @@ import { deliveriesSettled } from '@/lib/unit-of-work';
 import type { Database } from '@/db/client';
 import { emailAttempts, emails, merchants, transactions } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
-import { payWithCard } from '@/lib/checkout/payments';
 import { createManageLink, findManagedPlan } from '@/lib/auth/manage-links';
 import { cancelByCustomer } from '@/lib/customers/self-service';
 import { resetEnvForTests } from '@/lib/env';
-import { parseCard } from '@/lib/processors/card';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { loadReceiptPdf } from '@/lib/receipts/receipt';
 import { cancelPlan } from '@/lib/plans/lifecycle';
 import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
-import { CARDS, cardForm, createTestLink } from '@/test/checkout';
+import { CARDS, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { installNetworkTripwire } from '@/test/network-tripwire';
 import { startSmtpServer, type TestSmtpServer } from '@/test/smtp-server';
+import { paidPlan as paidPlanOf } from '@/test/factories';
 import { log } from '@/lib/log';
 import { EMAIL_RETRY_DELAYS_MS, MAX_EMAIL_ATTEMPTS } from './attempts';
 import { deliverEmail, EMAIL_SWEEP_GRACE_MS, resendGivenUpEmail, sweepEmails } from './send';
@@ -62,9 +61,8 @@ const emailsOf = (planId: string) => database.db.select().from(emails).where(eq(
 const attemptsOf = (emailId: string) => database.db.select().from(emailAttempts).where(eq(emailAttempts.emailId, emailId));
 const manageLinkIn = (text: string) => /https?:\/\/\S+\/manage\/(mng_[0-9A-Za-z]{40})/.exec(text)?.[1];
 
-async function paidPlan(cardNumber = CARDS.approved, lang?: 'es' | 'en') {
-  const link = await createTestLink(database.db);
-  await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(cardNumber))!, lang });
+async function paidPlan(card = CARDS.approved, lang?: 'es' | 'en') {
+  const link = await paidPlanOf(database.db, { card, lang, processor: sandbox });
   await deliveriesSettled();
   return link;
 }

@@ -1,15 +1,15 @@
-import { and, eq, notInArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { subscriptionPlans, transactions } from '@/db/schema';
+import { transactions } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
 import { loadCheckoutPage } from '@/lib/checkout/session';
 import { parseCard } from '@/lib/processors/card';
-import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { CARDS, cardForm, countingSandbox, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { apiRefusal } from '@/test/http';
+import { paidPlan as paidPlanOf } from '@/test/factories';
 import { updateMerchant } from './merchants';
 import { merchantSuspended } from './suspension';
 
@@ -22,24 +22,13 @@ beforeAll(async () => {
   database = await useTestDatabase();
 });
 
-const DAY = 86_400_000;
 // 10:00 in Bogotá is 15:00 UTC.
 const bogota = (isoDate: string) => new Date(`${isoDate}T15:00:00.000Z`);
 const later = (date: Date, ms: number) => new Date(date.getTime() + ms);
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-async function paidPlan(firstCharge: Date) {
-  const link = await createTestLink(database.db);
-  await database.db.update(subscriptionPlans).set({ tokenExpiresAt: later(firstCharge, DAY) }).where(eq(subscriptionPlans.id, link.subscriptionPlanId));
-  const paid = await payWithCard(database.db, createSandboxProcessor({ pendingMs: 0 }), { token: link.token, card: parseCard(cardForm(CARDS.approved))!, now: firstCharge });
-  expect(paid.status).toBe('APPROVED');
-  // Only this plan is due in this file's sweeps.
-  await database.db
-    .update(subscriptionPlans)
-    .set({ status: 'CANCELLED' })
-    .where(and(eq(subscriptionPlans.status, 'ACTIVE'), notInArray(subscriptionPlans.id, [link.subscriptionPlanId])));
-  return link;
-}
+/** Only this plan is due in this file's sweeps. */
+const paidPlan = (paidAt: Date) => paidPlanOf(database.db, { paidAt, onlyDue: true });
 
 const renewalsOf = (planId: string) => database.db.select().from(transactions).where(and(eq(transactions.planId, planId), eq(transactions.kind, 'RENEWAL')));
 

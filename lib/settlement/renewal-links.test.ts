@@ -14,9 +14,11 @@ import { changePlanPrice } from '@/lib/plans/price-change';
 import { toPlanStatus } from '@/lib/plans/views';
 import { LIFECYCLE_EVENT_TYPES } from '@/lib/webhooks/payload';
 import { updateMerchant } from '@/lib/merchants/merchants';
-import { CARDS, cardForm, createTestLink, PSE_APPROVES } from '@/test/checkout';
+import { CARDS, cardForm, PSE_APPROVES } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { apiRefusal as refusal, call } from '@/test/http';
+import { createTestMerchant } from '@/test/merchants';
+import { paidPlan as paidPlanOf } from '@/test/factories';
 import { GET as GET_PLAN } from '@/app/merchants/subscription-plans/[id]/route';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { awaitingRenewals } from './renewal-links';
@@ -56,16 +58,11 @@ async function onlyThese(planIds: string[]) {
     .where(and(eq(subscriptionPlans.status, 'ACTIVE'), notInArray(subscriptionPlans.id, planIds)));
 }
 
-/**
- * A RECURRING plan paid at `firstCharge` with `instrument` through the checkout; every lifecycle
- * event chosen. Plans of earlier tests are moved out of the sweep's way (beforeEach).
- */
-async function paidPlan(instrument: PaymentInstrument, firstCharge: Date, plan: Record<string, unknown> = {}) {
-  const link = await createTestLink(database.db, plan);
-  await updateMerchant(database.db, link.merchant.merchantId, { webhookEvents: [...LIFECYCLE_EVENT_TYPES] });
-  await database.db.update(subscriptionPlans).set({ tokenExpiresAt: later(firstCharge, DAY) }).where(eq(subscriptionPlans.id, link.subscriptionPlanId));
-  expect((await pay(link.token, instrument, firstCharge)).status).toBe('APPROVED');
-  return { ...link, planId: link.subscriptionPlanId };
+/** A RECURRING plan paid at `paidAt` through the checkout; every lifecycle event chosen. */
+async function paidPlan(instrument: PaymentInstrument, paidAt: Date, plan: Record<string, unknown> = {}) {
+  const merchant = await createTestMerchant(database.db);
+  await updateMerchant(database.db, merchant.merchantId, { webhookEvents: [...LIFECYCLE_EVENT_TYPES] });
+  return paidPlanOf(database.db, { merchant, instrument, paidAt, plan, processor: sandbox });
 }
 
 const linksOf = (planId: string) => database.db.select().from(renewalLinks).where(eq(renewalLinks.planId, planId)).orderBy(asc(renewalLinks.period));

@@ -4,7 +4,6 @@ import type { Database } from '@/db/client';
 import { getOpenRenewalLink } from '@/db/queries/renewal-links';
 import { emails, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { GET as getStatus } from '@/app/merchants/plans/[subscriptionPlanId]/status/route';
-import { POST as createLink } from '@/app/merchants/subscription-link/route';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payCheckout } from '@/lib/checkout/payments';
 import { merchantNow } from '@/lib/clock';
@@ -15,7 +14,8 @@ import { CARDS, cardForm } from '@/test/checkout';
 import { DAY_MS, later } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
-import { createTestMerchant, linkBody, type TestMerchant } from '@/test/merchants';
+import { createTestMerchant, type TestMerchant } from '@/test/merchants';
+import { paidPlan as paidPlanOf } from '@/test/factories';
 import { DELETE, GET, POST } from './route';
 
 // Test clocks per merchant (docs/billing.md#test-clocks): an advance runs that merchant's plans
@@ -37,14 +37,8 @@ const txnsOf = (planId: string) => database.db.select().from(transactions).where
 const planOf = async (planId: string) => (await database.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, planId)))[0]!;
 const card = (number: string) => ({ type: 'CARD' as const, card: parseCard(cardForm(number))! });
 
-/** A plan of `merchant` created through the API and paid (or its trial started) on the hosted page's path. */
-async function paidPlan(merchant: TestMerchant, plan: Record<string, unknown> = {}, number: string = CARDS.approved) {
-  const created = await call(createLink, { method: 'POST', headers: merchant.headers, body: linkBody({ plan }) });
-  expect(created.status).toBe(200);
-  const { subscriptionPlanId, token } = created.json as { subscriptionPlanId: string; token: string };
-  await payCheckout(database.db, merchantProcessors(database.db), { token, payment: { instrument: card(number) }, lang: 'es' });
-  return subscriptionPlanId;
-}
+const paidPlan = async (merchant: TestMerchant, plan: Record<string, unknown> = {}, card: string = CARDS.approved) =>
+  (await paidPlanOf(database.db, { merchant, plan, card, processor: merchantProcessors(database.db), lang: 'es' })).planId;
 
 describe('POST /merchants/test-clock', () => {
   it("runs a trial's notice and end at their own times, for this merchant only; another merchant's due plan is not charged", async () => {

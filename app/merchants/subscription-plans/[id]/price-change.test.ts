@@ -10,6 +10,7 @@ import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { DAY_MS } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
+import { paidPlan as paidPlanOf } from '@/test/factories';
 import { POST as cancel } from './cancel/route';
 import { POST as pause } from './pause/route';
 import { PATCH } from './route';
@@ -23,16 +24,12 @@ beforeAll(async () => {
 
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
 
-/** A plan of a fresh merchant that chose subscription.updated, paid `daysAgo` days ago with `card` (ACTIVE). */
 async function paidPlan({ card = CARDS.approved, daysAgo = 2, interval = { unit: 'week', count: 1 } } = {}) {
-  const link = await createTestLink(database.db, { amount: 1_000_000, interval });
+  const link = await paidPlanOf(database.db, { plan: { amount: 1_000_000, interval }, card, paidAt: new Date(Date.now() - daysAgo * DAY_MS), processor: sandbox });
   await database.db
     .update(merchants)
     .set({ webhookEventTypes: ['subscription.charge.approved', 'subscription.updated'] })
     .where(eq(merchants.id, link.merchant.merchantId));
-  const paidAt = new Date(Date.now() - daysAgo * DAY_MS);
-  const paid = await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(card))!, now: paidAt });
-  expect(paid.status).toBe('APPROVED');
   return link;
 }
 type Link = Awaited<ReturnType<typeof paidPlan>>;
