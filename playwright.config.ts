@@ -65,14 +65,14 @@ const serverEnv = (port: number, url: string, name: string) => ({
   ...(DATABASE_URL ? {} : { PGLITE_DATA_DIR: embeddedDataDir(name) }),
 });
 
-// The server under test is the production build (`next build` + `next start`), not `next dev`:
+// The server under test is the production build (`next build`, skipped when current, + `next start`), not `next dev`:
 // Next 16 builds into `.next/` and keeps dev output apart in `.next/dev/`, so it runs beside a
 // developer's `npm run dev` (whose `.next/dev/lock` refuses a second dev server in the same
 // folder), edits made during a run cannot hot-reload pages under a test, and the journeys check
 // what ships.
 const serverCommand = [
   ...(DATABASE_URL ? ['npm run db:migrate'] : []),
-  'npm run build',
+  'npm run build:if-stale',
   `npm run start -- --port ${E2E_PORT} --hostname 127.0.0.1`,
 ].join(' && ');
 

@@ -2,12 +2,15 @@
 // renewal sweep once, as the timer of a deployment would, against the bench's PostgreSQL database
 // and its Wompi double. It says READY, waits for a line on stdin, sweeps, and prints one JSON line
 // per second (its RSS and how many attempts it finished) and one at the end with the summary.
+// With BENCH_SETTLE=1 it runs the settler's pass first, as a deployment's timers would after a
+// crash (test/resilience/renewal-day.resilience.ts).
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { openPostgres } from '@/db/client';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import type { PaymentProcessor } from '@/lib/processors';
 import { createWompiProcessor, type WompiKeys } from '@/lib/processors/wompi/processor';
+import { runSettler } from '@/lib/settlement/settler';
 import { installWebhookQueue } from '@/lib/webhooks/queue';
 
 async function main() {
@@ -27,6 +30,7 @@ async function main() {
   const sampler = setInterval(() => {
     console.log(JSON.stringify({ t: Date.now() - started, rss: process.memoryUsage().rss }));
   }, 1000);
+  if (process.env.BENCH_SETTLE === '1') await runSettler(database.db, { now, processorFor: (txn) => source(txn.merchantId) });
   const summary = await runRenewalSweep(database.db, source, { now });
   clearInterval(sampler);
   console.log(JSON.stringify({ done: true, ms: Date.now() - started, rss: process.memoryUsage().rss, summary: { ...summary, transactionIds: summary.transactionIds.length } }));

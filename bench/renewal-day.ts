@@ -88,7 +88,7 @@ async function run(instances: number): Promise<Run> {
     await database.close();
     await scratch.vacuum();
     fs.writeFileSync(keysFile, JSON.stringify(keys));
-    const env = { BENCH_DB_URL: scratch.url, BENCH_WOMPI_URL: double.url, BENCH_NOW: String(NOW.getTime()), BENCH_KEYS_FILE: keysFile };
+    const env = { DATABASE_URL: scratch.url, BENCH_DB_URL: scratch.url, BENCH_WOMPI_URL: double.url, BENCH_NOW: String(NOW.getTime()), BENCH_KEYS_FILE: keysFile };
     const workers = Array.from({ length: instances }, () => startWorker(env));
     await Promise.all(workers.map((w) => w.ready));
     const loadAtStart = os.loadavg()[0]!;

@@ -11,32 +11,10 @@ import postgres from 'postgres';
 import { openPostgres } from '@/db/client';
 import { createMerchant } from '@/lib/merchants/merchants';
 import { createPaymentLink } from '@/lib/plans/create-link';
+export { ensureBuild } from '@/scripts/build-if-stale';
 
 // The local server only: the bench sends nothing anywhere but 127.0.0.1.
 const PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-
-// What goes into the build (tests aside); a missing entry is skipped.
-const SOURCES = ['app', 'lib', 'db', 'components', 'public', 'instrumentation.ts', 'proxy.ts', 'middleware.ts', 'next.config.ts', 'tsconfig.json', 'package-lock.json'];
-
-function newestSourceMtime(entry: string): number {
-  const stat = fs.statSync(entry, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(entry) ? 0 : stat.mtimeMs;
-  let newest = 0;
-  for (const child of fs.readdirSync(entry)) newest = Math.max(newest, newestSourceMtime(path.join(entry, child)));
-  return newest;
-}
-
-/** `npm run build` when .next/BUILD_ID is missing or older than any source file (tests aside). */
-export function ensureBuild(): { built: boolean } {
-  const buildId = fs.statSync('.next/BUILD_ID', { throwIfNoEntry: false });
-  const newest = Math.max(...SOURCES.map(newestSourceMtime));
-  if (buildId && buildId.mtimeMs >= newest) return { built: false };
-  console.log(buildId ? 'sources changed since the last build: npm run build' : 'no production build: npm run build');
-  const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  if (result.status !== 0) throw new Error('npm run build failed: fix the build, then run the bench again');
-  return { built: true };
-}
 
 export interface ScratchDatabase {
   name: string;
