@@ -1,22 +1,13 @@
+// Performance (docs/performance.md): memory given back after a burst. V8 keeps the pages its
+// collections empty, outside the heap it reports, so a server keeps what a burst made it take
+// (docs/operations.md#memory; figures in docs/benchmarks.md). After a quiet spell, once the RSS has
+// grown well past its floor, one full collection (the inspector's `HeapProfiler.collectGarbage`)
+// gives them back: a pause and a slower burst after it, paid once, never while requests come.
+
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { errorFields, log } from '@/lib/log';
 
-// Performance (docs/performance.md): memory given back after a burst.
-
-/**
- * A server keeps what a burst made it take. The pages V8's collections empty stay with the
- * process, pooled for reuse and outside the heap V8 reports: 60 s after a 10,000-request fuzz run
- * the RSS was about 600 MB against about 330 MB idle, with the live and committed heap back to
- * their idle size (docs/operations.md#memory).
- *
- * Whenever requests have stopped for a while and the RSS has grown well past where the process
- * started (or where its last release left it), it asks V8 for one collection of all it can (the
- * inspector's `HeapProfiler.collectGarbage`, V8's low-memory notification), which also gives the pooled pages
- * back. It costs a pause of a few hundred milliseconds and, like V8's own memory-reducing
- * collections, a burst after it that runs slower for a few seconds while code is optimised again:
- * paid once after a burst that grew the process, never while requests come.
- */
 export const MEMORY_RELEASE = {
   /** How often the process looks at itself. */
   checkEveryMs: 5_000,
@@ -79,8 +70,8 @@ export function memoryReleaser(probe: MemoryProbe, settings: MemoryReleaseSettin
         const heapBefore = probe.heapTotal();
         await probe.collect();
         let collections = 1;
-        // When the collection itself emptied much of the heap, a second one: an earlier attempt's
-        // single collection took the heap from 290 to 113 MB and left the RSS where it was.
+        // A collection that emptied much of the heap leaves the RSS where it was until a second one
+        // (docs/benchmarks.md, 2026-11-26).
         if (heapBefore - probe.heapTotal() >= settings.grownByBytes) {
           await probe.collect();
           collections++;
