@@ -64,6 +64,13 @@ export const COUPON_DURATIONS = ['once', 'repeating', 'forever'] as const;
 export const COUPON_LIMITS = { percentOff: { min: 1, max: 99 }, periods: { min: 1, max: 36 } } as const;
 /** The languages the customer may read us in (lib/i18n/locale.ts). */
 export const CUSTOMER_LANGS = ['es', 'en'] as const;
+/** Electronic invoicing (docs/einvoicing.md#issuing): the providers, the IVA rates, the documents and their states. */
+export const EINVOICE_PROVIDERS = ['factus', 'alegra'] as const;
+export const EINVOICE_IVA_RATES = ['19', '5', '0', 'excluded'] as const;
+export const INVOICE_KINDS = ['INVOICE', 'CREDIT_NOTE'] as const;
+/** CANCELLED: the charge was voided before its invoice was issued. */
+export const INVOICE_STATUSES = ['PENDING', 'ISSUED', 'REJECTED', 'FAILED', 'CANCELLED'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 export type Modality = (typeof MODALITIES)[number];
@@ -72,8 +79,8 @@ export type RenewalCollection = (typeof RENEWAL_COLLECTIONS)[number];
 export type RenewalLinkStatus = (typeof RENEWAL_LINK_STATUSES)[number];
 export type CouponDuration = (typeof COUPON_DURATIONS)[number];
 
-const inList = (column: string, values: readonly string[]) =>
-  sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(', ')})`);
+const inListText = (column: string, values: readonly string[]) => `${column} in (${values.map((v) => `'${v}'`).join(', ')})`;
+const inList = (column: string, values: readonly string[]) => sql.raw(inListText(column, values));
 
 export const merchants = pgTable(
   'merchants',
@@ -113,6 +120,14 @@ export const merchants = pgTable(
     reminderDays: smallint('reminder_days').notNull().default(REMINDER_DAYS.default),
     graceDays: smallint('grace_days').notNull().default(GRACE_DAYS.default),
     renewalLadder: boolean('renewal_ladder').notNull().default(true),
+    // Electronic invoicing (docs/einvoicing.md#settings): off while the provider is null. The
+    // credentials (and Alegra's resolution) are sealed together; the next consecutives are ours
+    // to give when we number (Alegra's invoices within the resolution, every credit note).
+    einvoiceProvider: text('einvoice_provider', { enum: EINVOICE_PROVIDERS }),
+    einvoiceIva: text('einvoice_iva', { enum: EINVOICE_IVA_RATES }),
+    einvoiceSecrets: text('einvoice_secrets'),
+    einvoiceNextNumber: bigint('einvoice_next_number', { mode: 'number' }),
+    einvoiceNextNoteNumber: bigint('einvoice_next_note_number', { mode: 'number' }).notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -125,6 +140,10 @@ export const merchants = pgTable(
     check('merchants_processor_type_check', inList('processor_type', PROCESSOR_TYPES)),
     check('merchants_nit_check', sql`nit is null or nit ~ '^[0-9]{6,10}(-[0-9])?$'`),
     check('merchants_wompi_keys_check', sql`processor_type <> 'wompi' or (wompi_public_key is not null and wompi_secrets is not null)`),
+    check(
+      'merchants_einvoice_check',
+      sql.raw(`(einvoice_provider is null and einvoice_iva is null and einvoice_secrets is null) or (${inListText('einvoice_provider', EINVOICE_PROVIDERS)} and ${inListText('einvoice_iva', EINVOICE_IVA_RATES)} and einvoice_secrets is not null)`),
+    ),
   ],
 );
 
@@ -245,6 +264,11 @@ export const subscriptionPlans = pgTable(
     customerLastName: text('customer_last_name'),
     customerIdType: text('customer_id_type', { enum: ID_TYPES }),
     customerIdNumber: text('customer_id_number'),
+    // Who the invoices are made out to (docs/einvoicing.md#the-buyer): null, the final consumer.
+    customerTaxIdType: text('customer_tax_id_type', { enum: ID_TYPES }),
+    customerTaxIdNumber: text('customer_tax_id_number'),
+    customerTaxIdDv: smallint('customer_tax_id_dv'),
+    customerLegalName: text('customer_legal_name'),
     cancelReason: text('cancel_reason'),
     // The customer's language (docs/customers.md#e-mails): the checkout page's when they first
     // paid, or the manage page's they chose since; their e-mails are written in it.
@@ -507,6 +531,77 @@ export const idempotencyKeys = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Electronic invoices (docs/einvoicing.md#issuing): one INVOICE per APPROVED charge, written in the
+ * settlement's transaction, and one CREDIT_NOTE per voided charge whose invoice was ISSUED. Issued
+ * after commit by whoever claims it (claim, claimedUntil: a lease); what was sent (lines, buyer,
+ * period) is kept so every attempt sends the same document.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => subscriptionPlans.id),
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    kind: text('kind', { enum: INVOICE_KINDS }).notNull(),
+    // A credit note: the invoice it annuls.
+    invoiceId: text('invoice_id').references((): AnyPgColumn => invoices.id),
+    status: text('status', { enum: INVOICE_STATUSES }).notNull().default('PENDING'),
+    provider: text('provider', { enum: EINVOICE_PROVIDERS }).notNull(),
+    number: text('number'),
+    cufe: text('cufe'),
+    qrUrl: text('qr_url'),
+    pdfUrl: text('pdf_url'),
+    providerId: text('provider_id'),
+    // The consecutive we gave it when we number (Alegra), kept across attempts.
+    callerNumber: bigint('caller_number', { mode: 'number' }),
+    callerPrefix: text('caller_prefix'),
+    // Bogotá date it was issued on (a credit note cites it).
+    issueDate: text('issue_date'),
+    errors: jsonb('errors').$type<{ rule: string; message: string }[]>().notNull().default([]),
+    warnings: jsonb('warnings').$type<{ rule: string; message: string }[]>().notNull().default([]),
+    lastError: text('last_error'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    // Retryable failures are retried until then (72 h), then FAILED.
+    retryUntil: timestamp('retry_until', { withTimezone: true, mode: 'date' }).notNull(),
+    claim: text('claim'),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
+    // The charge was voided while this invoice was not yet known to be issued.
+    voidedAt: timestamp('voided_at', { withTimezone: true, mode: 'date' }),
+    total: cents('total').notNull(),
+    net: cents('net').notNull(),
+    ivaAmount: cents('iva_amount').notNull(),
+    ivaRate: text('iva_rate', { enum: EINVOICE_IVA_RATES }).notNull(),
+    lines: jsonb('lines').$type<unknown[]>().notNull(),
+    buyer: jsonb('buyer').$type<Record<string, unknown>>().notNull(),
+    paymentMethod: text('payment_method', { enum: PAYMENT_METHOD_TYPES }).notNull(),
+    periodStart: text('period_start'),
+    periodEnd: text('period_end'),
+    issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One invoice and at most one credit note per charge, however many settlers race.
+    uniqueIndex('invoices_one_per_charge').on(t.transactionId, t.kind),
+    index('invoices_merchant_idx').on(t.merchantId, t.id),
+    index('invoices_plan_idx').on(t.planId, t.id),
+    index('invoices_due_idx').on(t.nextAttemptAt).where(sql`status = 'PENDING'`),
+    check('invoices_kind_check', inList('kind', INVOICE_KINDS)),
+    check('invoices_status_check', inList('status', INVOICE_STATUSES)),
+    check('invoices_note_check', sql`(kind = 'INVOICE') = (invoice_id is null)`),
+    check('invoices_amounts_check', sql`total > 0 and net >= 0 and iva_amount >= 0 and net + iva_amount = total`),
+  ],
 );
 
 export const WEBHOOK_ATTEMPT_TRIGGERS = ['automatic', 'manual'] as const;

@@ -11,9 +11,18 @@ interface WebhookHandOff {
   merchantId: string;
 }
 
+/** A committed electronic invoice (or credit note) to issue; the merchant keys its concurrency. */
+interface InvoiceHandOff {
+  invoiceId: string;
+  merchantId: string;
+  /** A second hand-off: its charge was voided while it was not known to be issued, or the merchant retried it. */
+  reason?: 'voided' | 'retried';
+}
+
 export class Outbox {
   readonly webhookEvents: WebhookHandOff[] = [];
   readonly emailIds: string[] = [];
+  readonly invoices: InvoiceHandOff[] = [];
 
   /** A webhook event row written in this unit of work. */
   addWebhookEvent(event: WebhookHandOff): void {
@@ -25,8 +34,13 @@ export class Outbox {
     this.emailIds.push(id);
   }
 
+  /** An invoice row written in this unit of work, to issue once it commits. */
+  addInvoice(invoice: InvoiceHandOff): void {
+    this.invoices.push(invoice);
+  }
+
   get isEmpty(): boolean {
-    return this.webhookEvents.length === 0 && this.emailIds.length === 0;
+    return this.webhookEvents.length === 0 && this.emailIds.length === 0 && this.invoices.length === 0;
   }
 }
 
@@ -39,7 +53,7 @@ export interface HandOffSender {
 const senders = new Map<string, HandOffSender>();
 
 /** Registers (or replaces) the sender of one kind of hand-off. */
-export function registerHandOff(kind: 'webhooks' | 'emails', sender: HandOffSender): void {
+export function registerHandOff(kind: 'webhooks' | 'emails' | 'invoices', sender: HandOffSender): void {
   senders.set(kind, sender);
 }
 

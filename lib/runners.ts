@@ -2,7 +2,10 @@ import { type Db, getDb } from '@/db/client';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { sweepEmails } from '@/lib/email/send';
 import { inngestConfigured } from '@/lib/inngest/client';
+import { inngestInvoiceQueue } from '@/lib/inngest/invoice-queue';
 import { inngestWebhookQueue } from '@/lib/inngest/webhook-queue';
+import { installInvoiceQueue } from '@/lib/invoices/hand-off';
+import { sweepInvoices } from '@/lib/invoices/sweep';
 import { log } from '@/lib/log';
 import { merchantProcessors } from '@/lib/processors';
 import { startPeriodic } from '@/lib/periodic';
@@ -49,6 +52,15 @@ const IN_PROCESS_JOBS: { name: string; everyMs: number; run: () => Promise<void>
     },
   },
   {
+    // Electronic invoices due: a first attempt a crash lost, retries after their backoff (docs/einvoicing.md#issuing).
+    name: 'invoice sweep',
+    everyMs: 15_000,
+    run: async () => {
+      const summary = await sweepInvoices(await getDb());
+      if (summary.claimed > 0) log.info('invoice sweep', { ...summary });
+    },
+  },
+  {
     name: 'renewal sweep',
     everyMs: MINUTE,
     run: async () => {
@@ -77,8 +89,10 @@ const IN_PROCESS_JOBS: { name: string; everyMs: number; run: () => Promise<void>
 export function startRunners(): void {
   if (inngestConfigured()) {
     installWebhookQueue(inngestWebhookQueue);
+    installInvoiceQueue(inngestInvoiceQueue);
     return;
   }
   installWebhookQueue(undefined);
+  installInvoiceQueue(undefined);
   for (const job of IN_PROCESS_JOBS) startPeriodic(job.name, job.everyMs, job.run);
 }

@@ -223,7 +223,7 @@ export async function startFactusDouble(options: KitOptions & { accounts?: Factu
     if (kind === 'CREDIT_NOTE') {
       bill = documents.find((d) => d.account === account && d.kind === 'INVOICE' && d.number === body.bill_number);
       if (!bill?.validated) return { status: 422, body: { message: 'Los datos proporcionados no son válidos.', errors: { bill_number: ['La factura no existe o no ha sido validada por la DIAN.'] } } };
-      const credited = documents.filter((d) => d.kind === 'CREDIT_NOTE' && d.validated && d.billNumber === bill!.number).reduce((sum, d) => sum + d.total, 0);
+      const credited = documents.filter((d) => d.account === account && d.kind === 'CREDIT_NOTE' && d.validated && d.billNumber === bill!.number).reduce((sum, d) => sum + d.total, 0);
       if (credited + totals.total > bill.total) return { status: 422, body: { message: 'Los datos proporcionados no son válidos.', errors: { items: ['El valor de la nota supera el saldo de la factura.'] } } };
       if (bill.buyerId !== totals.buyerId) return { status: 422, body: { message: 'Los datos proporcionados no son válidos.', errors: { 'customer.identification': ['El cliente debe ser el de la factura.'] } } };
     }
@@ -277,7 +277,7 @@ export async function startFactusDouble(options: KitOptions & { accounts?: Factu
     const links = { qr: dianQrUrl(doc.key, 2), public_url: `${kit.origin}/public/${doc.number}` };
     const common = { reference_code: doc.reference, number: doc.number, is_validated: doc.validated, validated_at: doc.validated ? doc.issueDate : null, errors: doc.errors, links };
     if (doc.kind === 'INVOICE') return { ...common, cufe: doc.validated ? doc.key : null, send_email: false, totals: { total: formatAmount(doc.total) } };
-    const bill = documents.find((d) => d.kind === 'INVOICE' && d.number === doc.billNumber);
+    const bill = documents.find((d) => d.account === doc.account && d.kind === 'INVOICE' && d.number === doc.billNumber);
     return { ...common, cude: doc.validated ? doc.key : null, qr: links.qr, cufe: bill?.key ?? null, bill_number: doc.billNumber };
   }
 

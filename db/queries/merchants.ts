@@ -43,6 +43,10 @@ export async function updateMerchantRow(
       | 'webhookRetries'
       | 'webhookDisabledAt'
       | 'webhookFailingSince'
+      | 'einvoiceProvider'
+      | 'einvoiceIva'
+      | 'einvoiceSecrets'
+      | 'einvoiceNextNumber'
     >
   >,
 ): Promise<MerchantRow | undefined | 'retries_without_url'> {

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { coupons, subscriptionPlans, transactions, webhookEvents } from '../schema';
+import { coupons, invoices, subscriptionPlans, transactions, webhookEvents } from '../schema';
 
 // The rows a merchant's request may name by id, by their id prefix.
-const TABLES = { sub: subscriptionPlans, txn: transactions, evt: webhookEvents, cpn: coupons } as const;
+const TABLES = { sub: subscriptionPlans, txn: transactions, evt: webhookEvents, cpn: coupons, inv: invoices } as const;
 
 export type OwnedKind = keyof typeof TABLES;
 

@@ -6,7 +6,7 @@ import { isId } from '@/lib/ids';
 // The one "403 or 404" rule (docs/api.md#authentication): a malformed or unknown id is 404;
 // another merchant's row is 403, and nothing of it is read.
 
-const NOUNS: Record<OwnedKind, string> = { sub: 'subscription plan', txn: 'transaction', evt: 'webhook event', cpn: 'coupon' };
+const NOUNS: Record<OwnedKind, string> = { sub: 'subscription plan', txn: 'transaction', evt: 'webhook event', cpn: 'coupon', inv: 'invoice' };
 
 /**
  * Loads a row through `load`, which must be scoped by the caller's merchant id, so it can only

@@ -43,3 +43,8 @@ export const renewalDue = eventType('servicepay/renewal.due', {
   // merchantId keys the per-merchant concurrency of charge-renewal; events sent before it was added lack it.
   schema: z.object({ planId: id, merchantId: id.optional(), period: z.number().int(), attempt: z.number().int().min(0).max(3) }),
 });
+
+/** An electronic invoice (or credit note) was committed: issue it (docs/einvoicing.md#issuing). */
+export const invoiceCommitted = eventType('servicepay/invoice.committed', {
+  schema: z.object({ invoiceId: id, merchantId: id }),
+});

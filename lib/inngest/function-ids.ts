@@ -17,6 +17,8 @@ export const INNGEST_FUNCTION_IDS = {
   deleteOldEmails: 'delete-old-emails',
   deleteOldManageLinks: 'delete-old-manage-links',
   deleteOldAuditEntries: 'delete-old-audit-entries',
+  issueInvoice: 'issue-invoice',
+  sweepInvoices: 'sweep-invoices',
 } as const;
 
 /** The id Inngest knows a function by. */

@@ -1,4 +1,5 @@
 import { billingFunctions } from './functions/billing';
+import { invoiceFunctions } from './functions/invoices';
 import { retentionFunctions } from './functions/retention';
 import { sendWebhookFunction } from './functions/send-webhook';
 import { settlePaymentsFunction } from './functions/settle-payments';
@@ -6,4 +7,4 @@ import { sweepEmailsFunction } from './functions/sweep-emails';
 import { sweepWebhooksFunction } from './functions/sweep-webhooks';
 
 /** Every function served at /api/inngest. */
-export const functions = [sendWebhookFunction, sweepWebhooksFunction, sweepEmailsFunction, settlePaymentsFunction, ...billingFunctions, ...retentionFunctions];
+export const functions = [sendWebhookFunction, sweepWebhooksFunction, sweepEmailsFunction, settlePaymentsFunction, ...billingFunctions, ...retentionFunctions, ...invoiceFunctions];

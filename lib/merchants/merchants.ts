@@ -5,6 +5,7 @@ import { ApiError } from '@/lib/api/errors';
 import { forgetApiKeys } from '@/lib/auth/key-cache';
 import { generateApiKey, generateApiSecret, generateWebhookSecret, sha256Hex } from '@/lib/auth/secrets';
 import { createId, isId } from '@/lib/ids';
+import { eInvoicingColumns, eInvoicingView } from '@/lib/invoices/settings';
 import { processorColumns, processorView } from './processor-schema';
 import { resumeMerchantRenewals } from './suspension';
 import { type CreatedMerchant, createdMerchantSchema, withChargeEvents, type CreateMerchantInput, merchantSchema, type MerchantView, type UpdateMerchantInput } from './schemas';
@@ -57,6 +58,7 @@ export function merchantView(row: MerchantRow): MerchantView {
     graceDays: row.graceDays,
     renewalLadder: row.renewalLadder,
     nit: row.nit,
+    eInvoicing: eInvoicingView(row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   });
@@ -89,10 +91,13 @@ function webhookSwitches(input: Pick<UpdateMerchantInput, 'webhookUrl' | 'webhoo
  */
 export async function updateMerchant(db: Db, merchantId: string, input: UpdateMerchantInput, actor?: AuditActor, now = new Date()) {
   if (!isId('mch', merchantId)) throw new ApiError('not_found', 'No merchant with this id');
-  const { processor, webhookEvents, webhookEnabled, ...rest } = input;
+  const { processor, webhookEvents, webhookEnabled, eInvoicing, ...rest } = input;
+  // Our Alegra consecutive goes on from where it was when the resolution stays the same.
+  const current = eInvoicing?.provider === 'alegra' ? await getMerchant(db, merchantId) : null;
   const patch = {
     ...rest,
     ...(processor ? processorColumns(processor) : {}),
+    ...(eInvoicing !== undefined ? eInvoicingColumns(eInvoicing, current ?? null) : {}),
     ...(webhookEvents ? { webhookEventTypes: webhookEvents } : {}),
     ...webhookSwitches({ webhookUrl: rest.webhookUrl, webhookRetries: rest.webhookRetries, webhookEnabled }),
   };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { GRACE_DAYS, MERCHANT_STATUSES, REMINDER_DAYS } from '@/db/schema';
 import { API_VERSIONS } from '@/lib/api-versions';
 import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@/lib/webhooks/payload';
+import { eInvoicingSettingsSchema, eInvoicingViewSchema } from '@/lib/invoices/settings';
 import { processorSettingsSchema } from './processor-schema';
 
 // Merchant settings as the operator API and the portal accept them (docs/webhooks.md#delivery, docs/checkout.md#embedding, docs/operations.md#operator-api).
@@ -126,6 +127,7 @@ const UPDATABLE = [
   'apiVersion',
   'webhookRetries',
   'webhookEnabled',
+  'eInvoicing',
 ];
 
 export const createMerchantBodySchema = z
@@ -157,6 +159,7 @@ export const updateMerchantBodySchema = z
       .literal(true, { error: 'can only be true: re-enables an endpoint disabled after 3 days of failures' })
       .optional()
       .describe('true re-enables a webhook endpoint disabled after 3 days of failed deliveries'),
+    eInvoicing: eInvoicingSettingsSchema.optional(),
   })
   .refine((body) => Object.values(body).some((v) => v !== undefined), {
     message: `send at least one of ${UPDATABLE.join(', ')}`,
@@ -204,6 +207,7 @@ export const merchantSchema = z
     apiVersion: z.enum(API_VERSIONS).describe('The pinned API version: requests without ServicePay-Version, and webhook bodies'),
     webhookRetries: z.boolean().describe('Whether failed deliveries are retried for about 3 days'),
     webhookDisabledAt: isoMs.nullable().describe('When the endpoint was disabled after 3 days of failed deliveries; null while enabled'),
+    eInvoicing: eInvoicingViewSchema,
     createdAt: isoMs,
     updatedAt: isoMs,
   })

@@ -171,6 +171,7 @@ export const merchantExample = {
   apiVersion: '2026-11-28',
   webhookRetries: true,
   webhookDisabledAt: null,
+  eInvoicing: { provider: 'factus' as const, iva: 19 as const },
   createdAt: CREATED_AT,
   updatedAt: '2026-11-23T09:30:00.000Z',
 } satisfies ReturnType<typeof merchantView>;

@@ -8,6 +8,7 @@ import { settleLinkPayment, stepDownToLink } from '@/lib/settlement/renewal-link
 import { afterRenewalOutcome } from '@/lib/calendar/schedule';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/processors';
+import { noteInvoice } from '@/lib/invoices/record';
 import { noteSettlement } from '@/lib/notices';
 import type { Outbox } from '@/lib/outbox';
 import { inTransaction } from '@/lib/unit-of-work';
@@ -133,6 +134,8 @@ export async function settleCharge(
     // Under the plan's lock a PENDING transaction cannot change, so this only guards the invariant.
     if (!settled) return unchanged;
     await recordChargeEvent(tx, outbox, plan, settled, now);
+    // Its electronic invoice, issued after commit (docs/einvoicing.md#issuing).
+    await noteInvoice(tx, outbox, plan, settled, now);
     // An approved charge that carried the coupon's discount uses one of its periods (docs/billing.md#coupons).
     const counted = settled.status === 'APPROVED' && settled.discount > 0 ? await countDiscountedCharge(tx, plan.id) : plan;
     const moved = await movePlan(tx, outbox, counted, settled, now);

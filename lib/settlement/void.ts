@@ -4,6 +4,7 @@ import { getTransactionForMerchant, type TransactionRow, voidTransaction } from 
 import { ApiError } from '@/lib/api/errors';
 import { findOwned } from '@/lib/api/ownership';
 import { type ProcessorSource, resolveProcessor } from '@/lib/processors';
+import { noteVoidedCharge } from '@/lib/invoices/record';
 import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 import type { VoidedView } from './schemas';
@@ -23,7 +24,11 @@ export async function recordVoid(db: Db, txn: Pick<TransactionRow, 'id' | 'planI
   return inTransaction(db, async (tx, outbox) => {
     const plan = await lockPlan(tx, txn.planId);
     const voided = await voidTransaction(tx, txn.id);
-    if (voided) await recordChargeEvent(tx, outbox, plan, voided, now);
+    if (voided) {
+      await recordChargeEvent(tx, outbox, plan, voided, now);
+      // Its invoice's credit note, or the pending invoice's cancellation (docs/einvoicing.md#voids).
+      await noteVoidedCharge(tx, outbox, voided, now);
+    }
     return voided;
   });
 }

@@ -1,0 +1,119 @@
+import type { Db } from '@/db/client';
+import { cancelUnvalidatedInvoice, getEInvoicingOf, getInvoiceOfTransaction, insertInvoice, type InvoiceRow, markInvoiceVoided } from '@/db/queries/invoices';
+import type { PlanRow } from '@/db/queries/plans';
+import type { TransactionRow } from '@/db/queries/transactions';
+import { intervalOf } from '@/lib/calendar/interval';
+import { bogotaDate, invoicePeriod } from '@/lib/einvoicing/dates';
+import { finalConsumer, type Buyer } from '@/lib/einvoicing/draft';
+import { type LineInput, priceLine, totalsOf } from '@/lib/einvoicing/money';
+import { createId } from '@/lib/ids';
+import type { Outbox } from '@/lib/outbox';
+import { ivaOfColumn } from './settings';
+
+// Writing electronic invoices in the unit of work of the change that causes them
+// (docs/einvoicing.md#issuing): an APPROVED charge of a merchant with e-invoicing on gets its
+// PENDING invoice in the settlement's own transaction, and a void its credit note (or the
+// pending invoice's cancellation). Recorders import them through record.ts, which loads the
+// hand-off that issues them after commit; nothing here calls a provider.
+
+export const RETRY_WINDOW_MS = 72 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Who the plan's invoices are made out to: its tax id and legal name, or the final consumer. */
+export function buyerOf(plan: PlanRow): Buyer {
+  if (!plan.customerTaxIdType || !plan.customerTaxIdNumber) return finalConsumer(plan.customerEmail);
+  const name = plan.customerLegalName ?? ([plan.customerFirstName, plan.customerLastName].filter(Boolean).join(' ') || plan.customerEmail);
+  return {
+    taxId: { type: plan.customerTaxIdType, number: plan.customerTaxIdNumber, dv: plan.customerTaxIdType === 'NIT' ? plan.customerTaxIdDv : null },
+    legalName: name,
+    email: plan.customerEmail,
+  };
+}
+
+/** The days a charge pays for: its period by the plan's interval; a proration, the rest of the current one. */
+function periodOf(plan: PlanRow, txn: TransactionRow) {
+  const start = txn.periodStart ?? txn.chargeDate;
+  if (txn.kind === 'PRORATION' && plan.nextChargeDate && plan.nextChargeDate.getTime() - DAY_MS >= txn.chargeDate.getTime()) {
+    return { start: bogotaDate(txn.chargeDate), end: bogotaDate(new Date(plan.nextChargeDate.getTime() - DAY_MS)) };
+  }
+  return invoicePeriod(start, intervalOf(plan), plan.billingAnchorDay);
+}
+
+/**
+ * An APPROVED charge's PENDING invoice, when its merchant invoices; true when the charge has one.
+ * A second settler's insert does nothing: one invoice per charge.
+ */
+export async function noteInvoice(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionRow, now: Date): Promise<boolean> {
+  if (txn.status !== 'APPROVED') return false;
+  const settings = await getEInvoicingOf(tx, plan.merchantId);
+  if (!settings?.provider || !settings.iva) return false;
+  const line: LineInput = { description: plan.description, quantity: 1, unitPrice: txn.amount + txn.discount, discount: txn.discount, iva: ivaOfColumn(settings.iva) };
+  const totals = totalsOf([priceLine(line)]);
+  const period = periodOf(plan, txn);
+  const inserted = await insertInvoice(tx, {
+    id: createId('inv', now.getTime()),
+    merchantId: plan.merchantId,
+    planId: plan.id,
+    transactionId: txn.id,
+    kind: 'INVOICE',
+    provider: settings.provider,
+    retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS),
+    nextAttemptAt: now,
+    total: totals.payable,
+    net: totals.lineExtension,
+    ivaAmount: totals.iva,
+    ivaRate: settings.iva,
+    lines: [line],
+    buyer: buyerOf(plan) as unknown as Record<string, unknown>,
+    paymentMethod: txn.paymentMethodType,
+    periodStart: period.start,
+    periodEnd: period.end,
+    createdAt: now,
+  });
+  if (inserted) outbox.addInvoice({ invoiceId: inserted.id, merchantId: inserted.merchantId });
+  return true;
+}
+
+/** The credit note annulling an ISSUED invoice (concept 2), written once. */
+export async function insertCreditNote(tx: Db, outbox: Outbox, invoice: InvoiceRow, now: Date): Promise<void> {
+  const note = await insertInvoice(tx, {
+    id: createId('inv', now.getTime()),
+    merchantId: invoice.merchantId,
+    planId: invoice.planId,
+    transactionId: invoice.transactionId,
+    kind: 'CREDIT_NOTE',
+    invoiceId: invoice.id,
+    provider: invoice.provider,
+    retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS),
+    nextAttemptAt: now,
+    total: invoice.total,
+    net: invoice.net,
+    ivaAmount: invoice.ivaAmount,
+    ivaRate: invoice.ivaRate,
+    lines: invoice.lines,
+    buyer: invoice.buyer,
+    paymentMethod: invoice.paymentMethod,
+    periodStart: invoice.periodStart,
+    periodEnd: invoice.periodEnd,
+    createdAt: now,
+  });
+  if (note) outbox.addInvoice({ invoiceId: note.id, merchantId: note.merchantId });
+}
+
+/**
+ * A charge was voided (in its void's unit of work): an ISSUED invoice gets its credit note; a
+ * PENDING one never sent is cancelled, and one an issuer may have sent is marked for that issuer
+ * to settle (issued after all: a credit note; not: cancelled); a REJECTED or FAILED one, which DIAN
+ * never validated, is cancelled.
+ */
+export async function noteVoidedCharge(tx: Db, outbox: Outbox, txn: Pick<TransactionRow, 'id'>, now: Date): Promise<void> {
+  const invoice = await getInvoiceOfTransaction(tx, txn.id, 'INVOICE', { lock: true });
+  if (!invoice) return;
+  if (invoice.status === 'ISSUED') return insertCreditNote(tx, outbox, invoice, now);
+  if (invoice.status === 'PENDING') {
+    const marked = await markInvoiceVoided(tx, invoice.id, now);
+    if (marked?.status === 'PENDING') outbox.addInvoice({ invoiceId: marked.id, merchantId: marked.merchantId, reason: 'voided' });
+    return;
+  }
+  if (invoice.status === 'REJECTED' || invoice.status === 'FAILED') await cancelUnvalidatedInvoice(tx, invoice.id, now);
+}
