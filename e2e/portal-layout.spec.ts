@@ -43,8 +43,18 @@ test('60-character values in every column: no page scrolls sideways at 360, 1280
   const txnCsv = await (await page.request.get(`/portal/export/transactions?q=${encodeURIComponent(subRef)}`)).text();
   expect(txnCsv.trim().split('\r\n')).toHaveLength(2);
 
-  for (const path of ['/portal/overview', '/portal/activity', '/portal/transactions', `/portal/activity/plans/${paid}`, '/portal/settings/api', '/portal/settings/webhooks', '/portal/settings/processor']) {
+  for (const path of [
+    '/portal/overview',
+    '/portal/overview?days=90',
+    '/portal/activity',
+    '/portal/transactions',
+    `/portal/activity/plans/${paid}`,
+    '/portal/settings/api',
+    '/portal/settings/webhooks',
+    '/portal/settings/processor',
+  ]) {
     await expectFits(page, path, [360, 1280, 1920]);
+    await expect(page.getByTestId('test-mode')).toBeVisible();
   }
 });
 
