@@ -1,9 +1,6 @@
-// API versions (docs/api.md#versioning). A request names one with `ServicePay-Version: YYYY-MM-DD`;
-// without it, the merchant's pinned version applies (the newest when the merchant was created,
-// changeable in the portal). 2026-11-20 is the contract as first published, exactly; each later
-// version adds what would surprise a receiver written for an older one (new reply fields, new
-// plan states). Shapes are chosen where requests are parsed and replies and webhook bodies built.
-// Nothing here imports the app: db/schema.ts and lib/webhooks read it too.
+// API versions (docs/api.md#versioning): the `ServicePay-Version` header, else the merchant's
+// pinned version. 2026-11-20 is the contract as first published; each later one adds what would
+// surprise an older receiver. Imports nothing of the app: db/schema.ts reads it too.
 import { z } from 'zod';
 
 /** Every version, oldest first. Adding one: append it here and bump the column default (a migration). */
@@ -18,11 +15,7 @@ export function isApiVersion(value: unknown): value is ApiVersion {
   return typeof value === 'string' && (API_VERSIONS as readonly string[]).includes(value);
 }
 
-/**
- * What `version` sees of something declared as `latest` with older shapes in `before`: a shape
- * keyed by version V is what V and every version before it see (the shape changed after V). The
- * oldest such V not older than `version` wins; none, and it is `latest`.
- */
+/** What `version` sees of `latest`: the shape in `before` keyed by the oldest version not older than it, else `latest`. */
 export function forVersion<T>(latest: T, before: Partial<Record<ApiVersion, T>> | undefined, version: ApiVersion): T {
   if (!before) return latest;
   const key = API_VERSIONS.find((v) => v >= version && before[v] !== undefined);

@@ -20,10 +20,8 @@ const DUMMY_HASH = sha256Hex('servicepay-dummy-secret');
 const unauthorized = () => bearerUnauthorized('Send Authorization: Bearer <api_key>:<api_secret> with an active key');
 
 /**
- * docs/api.md#authentication: `Bearer <api_key>:<api_secret>`, split on the first colon. A missing
- * header, another scheme, an unknown key, a wrong secret, a revoked key and an inactive merchant
- * all get the same 401. With `cache`, a key that authenticated lately is not read again
- * (lib/auth/key-cache.ts); its secret is still checked against the hash on every request.
+ * docs/api.md#authentication: `Bearer <api_key>:<api_secret>`; every failure is the same 401. With
+ * `cache` the key is not read again, but its secret is checked against the hash every time.
  */
 export async function authenticateMerchant(db: Db, authorization: string | null, cache?: KeyCache): Promise<AuthenticatedMerchant> {
   const credentials = bearerCredentials(authorization);

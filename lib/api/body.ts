@@ -37,12 +37,7 @@ function tooLarge() {
   return new ApiError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024} KiB`);
 }
 
-/**
- * Refuses JSON text nested deeper than MAX_JSON_DEPTH (400) or holding more than MAX_JSON_KEYS
- * object keys (413), in one pass over the text before it is parsed: nothing then walks a value
- * 5,000 levels deep (docs/settlement.md#no-5xx-for-a-bad-request). Malformed text is left for
- * JSON.parse to refuse.
- */
+/** Refuses JSON nested past MAX_JSON_DEPTH (400) or with more than MAX_JSON_KEYS keys (413), before parsing. */
 function checkJsonShape(text: string): void {
   let depth = 0;
   let keys = 0;
@@ -64,10 +59,7 @@ function checkJsonShape(text: string): void {
   }
 }
 
-/**
- * A body's text as a JSON object: 415 for a body that is not JSON, 400 for malformed JSON or a
- * non-object, 400 or 413 past the limits of checkJsonShape. Never a 500. With `optional`, an empty body is `{}`.
- */
+/** A body's text as a JSON object: 415, 400 or 413 for anything else, never a 500; with `optional`, empty is `{}`. */
 export function parseJsonObject(
   text: string,
   contentType: string | null,
@@ -94,11 +86,7 @@ export function parseJsonObject(
   return value as Record<string, unknown>;
 }
 
-/**
- * The path of the first string (value or key) holding U+0000, or null. Checked once for every
- * validated input (JSON bodies, query strings): PostgreSQL cannot store it in text, so it would
- * fail as a 500 wherever it reached the database (docs/settlement.md).
- */
+/** The path of the first string holding U+0000 (PostgreSQL's text cannot store it), or null. */
 function findNul(root: unknown): string | null {
   // Iterative, depth first in document order; a path is spelt out only for the string found.
   interface At { value: unknown; key: string; parent: At | null }

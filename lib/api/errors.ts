@@ -23,11 +23,7 @@ interface ErrorDetail {
   message: string;
 }
 
-/**
- * An Error to `instanceof` (Error.prototype is its prototype) that the Error constructor never
- * runs for: an ApiError is an answer (a 401, a 404), not a fault, so it needs no stack, and even
- * with Error.stackTraceLimit at 0 constructing an Error cost a few µs of every 401 (docs/benchmarks.md).
- */
+/** An Error to `instanceof` whose constructor never runs: an answer needs no stack (docs/benchmarks.md). */
 const Answer = function Answer() {} as unknown as new () => Error;
 Answer.prototype = Error.prototype;
 

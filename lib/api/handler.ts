@@ -21,12 +21,7 @@ export function requestIdOf(req: Pick<Request, 'headers'>): string {
 }
 
 // Performance (docs/performance.md): small replies not gzipped.
-/**
- * Replies under this many bytes go uncompressed. Next.js gzips every route handler's reply for a
- * client that accepts gzip, as most HTTP clients do, because it drops the Content-Length that would
- * have let its 1 KiB threshold apply; gzip then cost more CPU than the rest of a 401 and saved
- * nothing on a few hundred bytes (docs/api.md#conventions, docs/benchmarks.md).
- */
+/** Replies under this many bytes go uncompressed: gzip cost more than it saved on them (docs/benchmarks.md). */
 const COMPRESS_FROM_BYTES = 1024;
 
 interface JsonInit {
@@ -34,11 +29,7 @@ interface JsonInit {
   headers?: Record<string, string>;
 }
 
-/**
- * Every JSON reply of the API, from its serialized text: `Cache-Control: no-store` unless the route
- * sets its own (a reply may carry a customer's e-mail and phone), and `no-transform` on a small one,
- * which Next's compression honours.
- */
+/** Every JSON reply of the API: `no-store` unless the route says otherwise, `no-transform` when small. */
 export function jsonTextResponse(text: string, { status = 200, headers }: JsonInit = {}): Response {
   const cacheControl = Buffer.byteLength(text) < COMPRESS_FROM_BYTES ? 'no-store, no-transform' : 'no-store';
   return new Response(text, { status, headers: { 'Cache-Control': cacheControl, ...headers, 'Content-Type': 'application/json' } });
@@ -58,19 +49,13 @@ export function errorResponse(error: ApiError, requestId: string): Response {
 }
 
 interface ApiOptions {
-  /**
-   * A synchronous check run before anything else; a request it refuses is answered at once: no
-   * await, no log scope, no database. A request without credentials costs the least it can
-   * (docs/api.md#authentication).
-   */
+  /** A synchronous check before anything else (no await, no database): what it refuses is answered at once. */
   refuse?: (req: Request) => ApiError | undefined;
 }
 
 /**
- * The outer wrapper of every API route: request id, the docs/api.md#conventions error body, one JSON log line
- * per request. Every line logged while the request runs carries its request id (lib/log.ts);
- * the database out of reach is a 503 with Retry-After (docs/settlement.md#when-the-database-drops-its-connections);
- * other unknown errors are logged and answered with a bare 500.
+ * The outer wrapper of every API route: request id, the error body, one log line per request. The
+ * database out of reach is a 503 with Retry-After; any other unknown error a logged bare 500.
  */
 export function withApi<P = Record<string, never>>(handler: ApiHandler<P>, { refuse }: ApiOptions = {}) {
   return (req: Request, route: RouteContext<P>): Response | Promise<Response> => {

@@ -5,10 +5,8 @@ import type { AuthenticatedMerchant } from '@/lib/api/authenticate';
 import type { LimitBucket } from '@/lib/rate-limit/limits';
 import type { ErrorCode } from './errors';
 
-// One declaration per operation (docs/api.md, "Adding an operation"), in an operation.ts beside
-// its route.ts: the route's wrapper reads it (auth, rate-limit bucket, the schemas it parses
-// with) and the OpenAPI document is generated from the list of all of them
-// (app/api/openapi.json/operations.ts), so the handler and the document cannot disagree.
+// One declaration per operation, in an operation.ts beside its route.ts (docs/api.md#adding-an-operation):
+// the route's wrapper and the OpenAPI document both read it, so they cannot disagree.
 
 /** Who may call: a merchant's API key, the operator token, anyone (per-IP limit), or anyone. */
 export type Auth = 'merchant' | 'operator' | 'checkout' | 'none';
@@ -46,11 +44,7 @@ export interface Example {
 export interface Media {
   /** The shape in the newest API version. */
   schema: z.ZodType;
-  /**
-   * Older shapes, by the last version that has each (docs/api.md#versioning): a merchant request
-   * in such a version is parsed, or answered, through it. Replies are stripped to it (a field it
-   * does not name is dropped), so what later versions add never reaches an older caller.
-   */
+  /** Older shapes, keyed by the last version that has each (docs/api.md#versioning). */
   before?: Partial<Record<ApiVersion, z.ZodType>>;
   example?: PerDeployment<unknown>;
   examples?: Record<string, Example>;

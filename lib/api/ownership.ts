@@ -8,11 +8,7 @@ import { isId } from '@/lib/ids';
 
 const NOUNS: Record<OwnedKind, string> = { sub: 'subscription plan', txn: 'transaction', evt: 'webhook event', cpn: 'coupon', inv: 'invoice' };
 
-/**
- * Loads a row through `load`, which must be scoped by the caller's merchant id, so it can only
- * return the caller's own row. On a miss, whether the id exists at all is the only thing read:
- * then the row is another merchant's (403); otherwise it is unknown (404).
- */
+/** A row through a merchant-scoped `load`; on a miss, 403 if the id exists (another merchant's), else 404. */
 export async function findOwned<T>(db: Db, kind: OwnedKind, id: string, load: () => Promise<T | undefined>): Promise<T> {
   const notFound = () => new ApiError('not_found', `No ${NOUNS[kind]} with this id`);
   if (!isId(kind, id)) throw notFound();

@@ -31,20 +31,13 @@ function shapeFor(media: Media, version: ApiVersion | undefined): z.ZodType {
   return version ? forVersion(media.schema, media.before, version) : media.schema;
 }
 
-/**
- * A body as `version` reads it: through that version's shape first, so a field added later is
- * ignored as it was then, then through the newest, which fills such fields' defaults.
- */
+/** A body as `version` reads it: its shape first (later fields ignored), then the newest for defaults. */
 function parseBody(media: Media, raw: Record<string, unknown> | undefined, version: ApiVersion | undefined): unknown {
   const shape = shapeFor(media, version);
   return parseWith(media.schema, shape === media.schema ? raw : parseWith(shape, raw));
 }
 
-/**
- * The reply as `version` has it (docs/api.md#versioning): a reply with an older shape in that
- * version is parsed through it, which drops what later versions added and maps new states to the
- * ones that version knows, and serialized again in that shape's field order.
- */
+/** The reply as `version` has it (docs/api.md#versioning): later fields dropped, new states mapped. */
 async function inVersion(op: Operation, response: Response, version: ApiVersion | undefined): Promise<Response> {
   const media = op.replies[response.status]?.body;
   if (!media || shapeFor(media, version) === media.schema) return response;
@@ -54,11 +47,7 @@ async function inVersion(op: Operation, response: Response, version: ApiVersion 
 
 type MerchantAudit = { db: Db; merchant: { merchantId: string; apiKey: string } };
 
-/**
- * A change made with a merchant's API key, in the audit log (docs/portal.md#audit-log): the
- * operation, the path it acted on, and the body sent, secrets masked and the customer left out. Written once the change
- * has committed (each operation has its own unit of work), so the reply is never held back by it.
- */
+/** A change made with an API key, in the audit log (docs/portal.md#audit-log), once it has committed. */
 async function auditKeyRequest(req: Request, op: Operation, { db, merchant }: MerchantAudit, rawBody: Record<string, unknown> | undefined) {
   await recordAudit(db, {
     merchantId: merchant.merchantId,
@@ -70,10 +59,7 @@ async function auditKeyRequest(req: Request, op: Operation, { db, merchant }: Me
   });
 }
 
-/**
- * The route of `op` (STYLE: one wrapper per route): its auth and rate-limit bucket, then its
- * declared headers, query and body parsed with the declared schemas, then the handler.
- */
+/** The route of `op`: auth and rate limit, then its headers, query and body parsed, then the handler. */
 export function route<const O extends Operation>(op: O, handler: (req: Request, ctx: OperationContext<O>) => Promise<Response>): Route<O> {
   const run = async (req: Request, ctx: ApiContext<Record<string, string>> & { version?: ApiVersion }): Promise<Response> => {
     const headers = readHeaders(req, op);

@@ -4,10 +4,7 @@ import { ApiError } from './errors';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const KNOWN = API_VERSIONS.join(', ');
 
-/**
- * `value` as an API version, `fallback` when absent (docs/api.md#versioning). A malformed or
- * unknown one is a 400 naming `name` and the value, and listing the versions there are.
- */
+/** `value` as an API version, `fallback` when absent; an unknown one is a 400 naming `name`. */
 export function versionOrFallback(
   value: string | null,
   fallback: ApiVersion,
@@ -27,10 +24,7 @@ export function versionOrFallback(
   );
 }
 
-/**
- * The version a merchant request is answered in: its `ServicePay-Version` header, else the
- * merchant's pinned one. `errorHeaders` go on the 400 of a bad one (the rate-limit headers).
- */
+/** The version a merchant request is answered in: its `ServicePay-Version` header, else the pinned one. */
 export function requestedVersion(req: Pick<Request, 'headers'>, pinned: ApiVersion, errorHeaders?: Record<string, string>): ApiVersion {
   return versionOrFallback(req.headers.get(VERSION_HEADER), pinned, { name: VERSION_HEADER, headers: errorHeaders });
 }

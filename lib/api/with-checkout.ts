@@ -4,10 +4,8 @@ import { ApiError } from './errors';
 import { type ApiContext, withApi, withResponseHeaders } from './handler';
 
 /**
- * The client's address for the per-IP limit: the last X-Forwarded-For entry, the one the nearest
- * proxy added; entries to its left are whatever the client chose to send. Next.js fills the header
- * with the socket's address only when a request has none, so a server reached without such a proxy
- * lets a client choose its own bucket (docs/operations.md: instances run behind one).
+ * The client's address for the per-IP limit: the last X-Forwarded-For entry, the one our proxy
+ * added (docs/operations.md: instances run behind one); entries left of it are the client's.
  */
 export function clientIp(req: Pick<Request, 'headers'>): string {
   const forwarded = req.headers.get('x-forwarded-for');

@@ -15,12 +15,8 @@ interface MerchantContext<P> extends ApiContext<P> {
 }
 
 /**
- * Every merchant route (STYLE: one wrapper): Bearer credentials, the route's rate limit per
- * api_key with RateLimit-* headers on every answer after authentication (a 401 carries none),
- * then the handler, told the API version the request is answered in (its `ServicePay-Version`, else
- * the merchant's pinned one; every answer after authentication names it). A request without
- * credentials is refused before any of it. Errors map to the
- * docs/api.md#conventions body in withApi.
+ * Every merchant route: Bearer credentials, the route's rate limit (RateLimit-* headers after
+ * authentication), then the handler with the request's API version. No credentials: refused first.
  */
 export function withMerchant<P = Record<string, never>>(
   handler: (req: Request, ctx: MerchantContext<P>) => Promise<Response>,

@@ -27,10 +27,7 @@ export function addMonthsOnAnchor(date: Date, months: number, anchorDay: number)
   return new Date(moved - BOGOTA_OFFSET_MS);
 }
 
-/**
- * The first anchor day strictly after `after`'s Bogotá day, at `after`'s time of day: where a
- * resumed plan's next charge falls (docs/billing.md), so no paused month is charged.
- */
+/** The first anchor day after `after`'s Bogotá day: a resumed plan's next charge, no paused month charged. */
 export function nextOnAnchor(after: Date, anchorDay: number): Date {
   const thisMonth = addMonthsOnAnchor(after, 0, anchorDay);
   return anchorDayOf(thisMonth) > anchorDayOf(after) ? thisMonth : addMonthsOnAnchor(after, 1, anchorDay);

@@ -11,13 +11,7 @@ export interface RenewalSettings {
   graceDays: number;
 }
 
-/**
- * The settings as they apply to a period of `periodMs`: grace at most half the period, and the
- * first e-mail at least a day after the previous period's grace ended. A weekly plan with the
- * defaults (3 and 5) gets 3 days of grace and its e-mail 3 days before the due date; a monthly
- * plan of 28 days or more is never clamped below the settings' own bounds but for graceDays 15 in
- * February (14).
- */
+/** The settings for a period of `periodMs`: grace at most half of it, the first e-mail a day after the last grace. */
 export function clampRenewalSettings(settings: RenewalSettings, periodMs: number): RenewalSettings {
   const periodDays = Math.max(1, Math.floor(periodMs / DAY_MS));
   const graceDays = Math.min(settings.graceDays, Math.floor(periodDays / 2));
@@ -30,11 +24,7 @@ export function issueTime(due: Date, settings: RenewalSettings): Date {
   return new Date(due.getTime() - settings.reminderDays * DAY_MS);
 }
 
-/**
- * The reminders after the first e-mail: on the due date and two days before grace ends, each only
- * when it falls after the link was issued and before it expires; the second only when after the
- * first (with two days of grace or less, the due date's reminder is the last one).
- */
+/** The reminders after the first e-mail: on the due date and two days before grace ends, within the link's life. */
 export function reminderTimes(link: { createdAt: Date; period: Date; expiresAt: Date }): Date[] {
   const due = link.period.getTime();
   const final = link.expiresAt.getTime() - FINAL_REMINDER_BEFORE_MS;

@@ -1,9 +1,7 @@
 import { addMonthsOnAnchor, anchorDayOf, nextOnAnchor } from './calendar';
 
-// A RECURRING plan's billing interval (docs/billing.md#intervals): every `count` weeks, months or
-// years. Months and years land on the plan's anchor day (clamped to short months, Bogotá days);
-// weeks add 7 × count days. The one place due dates, retries and monthly figures are computed,
-// for renewals, settlement, resume, renewal links and the portal alike.
+// A RECURRING plan's billing interval (docs/billing.md#intervals): the one place due dates,
+// retries and monthly figures are computed. Months and years land on the anchor day (Bogotá).
 
 export const INTERVAL_UNITS = ['week', 'month', 'year'] as const;
 type IntervalUnit = (typeof INTERVAL_UNITS)[number];
@@ -30,29 +28,19 @@ export function isMonthly(interval: BillingInterval | null): boolean {
   return interval?.unit === 'month' && interval.count === 1;
 }
 
-/**
- * The anchor day (1..31) a plan keeps from its first charge at `firstCharge`: the day of the month
- * of months and years. Weeks have none (null); they are counted in days from the due date.
- */
+/** The anchor day (1..31) of months and years; weeks have none. */
 export function anchorFor(interval: BillingInterval, firstCharge: Date): number | null {
   return interval.unit === 'week' ? null : anchorDayOf(firstCharge);
 }
 
-/**
- * The due date `periods` intervals after `due` (default 1): the next charge after a period is
- * paid. `anchorDay` is the plan's (months and years); without one, `due`'s own day.
- */
+/** The due date `periods` intervals after `due`, on `anchorDay` (else `due`'s own day). */
 export function addInterval(due: Date, interval: BillingInterval, anchorDay: number | null, periods = 1): Date {
   if (interval.unit === 'week') return new Date(due.getTime() + 7 * interval.count * periods * DAY_MS);
   const months = (interval.unit === 'year' ? 12 : 1) * interval.count * periods;
   return addMonthsOnAnchor(due, months, anchorDay ?? anchorDayOf(due));
 }
 
-/**
- * The first due date strictly after `after`'s Bogotá day: where a resumed plan's next charge falls,
- * so no paused period is charged. Months and years: the next anchor day (at `after`'s time of
- * day); weeks: the same weekday as `lastDue`, the plan's last due date, a whole period on from it.
- */
+/** The first due date after `after`'s Bogotá day: a resumed plan's next charge, no paused period charged. */
 export function nextDueAfter(after: Date, lastDue: Date, interval: BillingInterval, anchorDay: number | null): Date {
   if (interval.unit !== 'week') return nextOnAnchor(after, anchorDay ?? anchorDayOf(lastDue));
   const periodDays = 7 * interval.count;
@@ -69,20 +57,14 @@ const RETRY_OFFSET_DAYS = [0, 1, 3, 5] as const;
 /** How many failed attempts a period may have before the plan is cancelled. */
 export const MAX_RENEWAL_FAILURES = RETRY_OFFSET_DAYS.length - 1;
 
-/**
- * Milliseconds after the due date of attempt `attempt` (0 = the due date, 1..3 the retries): 1, 3
- * and 5 days, capped to half the period, so a weekly plan's last retry comes before its next week.
- */
+/** Milliseconds from the due date to attempt `attempt`: 1, 3 and 5 days, capped to half the period. */
 export function attemptOffsetMs(interval: BillingInterval | null, attempt: number): number {
   const days = RETRY_OFFSET_DAYS[attempt] ?? 0;
   const halfPeriod = interval?.unit === 'week' ? (7 * interval.count * DAY_MS) / 2 : Infinity;
   return Math.min(days * DAY_MS, halfPeriod);
 }
 
-/**
- * What `amount` per interval comes to per month, in whole cents (rounded): weekly × 52 / 12,
- * yearly / 12. The portal's MRR adds these.
- */
+/** `amount` per interval as whole cents a month (for MRR). */
 export function monthlyAmount(amount: number, interval: BillingInterval): number {
   const perYear = { week: 52, month: 12, year: 1 }[interval.unit] / interval.count;
   return Math.round((amount * perYear) / 12);
@@ -90,9 +72,7 @@ export function monthlyAmount(amount: number, interval: BillingInterval): number
 
 /**
  * What a price increase applied at once charges (docs/billing.md#price-changes): the difference for
- * the part of the current period, from `nextDue` less one interval to `nextDue`, still ahead at
- * `now`, rounded half up to whole pesos when the difference is whole pesos (Wompi takes only whole
- * pesos, as a coupon's percentage is rounded: lib/coupons/discount.ts#percentOf), else to the cent.
+ * what is left of the period, in whole pesos when the difference is (Wompi's rule), else cents.
  */
 export function proratedDifference(
   difference: number,

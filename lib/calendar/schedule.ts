@@ -27,10 +27,7 @@ export function amountForPeriod(plan: Scheduling, due: Date): number {
   return scheduledFor(plan, due) ? plan.scheduledAmount! : plan.amount;
 }
 
-/**
- * The plan's new price once a period charged with it is paid (nothing when none was scheduled for
- * it): by an automatic renewal or through its renewal link alike.
- */
+/** The plan's new price once a period charged with it is paid. */
 export function applyScheduled(plan: Scheduling, due: Date) {
   if (!scheduledFor(plan, due)) return {};
   return {
@@ -42,18 +39,12 @@ export function applyScheduled(plan: Scheduling, due: Date) {
   };
 }
 
-/**
- * The due date of the period after the one due at `due`: from the due date on the anchor, not from
- * a late retry's or payment's date, so billing does not drift.
- */
+/** The due date of the next period, from the anchor rather than a late payment, so billing does not drift. */
 export function followingPeriodDue(plan: Pick<PlanRow, 'billingAnchorDay' | 'intervalUnit' | 'intervalCount'>, due: Date): Date {
   return addInterval(due, intervalOf(plan) ?? MONTHLY, plan.billingAnchorDay);
 }
 
-/**
- * The plan after a final renewal outcome: next period, next retry, or cancelled. A trial's end
- * (docs/billing.md#trials) is collected the same way; its approval makes the plan ACTIVE.
- */
+/** The plan after a final renewal outcome (a trial's end too): next period, next retry, or cancelled. */
 export function afterRenewalOutcome(plan: PlanRow, status: 'APPROVED' | 'DECLINED' | 'ERROR', failure: string | null) {
   const due = periodDueOf(plan);
   const interval = intervalOf(plan) ?? MONTHLY;

@@ -11,12 +11,9 @@ import { findPlanByToken } from './session';
 import { cardPaymentBodySchema } from './schemas';
 import { firstParam, paramOf, type SearchParams } from '@/lib/search-params';
 
-// The card form without JavaScript (docs/checkout.md): the browser POSTs the form's fields to
-// /pay/<token>/card as an ordinary form; the server pays exactly as the JSON endpoint does and
-// answers 303 to the payment's outcome page, or back to the form with what went wrong. Card
-// values only ever travel in the POST body: a redirect carries the page's own query (language,
-// embedding), a problem code and the NAMES of refused fields, never a value, and nothing here
-// logs the body.
+// The card form without JavaScript (docs/checkout.md): a form POST paid as the JSON endpoint pays,
+// answered with a 303. Card values travel only in the POST body: a redirect carries field names,
+// never values, and nothing here logs the body.
 
 const CARD_FIELDS: CardField[] = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardHolder'];
 
@@ -65,10 +62,7 @@ export function seeOther(location: string): Response {
   return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
 }
 
-/**
- * Handles one form post of the card. `clientKey` is the per-IP rate-limit key, the same bucket
- * the JSON payment endpoint counts.
- */
+/** One form post of the card; `clientKey` is the JSON endpoint's per-IP bucket. */
 export async function payWithCardForm(
   db: Db,
   processors: ProcessorSource,

@@ -18,11 +18,7 @@ export function frameAncestors(allowedDomains: readonly string[]): string {
 
 const DEFAULT_PORT: Record<string, string> = { 'http:': '80', 'https:': '443' };
 
-/**
- * CSP's matching of a scheme-less `host[:port]` source against an ancestor's origin: the scheme is
- * the checkout's own or its secure upgrade; `*.` matches subdomains only; no port means the
- * scheme's default port.
- */
+/** CSP's matching of a scheme-less `host[:port]` source against an ancestor's origin. */
 export function originMatchesEntry(origin: URL, entry: string, ownScheme: string): boolean {
   const schemeOk = origin.protocol === ownScheme || (ownScheme === 'http:' && origin.protocol === 'https:');
   if (!schemeOk) return false;
@@ -32,11 +28,7 @@ export function originMatchesEntry(origin: URL, entry: string, ownScheme: string
   return host.startsWith('*.') ? origin.hostname.endsWith(host.slice(1)) : origin.hostname === host;
 }
 
-/**
- * The origin the embedded checkout may post its messages to, or null. The widget names its page's
- * origin in the iframe URL; it is used only when it is our own origin or on the merchant's list,
- * so a page that is not allowed learns nothing even if a browser let it frame the checkout.
- */
+/** The origin the embedded checkout may post to: ours or one on the merchant's list, else null. */
 export function embedTargetOrigin(claimed: string | undefined, allowedDomains: readonly string[], appOrigin: string): string | null {
   if (!claimed || !URL.canParse(claimed)) return null;
   const origin = new URL(claimed);

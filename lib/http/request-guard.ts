@@ -7,18 +7,10 @@ import { requestIdOf } from '@/lib/api/handler';
 import { log, redactPath } from '@/lib/log';
 import { isProductionDeployment } from '@/lib/processors/secret-box';
 
-// Requests that Next.js cannot represent, met before it sees them (docs/settlement.md, no 5xx).
-// Next turns every request into a WHATWG Request, which refuses the methods TRACE, TRACK and
-// CONNECT (a TypeError, answered with a plain 500), and decodes each dynamic path segment with
-// decodeURIComponent, which throws on malformed percent-encoding (`%ZZ`, a trailing `%`, the
-// overlong `%C0%AF`): its fallback 400 page does not exist in an App Router app, so that too was
-// a plain 500 with no request id and no log line. Files under public/ are served by Next's static
-// server, which answers any method but GET and HEAD, and a malformed or unsatisfiable Range, with
-// a plain 500 as well. A request of Next's client router (`RSC: 1`) whose `Next-Router-State-Tree`
-// header Next cannot read (not URI-encoded JSON of a router state, over 40,000 characters, or
-// sent twice) makes it throw while rendering any page, the not-found page included: a plain 500
-// for one header. Installed on Node's HTTP server by instrumentation.ts, in the server
-// process only.
+// Requests Next.js cannot represent, answered before it sees them (docs/settlement.md#no-5xx-for-a-bad-request):
+// methods a WHATWG Request refuses, undecodable path segments, public/ files asked with another
+// method or a bad Range, bodies to paths the build does not serve, and client-router requests
+// whose router state header Next cannot read. Next answers each with a plain 500 and no request id.
 
 /** Two years, subdomains included: what preload lists ask for. */
 export const HSTS = 'max-age=63072000; includeSubDomains';
@@ -38,13 +30,8 @@ function decodes(segment: string): boolean {
   }
 }
 
-/**
- * The request target with each undecodable path segment replaced, or null when every segment
- * decodes. The route then answers as for any unknown id: our JSON 404 with a request id on the
- * API, the page's own not-found on /pay and the portal.
- */
+/** The target with each undecodable path segment replaced (the route then answers as for an unknown id), or null. */
 export function repairTarget(target: string): string | null {
-  // Nearly every request: nothing percent-encoded, nothing to decode.
   if (!target.includes('%')) return null;
   const query = target.indexOf('?');
   const path = query === -1 ? target : target.slice(0, query);
@@ -88,12 +75,7 @@ function refuseMethod(req: http.IncomingMessage, res: http.ServerResponse, allow
   refuse(req, res, 405, 'method_not_allowed', `${req.method} is not supported`, { Allow: allow });
 }
 
-/**
- * What the production build serves, from its manifests: the paths of route handlers and pages,
- * and the ids of its Server Actions. A request with a body to a path none of them serves, or
- * naming an action the build does not have, would reach Next's not-found page, which parses the
- * body as a Server Action and fails with a plain 500.
- */
+/** What the production build serves: route and page paths, and its Server Action ids (a body to anything else would 500 in Next's not-found page). */
 interface BuildRoutes {
   paths: RegExp[];
   actions: Set<string>;
@@ -126,10 +108,7 @@ function buildRoutes(dir = path.join(process.cwd(), '.next', 'server')): BuildRo
 
 let routes: BuildRoutes | null = null;
 
-/**
- * Whether Next.js can read the router state of a client-router request: it reads it only when
- * `RSC` is `1`, with its own parser, used here so that the two never disagree.
- */
+/** Whether Next.js can read a client-router request's router state (checked with Next's own parser). */
 export function readableRouterState(headers: http.IncomingHttpHeaders): boolean {
   const state = headers['next-router-state-tree'];
   if (headers.rsc !== '1' || state === undefined) return true;
@@ -152,11 +131,9 @@ function pathOf(target: string): string | null {
 
 /** Handles `req` here when Next.js could not (`files`: public/ paths, for tests); false to let Next.js have it (its URL repaired if need be). */
 export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse, files: Set<string> = staticFiles, build: BuildRoutes | null = routes): boolean {
-  // Every response, ours and Next's (pages, files, 404s), is never sniffed as another type; set
-  // here once rather than by a header rule that Next matches on every request (docs/benchmarks.md).
+  // Set once here rather than by a header rule Next matches on every request (docs/benchmarks.md).
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  // A production deployment is reached over HTTPS only, and browsers remember it for two years
-  // (docs/operations.md#deployments); a sandbox or development server may be plain HTTP on a laptop.
+  // A sandbox or development server may be plain HTTP on a laptop (docs/operations.md#deployments).
   if (isProductionDeployment()) res.setHeader('Strict-Transport-Security', HSTS);
   if (req.method && UNREPRESENTABLE_METHODS.has(req.method.toUpperCase())) {
     refuseMethod(req, res);
@@ -173,10 +150,8 @@ export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse
       refuseMethod(req, res, 'GET, HEAD');
       return true;
     }
-    // These files are small: the whole file, rather than a 500 for a Range Next cannot serve.
     delete req.headers.range;
   }
-  // A GET or HEAD carries no body for Next to misread.
   if (build && req.method !== 'GET' && req.method !== 'HEAD') {
     const action = req.headers['next-action'];
     if (req.method === 'POST' && action !== undefined && !build.actions.has(String(action))) {
@@ -199,11 +174,8 @@ function flushUnsentHeaders(res: http.ServerResponse): void {
 }
 
 /**
- * Performance (docs/performance.md): the deferred header flush.
- * ServerResponse#flushHeaders, deferred to the end of the current tick: the headers then go out
- * with the first chunk when one is written in that tick, as Next.js does right after flushing them
- * (pipe-readable), in one system call and one TCP segment instead of two; when nothing is written,
- * they go alone a tick later (docs/benchmarks.md).
+ * Performance (docs/performance.md): the deferred header flush. The headers go out with the first
+ * chunk written in the same tick, in one system call and TCP segment, or alone a tick later.
  */
 export function flushHeadersWithFirstChunk(this: http.ServerResponse): void {
   process.nextTick(flushUnsentHeaders, this);
@@ -226,13 +198,9 @@ function parserRefusal(code: string | undefined): string {
 }
 
 /**
- * A request Node's HTTP parser refuses (an unknown method such as `FOO`, a malformed header, bytes
- * that are no request) is answered as Node answers it, then the connection is closed the way a
- * server that cannot read the rest must close it: our side first, while what the client still
- * sends is read and dropped, until it closes too or LINGER is reached. Node's own handling closed
- * the socket at once with the request's body unread, which makes the kernel reset the connection,
- * and the reset overtook the 400: the client saw ECONNRESET, not an answer (the fuzz's transport
- * errors, docs/settlement.md#no-5xx-for-a-bad-request).
+ * Answers what Node's HTTP parser refuses as Node does, then closes our side first while reading and
+ * dropping what the client still sends (up to LINGER): closing at once with the body unread made
+ * the kernel reset the connection before the 400 arrived (docs/settlement.md#no-5xx-for-a-bad-request).
  */
 export function answerUnparsable(error: NodeJS.ErrnoException, socket: net.Socket): void {
   const inFlight = (socket as net.Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
@@ -241,7 +209,6 @@ export function answerUnparsable(error: NodeJS.ErrnoException, socket: net.Socke
     socket.destroy();
     return;
   }
-  // The parser is done with this connection: what comes now is only counted and dropped.
   socket.removeAllListeners('data');
   let dropped = 0;
   socket.on('data', (chunk: Buffer) => {
@@ -256,12 +223,7 @@ export function answerUnparsable(error: NodeJS.ErrnoException, socket: net.Socke
 
 const holder = globalThis as typeof globalThis & { __servicepayRequestGuard?: boolean };
 
-/**
- * Puts guardRequest in front of every HTTP server of this process (next start's among them; its
- * server is created before instrumentation runs, so the prototype is where to reach it), answers
- * what their parser refuses with answerUnparsable, and defers their responses' header flushes
- * (flushHeadersWithFirstChunk).
- */
+/** Puts guardRequest in front of every HTTP server of this process (through the prototype: next start's server exists before instrumentation runs). */
 export function installRequestGuard(): void {
   if (holder.__servicepayRequestGuard) return;
   holder.__servicepayRequestGuard = true;
@@ -270,7 +232,6 @@ export function installRequestGuard(): void {
   if (process.env.NODE_ENV === 'production') routes = buildRoutes();
   http.ServerResponse.prototype.flushHeaders = flushHeadersWithFirstChunk;
   const emit = http.Server.prototype.emit;
-  // Every event of every server passes here: its arguments are handed on as they came, uncopied.
   http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, req?: unknown, res?: unknown) {
     if (event === 'request' && guardRequest(req as http.IncomingMessage, res as http.ServerResponse)) return true;
     // Node answers when no listener does (returning false); we answer in its place.

@@ -12,11 +12,7 @@ export const DECLINE_MESSAGES: Record<DeclineReason, string> = {
   processor_error: 'The processor failed to handle the charge',
 };
 
-/**
- * The processor refused a call for rate (Wompi's 429) before handling it: nothing was charged.
- * Never a declined charge; the caller waits `retryAfterMs` (when the processor said) and tries
- * again (docs/billing.md#renewals).
- */
+/** The processor refused a call for rate (Wompi's 429) before handling it: nothing was charged; retry after `retryAfterMs`. */
 export class ProcessorRateLimited extends Error {
   constructor(readonly retryAfterMs: number | null) {
     super(`The payment processor refused the call for rate${retryAfterMs === null ? '' : `; try again in ${retryAfterMs} ms`}`);
@@ -47,7 +43,6 @@ export interface ChargeResult {
 export interface ChargeRequest {
   amount: number;
   currency: 'COP';
-  /** Our transaction id, for the processor's records and idempotency. */
   reference: string;
   paymentMethod: string;
   /** `customer` when the customer is paying now, `recurring` for a renewal the customer agreed to. */
@@ -91,10 +86,7 @@ export interface PaymentRequest {
   saveForRenewals: boolean;
   /** The pair the payer accepted for this attempt (Wompi): fresh, and spent by this payment. */
   consent?: Consent;
-  /**
-   * Called with the saved method before it is charged, so it is recorded whatever becomes of the
-   * charge's reply (a first payment settled by an event or the settler still renews on it).
-   */
+  /** Called with the saved method before it is charged, so a charge whose reply is lost still renews on it. */
   onMethodSaved?: (paymentMethodToken: string) => Promise<void>;
   description: string;
   /** Where a payer sent to their bank (PSE) comes back to. */
@@ -115,38 +107,20 @@ export interface PaymentProcessor {
   /** True for a processor that moves no real money (the sandbox): what a demo may use freely. */
   readonly sandbox: boolean;
   readonly kind: 'sandbox' | 'wompi';
-  /** The customer's payment of a link (a first payment, or a SINGLE one). */
   pay(request: PaymentRequest): Promise<PaymentResult>;
-  /** A repeat charge of a method `pay` saved. */
   charge(request: ChargeRequest): Promise<ChargeResult>;
   /** The current state of a charge; a PENDING one settles here once the processor decides. */
   retrieve(gatewayTransactionId: string): Promise<ChargeResult>;
-  /**
-   * The charge the processor made under our reference (the `txn_` id), or null if it never received
-   * one. What settles a transaction whose process died before it learnt the processor's id
-   * (docs/settlement.md). A charge repeated with the same reference is the same charge, never a
-   * second one.
-   */
+  /** The charge made under our reference (the `txn_` id), or null if none was received (docs/settlement.md). */
   findByReference(reference: string): Promise<ChargeResult | null>;
   /** VOIDED: done; ERROR: refused; PENDING: the processor has not decided yet (its event will say). */
   void(gatewayTransactionId: string): Promise<{ status: 'VOIDED' | 'ERROR' | 'PENDING' }>;
   pseInstitutions(): Promise<PseInstitution[]>;
-  /**
-   * Wompi: where a Nequi token stands while the payer approves the account in the app (a
-   * subscription's first payment waits for it, docs/processors.md#nequi-subscriptions).
-   */
+  /** Wompi: where a Nequi token stands while the payer approves it in the app (docs/processors.md#nequi-subscriptions). */
   nequiTokenStatus?(token: string): Promise<'PENDING' | 'APPROVED' | 'DECLINED'>;
-  /**
-   * Wompi: one transaction as the processor itself tells it (`GET /v1/transactions/{id}`), with
-   * the reference and amount it was made for: what an event about it is checked against and
-   * settled from (docs/processors.md#wompis-events), never the event's own body.
-   */
+  /** Wompi: the transaction as the processor tells it, what its events are checked against (docs/processors.md#wompis-events). */
   readTransaction?(gatewayTransactionId: string): Promise<{ reference: string; amountInCents: number; status: string; result: ChargeResult }>;
-  /**
-   * Checks and saves a new method for renewals without charging it (the customer's manage page,
-   * docs/customers.md). With Wompi, a browser token and both acceptance tokens the payer accepted
-   * become a payment source. Absent where not supported: the page answers 409.
-   */
+  /** Saves a new method for renewals without charging it (the manage page); absent where not supported. */
   saveMethod?(request: { instrument: PaymentInstrument; customerEmail: string; consent?: Consent }): Promise<SavedMethod>;
 }
 
