@@ -39,12 +39,9 @@ export function embedTargetOrigin(claimed: string | undefined, allowedDomains: r
 }
 
 /**
- * The embedded page's side of the widget's messages, run inline (with the page's nonce) as the
- * HTML is parsed, so its first message reaches the widget before the iframe's `load`: a frame
- * that loads without one was refused or is not a checkout. It reports the page's state and the
- * settled payment's processor id whenever they change (`data-checkout-state`,
- * `data-transaction-id` on the root), and forwards Escape, which the widget cannot see while
- * focus is inside the frame. It posts only to `target`, never `*`, and listens to nobody.
+ * The embedded page's side of the widget's messages, inline with the page's nonce so its first
+ * message arrives before the iframe's `load`. Reports state changes, forwards Escape, posts only to
+ * `target` and listens to nobody.
  */
 export function embedBridgeScript(target: string, subscriptionPlanId: string): string {
   const args = [EMBED_MESSAGE_TYPE, target, subscriptionPlanId].map((v) => JSON.stringify(v).replace(/</g, '\\u003c')).join(',');

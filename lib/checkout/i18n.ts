@@ -1,7 +1,5 @@
-// The hosted checkout's words (docs/checkout.md#hosted-page): Spanish (es-CO) by default, English with `?lang=en`
-// or an English Accept-Language. The customer is addressed as "usted", as Colombian banks and
-// payment pages do. No Node-only code: proxy.ts resolves the language, the page picks the copy
-// and hands the form only the plain strings it needs.
+// The hosted checkout's words (docs/checkout.md#hosted-page): Spanish (es-CO, "usted") by default,
+// English by `?lang=en` or Accept-Language. No Node-only code: the form gets plain strings.
 
 import { fill, formatCop } from '@/lib/i18n/format';
 import type { BillingInterval } from '@/lib/calendar/interval';
@@ -395,11 +393,7 @@ export function formatExpiry(epochMs: number, lang: Lang): string {
   return `${date}, ${time.replace(/\s/g, '\u00a0')}`;
 }
 
-/**
- * What the form shows for one session: the language's strings with this session's values in. The
- * pay button names what is charged now (less a coupon's discount, docs/billing.md#coupons); the
- * authorization, the list price every period.
- */
+/** What the form shows for one session: the pay button names what is charged now, the authorization the list price. */
 export function formCopy(
   lang: Lang,
   session: {

@@ -4,10 +4,8 @@ import type { PaymentMethodChoice } from '@/lib/checkout/processor-types';
 import { type CardField, type CardInput, type CardRules, cardProblems } from '@/lib/processors/card';
 import type { Consent } from '@/lib/processors/processor';
 
-// What the checkout form sends to POST /checkout/session/<token>/payments, per method, and what it
-// checks first (docs/checkout.md). Pure: the browser's calls to Wompi (tokenizing a card or a
-// Nequi account, fetching the consent pair) happen in the form's hook, which passes their results
-// in. The server checks every body again (lib/checkout/payment-schemas.ts).
+// What the checkout form sends per method and checks first (docs/checkout.md). Pure: the form's hook
+// calls Wompi and passes the results in; the server checks again (payment-schemas.ts).
 
 export const CARD_FIELDS: readonly CardField[] = ['cardNumber', 'cardExpiry', 'cardCvc', 'cardHolder'];
 
@@ -70,10 +68,7 @@ interface TokenizedCard {
   last_four: string;
 }
 
-/**
- * What Wompi gave the browser for this attempt: the consent pair (none with the sandbox), and the
- * card's or the Nequi account's token where the method needs one.
- */
+/** What Wompi gave the browser for this attempt: the consent pair and the card's or Nequi's token. */
 export interface BrowserTokens {
   consent?: Consent;
   card?: TokenizedCard;
@@ -82,10 +77,7 @@ export interface BrowserTokens {
 
 type PaymentBody = Record<string, unknown>;
 
-/**
- * The request body for the chosen method. The sandbox's card goes as typed (it never leaves our
- * sandbox); with Wompi only the card's token goes, never its number or CVC.
- */
+/** The request body for the chosen method; with Wompi only the card's token goes, never its number. */
 export function paymentBody(fields: PaymentFields, tokens: BrowserTokens = {}): PaymentBody {
   const consent = tokens.consent ?? {};
   if (fields.method === 'CARD') {

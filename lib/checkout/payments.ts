@@ -18,12 +18,9 @@ import { resumeNequiWait, startNequiSubscription } from '@/lib/settlement/nequi-
 import { findCheckoutPlan, findPlanByToken } from './session';
 import { startTrial, type TrialStartView, trialRefusal } from './trial';
 
-// The first payment of a plan through its checkout token (docs/states.md), and the payment of a
-// renewal link's period (docs/billing.md#renewal-links). The database decides
-// every race: one PENDING transaction per plan and one approval per token are unique indexes,
-// and each transition is a conditional UPDATE … WHERE status = 'PENDING'. The attempt is the one
-// charge attempt of lib/settlement/attempt.ts, shared with renewals; the processor is called
-// outside any database transaction.
+// The first payment of a plan through its checkout token (docs/states.md), and a renewal link's
+// period (docs/billing.md#renewal-links), through the one charge attempt (lib/settlement/attempt.ts).
+// Unique indexes and conditional UPDATEs decide every race.
 
 export const MAX_FAILED_ATTEMPTS_PER_HOUR = 5;
 const HOUR_MS = 60 * 60 * 1000;
@@ -31,18 +28,12 @@ const HOUR_MS = 60 * 60 * 1000;
 export interface PaymentView {
   subscriptionTransactionId: string;
   status: TransactionRow['status'];
-  /**
-   * The processor's id, the same value webhooks carry as data.transactionId; null only for a
-   * charge the processor never received (docs/settlement.md).
-   */
+  /** The processor's id (webhooks' data.transactionId); null only for a charge it never received. */
   transactionId: string | null;
   declineReason?: DeclineReason;
   /** PSE, while PENDING: the bank's page to send the payer to. */
   redirectUrl?: string;
-  /**
-   * A renewal link's payment approved after its plan was cancelled or paused: it pays nothing; a
-   * card charge is VOIDED, another method is for the merchant to refund (docs/billing.md#late-payments).
-   */
+  /** Approved after its plan was cancelled or paused: pays nothing (docs/billing.md#late-payments). */
   late?: true;
 }
 
@@ -56,10 +47,7 @@ function toPaymentView(txn: TransactionRow, redirectUrl?: string): PaymentView {
   };
 }
 
-/**
- * The view of a payment that may have settled: a late renewal-link payment (docs/billing.md#late-payments)
- * is said to be one, and a card charge is voided at once with the processor at hand.
- */
+/** The view of a payment that may have settled; a late renewal-link card payment is voided at once. */
 async function settledView(db: Db, processor: PaymentProcessor | null, txn: TransactionRow, redirectUrl?: string): Promise<PaymentView> {
   if (!(await isLatePayment(db, txn))) return toPaymentView(txn, redirectUrl);
   const voided = processor ? await voidLatePayment(db, processor, txn, new Date()) : null;
@@ -97,11 +85,7 @@ async function checkFailedAttempts(tx: Db, scope: { planId: string; renewalLinkI
   }
 }
 
-/**
- * Why a token refuses a payment under its plan's lock, or null when it takes one: a plan's own
- * token pays its first payment; a renewal link pays its period while OPEN, unexpired and the plan
- * ACTIVE (docs/billing.md#renewal-links).
- */
+/** Why a token refuses a payment under the plan's lock, or null (docs/billing.md#renewal-links). */
 function refusal(plan: PlanRow, link: RenewalLinkRow | null, now: Date): ApiError | null {
   if (!link) return trialRefusal(plan);
   if (link.status === 'PAID') return new ApiError('conflict', 'This renewal has already been paid');
@@ -112,11 +96,7 @@ function refusal(plan: PlanRow, link: RenewalLinkRow | null, now: Date): ApiErro
   return null;
 }
 
-/**
- * Under the plan's lock (lib/settlement/attempt.ts): refuses what may not be paid, then names the
- * payment (the plan's first, or the renewal link's period), recording with it the language the
- * customer pays in (their e-mails' language, docs/customers.md#e-mails).
- */
+/** Under the plan's lock: refuses what may not be paid, then names the payment and records the customer's language. */
 function preparePayment({ instrument, lang, renewalLinkId }: { instrument: PaymentInstrument; lang?: Lang; renewalLinkId: string | null }, now: Date) {
   return async (tx: Db, plan: PlanRow): Promise<NewCharge> => {
     const link = renewalLinkId ? ((await getRenewalLink(tx, renewalLinkId)) ?? null) : null;
@@ -132,10 +112,7 @@ function preparePayment({ instrument, lang, renewalLinkId }: { instrument: Payme
   };
 }
 
-/**
- * The customer pays a link without a free trial with a card (the sandbox: the card reaches the
- * server). A trial's link saves the card instead: payCheckout answers for both.
- */
+/** Pays a link without a free trial with a card (the sandbox's card reaches the server). */
 export async function payWithCard(
   db: Db,
   processors: ProcessorSource,
@@ -174,11 +151,7 @@ async function checkoutNow(db: Db, token: string): Promise<Date> {
   return found ? merchantNow(db, found.plan.merchantId) : new Date();
 }
 
-/**
- * The customer pays the link: one attempt through the merchant's processor, its outcome or
- * PENDING. `lang` is the checkout page's language (lib/i18n/locale.ts resolveLang), recorded on
- * the plan; without it the plan keeps the one it has.
- */
+/** The customer pays the link through the merchant's processor: its outcome or PENDING; `lang` is recorded on the plan. */
 export async function payCheckout(
   db: Db,
   processors: ProcessorSource,

@@ -7,10 +7,8 @@ import { processorOfMerchant, wompiKeysOf } from '@/lib/processors';
 import { SANDBOX_PSE_INSTITUTIONS } from '@/lib/processors/sandbox';
 import { createWompiClient, wompiBaseUrl } from '@/lib/processors/wompi/client';
 
-// What the hosted page needs to know of the merchant's processor (docs/checkout.md): the sandbox,
-// or its Wompi account's public key and the two documents the payer accepts; the methods the link
-// allows (all three: a subscription started or renewed by PSE is renewed by link,
-// docs/billing.md#renewal-links) and, for PSE, the banks.
+// What the hosted page needs of the merchant's processor (docs/checkout.md): the sandbox or Wompi's
+// public key and consent documents, the methods the link allows and, for PSE, the banks.
 
 export type CheckoutProcessorConfig =
   | { kind: 'ready'; processor: CheckoutProcessor; methods: PaymentMethodChoice[]; pseBanks: PseBank[] }

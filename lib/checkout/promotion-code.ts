@@ -9,10 +9,8 @@ import { couponCodeSchema } from '@/lib/coupons/schemas';
 import { findCheckoutPlan } from './session';
 import { inTransaction } from '@/lib/unit-of-work';
 
-// A coupon code the customer types on the hosted page (docs/billing.md#coupons), on a link created
-// with `plan.allowPromotionCodes`. Under the plan's lock, before any payment: the code is
-// redeemed (one conditional UPDATE, so of customers racing for the last redemption one has it) and
-// its terms kept on the plan; a code typed over another gives the first one's redemption back.
+// A coupon code typed on the hosted page (docs/billing.md#coupons), redeemed under the plan's lock
+// before any payment; a code typed over another gives the first one's redemption back.
 
 export const PROMOTION_FIELD = 'promotionCode';
 

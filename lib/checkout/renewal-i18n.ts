@@ -73,10 +73,7 @@ export function renewalCopy(lang: Lang, facts: { planName: string; merchantName:
   };
 }
 
-/**
- * A renewal link's form: a declined payment says how long the customer may still try, by any
- * method; a late one (docs/billing.md#late-payments), what becomes of the money.
- */
+/** A renewal link's form: how long a declined customer may still try; what becomes of a late payment. */
 export function withRenewalRetry(copy: FormCopy, { retry, late }: { retry: string; late: NonNullable<FormCopy['status']['late']> }): FormCopy {
   const declined = copy.status.declined;
   const add = (text: string) => `${text} ${retry}`;

@@ -20,10 +20,7 @@ export type CheckoutPageSession = CheckoutSessionView & { interval: BillingInter
 
 const notFound = () => new ApiError('not_found', 'No checkout session with this token');
 
-/**
- * The plan behind a token, whatever its expiry, or 404 for an unknown or malformed token; with
- * `link` when the token is a renewal link's.
- */
+/** The plan behind a token whatever its expiry (with `link` for a renewal link's), or 404. */
 export async function findPlanByToken(db: Db, token: string) {
   if (!CHECKOUT_TOKEN_PATTERN.test(token)) throw notFound();
   const found = await getPlanByToken(db, token);
@@ -35,10 +32,7 @@ export async function findPlanByToken(db: Db, token: string) {
 
 type FoundPlan = Awaited<ReturnType<typeof findPlanByToken>>;
 
-/**
- * A link that was paid, paused or cancelled still resolves after its expiry, so the page can say
- * what happened; only an unpaid link expires. A renewal link expires at the end of its grace.
- */
+/** Only an unpaid link expires (a renewal link at the end of its grace), so the page can say what happened. */
 function linkExpired({ plan, link }: FoundPlan, now: Date): boolean {
   if (link) return link.status === 'EXPIRED' || (link.status === 'OPEN' && link.expiresAt <= now);
   return plan.status === 'PENDING_ACTIVATION' && plan.tokenExpiresAt <= now;
@@ -63,11 +57,7 @@ export async function loadCheckoutSession(db: Db, token: string, now: Date = new
   return { ...sessionView(found), ...(await discountView(db, found)) };
 }
 
-/**
- * The coupon's part of the session (docs/billing.md#coupons): what it takes off this charge and
- * what is charged later; nothing (and no query) for a plan without a coupon. A plan's own token
- * offers a code while unpaid and the link allows it.
- */
+/** The coupon's part of the session (docs/billing.md#coupons): nothing, and no query, without one. */
 async function discountView(db: Db, { plan, link }: FoundPlan): Promise<Pick<CheckoutSessionView, 'discount' | 'promotionCodes'>> {
   const promotionCodes = !link && plan.allowPromotionCodes && plan.status === 'PENDING_ACTIVATION' ? { promotionCodes: true as const } : {};
   if (!plan.couponId) return promotionCodes;
@@ -89,11 +79,8 @@ async function discountView(db: Db, { plan, link }: FoundPlan): Promise<Pick<Che
 }
 
 /**
- * What the hosted page needs (404 for an unknown token): the session, whether the link expired
- * (the page then shows only that), the plan id the embedded page reports to the widget, and the
- * payment of this token still PENDING, if any: a reopened page follows it instead of offering a
- * form that would answer 409 (docs/settlement.md). `late`: a renewal link that closed and yet took
- * a payment approved after (docs/billing.md#late-payments), VOIDED (a card) or APPROVED (to refund).
+ * What the hosted page needs, or 404: the session, whether it expired, and this token's PENDING
+ * payment, which a reopened page follows rather than offering a form (docs/settlement.md).
  */
 export async function loadCheckoutPage(db: Db, token: string, now: Date = new Date()) {
   const found = await findPlanByToken(db, token);

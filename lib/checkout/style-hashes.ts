@@ -3,11 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 
-// The production build inlines its CSS into each page's HTML (next.config.ts, `inlineCss`), so the
-// checkout paints, and its inline bridge posts to the widget, without waiting for a stylesheet
-// (docs/checkout.md#hosted-page). Next.js writes that `<style>` without the CSP nonce, so the
-// checkout's policy allows it by hash instead: React merges a page's inlined files into one
-// `<style>`, in the order of the entry's list in the build's client reference manifests.
+// The build inlines its CSS into each page (next.config.ts `inlineCss`) without the CSP nonce, so
+// the checkout's policy allows those `<style>` elements by hash (docs/checkout.md#hosted-page).
 
 type Manifests = Record<string, { entryCSSFiles?: Record<string, { inlined?: boolean; content?: string }[]> }>;
 

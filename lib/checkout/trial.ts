@@ -8,22 +8,14 @@ import type { DeclineReason, PaymentProcessor } from '@/lib/processors';
 import type { Consent, PaymentInstrument } from '@/lib/processors/processor';
 import { inTransaction } from '@/lib/unit-of-work';
 
-// A free trial's start (docs/billing.md#trials): the checkout saves the customer's method without
-// charging it, and the plan goes PENDING_ACTIVATION → TRIALING with its first charge at the end
-// of the trial, made then by the renewal sweep through the one charge attempt
-// (lib/settlement/attempt.ts). The processor checks the method first (the sandbox's test data;
-// with Wompi a payment source from the browser's token and the payer's acceptance pair); nothing
-// is recorded for a refused one, and the customer may try again.
+// A free trial's start (docs/billing.md#trials): the method is checked and saved without a charge,
+// and the plan goes TRIALING; the renewal sweep makes the first charge at the trial's end.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The notice of a trial's end goes this long before it; a shorter trial has none (its start e-mail says it all). */
 export const TRIAL_NOTICE_MS = 3 * DAY_MS;
 
-/**
- * What the checkout answers for a trial: TRIALING, started (nothing charged, no transaction);
- * DECLINED, the method was refused (nothing changed, try again); PENDING, a Nequi account not yet
- * approved in the app (the page posts the same payment again once it is).
- */
+/** TRIALING: started; DECLINED: the method was refused (try again); PENDING: Nequi awaits approval. */
 export interface TrialStartView {
   status: 'TRIALING' | 'PENDING' | 'DECLINED';
   subscriptionTransactionId: null;

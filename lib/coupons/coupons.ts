@@ -18,10 +18,8 @@ import { WOMPI_MIN_AMOUNT } from '@/lib/processors/wompi/amounts';
 import { MIN_CHARGE, rawDiscount, termsOf } from './discount';
 import type { CouponView, CreateCouponBody } from './schemas';
 
-// A merchant's coupons (docs/billing.md#coupons): created, listed and deleted by the API and the
-// portal, and redeemed when applied to a plan, at link creation or by the customer's code on the
-// hosted page (./promotion-code.ts). A redemption is one conditional UPDATE (db/queries/coupons.ts),
-// so the last one goes to exactly one of any number of racing plans.
+// A merchant's coupons (docs/billing.md#coupons), redeemed at link creation or by a code on the
+// hosted page; a redemption is one conditional UPDATE, so the last goes to exactly one plan.
 
 export function toCouponView(coupon: CouponRow): CouponView {
   return {
@@ -105,12 +103,7 @@ export class CouponRefused extends ApiError {
   }
 }
 
-/**
- * Finds and redeems the coupon `ref` names (an id or a code) for a plan of `amount` list cents, in
- * the caller's transaction: it is given back if that transaction rolls back. Refuses (400 naming
- * `field`) an unknown, deleted, expired or exhausted coupon, another merchant's, and one that would
- * bring the charge below the merchant's processor's minimum. Returns the terms the plan keeps.
- */
+/** Redeems the coupon `ref` names for a plan in the caller's transaction; a 400 naming `field` for any it cannot. */
 export async function redeemForPlan(
   tx: Db,
   { merchantId, ref, amount, field, now }: { merchantId: string; ref: string; amount: number; field: string; now: Date },

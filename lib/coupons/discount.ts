@@ -20,10 +20,7 @@ export function termsOf(coupon: Pick<CouponRow, 'id' | 'percentOff' | 'amountOff
   };
 }
 
-/**
- * What `percent` % of `amount` is, rounded half up: to whole pesos when the amount is whole pesos
- * (so what is charged stays whole pesos, as Wompi requires), else to the cent.
- */
+/** `percent` % of `amount`, rounded half up, to whole pesos when the amount is (Wompi's rule). */
 export function percentOf(amount: number, percent: number): number {
   return amount % 100 === 0 ? Math.round((amount * percent) / 10_000) * 100 : Math.round((amount * percent) / 100);
 }
@@ -41,33 +38,20 @@ export function discountActive(terms: DiscountTerms): boolean {
   return terms.discountPeriods === null || terms.discountPeriodsUsed < terms.discountPeriods;
 }
 
-/**
- * The discount of the plan's next charge of `amount` list cents: none once its periods are used;
- * never so much that less than MIN_CHARGE would be charged (a price lowered after the coupon was
- * applied keeps a charge the processor takes).
- */
+/** The discount of the next charge: none once its periods are used, never below MIN_CHARGE. */
 export function discountFor(terms: DiscountTerms, amount: number): number {
   if (!discountActive(terms)) return 0;
   return Math.max(0, Math.min(rawDiscount(terms, amount), amount - MIN_CHARGE));
 }
 
-/**
- * A charge at list price with the plan's discount taken off: `amount` becomes what is charged and
- * `discount` what was taken off. A proration (a price difference) carries no discount, and a charge
- * that names its own discount keeps it.
- */
+/** A list-price charge with the plan's discount taken off (a proration keeps none). */
 export function withDiscount<C extends { kind: string; amount: number; discount?: number }>(terms: DiscountTerms, charge: C): C {
   if (charge.kind === 'PRORATION' || charge.discount !== undefined) return charge;
   const discount = discountFor(terms, charge.amount);
   return discount > 0 ? { ...charge, amount: charge.amount - discount, discount } : charge;
 }
 
-/**
- * What a free trial's end charges (docs/billing.md#trials), for its e-mails and
- * `subscription.trial_will_end`: the first charge with the plan's discount taken off, and the list
- * price charged once a discount that ends is used up (absent when the two are the same, or the
- * discount never ends).
- */
+/** What a free trial's end charges, and the list price once a discount that ends is used up. */
 export function trialCharges(terms: DiscountTerms, amount: number): { amount: number; later?: number } {
   const charges = chargesOf(terms, amount);
   return charges.discount > 0 && charges.later !== null ? { amount: charges.now, later: charges.later } : { amount: charges.now };

@@ -10,12 +10,9 @@ import { MANAGE_COPY } from './manage-i18n';
 import { MANAGE_TOKEN_PATTERN } from '@/lib/auth/manage-links';
 import { cancelAtPeriodEndByCustomer, cancelByCustomer, keepByCustomer, REPLACEMENT_UNAVAILABLE, replacePaymentMethod } from './self-service';
 
-// The manage page's forms (docs/customers.md#the-manage-page): plain HTML form posts to
-// /manage/<token>/cancel and /manage/<token>/method, with or without JavaScript. The page sends no
-// referrer, so the browser posts them with `Origin: null`, which Next's Server Action check
-// refuses; these route handlers check the origin themselves (lib/http/same-origin.ts) and check
-// the token again. The answer is a 303 back to the page with what happened (a code the page puts
-// into words, never a card value), or a 403 for a post from another site.
+// The manage page's forms (docs/customers.md#the-manage-page): plain form posts, with or without
+// JavaScript. The page sends no referrer, so they come with `Origin: null`, which Server Actions
+// refuse: these handlers check the origin and the token themselves and answer with a 303.
 
 type Form = URLSearchParams | FormData;
 
@@ -73,11 +70,7 @@ function problemOf(error: unknown): string {
   throw error;
 }
 
-/**
- * POST /manage/<token>/cancel: the customer's cancellation. `at=period_end` ends the plan at the end
- * of its period and `at=keep` undoes that (docs/billing.md#cancel-at-the-end-of-the-period); without
- * `at`, the confirmed immediate cancellation (docs/states.md).
- */
+/** POST /manage/<token>/cancel: now, `at=period_end`, or `at=keep` to undo that (docs/billing.md#cancel-at-the-end-of-the-period). */
 export function cancelWithForm(db: Db, { req, token }: { req: Request; token: string }): Promise<Response> {
   return answerForm(req, token, async (form): Promise<Outcome> => {
     const at = field(form, 'at');

@@ -10,18 +10,12 @@ import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/
 import { isProductionDeployment } from '@/lib/processors';
 import { cancelAtFields } from '@/lib/plans/views';
 
-// What the customer's manage page (/manage/<token>, docs/customers.md#the-manage-page) shows and
-// may offer, loaded in one place; the page only lays it out. Opening the page is itself a fact we
-// keep: the link's use is counted, and a language the customer picked there becomes theirs for
-// the e-mails.
+// What the manage page (docs/customers.md#the-manage-page) shows and offers, loaded in one place;
+// opening it counts the link's use and keeps a language the customer picked.
 
 export type ManagePage = NonNullable<Awaited<ReturnType<typeof loadManagePage>>>;
 
-/**
- * A free trial as the page tells it (docs/customers.md#the-manage-page): its length, its end, and
- * the first charge that comes then, what the trial's end charges (lib/settlement/attempt.ts): the
- * price scheduled for that period, if any, less the plan's coupon. Null unless the plan is TRIALING.
- */
+/** A TRIALING plan's trial as the page tells it, with the first charge at its end; else null. */
 export function trialOf(plan: PlanRow): { days: number; endsAt: number; firstCharge: { amount: number; discount: number } } | null {
   if (plan.status !== 'TRIALING' || !plan.trialEndsAt || !plan.trialDays) return null;
   // As the trial's e-mails say it (lib/notices.ts): the period's price, the coupon taken off.
@@ -29,11 +23,7 @@ export function trialOf(plan: PlanRow): { days: number; endsAt: number; firstCha
   return { days: plan.trialDays, endsAt: plan.trialEndsAt.getTime(), firstCharge: { amount: now, discount } };
 }
 
-/**
- * The plan behind a manage token and what may be done with it, or null for an unknown, forged or
- * expired token (the caller answers not-found). `chosenLang` is a language the customer picked on
- * the page (`?lang=`), not the browser's guess.
- */
+/** The plan behind a manage token and what may be done, or null for an unknown or expired token. */
 export async function loadManagePage(db: Db, token: string, { chosenLang, confirmCancel }: { chosenLang: Lang | null; confirmCancel: boolean }) {
   const found = await findManagedPlan(db, token);
   if (!found) return null;
@@ -76,10 +66,7 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
     confirming: confirmCancel && cancellable && endsAt === null,
     /** The Wompi form's settings when the method may be replaced through Wompi (null: the sandbox's plain forms, or nothing to replace). */
     wompi,
-    /**
-     * The sandbox's plain card and Nequi forms, which post the numbers to us: never in production,
-     * which takes no payment through the sandbox (docs/processors.md#deployments).
-     */
+    /** The sandbox's card and Nequi forms: never in production (docs/processors.md#deployments). */
     sandboxForms: changeable && processorType !== 'wompi' && !isProductionDeployment(),
   };
 }

@@ -53,13 +53,9 @@ export function keepByCustomer(db: Db, token: string, now: Date = new Date()): P
 }
 
 /**
- * Replaces the saved payment method of an ACTIVE or PAUSED RECURRING plan. The processor checks
- * the new method first (the sandbox's cards and Nequi numbers, docs/processors.md#the-sandbox; with Wompi a
- * browser token becomes a payment source, with both acceptance tokens); a refused one changes nothing.
- * A plan in its renewal retries is charged with the new method at the next retry. A plan renewed
- * by link (PSE, or the ladder) goes automatic on the new method; a period whose renewal link is
- * open is charged to it once by the renewal sweep, and the link stays payable until one of them
- * pays the period (docs/billing.md#a-new-method-while-a-link-is-open): `openRenewal` says so.
+ * Replaces the saved method of an ACTIVE or PAUSED RECURRING plan once the processor accepts it. A
+ * plan renewed by link goes automatic on it; `openRenewal` says a period's link is still open
+ * (docs/billing.md#a-new-method-while-a-link-is-open).
  */
 export async function replacePaymentMethod(
   db: Db,

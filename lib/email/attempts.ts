@@ -3,11 +3,7 @@
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-/**
- * The wait after each failed attempt (docs/customers.md#e-mails): from 30 s growing to 8 hours, 30
- * hours in all, so an SMTP outage of up to a day loses nothing. After the last one the e-mail
- * is given up: the merchant's plan page says so and offers to send it again.
- */
+/** The wait after each failed attempt: 30 s up to 8 hours, 30 hours in all (docs/customers.md#e-mails). */
 export const EMAIL_RETRY_DELAYS_MS = [
   30_000, MINUTE, 2 * MINUTE, 5 * MINUTE, 10 * MINUTE, 20 * MINUTE, 30 * MINUTE, HOUR, 2 * HOUR, 4 * HOUR, 6 * HOUR, 8 * HOUR, 8 * HOUR,
 ] as const;

@@ -11,10 +11,8 @@ import type { CancelReason } from '@/lib/cancel-reason';
 import './send';
 import { type CustomerEmailKind, type PriceChangeFacts, type RenewalFacts, renderEmail, type TrialFacts } from './templates';
 
-// Recording e-mails (docs/customers.md#e-mails), like webhook events: the e-mail is rendered and
-// written in the unit of work of the change it reports (lib/unit-of-work.ts), noted in its outbox,
-// and sent after commit (send.ts, which registers that hand-off); whatever is left unsent is found
-// by the sweeper.
+// Recording e-mails (docs/customers.md#e-mails): rendered and written in the unit of work of the
+// change they report, sent after commit by send.ts.
 
 /** Writes the customer's e-mail of `kind` about `plan` in the caller's unit of work, which sends it after commit. */
 export async function queueCustomerEmail(

@@ -9,10 +9,8 @@ import { loadReceiptPdf } from '@/lib/receipts/receipt';
 import { claimEmail, type EmailRow, findEmail, findUnsentEmails, recordEmailAttempt } from '@/db/queries/emails';
 import { MAX_EMAIL_ATTEMPTS, nextEmailAttemptAt } from './attempts';
 
-// Sending the outbox's e-mails (docs/customers.md#e-mails): over SMTP with nodemailer when
-// SMTP_URL is set; without it, outside production, each e-mail is "kept" (an attempt recorded,
-// the e-mail shown at /dev/emails in development) and sent nowhere. In production without SMTP an attempt fails
-// and the e-mail waits for SMTP to be configured. Every attempt is recorded.
+// Sending e-mails (docs/customers.md#e-mails) over SMTP_URL; without it, outside production, each is
+// kept (shown at /dev/emails) and sent nowhere. Every attempt is recorded.
 
 const EMAIL_LEASE_MS = 60_000;
 export const EMAIL_SWEEP_GRACE_MS = 30_000;
@@ -88,10 +86,7 @@ export async function deliverEmail(db: Db, id: string, now: Date = new Date()): 
   return (await deliver(db, id, now, false)).status;
 }
 
-/**
- * The portal's "send again" for an e-mail given up after every attempt: one attempt now. Another
- * merchant's e-mail is a 403, an unknown one a 404; one not given up is left to its schedule.
- */
+/** The portal's "send again" for an e-mail given up: one attempt now; 403 or 404 as for any resource. */
 export async function resendGivenUpEmail(db: Db, merchantId: string, id: string): Promise<Delivery> {
   const email = await findEmail(db, id);
   if (!email) throw new ApiError('not_found', 'No such e-mail');

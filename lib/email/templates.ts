@@ -8,10 +8,8 @@ import { perInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
 import type { CancelReason } from '@/lib/cancel-reason';
 
-// The customer's e-mails (docs/customers.md#e-mails), from one set of templates: each message is
-// written once per language, and rendered both as plain text and as simple HTML that common mail
-// clients show alike (one column, inline styles, no images, no scripts, a real link). Each e-mail
-// is in one language, the customer's as the plan records it: Spanish unless they chose English.
+// The customer's e-mails (docs/customers.md#e-mails), each written once per language and rendered
+// as text and simple HTML, in the customer's language.
 
 export interface EmailFacts {
   merchantName: string;
@@ -55,10 +53,7 @@ export interface PriceChangeFacts {
   now: boolean;
 }
 
-/**
- * `issued`: the first e-mail, reminderDays before the due date; `due`: on the due date; `final`: two
- * days before grace ends; `ladder`: the saved method's last retry failed and the link is the way left.
- */
+/** `issued` reminderDays before the due date, `due` on it, `final` before grace ends, `ladder` after the last retry. */
 export type RenewalStage = 'issued' | 'due' | 'final' | 'ladder';
 
 export interface RenewalFacts {

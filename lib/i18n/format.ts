@@ -6,11 +6,7 @@ const cop = (fractionDigits: number) =>
 const WHOLE_PESOS = cop(0);
 const WITH_CENTS = cop(2);
 
-/**
- * COP cents as Colombians write pesos: `$ 1.500` for 150000, `$ 1.500,50` for 150050. Decimals only
- * when the cents are not zero. The same notation in both languages: the amount is always pesos.
- * Integer cents in, so no float ever reaches the formatter unrounded.
- */
+/** COP cents as Colombians write pesos (`$ 1.500`, `$ 1.500,50`), in both languages. */
 export function formatCop(cents: number): string {
   const whole = Math.round(cents);
   const format = whole % 100 === 0 ? WHOLE_PESOS : WITH_CENTS;

@@ -21,10 +21,7 @@ const TRIAL: Record<Lang, [one: string, many: string]> = {
   en: ['Free for 1 day, then {amount} {every}', 'Free for {days} days, then {amount} {every}'],
 };
 
-/**
- * A free trial's offer (docs/billing.md#trials): "Gratis por 14 días, luego $ 29.900 cada mes".
- * `amount` is already formatted.
- */
+/** A free trial's offer ("Gratis por 14 días, luego $ 29.900 cada mes"); `amount` is formatted. */
 export function trialOffer(days: number, amount: string, interval: BillingInterval | null | undefined, lang: Lang): string {
   const [one, many] = TRIAL[lang];
   return (days === 1 ? one : many).replace('{days}', String(days)).replace('{amount}', amount).replace('{every}', everyInterval(interval, lang));

@@ -18,10 +18,7 @@ export function langOfTag(tag: string): Lang | null {
   return primary === 'es' || primary === 'en' ? primary : null;
 }
 
-/**
- * `?lang=` (or a remembered choice) wins when it names Spanish or English; otherwise the first of
- * the two in the browser's Accept-Language (by preference weight); otherwise Spanish.
- */
+/** `?lang=` when it names es or en, else the browser's first of the two, else Spanish. */
 export function resolveLang(query: string | string[] | null | undefined, acceptLanguage: string | null | undefined): Lang {
   const asked = firstParam(query);
   const fromQuery = asked ? langOfTag(asked) : null;

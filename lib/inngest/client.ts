@@ -22,10 +22,7 @@ export const webhookEventCreated = eventType('servicepay/webhook.created', {
   schema: z.object({ eventId: id, merchantId: id }),
 });
 
-/**
- * A retry of a failed delivery is due (docs/webhooks.md#retries), found by the sweeper. Its
- * Inngest id names the event and the due time, so each sweep that sees it sends it once.
- */
+/** A webhook retry is due (docs/webhooks.md#retries); its id names the event and time, so it is sent once. */
 export const webhookRetryDue = eventType('servicepay/webhook.retry-due', {
   schema: z.object({ eventId: id, merchantId: id, dueAt: z.iso.datetime() }),
 });
@@ -35,10 +32,7 @@ export const webhookEventResent = eventType('servicepay/webhook.resent', {
   schema: z.object({ eventId: id, merchantId: id }),
 });
 
-/**
- * One renewal attempt of one plan is due (lib/billing/renewals.ts). The Inngest event id is built
- * from plan, period and attempt, so a second sweep's event for the same attempt is dropped.
- */
+/** One renewal attempt is due; its id (plan, period, attempt) drops a second sweep's duplicate. */
 export const renewalDue = eventType('servicepay/renewal.due', {
   // merchantId keys the per-merchant concurrency of charge-renewal; events sent before it was added lack it.
   schema: z.object({ planId: id, merchantId: id.optional(), period: z.number().int(), attempt: z.number().int().min(0).max(3) }),

@@ -1,7 +1,5 @@
-// The id of every Inngest function ServicePay serves at /api/inngest, declared once: each function
-// takes its id from here, and the tests check that exactly these are registered. Inngest registers
-// a function as `<app id>-<function id>` (servicepay-send-webhook). No imports: the browser
-// journeys read it too.
+// The id of every Inngest function served at /api/inngest (registered as `servicepay-<id>`),
+// declared once. No imports: the browser journeys read it too.
 
 export const INNGEST_APP_ID = 'servicepay';
 

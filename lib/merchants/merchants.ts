@@ -13,10 +13,7 @@ import { inTransaction } from '@/lib/unit-of-work';
 
 export type { CreatedMerchant, MerchantView };
 
-/**
- * Creates a merchant with its first API key (docs/operations.md#operator-api). A webhook secret is generated when
- * none is given. `id` is for the demo merchant's reserved id only.
- */
+/** Creates a merchant with its first API key (docs/operations.md#operator-api). */
 export async function createMerchant(db: Db, input: CreateMerchantInput, options: { id?: string; actor?: AuditActor } = {}): Promise<CreatedMerchant> {
   const apiKey = generateApiKey();
   const apiSecret = generateApiSecret();
@@ -70,11 +67,7 @@ const pick = (row: MerchantRow, keys: string[]) =>
 const RETRIES_NEED_URL = 'webhookRetries needs a webhook URL: set webhookUrl first';
 const retriesNeedUrl = () => new ApiError('invalid_request', RETRIES_NEED_URL, { details: [{ path: 'webhookRetries', message: RETRIES_NEED_URL }] });
 
-/**
- * What the webhook settings change besides themselves (docs/webhooks.md#retries): clearing the URL
- * turns retries off (unless the same change asks for them: a 400), and re-enabling a disabled endpoint (or giving a new URL) starts its count of
- * failing days afresh.
- */
+/** What webhook settings change besides themselves (docs/webhooks.md#retries). */
 function webhookSwitches(input: Pick<UpdateMerchantInput, 'webhookUrl' | 'webhookRetries' | 'webhookEnabled'>) {
   return {
     ...(input.webhookUrl === null && input.webhookRetries === undefined ? { webhookRetries: false } : {}),
@@ -83,11 +76,8 @@ function webhookSwitches(input: Pick<UpdateMerchantInput, 'webhookUrl' | 'webhoo
 }
 
 /**
- * Changes a merchant's settings. With `actor` (the portal, the operator API) the change and its
- * audit entry, `merchant.updated` with each changed field before and after, commit together.
- * Reactivation (INACTIVE → ACTIVE) moves the plans the suspension held back in the same
- * transaction, so no sweep between the two charges a period of the gap
- * (docs/operations.md#suspending-a-merchant).
+ * Changes a merchant's settings; with `actor`, its audit entry commits with it. Reactivation moves
+ * the plans its suspension held back in the same transaction (docs/operations.md#suspending-a-merchant).
  */
 export async function updateMerchant(db: Db, merchantId: string, input: UpdateMerchantInput, actor?: AuditActor, now = new Date()) {
   if (!isId('mch', merchantId)) throw new ApiError('not_found', 'No merchant with this id');

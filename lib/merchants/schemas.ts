@@ -36,10 +36,7 @@ export const webhookSecretSchema = z
 const DNS_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
-/**
- * Why an allowedDomains entry is refused, or null when it is fine. Entries are `host[:port]`
- * (docs/checkout.md#embedding): a DNS name or an IPv4 address, `*.` meaning subdomains only, no scheme or path.
- */
+/** Why an allowedDomains entry (`host[:port]`, docs/checkout.md#embedding) is refused, or null. */
 export function allowedDomainProblem(entry: string): string | null {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(entry)) return 'must not include a scheme such as https://';
   if (/[/?#\s@\\]/.test(entry)) return 'must be host[:port] only, without a path, query or spaces';
@@ -70,10 +67,7 @@ export const allowedDomainsSchema = z
   })
   .transform((entries) => [...new Set(entries)]);
 
-/**
- * The events a merchant receives (docs/customers.md#lifecycle-events): the four charge events
- * always, plus the lifecycle events listed. Stored as the full list, charge events first.
- */
+/** The events a merchant receives: the charge events always, plus the lifecycle events listed. */
 export const webhookEventsSchema = z
   .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }), { error: 'must be an array of event names' })
   .max(WEBHOOK_EVENT_TYPES.length * 2, 'lists too many events')

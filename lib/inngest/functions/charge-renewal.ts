@@ -5,18 +5,9 @@ import { merchantProcessors } from '@/lib/processors';
 import { inngest, renewalDue } from '../client';
 import { INNGEST_FUNCTION_IDS } from '../function-ids';
 
-// One renewal attempt (docs/billing.md): the domain's chargeRenewal in a named step. A retried step
-// finds the attempt already made, or in flight, and charges nothing twice. A charge the processor
-// leaves PENDING is asked about again each minute, a few times; if it is still PENDING then, the
-// cron's events for that attempt carry the same id, so it is asked again once Inngest's
-// de-duplication window for the id (24 h) has passed.
-
-//
-// The renewal day's fan-out (docs/billing.md#renewals): one attempt of a plan at a time, and at
-// most SWEEP_MERCHANT_CONCURRENCY of one merchant's attempts charging at once across every
-// instance (Inngest's concurrency keys). A charge the merchant's processor refuses for rate (a 429)
-// charged nothing: the run sleeps, which frees its slot for other merchants, and tries again,
-// waiting longer each time.
+// One renewal attempt (docs/billing.md#renewals) in a named step: a retried step charges nothing
+// twice. One attempt of a plan at a time, SWEEP_MERCHANT_CONCURRENCY per merchant across
+// instances; a 429 sleeps the run, freeing its slot, and tries again.
 
 const PENDING_CHECKS = 5;
 /** Tries after a 429: 5 s doubling to 10 min, about 40 minutes in all; then the next sweep's event. */

@@ -5,11 +5,8 @@ import { sweepInvoices } from '@/lib/invoices/sweep';
 import { inngest, invoiceCommitted } from '../client';
 import { INNGEST_FUNCTION_IDS } from '../function-ids';
 
-// Electronic invoices with Inngest (docs/einvoicing.md#issuing): each committed document is
-// issued by issue-invoice, a few per merchant at once (its provider account has its own limits);
-// every minute sweep-invoices takes what is due again (retries after their backoff, a run lost).
-// Inngest's own retries are off: the claim and the provider's idempotency make a rerun safe, and
-// the database holds the schedule.
+// Electronic invoices with Inngest (docs/einvoicing.md#issuing): issue-invoice a few per merchant
+// at once, sweep-invoices every minute. Inngest's retries are off: the claim makes a rerun safe.
 
 export const INVOICE_CONCURRENCY_PER_MERCHANT = 4;
 

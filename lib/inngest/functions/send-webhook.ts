@@ -3,14 +3,9 @@ import { deliverJob, WEBHOOK_CONCURRENCY_PER_MERCHANT } from '@/lib/webhooks/del
 import { inngest, webhookEventCreated, webhookEventResent, webhookRetryDue } from '../client';
 import { INNGEST_FUNCTION_IDS } from '../function-ids';
 
-// Delivers one outbox event (docs/webhooks.md#delivery) with the domain's deliverJob, as the
-// in-process queue does. Inngest's own retries are off: a retried step could POST twice. A
-// merchant who turned webhook retries on (docs/webhooks.md#retries) has a failed delivery tried
-// again on the schedule: the run sleeps until each retry is due (a sleeping run holds no
-// concurrency slot) and delivers it in a step of its own, until one succeeds or the schedule ends.
-// The database holds the schedule too, so the sweeper sends a retry this run did not (a run
-// cancelled, a deployment without it); a retry's lease keeps either to one POST. Concurrency is
-// keyed per merchant, so a merchant whose receiver hangs for 10 s holds up only its own events.
+// Delivers one outbox event (docs/webhooks.md#delivery), as the in-process queue does. Inngest's
+// retries are off (a retried step could POST twice); a merchant's own retries sleep until due.
+// Concurrency is per merchant, so a slow receiver holds up only its own events.
 
 export { WEBHOOK_CONCURRENCY_PER_MERCHANT };
 

@@ -5,10 +5,8 @@ import { endScheduledCancellations } from '@/lib/plans/cancel-at';
 import { inngest, renewalDue } from '../client';
 import { INNGEST_FUNCTION_IDS } from '../function-ids';
 
-// The renewal cron (docs/billing.md): finds the attempts due and sends one event per plan, period and
-// attempt; charge-renewal charges each. A sweep that finds more than MAX_PER_SWEEP leaves the rest
-// to the next one, and an attempt found twice is one event (its id). Plans collected by renewal
-// link charge nothing: their e-mails, reminders and ends of grace are one step (docs/billing.md#renewal-links).
+// The renewal cron (docs/billing.md): one event per plan, period and attempt due, at most
+// MAX_PER_SWEEP a sweep; plans renewed by link are one step of e-mails and grace.
 
 const MAX_PER_SWEEP = 10_000;
 
