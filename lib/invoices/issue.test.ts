@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { claimDueInvoices, finishInvoice, type InvoiceRow } from '@/db/queries/invoices';
-import { invoices, transactions } from '@/db/schema';
+import { invoices, subscriptionPlans, transactions } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
 import { createEInvoiceProvider } from '@/lib/einvoicing';
 import { getMerchant } from '@/db/queries/merchants';
@@ -61,8 +61,9 @@ const rowOf = async (id: string) => (await database.db.select().from(invoices).w
 const later = (ms: number) => new Date(Date.now() + ms);
 
 /** A merchant with e-invoicing (or not) and one approved charge of it. */
-async function approvedCharge(provider: 'factus' | 'alegra' | null, plan: Record<string, unknown> = {}) {
+async function approvedCharge(provider: 'factus' | 'alegra' | null, plan: Record<string, unknown> = {}, buyer: Partial<typeof subscriptionPlans.$inferInsert> = {}) {
   const link = await createTestLink(database.db, { amount: 4_990_000, ...plan });
+  await database.db.update(subscriptionPlans).set(buyer).where(eq(subscriptionPlans.id, link.subscriptionPlanId));
   const account = provider === 'factus' ? factusDoubleAccount(factus) : provider === 'alegra' ? alegraDoubleAccount(alegra) : null;
   if (provider === 'factus') await turnEInvoicingOn(database.db, link.merchant.merchantId, factusSettings(account as ReturnType<typeof factusDoubleAccount>));
   if (provider === 'alegra') await turnEInvoicingOn(database.db, link.merchant.merchantId, alegraSettings(account as ReturnType<typeof alegraDoubleAccount>));
@@ -94,6 +95,14 @@ describe('an approved charge', () => {
       buyer: { taxId: null, legalName: 'Consumidor final', email: 'ana@example.com' },
     });
     expect(factusDocs(transactionId)).toHaveLength(1);
+  });
+
+  it('is made out to the company the customer named, by NIT with its check digit', async () => {
+    const { transactionId } = await approvedCharge('factus', {}, { customerTaxIdType: 'NIT', customerTaxIdNumber: '900559088', customerTaxIdDv: 2, customerLegalName: 'Empresa de Pruebas SAS' });
+    await deliveriesSettled();
+    expect(await invoiceOf(transactionId)).toMatchObject({ status: 'ISSUED', buyer: { taxId: { type: 'NIT', number: '900559088', dv: 2 }, legalName: 'Empresa de Pruebas SAS' } });
+    const customer = (factusDocs(transactionId)[0]!.body as { customer: Record<string, unknown> }).customer;
+    expect(customer).toMatchObject({ identification_document_code: '31', identification: '900559088', dv: '2', company: 'Empresa de Pruebas SAS' });
   });
 
   it('of a merchant without e-invoicing has no invoice and calls no provider', async () => {

@@ -73,6 +73,10 @@ async function insertLink(
         modality: plan.modality,
         intervalUnit: interval?.unit ?? null,
         intervalCount: interval?.count ?? null,
+        customerTaxIdType: customer.taxId?.type ?? null,
+        customerTaxIdNumber: customer.taxId?.number ?? null,
+        customerTaxIdDv: customer.taxId?.dv ?? null,
+        customerLegalName: customer.legalName ?? null,
         trialDays: plan.modality === 'RECURRING' ? (plan.trialDays ?? null) : null,
         status: 'PENDING_ACTIVATION',
         // docs/api.md#plan-status: while pending, the first charge is due now.

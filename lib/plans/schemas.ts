@@ -3,6 +3,8 @@ import { planStatus20261120 } from '@/lib/api-versions';
 import { ID_TYPES, MAX_TRIAL_DAYS, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUSES } from '@/db/schema';
 import { INTERVAL_UNITS, MAX_INTERVAL_COUNT } from '@/lib/calendar/interval';
 import { planCouponSchema } from '@/lib/coupons/schemas';
+import { FINAL_CONSUMER_ID } from '@/lib/einvoicing/draft';
+import { readNit } from '@/lib/einvoicing/nit';
 
 // The merchant API's bodies (docs/api.md#create-a-payment-link, docs/api.md#plan-status, docs/api.md#checkout-session, docs/api.md#plan-record, docs/api.md#create-a-payment-link, docs/api.md#plan-status). Handlers parse with these, replies are
 // built from them, and the OpenAPI document is generated from them.
@@ -20,9 +22,7 @@ const text = (max: number) =>
 /** The error of a missing body part, or one that is not an object. */
 const anObject = { error: (i: { input: unknown }) => (i.input === undefined ? 'is required' : 'must be an object') };
 
-const customerSchema = z
-  .object(
-    {
+const customerFields = {
       phone: z
         .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
         .regex(/^\+[1-9][0-9]{7,14}$/, 'must be an E.164 phone number with country code, such as +573001234567')
@@ -43,15 +43,69 @@ const customerSchema = z
         .regex(/^[A-Za-z0-9-]{3,20}$/, 'must be 3 to 20 letters, digits or hyphens')
         .describe('Identity document number; send it together with idType')
         .optional(),
+};
+
+/** docs/api.md#create-a-payment-link: idType and idNumber are optional as a pair; the error names the missing one. */
+function idPair(c: { idType?: unknown; idNumber?: unknown }, ctx: z.RefinementCtx) {
+  if (c.idType !== undefined && c.idNumber === undefined)
+    ctx.addIssue({ code: 'custom', path: ['idNumber'], message: 'is required when customer.idType is given' });
+  if (c.idNumber !== undefined && c.idType === undefined)
+    ctx.addIssue({ code: 'custom', path: ['idType'], message: 'is required when customer.idNumber is given' });
+}
+
+/** The customer as version 2026-11-20 takes it. */
+const customerSchema20261120 = z.object(customerFields, anObject).superRefine(idPair);
+
+/**
+ * Who the merchant's electronic invoices are made out to (docs/einvoicing.md#the-buyer), from
+ * 2026-11-28: a NIT is read with or without its check digit (900559088-2), which is computed and
+ * checked; other documents are kept whole.
+ */
+const taxIdSchema = z
+  .object(
+    {
+      type: z.enum(ID_TYPES, { error: `must be one of ${ID_TYPES.join(', ')}` }).describe('CC cédula, NIT, CE cédula de extranjería, PP pasaporte'),
+      number: z
+        .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+        .max(30, 'must be at most 30 characters')
+        .describe('The document number; a NIT without its check digit, or as 900559088-2 (a wrong digit is refused)'),
+    },
+    anObject,
+  )
+  .transform((id, ctx) => {
+    const number = id.number.trim();
+    const refuse = (message: string) => {
+      ctx.addIssue({ code: 'custom', path: ['number'], message });
+      return z.NEVER;
+    };
+    if (number.replace(/[.\s-]/g, '') === FINAL_CONSUMER_ID) return refuse("is the final consumer's: leave taxId out instead");
+    if (id.type === 'NIT') {
+      const read = readNit(number);
+      if (!read.ok && read.reason === 'check_digit') return refuse(`has a wrong check digit: this NIT's is ${read.expected}`);
+      if (!read.ok) return refuse('must be a NIT: 5 to 15 digits, optionally followed by - and its check digit');
+      return { type: id.type, number: read.number, dv: read.dv };
+    }
+    if (id.type === 'CC' && !/^[1-9]\d{2,11}$/.test(number)) return refuse("must be the cédula's digits");
+    if (id.type !== 'CC' && !/^[A-Za-z0-9]{3,20}$/.test(number)) return refuse('must be 3 to 20 letters and digits');
+    return { type: id.type, number, dv: null };
+  })
+  .meta({ id: 'CustomerTaxId', description: 'The document the invoices name the buyer by (electronic invoicing, API version 2026-11-28)' });
+
+const customerSchema = z
+  .object(
+    {
+      ...customerFields,
+      taxId: taxIdSchema.optional(),
+      legalName: text(200).optional().describe('The name the invoices are made out to; required with a NIT (the company\'s name)'),
     },
     anObject,
   )
   .superRefine((c, ctx) => {
-    // docs/api.md#create-a-payment-link: optional as a pair; the error names the missing one.
-    if (c.idType !== undefined && c.idNumber === undefined)
-      ctx.addIssue({ code: 'custom', path: ['idNumber'], message: 'is required when customer.idType is given' });
-    if (c.idNumber !== undefined && c.idType === undefined)
-      ctx.addIssue({ code: 'custom', path: ['idType'], message: 'is required when customer.idNumber is given' });
+    idPair(c, ctx);
+    if (c.taxId?.type === 'NIT' && c.legalName === undefined)
+      ctx.addIssue({ code: 'custom', path: ['legalName'], message: "is required with a NIT: the company's name" });
+    if (c.legalName !== undefined && c.taxId === undefined)
+      ctx.addIssue({ code: 'custom', path: ['taxId'], message: 'is required when customer.legalName is given' });
   });
 
 const amountSchema = z
@@ -302,7 +356,7 @@ export type PlanChangeBody = z.infer<typeof planChangeBodySchema>;
 const { externalReference, description, amount, modality } = planSchema.shape;
 
 export const createLinkBody20261120 = z
-  .object({ customer: customerSchema, plan: z.object({ externalReference, description, amount, modality }, anObject) })
+  .object({ customer: customerSchema20261120, plan: z.object({ externalReference, description, amount, modality }, anObject) })
   .meta({ id: 'CreateLinkRequest', description: createLinkBodySchema.meta()?.description });
 
 const statusPlan = planStatusSchema.shape.plan.shape;
