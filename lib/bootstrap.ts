@@ -5,10 +5,8 @@ import { ensureDemoMerchant } from './portal/demo-merchant';
 import { startRunners } from './runners';
 
 /**
- * Start-up of a server process: validate every setting, open (and for the embedded database,
- * migrate) the database, create the demo merchant on a first embedded start. Any failure stops
- * the process with a message that says what to fix. Then the background work is wired: to Inngest,
- * or to this process's queue and timers (lib/runners.ts).
+ * Start-up of a server process: validate the settings, open (and migrate an embedded) database,
+ * wire background work to Inngest or this process (lib/runners.ts). Any failure stops it.
  */
 export async function bootstrap(): Promise<void> {
   try {

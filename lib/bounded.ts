@@ -1,10 +1,8 @@
 import { env } from '@/lib/env';
 
-// Performance (docs/performance.md#the-days-bursts): the day's bursts (renewals, the settler's
-// pass, renewal links; invoice issuing can use it too) keep a bounded number of processor calls in
-// flight, overall and per key (a merchant: its Wompi account has its own rate limits), and take
-// their work in batches as it drains, so memory stays flat however much is due. A key whose work
-// is refused for rate (a 429) is paused with a growing backoff; the other keys go on.
+// Performance (docs/performance.md#the-days-bursts): a burst's processor calls bounded in flight,
+// overall and per key (a merchant), its work taken in batches so memory stays flat. A key
+// refused for rate pauses with a growing backoff; the others go on.
 
 export interface BoundedLimits {
   /** Items in flight at once, all keys together. */
@@ -24,10 +22,7 @@ export interface RateLimitedItem {
 }
 
 export interface BoundedWork<T> {
-  /**
-   * Up to `max` more items, none of a key in `held` (paused, or with enough already taken);
-   * [] when there are none left outside `held`.
-   */
+  /** Up to `max` more items, none of a key in `held`; [] when none are left outside it. */
   next(max: number, held: ReadonlySet<string>): Promise<T[]>;
   keyOf(item: T): string;
   run(item: T): Promise<void | RateLimitedItem>;

@@ -1,7 +1,5 @@
-// Why a plan was cancelled (docs/customers.md#e-mails), as a code the customer's e-mail puts
-// into the customer's own language (lib/email/templates.ts). Only a merchant's own words travel as
-// text, kept as written. The plan's `cancelReason` column, and the `reason` of the
-// `subscription.cancelled` webhook, carry the English text below, as they always have.
+// Why a plan was cancelled (docs/customers.md#e-mails), as a code the e-mail puts into the
+// customer's language. The `cancelReason` column and the webhook's `reason` carry the English text.
 
 export type CancelReason =
   | { code: 'customer' }

@@ -24,10 +24,7 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: 'expected an http(s):// URL' })
   .transform((u) => u.replace(/\/+$/, ''));
 
-/**
- * Outside production a missing BETTER_AUTH_SECRET is derived from the database's name: stable
- * across restarts (sessions survive `npm run dev` reloads) and never a secret worth stealing.
- */
+/** Outside production a missing BETTER_AUTH_SECRET comes from the database's name: stable, and worth nothing. */
 function developmentAuthSecret(database: string): string {
   return createHash('sha256').update(`servicepay-development-auth:${database}`).digest('hex');
 }
@@ -135,10 +132,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 
 let cached: Env | EnvError | undefined;
 
-/**
- * The validated settings of this process, parsed on first use. Invalid settings throw the same
- * EnvError on every later use without being parsed again (a process does not re-read its settings).
- */
+/** The validated settings, parsed on first use; invalid ones throw the same EnvError every time. */
 export function env(): Env {
   if (cached === undefined) {
     try {
@@ -157,10 +151,7 @@ export function resetEnvForTests(): void {
   cached = undefined;
 }
 
-/**
- * Whether the /dev pages exist (docs/customers.md#e-mails): on a development server (`next dev`, and tests)
- * only, never on a built one, production or sandbox deployment alike.
- */
+/** Whether the /dev pages exist: on a development server only (docs/customers.md#e-mails). */
 export function devPagesServed(settings: Pick<Env, 'NODE_ENV'> = env()): boolean {
   return settings.NODE_ENV !== 'production';
 }

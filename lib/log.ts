@@ -1,27 +1,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { type DestinationStream, type Logger } from 'pino';
 
-// Structured logs with pino: one JSON line per event. Inside a request (lib/api/handler.ts) every
-// line, the domain's included, carries that request's requestId, the X-Request-Id a merchant
-// quotes in a support ticket. Callers pass only what is safe to keep; paths go through redactPath
-// because a checkout token in a URL is a secret.
+// Structured logs with pino, one JSON line per event; inside a request every line carries its
+// requestId. Callers pass only what is safe to keep; paths go through redactPath.
 
 type Fields = Record<string, unknown>;
 
-/**
- * Under vitest the lines go through the console, which the runner holds back for passing tests;
- * everywhere else pino writes to stdout itself.
- */
+/** Under vitest through the console, which the runner holds back for passing tests. */
 const testConsole: DestinationStream = {
   write: (line: string) => (/"level":"(error|fatal)"/.test(line) ? console.error(line.trimEnd()) : console.log(line.trimEnd())),
 };
 
 /**
- * Performance (docs/performance.md): chunked log lines.
- * stdout, written in chunks of 4 KiB, or at least once a second, rather than a system call per line
- * (every API request logs one). Writes stay synchronous, so at exit (process.exit, a crash, the
- * server's own SIGTERM handling) what is buffered is written before the process ends; a machine that
- * loses power can lose the last second of lines.
+ * Performance (docs/performance.md): chunked log lines, 4 KiB or once a second. Writes stay
+ * synchronous, so an exit or a crash still writes what is buffered.
  */
 function stdout(): DestinationStream {
   const destination = pino.destination({ dest: 1, sync: true, minLength: 4096 });
@@ -33,10 +25,7 @@ function stdout(): DestinationStream {
 let second = NaN;
 let secondPrefix = '';
 
-/**
- * pino's isoTime (`,"time":"2026-11-24T10:51:34.092Z"`) without formatting a Date per line: the
- * text up to the second is made once a second and the milliseconds appended (docs/operations.md#logs).
- */
+/** pino's isoTime without formatting a Date per line (docs/operations.md#logs). */
 export function isoTime(now = Date.now()): string {
   const ms = now % 1000;
   if (now - ms !== second) {

@@ -15,21 +15,15 @@ import type { CancelReason } from './cancel-reason';
 import { recordLifecycleEvent } from '@/lib/webhooks/events';
 import type { LifecycleEventType } from '@/lib/webhooks/payload';
 
-// What a change to a plan tells the merchant and the customer (docs/customers.md): lifecycle
-// webhook events, for the merchants who chose them, and the customer's e-mails (receipt, failed
-// renewal, cancellation). Written in the unit of work that made the change (lib/unit-of-work.ts),
-// delivered once it commits; the sweepers take whatever a crash leaves behind.
+// What a change to a plan tells (docs/customers.md): lifecycle webhook events for the merchants
+// who chose them, and the customer's e-mails, written in the change's unit of work.
 
 /** Whether the customer ever paid this plan: a plan still PENDING_ACTIVATION never was. */
 export function wasPaid(plan: Pick<PlanRow, 'status'>): boolean {
   return plan.status !== 'PENDING_ACTIVATION';
 }
 
-/**
- * A plan change made by the merchant or the customer (pause, resume, cancel, a new payment
- * method). A cancel e-mails the customer, with its reason, unless the plan was never paid: a
- * would-be customer who never paid has no subscription to hear about.
- */
+/** A plan change by the merchant or the customer; a cancel e-mails the customer unless the plan was never paid. */
 export async function notePlanChange(
   tx: Db,
   outbox: Outbox,
@@ -41,11 +35,7 @@ export async function notePlanChange(
   if (type === 'subscription.cancelled' && wasPaid(before)) await queueCustomerEmail(tx, outbox, 'cancelled', { plan: after, now, reason });
 }
 
-/**
- * What a settled charge tells (lib/settlement/settle.ts, once for every caller): a receipt for an
- * approval (or, for a late renewal-link payment, what becomes of it); a notice with the retry date for a failed renewal; the activation of a RECURRING
- * plan; and, after the last failed retry, the cancellation.
- */
+/** What a settled charge tells (lib/settlement/settle.ts, once for every caller): receipt, notice, activation, cancellation. */
 export async function noteSettlement(
   tx: Db,
   outbox: Outbox,
@@ -79,11 +69,7 @@ export async function noteSettlement(
   }
 }
 
-/**
- * A free trial started (docs/billing.md#trials): the customer's e-mail with its end and what is
- * charged then. A trial of 3 days or less has no later notice: its opt-in
- * `subscription.trial_will_end` goes now.
- */
+/** A free trial started (docs/billing.md#trials); a trial of 3 days or less sends its trial_will_end now. */
 export async function noteTrialStarted(tx: Db, outbox: Outbox, plan: PlanRow, now: Date): Promise<void> {
   const endsAt = plan.trialEndsAt!;
   const noticeFollows = plan.trialNoticeAt !== null;
@@ -93,10 +79,7 @@ export async function noteTrialStarted(tx: Db, outbox: Outbox, plan: PlanRow, no
   if (!noticeFollows) await recordLifecycleEvent(tx, outbox, plan, 'subscription.trial_will_end', now, { trial: { endsAt: endsAt.getTime(), amount: charges.amount } });
 }
 
-/**
- * 3 days before a trial ends: the customer's e-mail and the opt-in `subscription.trial_will_end`,
- * with the first charge's amount: the list price of its period with the plan's coupon taken off.
- */
+/** 3 days before a trial ends: the e-mail and the opt-in `subscription.trial_will_end`. */
 export async function noteTrialEnding(tx: Db, outbox: Outbox, plan: PlanRow, now: Date): Promise<void> {
   const endsAt = plan.trialEndsAt!;
   const charges = trialCharges(plan, amountForPeriod(plan, endsAt));
@@ -122,10 +105,7 @@ export async function notePriceChange(
   });
 }
 
-/**
- * A renewal link's e-mail (docs/billing.md#renewal-links) and, when it is issued, the opt-in
- * `subscription.renewal_due` event with its URL and expiry, for the merchant's own channels.
- */
+/** A renewal link's e-mail and, when issued, the opt-in `subscription.renewal_due`. */
 export async function noteRenewalLink(
   tx: Db,
   outbox: Outbox,

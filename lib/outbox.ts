@@ -1,9 +1,6 @@
-// What a unit of work hands off once it commits (docs/architecture.md#the-unit-of-work). A state
-// change writes its webhook events and e-mails as rows inside its database transaction and notes
-// each here; lib/unit-of-work.ts hands them to delivery after the commit and drops them on a
-// rollback. Each kind of hand-off registers its sender beside its recorder
-// (lib/webhooks/hand-off.ts, lib/email/hand-off.ts): whoever can record one has loaded its sender,
-// and this file imports nothing, so every folder of lib may record into it and run a unit of work.
+// What a unit of work hands off once it commits (docs/architecture.md#the-unit-of-work). Each kind
+// of hand-off registers its sender beside its recorder; this file imports nothing, so every folder
+// of lib may record into it.
 
 /** A committed webhook event to hand to the queue; the merchant is the queue's concurrency key. */
 interface WebhookHandOff {

@@ -6,10 +6,7 @@ import { errorFields, log } from '@/lib/log';
 // Kept on globalThis: a dev-server reload re-evaluates modules, and must not start a second timer.
 const timers = globalThis as typeof globalThis & { __servicepayPeriodic?: Map<string, NodeJS.Timeout> };
 
-/**
- * Runs `task` every `everyMs`, once per process and name; a run never overlaps the previous one,
- * and a failed run is logged and left to the next. The timer alone does not keep the process alive.
- */
+/** Runs `task` every `everyMs`, once per process and name, never overlapping; a failure is logged. */
 export function startPeriodic(name: string, everyMs: number, task: () => Promise<void>): void {
   const running = (timers.__servicepayPeriodic ??= new Map());
   if (running.has(name)) return;

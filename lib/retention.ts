@@ -11,19 +11,13 @@ import { deleteAuditEntriesCreatedBefore } from '@/db/queries/audit';
 /** Webhook events (and their attempts) stay listable and resendable this long. */
 export const WEBHOOK_EVENT_RETENTION_DAYS = 90;
 
-/**
- * Customer e-mails (address, text, manage link) stay on the plan's page this long, as webhook
- * events do; then the customer's personal data in them goes (docs/customers.md#e-mails).
- */
+/** Customer e-mails keep their personal data this long (docs/customers.md#e-mails). */
 export const EMAIL_RETENTION_DAYS = 90;
 
 /** Manage links go this long after they expired: their use shows on the plan's page until then. */
 export const MANAGE_LINK_RETENTION_DAYS = 90;
 
-/**
- * Audit log entries (docs/portal.md#audit-log) are kept 2 years; the table's trigger refuses to
- * delete a younger one, so this number and migration 0019's interval change together.
- */
+/** Audit entries are kept 2 years; migration 0019's trigger holds the same interval. */
 export const AUDIT_RETENTION_DAYS = 730;
 
 const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000);

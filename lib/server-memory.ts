@@ -95,11 +95,7 @@ export function memoryReleaser(probe: MemoryProbe, settings: MemoryReleaseSettin
   };
 }
 
-/**
- * The inspector's full collection, in this process. Its callback runs inside V8's collection task:
- * disconnecting the session there deadlocks the thread (V8's heap profiler agent takes a lock the
- * task holds), so the session is closed on the next turn of the event loop.
- */
+/** The inspector's full collection; the session closes on the next turn (closing inside V8's task deadlocks). */
 async function inspectorCollect(): Promise<void> {
   const inspector = process.getBuiltinModule('node:inspector');
   const session = new inspector.Session();

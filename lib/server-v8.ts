@@ -3,12 +3,8 @@ import v8 from 'node:v8';
 // Performance (docs/performance.md): the V8 memory-reducer flag.
 
 /**
- * V8 settings of a server process, set at its start-up by instrumentation.ts
- * (docs/operations.md#memory). When a server goes quiet, V8's memory reducer collects its heap,
- * and by default does it in a mode that also throws away compiled code and shrinks the young
- * generation; the next burst of requests then ran interpreted and re-optimised some 700 functions,
- * at about a third more CPU per request for several seconds (docs/benchmarks.md). Without that
- * mode the reducer still collects the heap when the server is idle, and keeps the compiled code.
+ * V8 settings of a server process (docs/operations.md#memory): the memory reducer keeps compiled
+ * code, so a burst after a quiet spell is not re-optimised from scratch (docs/benchmarks.md).
  */
 export const SERVER_V8_FLAGS = ['--no-memory-reducer-favors-memory'] as const;
 

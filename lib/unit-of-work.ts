@@ -3,20 +3,12 @@ import type { Db } from '@/db/client';
 import { handOffSenders, Outbox } from './outbox';
 
 // The unit of work (docs/architecture.md#the-unit-of-work), after Polar's JobQueueManager: a state
-// change and what it hands off (webhook events, customer e-mails) are written in one database
-// transaction; the hand-offs are collected in its outbox and sent only once it commits, dropped
-// if it rolls back. The transaction returns domain values; no caller dispatches ids by hand. A
-// lost hand-off (a crash after the commit) is not a lost message: the sweepers send whatever was
-// never attempted. Each kind of hand-off is sent by the sender its recorder registered
-// (lib/outbox.ts), so this file imports neither delivery and every folder of lib may use it.
+// change's webhook events and e-mails are written in its transaction and handed off only after it
+// commits; a crash after the commit is covered by the sweepers.
 
 export { Outbox };
 
-/**
- * Runs `work` in one database transaction with an outbox; after the commit, hands what it
- * recorded to delivery (after the response inside a request, at once otherwise) and returns
- * `work`'s value. Not to be nested: the outer transaction would commit after the hand-off.
- */
+/** Runs `work` in one transaction with an outbox, hands the outbox off after the commit. Not to be nested. */
 export async function inTransaction<T>(db: Db, work: (tx: Db, outbox: Outbox) => Promise<T>): Promise<T> {
   const outbox = new Outbox();
   const value = await db.transaction((tx) => work(tx, outbox));

@@ -67,10 +67,7 @@ export function changesBetween<T extends Record<string, unknown>>(before: Partia
   return out;
 }
 
-/**
- * Writes one audit entry in `tx`, the transaction of the change it records, secrets masked.
- * Call it from any domain function that changes something on a person's or a key's behalf.
- */
+/** Writes one audit entry in `tx`, the change's own transaction, secrets masked. */
 export async function recordAudit(tx: Db, entry: AuditEntry): Promise<void> {
   await insertAuditEntry(tx, {
     merchantId: entry.merchantId,

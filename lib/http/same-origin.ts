@@ -1,10 +1,6 @@
-// Is a browser's POST from one of our own pages? (docs/customers.md#the-manage-page, docs/portal.md)
-// Read from what the browser says about where the request comes from: `Sec-Fetch-Site` when it
-// sends it (every current browser), else the `Origin`. A page served with
-// `Referrer-Policy: no-referrer` (the manage page and the checkout) posts its forms with
-// `Origin: null`, so null alone is not taken as cross-origin: those forms act on a token in their
-// own URL, which a page elsewhere cannot know. No browser header at all (curl, a script) is not a
-// browser carrying someone's credentials, and is let through as well.
+// Is a browser's POST from one of our own pages? `Sec-Fetch-Site`, else `Origin`. `Origin: null`
+// (our no-referrer pages) is let through: those forms act on a token in their own URL. No browser
+// header at all is not a browser carrying someone's credentials.
 
 type HeaderSource = Pick<Headers, 'get'>;
 
@@ -33,11 +29,7 @@ export function isCrossOriginPost(headers: HeaderSource): boolean {
   return host === undefined || (host !== null && host !== hostOf(headers));
 }
 
-/**
- * True when Next.js's Server Action check would refuse this request (an `Origin` whose host is not
- * the request's, `null` included), or the browser says it is cross-origin. Next answers those with
- * a 500; proxy.ts answers them with a 403 first.
- */
+/** True when Next's Server Action check would refuse this request (a 500 there; proxy.ts answers 403). */
 export function isRefusedServerAction(headers: HeaderSource): boolean {
   const origin = headers.get('origin');
   if (origin !== null && originHost(origin) !== hostOf(headers)) return true;

@@ -3,10 +3,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { API_VERSIONS, type ApiVersion, LATEST_API_VERSION } from '@/lib/api-versions';
 
-// The /docs page: Scalar's API reference rendered from /api/openapi.json, with Scalar's browser
-// bundle served from this origin (no CDN: the page must work offline and load nothing from a
-// third party). Scalar's HTML API reads its settings from data attributes, so the page has no
-// inline script and its Content-Security-Policy allows scripts from 'self' only.
+// The /docs page: Scalar's API reference with its bundle served from this origin (nothing from a
+// third party), settings in data attributes so the CSP allows scripts from 'self' only.
 
 const PACKAGE_DIR = path.join(process.cwd(), 'node_modules', '@scalar', 'api-reference');
 const BUNDLE_FILE = path.join(PACKAGE_DIR, 'dist', 'browser', 'standalone.js');

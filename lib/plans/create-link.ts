@@ -14,13 +14,9 @@ import { merchantNow } from '@/lib/clock';
 import { inTransaction } from '@/lib/unit-of-work';
 
 /**
- * docs/api.md#create-a-payment-link: the customer (one per merchant and e-mail), the plan and its checkout token, in one
- * statement: atomic on its own, so a plain creation needs no transaction (an idempotent one runs
- * it in runIdempotent's). An open plan with the same externalReference is a 409, decided by the
- * partial unique index, so concurrent requests cannot both pass. A merchant charging through Wompi
- * may not create an amount Wompi would refuse (400 naming plan.amount). A link with `plan.coupon`
- * redeems it in the transaction that creates the plan (docs/billing.md#coupons): a refused plan
- * gives the redemption back.
+ * docs/api.md#create-a-payment-link: the customer, the plan and its token in one statement. An open
+ * plan with the same externalReference is a 409 (a partial unique index decides); a coupon is
+ * redeemed in the same transaction.
  */
 export async function createPaymentLink(db: Db, merchantId: string, body: CreateLinkBody, at?: Date): Promise<PaymentLink> {
   const ref = body.plan.coupon;

@@ -20,11 +20,7 @@ interface StoredResponse {
   replayed: boolean;
 }
 
-/**
- * docs/api.md#create-a-payment-link (extension): with an Idempotency-Key, the same merchant, key and body within 24 h
- * get the first reply again; another body is a 409. The claim, the work and the saved reply share
- * one transaction, so concurrent requests with one key do the work once and an error saves nothing.
- */
+/** With an Idempotency-Key: the first reply again for 24 h, 409 for another body; claim, work and reply in one transaction. */
 export async function runIdempotent(
   db: Db,
   scope: { merchantId: string; key: string; body: unknown },

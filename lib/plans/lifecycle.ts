@@ -18,11 +18,7 @@ type Scope = { merchantId: string; planId: string };
 
 type Change = Parameters<typeof transitionPlan>[3];
 
-/**
- * One transition under the plan's lock, with its lifecycle event and e-mail in the same database
- * transaction (docs/customers.md), delivered after commit. `find` locates the plan (the
- * merchant's scope, or the customer's manage link).
- */
+/** One transition under the plan's lock, with its event and e-mail in the same unit of work. */
 async function transitionWithNotices(
   db: Db,
   find: (tx: Db) => Promise<PlanRow>,
@@ -62,11 +58,7 @@ export function pausePlan(db: Db, scope: Scope): Promise<PlanRow> {
   return transition(db, scope, ['ACTIVE'], () => ({ status: 'PAUSED' }), 'Only an ACTIVE plan can be paused', 'subscription.paused');
 }
 
-/**
- * PAUSED → ACTIVE, next charge on the plan's first due day after today (the anchor day, or the
- * weekday of a weekly plan): the paused periods are never charged, and a retry the pause
- * interrupted starts over as a new period.
- */
+/** PAUSED → ACTIVE, next charge on the first due day after today: paused periods are never charged. */
 export function resumePlan(db: Db, scope: Scope, now: Date = new Date()): Promise<PlanRow> {
   return transition(
     db,
@@ -82,11 +74,7 @@ export function resumePlan(db: Db, scope: Scope, now: Date = new Date()): Promis
   );
 }
 
-/**
- * PENDING_ACTIVATION, ACTIVE or PAUSED → CANCELLED: the link no longer takes payments, no renewal
- * follows. `text` is the merchant's own reason, kept as written; without it the customer's e-mail
- * says, in their language, that the merchant cancelled.
- */
+/** → CANCELLED; `text` is the merchant's own reason, kept as written. */
 export async function cancelPlan(db: Db, scope: Scope, text?: string): Promise<PlanRow> {
   const reason: CancelReason = { code: 'merchant', ...(text ? { text } : {}) };
   const find = (tx: Db) => findMerchantPlan(tx, scope.planId, () => getPlanForMerchant(tx, scope));

@@ -12,12 +12,9 @@ import { inTransaction } from '@/lib/unit-of-work';
 import { findMerchantPlan } from '@/lib/api/find-plan';
 import { MIN_AMOUNT, type PriceChangeBody } from './schemas';
 
-// Price changes (docs/billing.md#price-changes). `next_charge` schedules the new price for the
-// next period not yet due (a PENDING_ACTIVATION plan, never charged, takes it at once); the
-// customer is e-mailed the new amount and date, and the opt-in `subscription.updated` sent, in the
-// same database transaction. `now` applies an increase at once: the difference for the rest of
-// the current period is one charge attempt of kind PRORATION through lib/settlement/attempt.ts,
-// and the change is applied by its approval (lib/settlement/settle.ts), not applied if it fails.
+// Price changes (docs/billing.md#price-changes): `next_charge` schedules the new price for the next
+// period; `now` charges the difference for the rest of the period (kind PRORATION), applied when
+// that charge is approved.
 
 type Scope = { merchantId: string; planId: string };
 
@@ -76,11 +73,7 @@ async function dropScheduled(db: Db, planId: string): Promise<void> {
   });
 }
 
-/**
- * PATCH /merchants/subscription-plans/{id}: the plan after the change (or, while a prorated charge
- * is PENDING, as it stands: the change applies when it settles). A declined or failed prorated
- * charge is a 409 and changes nothing.
- */
+/** PATCH /merchants/subscription-plans/{id}: the plan after the change; a refused proration is a 409. */
 export async function changePlanPrice(db: Db, processors: ProcessorSource, scope: Scope, body: PriceChangeBody, now: Date = new Date()): Promise<PlanRow> {
   const recorded = await applyWithoutCharge(db, scope, body, now);
   if (!('charge' in recorded)) return recorded;

@@ -348,10 +348,8 @@ export const planChangeBodySchema = z
 
 export type PlanChangeBody = z.infer<typeof planChangeBodySchema>;
 
-// What version 2026-11-20, the contract as first published, sees (docs/api.md#versioning). Each
-// shape names that version's fields, reusing the validators above, so a field added later is not
-// in it: a newer field in its request is ignored, and its reply is stripped to its fields. A plan
-// state added later is shown as the one it grew from.
+// What version 2026-11-20 sees (docs/api.md#versioning): its own fields only, newer states shown
+// as the one they grew from.
 
 const { externalReference, description, amount, modality } = planSchema.shape;
 

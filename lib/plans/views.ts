@@ -61,10 +61,7 @@ export function toPlanStatus(
 }
 
 /** docs/api.md#plan-status: the plan record. */
-/**
- * `renewalUrl`: the plan's open renewal link, when it has one (docs/billing.md#renewal-links); the
- * one place the record adds it, so a reply version can leave it out here.
- */
+/** `renewalUrl`: the plan's open renewal link, if any (docs/billing.md#renewal-links). */
 export function toPlanRecord(plan: PlanRow, { renewalUrl }: { renewalUrl?: string | null } = {}): PlanRecordView {
   return {
     id: plan.id,

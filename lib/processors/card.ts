@@ -1,7 +1,5 @@
-// Card fields as the checkout form sends them (docs/checkout.md#hosted-page: cardNumber, cardExpiry MM/YY,
-// cardCvc, cardHolder). Checked in the browser before submitting and again on the server; no
-// Node-only code here, the client form imports it. The number never leaves memory: callers keep
-// only `brand` and `last4`.
+// Card fields as the checkout form sends them (docs/checkout.md#hosted-page), checked in the
+// browser and again on the server. The number never leaves memory: callers keep brand and last4.
 
 export type CardField = 'cardNumber' | 'cardExpiry' | 'cardCvc' | 'cardHolder';
 export type CardProblem = 'required' | 'invalid_number' | 'invalid_expiry' | 'expired' | 'invalid_cvc' | 'invalid_holder' | 'short_holder';

@@ -46,11 +46,7 @@ export function wompiKeysOf(merchant: Pick<MerchantRow, 'wompiPublicKey' | 'womp
   return { publicKey: merchant.wompiPublicKey, ...secrets };
 }
 
-/**
- * The processor that charges this merchant's customers: its own Wompi account, or the sandbox.
- * Null in production for a merchant without Wompi keys: production never approves through the
- * sandbox, and its checkout is `unavailable`.
- */
+/** The merchant's processor: its Wompi account or the sandbox; null in production without Wompi keys. */
 export function processorOfMerchant(
   merchant: Pick<MerchantRow, 'processorType' | 'wompiPublicKey' | 'wompiSecrets'>,
   settings = env(),

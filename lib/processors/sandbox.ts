@@ -12,11 +12,9 @@ import type {
   PseInstitution,
 } from './processor';
 
-// The deterministic sandbox of docs/processors.md#the-sandbox. The card's behaviour travels in the payment-method
-// token, and a charge's outcome in its processor id, so a PENDING charge settles the same way
-// after a restart or on another instance. Its one record is a ledger of references, as a real
-// processor keeps: a charge repeated with the same reference returns the first one (never a
-// second charge), and findByReference answers for a charge whose caller died before hearing back.
+// The deterministic sandbox (docs/processors.md#the-sandbox): a card's behaviour travels in its
+// token and an outcome in its processor id, so it survives restarts. Its ledger of references
+// answers findByReference and makes a repeated reference the same charge.
 
 /** The sandbox's record of which processor id each reference was charged as. */
 export interface SandboxLedger {

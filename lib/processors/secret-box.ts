@@ -1,10 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { EnvError, env } from '@/lib/env';
 
-// Merchants' processor secrets at rest: AES-256-GCM with SECRETS_ENCRYPTION_KEY, stored as
-// `v1.<iv>.<tag>.<ciphertext>` (base64url). A development or test deployment without the key
-// derives one from its database's name, as it does its auth secret: stable across restarts and
-// never a secret worth stealing. Production refuses to encrypt or decrypt without it.
+// Merchants' processor secrets at rest: AES-256-GCM with SECRETS_ENCRYPTION_KEY. Without the key,
+// development derives one from the database's name; production refuses.
 
 const VERSION = 'v1';
 

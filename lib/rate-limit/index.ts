@@ -21,10 +21,7 @@ export function getRateLimiter(): RateLimiter {
   return limiter;
 }
 
-/**
- * The headers of docs/api.md#rate-limits for a limited response, 429 or not. Times are whole seconds from
- * `now`, rounded up so a client that waits that long finds the window freed.
- */
+/** The headers of docs/api.md#rate-limits, in whole seconds rounded up. */
 export function rateLimitHeaders(result: LimitResult, now: number = Date.now()): Record<string, string> {
   const seconds = Math.max(0, Math.ceil((result.reset - now) / 1000));
   const headers: Record<string, string> = {

@@ -3,12 +3,7 @@
 
 export type LimitBucket = 'create-link' | 'plan-status' | 'merchant' | 'webhook-listen' | 'checkout-session' | 'sign-in-email' | 'sign-in-ip';
 
-/**
- * Requests per sliding minute, per api_key (per client IP for checkout-session). Portal sign-in
- * attempts are limited per e-mail (guessing one account's password) and per client IP (trying
- * many accounts). `webhook-listen` is `npm run webhooks:listen`'s own (it polls once a second), so
- * a developer's listener never takes from the calls the merchant's backend makes.
- */
+/** Requests per sliding minute per api_key (per IP for checkout-session; sign-in per e-mail and per IP). */
 export const LIMITS: Record<LimitBucket, number> = {
   'create-link': 60,
   'plan-status': 120,
@@ -34,11 +29,7 @@ export interface RateLimiter {
   limit(bucket: LimitBucket, identifier: string): Promise<LimitResult>;
 }
 
-/**
- * When the fixed minute that `now` falls in ends. Upstash's sliding window reports this as its
- * reset, and it bounds the wait of a refused client: at the next minute the previous one's count
- * starts to fade, so a request fits again (given no other traffic).
- */
+/** The end of `now`'s fixed minute: the sliding window's reset, and the longest a refused client waits. */
 export function windowEnd(now: number): number {
   return (Math.floor(now / WINDOW_MS) + 1) * WINDOW_MS;
 }

@@ -1,10 +1,7 @@
 import { LIMITS, WINDOW_MS, windowEnd, type LimitBucket, type LimitResult, type RateLimiter } from './limits';
 
-// The in-process limiter for a single instance (no Upstash configured), with the arithmetic of
-// @upstash/ratelimit's sliding window (upstash.ts), so both answer alike: the count of the current
-// fixed minute plus the previous minute's count weighted by how much of it still lies inside the
-// last 60 s, rounded down; a refused request is not counted. Rounded down, a burst that straddles
-// a minute boundary may admit one request over the limit (docs/api.md#rate-limits): accepted.
+// The in-process limiter for a single instance, with @upstash/ratelimit's sliding-window arithmetic
+// so both answer alike (docs/api.md#rate-limits).
 
 interface Counts {
   /** Index of the fixed minute `current` belongs to. */

@@ -25,10 +25,8 @@ export function createUpstashRateLimiter(opts: UpstashRateLimiterOptions): RateL
   const redis = new Redis({
     url: opts.url,
     token: opts.token,
-    // A fresh signal for each HTTP call, so a hung call is aborted (its socket closed) at the
-    // deadline rather than left open; Node does not let these timers keep the process alive. A
-    // function on purpose: when a plain AbortSignal fires, the client does not throw but makes up
-    // a 200 reply whose result is the abort reason, which would be read as counts.
+    // A fresh signal per call aborts a hung one; a function because a plain fired AbortSignal makes
+    // the client invent a 200 whose result is the abort reason.
     signal: () => AbortSignal.timeout(timeoutMs),
     // The default (5 retries, backoff up to 2.7 s) outlives the deadline on timers that keep the
     // process alive; `false` still retries a refused connection once, at once.
@@ -95,10 +93,7 @@ export function createUpstashRateLimiter(opts: UpstashRateLimiterOptions): RateL
   };
 }
 
-/**
- * The error in one line. @upstash/redis appends "command was: [...]" to HTTP errors, and that
- * command holds the key, which holds the identifier (a client IP for checkout-session): cut it.
- */
+/** The error in one line, without the command @upstash/redis appends (its key holds a client IP). */
 function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const message = error.message.split(', command was:')[0];

@@ -2,11 +2,8 @@ import PDFDocument from 'pdfkit';
 import { formatCop } from '@/lib/i18n/format';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
 
-// The receipt of an approved charge as a PDF (docs/customers.md#receipts), with pdfkit: real text in
-// a tagged PDF (a title, a language, headings and paragraphs a screen reader follows and a search
-// finds), Spanish first or the customer's language. The same receipt renders the same bytes: the
-// document's dates are the charge's, so its file id (a hash of its info) is too, and nothing else
-// in it depends on the clock.
+// The receipt of an approved charge as a tagged PDF (docs/customers.md#receipts), in the customer's
+// language. Its dates are the charge's, so the same receipt renders the same bytes.
 
 export interface Receipt {
   lang: Lang;

@@ -1,18 +1,9 @@
 import https from 'node:https';
 import type { LookupFunction } from './address-guard';
 
-// Performance (docs/performance.md): kept-alive webhook connections.
-// The keep-alive pool behind webhook POSTs (./http.ts): one https.Agent per receiver origin, per
-// guard mode, per resolver (tests stub the resolver), each with a bounded number of sockets.
-// Bounds, and why:
-// - at most MAX_IDLE_SOCKETS_PER_ORIGIN sockets are kept open between POSTs to one origin.
-// - the number of sockets IN USE is not capped here: a POST never queues for a socket, since the
-//   wait would count against its 10 s limit and many merchants may share one receiver host. It is
-//   bounded by delivery's own concurrency (5 per merchant, lib/inngest/functions/send-webhook.ts).
-// - idle sockets close after IDLE_SOCKET_MS (under the 5 s keep-alive of common servers, so we
-//   close first): a receiver that stops sending never holds ours long.
-// - at most MAX_ORIGINS agents are remembered; the oldest is forgotten (its sockets finish their
-//   exchange and close when idle), so a long list of merchant URLs cannot grow the map forever.
+// Performance (docs/performance.md): kept-alive webhook connections, one https.Agent per receiver
+// origin and guard mode. Sockets in use are not capped (a queued POST would eat its 10 s), idle
+// ones are few and close first, and only MAX_ORIGINS agents are remembered.
 
 export const MAX_IDLE_SOCKETS_PER_ORIGIN = 10;
 const IDLE_SOCKET_MS = 4_000;
@@ -36,11 +27,7 @@ export function closeIdleConnections(): void {
   pools.clear();
 }
 
-/**
- * The agent for a POST to `url`, or undefined (no reuse: a one-off connection). Sockets opened in
- * guarded mode (the address guard in their lookup) are never lent to an unguarded request, nor
- * the other way round.
- */
+/** The agent for a POST to `url`; guarded and unguarded sockets are never shared. */
 export function agentFor(url: URL, options: { guarded: boolean; resolve?: LookupFunction }): https.Agent | undefined {
   if (!reuse) return undefined;
   let pool = pools;

@@ -17,10 +17,8 @@ import { DELIVERY_TIMEOUT_MS, postWebhook } from './http';
 import { afterAutomaticAttempt } from './retries';
 import { webhookHeaders } from './signature';
 
-// One delivery of an outbox event: the stored bytes, signed with the merchant's current secret,
-// POSTed once to its current URL, the attempt recorded. An automatic delivery first takes the
-// event's lease, so however many dispatchers (request, sweeper, Inngest replays) reach the same
-// event, one POST goes out; a merchant's resend always sends.
+// One delivery of an outbox event (docs/webhooks.md#delivery): the stored bytes, signed, POSTed
+// once, recorded. An automatic delivery takes the event's lease first; a resend always sends.
 
 type DeliveryTrigger = (typeof WEBHOOK_ATTEMPT_TRIGGERS)[number];
 
@@ -62,10 +60,7 @@ export interface WebhookQueue {
   enqueue(jobs: WebhookJob[]): Promise<void>;
 }
 
-/**
- * What a queue runner (Inngest's send-webhook function, or the in-process queue) does with a job:
- * the one delivery, whatever ran it. A resend always sends; the others take the event's lease.
- */
+/** What a queue runner does with a job: the one delivery, whatever ran it. */
 export async function deliverJob(db: Db, job: Pick<WebhookJob, 'eventId' | 'kind' | 'dueAt'>) {
   // A retry runs when it is due, or later: as of the later of the two, so a runner woken on time
   // (a durable sleep, a sweep with a test clock) finds it due, and a late one leases it from now.

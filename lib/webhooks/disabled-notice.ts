@@ -1,7 +1,5 @@
-// The e-mail to a merchant whose webhook endpoint was disabled after 3 days of failed deliveries
-// (docs/webhooks.md#retries): what failed since when, that events are still recorded, and where to
-// re-enable it. To the merchant's people, in Spanish (the portal's first language); plain text and
-// a one-column HTML part with a real link, like the customer e-mails (lib/email/templates.ts).
+// The e-mail to a merchant whose webhook endpoint was disabled after 3 days of failures
+// (docs/webhooks.md#retries), in Spanish, as text and one-column HTML.
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 

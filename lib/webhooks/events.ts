@@ -54,11 +54,7 @@ function inMerchantVersion(merchantId: string, serialize: (version: ApiVersion) 
   return bodyInMerchantVersion(merchantId, latest, older);
 }
 
-/**
- * Writes the event for a transaction's final outcome in the caller's unit of work
- * (lib/unit-of-work.ts), which delivers it after commit. Returns its id, or null when that outcome
- * already has its event (one per transaction and type).
- */
+/** Writes a transaction's outcome event in the caller's unit of work; null when it already has one. */
 export async function recordChargeEvent(
   tx: Db,
   outbox: Outbox,
@@ -81,10 +77,7 @@ export async function recordChargeEvent(
   return id;
 }
 
-/**
- * Writes a lifecycle event (docs/customers.md#lifecycle-events) in the unit of work that made the
- * change, only when the merchant chose this event type; delivered after commit.
- */
+/** Writes a lifecycle event in the change's unit of work, when the merchant chose the type. */
 export async function recordLifecycleEvent(
   tx: Db,
   outbox: Outbox,

@@ -4,15 +4,9 @@ import net from 'node:net';
 import { isPublicAddress, type LookupFunction, PrivateAddressError, publicOnlyLookup } from './address-guard';
 import { agentFor } from './connections';
 
-// One HTTPS POST of a webhook and what became of it (docs/webhooks.md#delivery): 10 s for the whole exchange,
-// redirects not followed, only 2xx is success, the first 2 KiB of the reply kept. Nothing here
-// retries a delivery the receiver may have seen: the one retry is of a POST never written.
-//
-// Connections are kept alive and reused per receiver origin (docs/webhooks.md): a burst to one
-// endpoint pays the TCP and TLS handshakes once per socket instead of once per POST. The address
-// guard still sees every connection: it runs inside the lookup of each NEW socket, and a reused
-// socket is one the guard passed when it opened (to the same origin, in the same guard mode).
-// See ./connections.ts for the pool's bounds.
+// One HTTPS POST of a webhook (docs/webhooks.md#delivery): 10 s in all, no redirects, 2xx only,
+// 2 KiB of the reply kept; only a POST never written is retried. Connections are reused per
+// origin (./connections.ts); the address guard runs on each new socket.
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const RESPONSE_EXCERPT_BYTES = 2048;

@@ -37,10 +37,7 @@ export const inProcessQueue: WebhookQueue = {
   },
 };
 
-/**
- * Resolves once every queued in-process delivery has finished; lib/unit-of-work.ts
- * deliveriesSettled waits for the hand-offs that feed the queue first.
- */
+/** Resolves once every queued in-process delivery has finished. */
 export async function inProcessIdle(): Promise<void> {
   if (lanes.size === 0) return;
   return new Promise((resolve) => {

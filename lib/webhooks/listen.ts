@@ -1,13 +1,8 @@
 import { webhookHeaders } from './signature';
 
-// `npm run webhooks:listen` (docs/webhooks.md#on-your-laptop), in the spirit of
-// `stripe listen --forward-to`: the developer's machine asks ServicePay for the merchant's new
-// webhook events (GET /merchants/webhook-events/listen, with the API key, in a rate-limit bucket of
-// its own) and POSTs each one, with the
-// headers and signature a delivery carries, to a local URL, http:// included. Nothing changes on
-// the server: its deliveries stay HTTPS-only to public addresses, and the laptop needs no
-// certificate, no tunnel and no restart. The signature is made here with the merchant's Webhook
-// Secret over the event's exact bytes, so it is the one ServicePay's own delivery would carry.
+// `npm run webhooks:listen` (docs/webhooks.md#on-your-laptop), like `stripe listen`: the laptop
+// polls for new events and POSTs each, signed as a delivery would be, to a local URL. The
+// server's own deliveries are unchanged.
 
 interface ListenOptions {
   /** ServicePay's base URL, e.g. http://localhost:3000. */

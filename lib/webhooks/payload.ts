@@ -16,10 +16,7 @@ export const WEBHOOK_EVENTS = {
 export type ChargeEventType = keyof typeof WEBHOOK_EVENTS;
 export const CHARGE_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [ChargeEventType, ...ChargeEventType[]];
 
-/**
- * The plan's lifecycle events (docs/customers.md; docs/customers.md#lifecycle-events): sent only to a
- * merchant who chose them in its webhook settings, so a receiver written to API version 2026-11-20 sees nothing new.
- */
+/** The lifecycle events (docs/customers.md#lifecycle-events), sent only to merchants who chose them. */
 export const LIFECYCLE_EVENTS = {
   'subscription.activated': 'A RECURRING plan became ACTIVE with its first approved charge',
   'subscription.paused': 'The merchant paused the plan',
@@ -132,11 +129,7 @@ export type LifecyclePayload = z.infer<typeof lifecyclePayloadSchema>;
 // 2026-11-20's fields, each with the validator above, so what a later version adds to a body is not in
 // that version's bytes, and a plan state added later shows as the one it grew from.
 
-/**
- * `schema`'s body as 2026-11-20 has it: its event and timestamp, and of its data the `fields`
- * named (in the schema's order), each with its validator unless `replaced`; published under the
- * same id and description.
- */
+/** `schema`'s body as 2026-11-20 has it: the `fields` named, published under the same id. */
 function body20261120<Data extends z.ZodRawShape>(
   schema: z.ZodObject<{ event: z.ZodType; data: z.ZodObject<Data>; timestamp: z.ZodType }>,
   fields: { [K in keyof Data]?: true },
@@ -190,11 +183,7 @@ export function serializeLifecyclePayload(payload: LifecyclePayload, version: Ap
   return JSON.stringify(lifecyclePayloadIn(version).parse(lifecyclePayloadSchema.parse(payload)));
 }
 
-/**
- * The exact bytes of a webhook body in `version` (the newest unless given): parsed through the
- * published schema (so a body the document would reject is never stored, let alone sent), then
- * through that version's shape, in its field order.
- */
+/** The exact bytes of a webhook body in `version`, checked against the published schema first. */
 export function serializeWebhookPayload(payload: WebhookPayload, version: ApiVersion = LATEST_API_VERSION): string {
   return JSON.stringify(webhookPayloadIn(version).parse(webhookPayloadSchema.parse(payload)));
 }

@@ -3,11 +3,8 @@ import { registerHandOff } from '@/lib/outbox';
 import type { WebhookQueue } from './deliver';
 import { inProcessIdle, inProcessQueue } from './in-process';
 
-// Where committed events go to be delivered. The domain only enqueues; which runner takes the jobs
-// (Inngest's send-webhook function, or this process) is decided once, at start-up
-// (lib/runners.ts). Until then, and in scripts, the in-process queue takes them. This is the one
-// seam of delivery: a test that holds or counts hand-offs installs its own queue here
-// (test/webhook-queue.ts).
+// Where committed events go to be delivered: the one seam of delivery, chosen at start-up
+// (lib/runners.ts), the in-process queue until then. Tests swap it (test/webhook-queue.ts).
 
 export type { WebhookQueue };
 

@@ -14,13 +14,9 @@ import { log } from '@/lib/log';
 import { inTransaction } from '@/lib/unit-of-work';
 import { renderDisabledNotice } from './disabled-notice';
 
-// Opt-in webhook retries (docs/webhooks.md#retries). One attempt (API version 2026-11-20) stays the default;
-// a merchant who turns retries on has a failed delivery tried again about 1 min, 5 min, 30 min,
-// 2 h, 5 h and 10 h later, then every 12 h, for up to 3 days after the event was written: the same
-// stored bytes and X-Webhook-Id each time, each attempt recorded. The database holds when each
-// retry is due, so they survive restarts, and taking one is a conditional UPDATE, so one instance
-// among many sends it. An endpoint that failed every delivery for 3 days is disabled, and the
-// merchant is told.
+// Opt-in webhook retries (docs/webhooks.md#retries): the same bytes about 1 min to 12 h apart for
+// up to 3 days. The database holds when each is due, and one conditional UPDATE takes it. An
+// endpoint failing for 3 days is disabled and the merchant told.
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -41,12 +37,7 @@ export function nextRetryAt(event: { createdAt: Date; retries: number }, now: Da
   return at.getTime() - event.createdAt.getTime() <= RETRY_WINDOW_MS ? at : null;
 }
 
-/**
- * After an automatic attempt of `event` (its first or a retry): a success ends the endpoint's
- * failing spell; a failure, for a merchant with retries on, starts or continues it, disables the
- * endpoint once it has lasted 3 days, and otherwise schedules the next retry. Returns when that
- * retry is due, or null. A merchant without retries gets the single attempt and none of this.
- */
+/** After an automatic attempt: ends or continues the failing spell, disables, or schedules the next retry. */
 export async function afterAutomaticAttempt(db: Db, event: DeliveryTarget, ok: boolean, now: Date): Promise<Date | null> {
   if (ok) {
     if (event.webhookFailingSince) await markEndpointHealthy(db, event.merchantId);
@@ -63,10 +54,7 @@ export async function afterAutomaticAttempt(db: Db, event: DeliveryTarget, ok: b
   return at;
 }
 
-/**
- * Disables the endpoint and, in the same unit of work, writes the e-mail to the merchant's first
- * portal user (once, whichever instance gets there), sent after commit.
- */
+/** Disables the endpoint and e-mails the merchant in one unit of work. */
 async function disableAndTell(db: Db, event: DeliveryTarget, now: Date): Promise<void> {
   await inTransaction(db, async (tx, outbox) => {
     if (!(await disableEndpoint(tx, event.merchantId, now))) return;

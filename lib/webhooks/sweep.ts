@@ -15,11 +15,7 @@ function findEventsToSweep(db: Db, now: Date = new Date()) {
   return findUndispatchedEvents(db, { createdBefore: new Date(now.getTime() - SWEEP_GRACE_MS), now, limit: SWEEP_BATCH });
 }
 
-/**
- * Hands every event the sweeper finds to the webhook queue, and every retry due by `now`
- * (docs/webhooks.md#retries: the database says when each is due, so retries outlive a restart);
- * returns how many.
- */
+/** Hands every event the sweeper finds, and every retry due, to the webhook queue; returns how many. */
 export async function sweepAndDispatch(db: Db, now: Date = new Date()): Promise<number> {
   const [events, retries] = await Promise.all([findEventsToSweep(db, now), findRetriesToSend(db, now)]);
   const jobs: WebhookJob[] = [

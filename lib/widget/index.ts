@@ -1,10 +1,6 @@
-// The embeddable script (docs/checkout.md#embedding), built into public/widget.js by scripts/build-widget.ts:
-// `ServicePay.open({ token, onSuccess, onError, onClose })` shows /pay/<token>?embed=1 in a modal
-// <dialog> (top layer, the page behind inert). No dependencies; every byte counts (< 2 KB gzip).
-//
-// Trust: a message counts only when it comes from ServicePay's origin (the origin this script was
-// loaded from) AND from this modal's iframe, with the namespaced type. The checkout reports a
-// state only once its server has it, so `approved` means APPROVED on the server.
+// The embeddable script (docs/checkout.md#embedding), built into public/widget.js: a modal <dialog>
+// around /pay/<token>?embed=1, no dependencies, under 2 KB gzip. A message counts only from our
+// origin and this modal's iframe, and `approved` is sent only once the server has it.
 import { CHECKOUT_TOKEN_PATTERN, type CheckoutState, EMBED_MESSAGE_TYPE, EMBED_ORIGIN_PARAM, EMBED_PARAM } from './protocol';
 import type { ServicePayError, ServicePayErrorCode, ServicePayHandle, ServicePayOpenOptions } from './types';
 

@@ -5,11 +5,7 @@
 export const EMBED_PARAM = 'embed';
 export const EMBED_ORIGIN_PARAM = 'origin';
 
-/**
- * The type of every message the embedded checkout posts to the widget:
- * `{ type, state, transactionId?, subscriptionPlanId }` when its `data-checkout-state` or settled
- * payment changes, `{ type, action: 'close' }` when the customer presses Escape inside it.
- */
+/** The type of every message the embedded checkout posts to the widget. */
 export const EMBED_MESSAGE_TYPE = 'servicepay:checkout';
 
 /** The checkout's states: its root element's `data-checkout-state`, and the `state` it posts. */

@@ -149,11 +149,7 @@ export function createWompiClient(options: WompiClientOptions) {
     return json.data;
   }
 
-  /**
-   * The merchant's two acceptance documents with a new pair of tokens (each GET hands out new ones,
-   * each single-use). `GET /merchants/info` with the public key in a header; the older path form,
-   * deprecated since 2026-10-31, only when the new one answers 404.
-   */
+  /** The acceptance documents with a fresh single-use pair (the deprecated path form only on a 404). */
   async function merchant(): Promise<WompiMerchant> {
     try {
       return await call<WompiMerchant>('GET', '/merchants/info', 'none', undefined, { 'x-merchant-public-key': options.publicKey });

@@ -10,11 +10,9 @@ import { ProcessorRateLimited } from '../processor';
 import { type CreateTransaction, createWompiClient, WompiError, type WompiTransaction, wompiBaseUrl } from './client';
 import { integritySignature } from './signatures';
 
-// A merchant's own Wompi account behind the processor interface (docs/processors.md). Every
-// transaction carries our `txn_` id as its reference and the integrity signature. The payer's
-// acceptance tokens are single-use: a payment source or a token/method transaction spends the
-// pair, and a charge of a saved source carries none. A RECURRING plan's first payment saves a
-// payment source (recorded before it is charged), which renewals charge with `recurrent: true`.
+// A merchant's own Wompi account behind the processor interface (docs/processors.md): our `txn_`
+// id as every reference, with the integrity signature. A RECURRING plan's first payment saves a
+// payment source that renewals charge with `recurrent: true`.
 
 export interface WompiKeys {
   publicKey: string;

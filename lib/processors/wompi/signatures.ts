@@ -30,11 +30,7 @@ function lookup(data: unknown, path: string): string {
   return value === undefined || value === null ? '' : String(value);
 }
 
-/**
- * The checksum of an event: the values its own `signature.properties` name, looked up in `data`
- * and concatenated in order, then the timestamp, then the events secret. The property list is read
- * from each event, never assumed.
- */
+/** An event's checksum: the values its own `signature.properties` name, the timestamp, the secret. */
 export function eventChecksum(event: Pick<WompiEvent, 'data' | 'signature' | 'timestamp'>, eventsSecret: string): string {
   const values = event.signature.properties.map((property) => lookup(event.data, property)).join('');
   return sha256Hex(`${values}${event.timestamp}${eventsSecret}`);
