@@ -6,7 +6,7 @@
 // crash (test/resilience/renewal-day.resilience.ts).
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { openPostgres } from '@/db/client';
+import { openPostgres, setDatabase } from '@/db/client';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import type { PaymentProcessor } from '@/lib/processors';
 import { createWompiProcessor, type WompiKeys } from '@/lib/processors/wompi/processor';
@@ -20,6 +20,8 @@ async function main() {
   const keys = JSON.parse(fs.readFileSync(process.env.BENCH_KEYS_FILE!, 'utf8')) as Record<string, WompiKeys>;
   // The pool a deployment's instance has (db/client.ts).
   const database = await openPostgres(url, { max: 10 });
+  // The one pool of the process: what the sweep hands off after commit (e-mails) uses it too.
+  setDatabase(database);
   // Renewals only: delivering their webhook events is bench:webhooks' business (they stay recorded).
   installWebhookQueue({ enqueue: async () => {} });
   const processors = new Map(Object.entries(keys).map(([merchantId, k]) => [merchantId, createWompiProcessor(k, { apiUrl })]));
