@@ -4,18 +4,10 @@ import { notifyChannel } from '@/db/queries/api-keys';
 import { randomBase62 } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 
-// Performance (docs/performance.md#api-key-cache).
-// API keys this process has authenticated, kept so a merchant request makes one round trip to the
-// database instead of two (docs/api.md#authentication). A key is only as good as the news of its
-// changes: PostgreSQL announces every change that can turn a key away on KEY_CHANGES_CHANNEL
-// (db/migrations/0009_api_key_changes.sql), and each announcement empties the cache. The cache is
-// used only while this process knows the announcements reach it: it sends itself a beat on the
-// same channel now and then, and trusts what it holds for TRUST_FOR_MS after the send of the
-// last beat that came back. Announcements arrive in commit order, so a beat back means every
-// change committed before it was sent has been heard. A listen lost and made again empties the
-// cache too (whatever was announced meanwhile is gone). Changes made through this process empty
-// it at once (forgetApiKeys). A server that sat idle past TRUST_FOR_MS keeps what it holds and
-// uses it again once its next beat is back, rather than reading every key anew.
+// Performance (docs/performance.md#api-key-cache): keys this process authenticated, so a merchant
+// request makes one database round trip instead of two. PostgreSQL announces every change that
+// can turn a key away on KEY_CHANGES_CHANNEL, which empties the cache; the cache is used only
+// within TRUST_FOR_MS of the last beat this process sent itself on that channel and heard back.
 
 export const KEY_CHANGES_CHANNEL = 'servicepay_api_key_changes';
 
@@ -60,10 +52,7 @@ export class KeyCache {
   get(key: string): CachedKey | undefined {
     const now = this.now();
     this.keepInformed(now);
-    // Not trusted now (idle, or the beats stopped): what is held is kept but not used. The next beat
-    // that comes back comes after every announcement of a change committed before it was sent, so
-    // whatever survives those is current again; a listen lost meanwhile empties the cache when it is
-    // made again, and one that is not made again sends back no beat.
+    // Not trusted now: kept, not used, until a beat comes back after every earlier announcement.
     return now < this.trustedUntil ? this.keys.get(key) : undefined;
   }
 

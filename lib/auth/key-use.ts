@@ -3,14 +3,9 @@ import type { Db } from '@/db/client';
 import { touchApiKeys } from '@/db/queries/api-keys';
 import { errorFields, log } from '@/lib/log';
 
-// Performance (docs/performance.md#key-use-batching): the API key's last use, noted on the request
-// path and written later, many keys to a statement.
-//
-// Last use is kept to the minute, and never written on the request path: each process notes the
-// keys it authenticates and writes them in one statement a few seconds later. A busy key costs one
-// write a minute; many keys share one. `next start` writes them at once when SIGTERM or SIGINT
-// stops it, and waits for them (waitBeforeExit); a process killed outright loses at most its last
-// few seconds of them (last use is shown to merchants, nothing decides on it).
+// Performance (docs/performance.md#key-use-batching): an API key's last use, to the minute, noted on
+// the request path and written a few seconds later, many keys to a statement. SIGTERM writes them
+// at once; a process killed outright loses a few seconds of them (shown, never decided on).
 const RECORD_EVERY_MS = 60_000;
 const FLUSH_AFTER_MS = 5_000;
 const FLUSH_BATCH = 500;
@@ -40,13 +35,7 @@ export function recordUse(db: Db, apiKey: string): void {
 
 let flushesOnSignal = false;
 
-/**
- * Inside a request of `next start`, Next.js awaits `after()` work when SIGTERM or SIGINT stops
- * it, and the notes are written at once then rather than when their timer would. Elsewhere
- * (tests, scripts, the bench's bare server) there is no request to tie the promise to, `after`
- * throws, and the timer alone writes the notes: no signal handler is added to a process that did
- * not ask for one.
- */
+/** Ties the final write to `after()` inside a `next start` request; elsewhere the timer alone writes. */
 function waitBeforeExit(promise: Promise<void>): void {
   try {
     after(promise);

@@ -7,9 +7,8 @@ import { env } from '@/lib/env';
 import { randomBase62 } from '@/lib/ids';
 import type { Lang } from '@/lib/i18n/locale';
 
-// The customer's way in (docs/customers.md#the-manage-page): /manage/<token>, from a link that
-// expires. Only a SHA-256 of the token is stored, so the table cannot open any plan; a forged,
-// unknown or expired token finds nothing, and the page then shows no data at all.
+// The customer's way in (docs/customers.md#the-manage-page): /manage/<token>, expiring. Only a
+// SHA-256 of the token is stored.
 
 const MANAGE_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const MANAGE_TOKEN_PATTERN = /^mng_[0-9A-Za-z]{40}$/;
@@ -48,10 +47,7 @@ export async function recordManageLinkUse(db: Db, token: string, now: Date = new
   await countManageLinkUse(db, sha256Hex(token), now);
 }
 
-/**
- * The customer chose to read the manage page in `lang` (its `?lang=`): their e-mails follow
- * (docs/customers.md#e-mails). Not a change of the plan: its updatedAt stays.
- */
+/** The customer read the manage page in `lang`: their e-mails follow (the plan's updatedAt stays). */
 export async function recordCustomerLang(db: Db, plan: PlanRow, lang: Lang): Promise<void> {
   if (plan.customerLang === lang) return;
   await setCustomerLang(db, plan.id, lang);

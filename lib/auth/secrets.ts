@@ -5,10 +5,7 @@ export function sha256Hex(value: string): string {
   return hash('sha256', value, 'hex');
 }
 
-/**
- * Constant-time comparison of two strings. Both are hashed first, so the comparison takes the
- * same time whatever their lengths (timingSafeEqual throws on unequal lengths).
- */
+/** Constant-time comparison of two strings of any lengths (both hashed first). */
 export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(hash('sha256', a, 'buffer'), hash('sha256', b, 'buffer'));
 }

@@ -10,26 +10,14 @@ import { chargedFromSavedMethod } from '@/lib/settlement/renewal-links';
 import { NEVER_RECEIVED, type Settlement, settleCharge } from '@/lib/settlement/settle';
 import { amountForPeriod, periodDueOf } from '@/lib/calendar/schedule';
 
-// Renewals (docs/billing.md), every interval of the plan (lib/calendar/interval.ts). A renewal is collected per period, the period named by its due
-// date. The first attempt is on the due date; a declined or failed one is retried 1, 3 and 5 days
-// after it (capped to half a weekly period), and a fourth failure cancels the plan. Meanwhile the plan stays ACTIVE and
-// nextChargeDate holds the next attempt's time, so the one partial index finds first attempts and
-// retries alike; `renewalFailures` says which attempt is next, and the due date is
-// nextChargeDate less that attempt's offset.
-//
-// Exactly once: every attempt (lib/settlement/attempt.ts) takes the plan's row lock, checks that
-// the plan is still ACTIVE and still at the period and attempt it was sent for, and inserts a
-// PENDING transaction (one per plan, a unique index) before the processor is called, outside any
-// database transaction. A second
-// sweep, a late event or a retried step finds the period moved on, or the attempt in flight.
+// Renewals (docs/billing.md#renewals), one period at a time, named by its due date: retries 1, 3 and
+// 5 days after it (capped to half a weekly period), a fourth failure cancels. nextChargeDate holds
+// the next attempt and `renewalFailures` which one it is. Every attempt goes through
+// lib/settlement/attempt.ts, so a second sweep or a retried step charges nothing twice.
 
 export { MAX_RENEWAL_FAILURES, periodDueOf } from '@/lib/calendar/schedule';
 
-/**
- * How long an attempt may stay PENDING with no processor id before another worker takes it over
- * (its worker died between insert and charge). It charges again with the same reference, our
- * transaction id, which a processor uses to recognise a repeated request.
- */
+/** How long an attempt may stay PENDING with no processor id before another worker takes it over, with the same reference. */
 const ATTEMPT_LEASE_MS = 10 * 60 * 1000;
 
 /** One attempt to collect one period of one plan: what a sweep sends and a worker charges. */
@@ -60,10 +48,7 @@ export function renewalDueOf(plan: Pick<PlanRow, 'id' | 'merchantId' | 'renewalF
   return { planId: plan.id, merchantId: plan.merchantId, period: periodDueOf(plan).getTime(), attempt: plan.renewalFailures };
 }
 
-/**
- * Every attempt due at `now`, in pages of `pageSize` (oldest first): of `merchantId` only (its
- * test clock), or of every merchant without a test clock.
- */
+/** Every attempt due at `now`, in pages: of `merchantId` only (its test clock), else of every merchant without one. */
 export async function* findDueRenewals(
   db: Db,
   now: Date,
@@ -82,9 +67,7 @@ export async function* findDueRenewals(
 /** Under the plan's lock: start this attempt, take over an abandoned one, or find nothing to do. */
 function prepareRenewal(due: RenewalDue, now: Date) {
   return async (tx: Db, plan: PlanRow): Promise<Prepared> => {
-    // A plan collected by link (docs/billing.md#renewal-links) is never charged: a sweep that found
-    // it before the ladder moved it there charges nothing.
-    // A trial's end is its plan's first charge, made as a renewal (docs/billing.md#trials).
+    // A plan collected by link is never charged; a trial's end is charged as a renewal.
     const charged = plan?.status === 'ACTIVE' || plan?.status === 'TRIALING';
     if (!charged || !plan.nextChargeDate || plan.renewalCollection !== 'AUTOMATIC') return 'skip';
     const pending = await getPendingTransaction(tx, plan.id);
@@ -124,11 +107,7 @@ function renewalOutcome(planId: string, { transaction, plan, settled }: Settleme
   return { planId, result: transaction.status as 'APPROVED' | 'DECLINED' | 'ERROR', transactionId: transaction.id, planStatus: plan.status };
 }
 
-/**
- * One renewal attempt of one plan for one period, exactly once however many workers race: the
- * same code for the Inngest function and the in-process timer. A plan no longer ACTIVE, or
- * already past this period and attempt, is skipped without a charge.
- */
+/** One renewal attempt of one plan for one period, exactly once: for Inngest and the in-process timer alike. */
 export async function chargeRenewal(db: Db, processors: ProcessorSource, due: RenewalDue, now: Date = new Date()): Promise<RenewalOutcome> {
   const opened = await openCharge(db, { plan: due.planId, now, prepare: prepareRenewal(due, now) });
   if (opened.status !== 'opened') return { planId: due.planId, result: opened.status };

@@ -11,16 +11,10 @@ import { runTrialNotices } from '@/lib/settlement/trial-notices';
 import { endScheduledCancellations } from '@/lib/plans/cancel-at';
 import type { SweepSummary } from './schemas';
 
-// The renewal sweep run in this process: by the timer of the embedded setup (docs/operations.md#running-it), the
-// test clock (POST /admin/billing/run) and the benchmark. With Inngest the cron function finds the
-// same attempts and a per-plan function charges each with the same chargeRenewal.
-//
-// Performance (docs/performance.md#the-days-bursts): the processor is kept busy, not the database.
-// Due plans are claimed in batches (a lease, skipping rows other sweeps hold) as the line drains,
-// never all loaded; charges in flight are bounded overall and per merchant (lib/bounded.ts), and a
-// merchant whose processor answers 429 waits alone. Instances sharing a renewal day each claim
-// their own batches; the plan's row lock and the one-PENDING-per-plan index still make every
-// attempt exactly once, whatever a lease says.
+// The renewal sweep in this process: the embedded setup's timer, the test clock and the bench.
+// Performance (docs/performance.md#the-days-bursts): due plans are claimed in leased batches as the
+// line drains, charges bounded overall and per merchant (lib/bounded.ts); the plan's lock and the
+// one-PENDING index still make each attempt exactly once.
 
 /** How many due plans one claim takes at most. */
 const CLAIM_BATCH = 200;
@@ -57,10 +51,7 @@ function memoized(source: ProcessorSource): ProcessorSource {
   };
 }
 
-/**
- * Charges every attempt due at `now`, within the limits of SweepOptions: of `merchantId` only when
- * its test clock moves, otherwise of every merchant without a test clock.
- */
+/** Charges every attempt due at `now`, within SweepOptions' limits. */
 export async function runRenewalSweep(db: Db, processor: ProcessorSource, options: SweepOptions = {}): Promise<Omit<SweepSummary, 'idempotencyKeysDeleted'>> {
   const now = options.now ?? new Date();
   const settings = env();
@@ -120,10 +111,7 @@ export async function runRenewalSweep(db: Db, processor: ProcessorSource, option
   };
 }
 
-/**
- * The test clock (POST /admin/billing/run): the renewal sweep as if it were `now`, then the
- * idempotency retention job, as the scheduled jobs would have run them.
- */
+/** POST /admin/billing/run: the renewal sweep and the idempotency retention as of `now`. */
 export async function runTestClock(db: Db, processor: ProcessorSource, now: Date): Promise<SweepSummary> {
   const summary = await runRenewalSweep(db, processor, { now });
   return { ...summary, idempotencyKeysDeleted: await deleteExpiredIdempotencyKeys(db) };

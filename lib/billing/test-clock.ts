@@ -17,13 +17,9 @@ import { linkIssueTime } from '@/lib/settlement/renewal-links';
 import type { TestClockAdvance, TestClockView } from './schemas';
 import { runRenewalSweep } from './sweep';
 
-// Test clocks per merchant (docs/billing.md#test-clocks). An advance walks the
-// merchant's clock from where it stands to `advanceTo`, running the renewal sweep for that
-// merchant's plans only at each time something of theirs falls due on the way (a renewal, a
-// retry, a trial's end or notice, a renewal link's e-mail, reminder or end of grace), then at
-// `advanceTo`: every record is dated when it fell due, as the scheduled sweep would have dated it.
-// The clock is a row (db/queries/test-clocks.ts); its lease makes a second advance of the same
-// merchant a 409 while one runs, and the one-PENDING-per-plan index still holds every charge.
+// Test clocks per merchant (docs/billing.md#test-clocks): an advance runs the merchant's sweep at
+// each time something of its plans falls due on the way, so every record is dated as the scheduled
+// sweep would have dated it. The clock's row lease makes a concurrent advance a 409.
 
 /** How far ahead of real time a clock may go. */
 const MAX_YEARS_AHEAD = 2;
@@ -77,10 +73,7 @@ async function nextDue(db: Db, merchantId: string, after: Date | null, until: Da
   return times.length ? new Date(Math.min(...times)) : undefined;
 }
 
-/**
- * Moves the merchant's clock to `advanceTo` (forward only, at most 2 years from real time), running
- * everything of its plans due on the way. One advance per merchant at a time: another is a 409.
- */
+/** Moves the merchant's clock forward to `advanceTo` (at most 2 years ahead), running what falls due. */
 export async function advanceMerchantTestClock(
   db: Db,
   processors: ProcessorSource,

@@ -13,22 +13,9 @@ import { type ChargeResult, type PaymentProcessor, ProcessorRateLimited } from '
 import { type ChargeOutcome, outcomeAfterFailedCharge, type Settlement, settleCharge } from './settle';
 import { inTransaction } from '@/lib/unit-of-work';
 
-// One charge attempt, whatever the charge (docs/architecture.md#a-charge-attempt): the first
-// payment (lib/checkout/payments.ts), a renewal (lib/billing/renewals.ts), and every charge still
-// to come (a trial's end, a proration, a renewal paid through a link) are callers of these two
-// steps:
-//
-//   const opened = await openCharge(db, { plan: planId, now, prepare: async (tx, plan) => …charge });
-//   if (opened.status !== 'opened') …                      // 'skipped' | 'in_progress'
-//   const { transaction } = await sendCharge(db, processor, opened, (txn) => processor.charge({ …, reference: txn.id }));
-//
-// openCharge: under the plan's row lock, `prepare` refuses (throws), skips, or names the charge;
-// it is inserted PENDING, and the one-PENDING-per-plan unique index turns a concurrent attempt
-// into 'in_progress'. sendCharge: the processor call, outside any database transaction, with our
-// transaction id as the reference; if the call fails the processor is asked by that reference (it
-// may have taken the charge); then the one settlement (./settle.ts), which moves the plan and
-// writes the events and e-mails. A charge the processor took is never lost: with no answer the
-// transaction stays PENDING for the settler.
+// One charge attempt, whatever the charge (docs/architecture.md#a-charge-attempt): openCharge
+// under the plan's lock, then sendCharge outside any transaction with our id as the reference,
+// then the one settlement (./settle.ts). A charge the processor took is never lost.
 
 /** What a new attempt charges: its kind, amount (integer cents), payment method, the period and discount its receipt shows, and the renewal link it pays. */
 export type NewCharge = Pick<
@@ -36,21 +23,14 @@ export type NewCharge = Pick<
   'kind' | 'amount' | 'paymentMethodType' | 'cardBrand' | 'cardLast4' | 'paymentMethodToken' | 'periodStart' | 'discount' | 'renewalLinkId'
 >;
 
-/**
- * What `prepare` decides under the lock: a new charge to record; `{ resume }`, a PENDING attempt
- * of the plan to carry on (a worker that died before charging); 'skip'; or 'in_progress'.
- */
+/** What `prepare` decides under the lock: a new charge, `{ resume }` a PENDING one, 'skip' or 'in_progress'. */
 export type Prepared = NewCharge | { resume: TransactionRow } | 'skip' | 'in_progress';
 
 export type OpenedCharge = { status: 'opened'; plan: PlanRow; txn: TransactionRow };
 
 export type Opening = OpenedCharge | { status: 'skipped' | 'in_progress' };
 
-/**
- * Step one: under the plan's row lock (skipped for a suspended merchant), `prepare` checks what may be charged (reading the plan
- * before the lock would let a concurrent approval slip in between) and the charge is recorded
- * PENDING, less the plan's coupon discount. `plan` is the plan's id, or finds it inside the transaction (a checkout token).
- */
+/** Step one: under the plan's lock `prepare` decides, and the charge is recorded PENDING less the coupon. */
 export async function openCharge(
   db: Db,
   { plan, now, prepare }: { plan: string | ((tx: Db) => Promise<string>); now: Date; prepare: (tx: Db, plan: PlanRow) => Promise<Prepared> },
@@ -83,24 +63,14 @@ export async function openCharge(
   }
 }
 
-/**
- * A new transaction's id, made at `now`. Where test clocks exist, a clock standing still may date
- * a charge at the very millisecond of the plan's previous one (a renewal link paid where the
- * clock stopped at the failed retry): its id is then made a millisecond after that one, so the
- * plan's newest transaction (the status reply's lastTransaction) is always the last one made.
- */
+/** A new transaction's id at `now`, a millisecond after the plan's newest when a test clock stands still. */
 async function transactionId(tx: Db, planId: string, now: Date): Promise<string> {
   if (!testClocksAvailable()) return createId('txn', now.getTime());
   const newest = await newestTransactionId(tx, planId);
   return createId('txn', Math.max(now.getTime(), newest ? idTime(newest) + 1 : 0));
 }
 
-/**
- * Step two: `send` asks the processor to charge the opened attempt (`pay` or `charge`, with
- * `txn.id` as the reference), and the answer is settled. `savedMethod` picks the payment method
- * a result saved for later charges (a first payment's), to record with it. Returns the
- * settlement, and the processor's result when it answered the call itself.
- */
+/** Step two: `send` asks the processor with `txn.id` as the reference, and the answer is settled. */
 export async function sendCharge<R extends ChargeResult>(
   db: Db,
   processor: PaymentProcessor,
@@ -140,11 +110,7 @@ export async function sendCharge<R extends ChargeResult>(
   }
 }
 
-/**
- * Waits between tries of a settlement the database refused: 250 ms doubling to 2 s, for up to
- * 10 minutes; past that the settler takes the charge (it finds it by our reference). A database
- * back from a restart records the answer within 2 s (docs/settlement.md#when-the-database-drops-its-connections).
- */
+/** Retries of a refused settlement: 250 ms doubling to 2 s, for 10 minutes; then the settler takes it. */
 const SETTLE_RETRY = { firstDelayMs: 250, maxDelayMs: 2000, giveUpAfterMs: 10 * 60_000 };
 
 const retrying = new Set<Promise<void>>();

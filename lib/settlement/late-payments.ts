@@ -5,13 +5,9 @@ import { recordVoid } from './void';
 import { errorFields, log } from '@/lib/log';
 import type { PaymentProcessor } from '@/lib/processors';
 
-// Late payments of renewal links (docs/billing.md#late-payments): a payment that was at the bank,
-// waiting in the Nequi app or pending at the card's issuer when its plan was cancelled or paused
-// (the link closed), and was approved after. It pays nothing: settlement records it, tells the
-// customer instead of sending a receipt, and leaves the plan as it is. A card charge is voided
-// here, at once by whoever settled it with the processor at hand (the page's poll) and otherwise
-// by the settler's sweep; a PSE or Nequi payment cannot be voided (Wompi voids cards only), and
-// the e-mail asks the customer to claim it from the merchant with its reference.
+// Late payments of renewal links (docs/billing.md#late-payments): approved after the plan was
+// cancelled or paused, it pays nothing. A card charge is voided here; PSE and Nequi cannot be, so
+// the e-mail asks the customer to claim it from the merchant.
 
 /** Whether an APPROVED or VOIDED payment of a renewal link came after the link stopped taking payments. */
 export async function isLatePayment(db: Db, txn: Pick<TransactionRow, 'renewalLinkId' | 'status'>): Promise<boolean> {
@@ -19,11 +15,7 @@ export async function isLatePayment(db: Db, txn: Pick<TransactionRow, 'renewalLi
   return (await getRenewalLink(db, txn.renewalLinkId))?.status !== 'PAID';
 }
 
-/**
- * Voids a late card payment at the processor, then records it (VOIDED, `subscription.charge.voided`).
- * Null when there is nothing to void, or the processor did not void it yet (a later sweep tries again;
- * Wompi's event records a void it confirms later).
- */
+/** Voids a late card payment, then records it; null when there is nothing to void yet. */
 export async function voidLatePayment(db: Db, processor: PaymentProcessor, txn: TransactionRow, now: Date): Promise<TransactionRow | null> {
   if (txn.status !== 'APPROVED' || txn.paymentMethodType !== 'CARD' || !txn.gatewayTransactionId || !(await isLatePayment(db, txn))) return null;
   try {

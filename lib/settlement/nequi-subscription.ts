@@ -10,13 +10,9 @@ import { NEVER_RECEIVED, settleCharge } from './settle';
 import { sendPayerPayment } from './payer-payment';
 import { inTransaction } from '@/lib/unit-of-work';
 
-// A Wompi Nequi subscription's first payment (docs/processors.md#nequi-subscriptions). The page
-// tokenizes the account and posts at once; while the payer has not approved it in the Nequi app,
-// the attempt waits (its transaction PENDING, without a processor id) with the token and the
-// acceptance pair the page fetched for it. Whichever learns of the payer's answer first, Wompi's
-// `nequi_token.updated` event, the page's poll or the settler, takes the wait (one delete) and goes
-// on: an approved account becomes a payment source and is charged; a refused one declines the
-// attempt. No page needs to stay open.
+// A Wompi Nequi subscription's first payment (docs/processors.md#nequi-subscriptions): the attempt
+// waits PENDING until the payer approves in the app; whoever hears first (the event, the page's
+// poll, the settler) takes the wait and charges or declines. No page needs to stay open.
 
 /** How long a wait may last: the acceptance pair it holds expires an hour after it was issued. */
 const NEQUI_WAIT_MS = 55 * 60_000;
@@ -49,11 +45,7 @@ async function decide(db: Db, processor: PaymentProcessor, opened: OpenedCharge,
   return (await sendPayerPayment(db, processor, opened, payment, now)).transaction;
 }
 
-/**
- * Goes on with a waiting payment once the token is decided (`status`, from an event; asked of
- * Wompi when absent). Still PENDING: it keeps waiting, until its acceptance pair is about to expire
- * (then the attempt ends as ERROR and the link can be paid again). Null when there is no wait.
- */
+/** Goes on with a waiting payment once its token is decided; ends as ERROR before its consent expires. */
 export async function resumeNequiWait(
   db: Db,
   processor: PaymentProcessor,

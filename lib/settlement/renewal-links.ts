@@ -23,11 +23,9 @@ import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import { clampRenewalSettings, DAY_MS, issueTime, nextStepAt, reminderTimes, type RenewalSettings } from '@/lib/calendar/grace';
 import { amountForPeriod, applyScheduled, followingPeriodDue, periodDueOf } from '@/lib/calendar/schedule';
 
-// Renewal links (docs/billing.md#renewal-links): a plan that cannot be charged without its payer
-// (started with PSE), or whose saved card or Nequi failed its last retry (the ladder), is renewed
-// by a checkout link for exactly one period. Every change here runs under the plan's row lock, and
-// the database holds the rules that matter under concurrency: one link per plan and period, one
-// OPEN per plan, one approval per link.
+// Renewal links (docs/billing.md#renewal-links): one checkout link per period for a plan that
+// cannot be charged without its payer. Unique indexes hold one link per period, one OPEN per plan
+// and one approval per link.
 
 /** The page that pays a renewal link: the hosted checkout, like a plan's own token. */
 export function renewalUrl(token: string): string {
@@ -68,11 +66,7 @@ function settingsFor(plan: PlanRow, due: Date, settings: RenewalSettings): Renew
   return clampRenewalSettings(settings, followingPeriodDue(plan, due).getTime() - due.getTime());
 }
 
-/**
- * A token no plan already has. Links and plans share /pay/<token>, and a plan is looked up first;
- * a link's token is unique among links by its index, and checked against plans here (a plan made
- * later with the same 59-bit token is as likely as any two tokens meeting).
- */
+/** A token no plan has (links and plans share /pay/<token>). */
 async function freshToken(tx: Db): Promise<string> {
   for (;;) {
     const token = randomBase62(CHECKOUT_TOKEN_LENGTH);
@@ -80,12 +74,7 @@ async function freshToken(tx: Db): Promise<string> {
   }
 }
 
-/**
- * Issues the period's link inside the caller's transaction (the plan locked): `reminder` for a plan
- * collected by link, its expiry at the due date plus grace; `ladder` after an automatic renewal's
- * last failed retry, its grace counted from now. A second call for the same period finds the
- * first link and tells nobody again.
- */
+/** Issues the period's link in the caller's transaction (`reminder` or `ladder`); a second call tells nobody. */
 export async function issueRenewalLink(
   tx: Db,
   outbox: Outbox,
@@ -114,11 +103,7 @@ export async function issueRenewalLink(
   return { link, created };
 }
 
-/**
- * What the last failed retry of an automatic renewal does, with the merchant's ladder on and some
- * grace to give: the plan stays ACTIVE, collected by link from now on, and the customer gets the
- * link. Null when the ladder does not apply (the plan is then cancelled as before).
- */
+/** After an automatic renewal's last failed retry, with the ladder on: the plan is collected by link. */
 export async function stepDownToLink(tx: Db, outbox: Outbox, plan: PlanRow, now: Date): Promise<PlanRow | null> {
   const merchant = await getMerchant(tx, plan.merchantId);
   if (!merchant?.renewalLadder) return null;
@@ -131,25 +116,15 @@ export async function stepDownToLink(tx: Db, outbox: Outbox, plan: PlanRow, now:
   return moved;
 }
 
-/**
- * Whether a charge of a period with an open link was the plan's saved method, pulled by the
- * renewal sweep (docs/billing.md#a-new-method-while-a-link-is-open), rather than the customer
- * paying on the link's page: it carries the saved method's token, which no page payment has.
- */
+/** Whether a charge of a period with an open link was the saved method's (it carries its token). */
 export function chargedFromSavedMethod(plan: Pick<PlanRow, 'paymentMethodToken'>, txn: Pick<TransactionRow, 'paymentMethodToken'>): boolean {
   return plan.paymentMethodToken !== null && txn.paymentMethodToken === plan.paymentMethodToken;
 }
 
 /**
- * What a settled charge of a renewal link's period does to its plan (lib/settlement/settle.ts),
- * whether the customer paid on the link's page or the renewal sweep charged a method saved since
- * (both carry the link, so the database takes one approval per link). An approval pays the period,
- * closes the link and moves the plan on, collected automatically from the method just charged
- * (card, Nequi) or by link again (PSE, unless a method saved on the manage page is kept). An
- * approval after the link closed (the plan cancelled or paused while the payment was under way)
- * is late: it pays nothing, and the plan is left as it is (late-payments.ts). A declined or failed
- * payment by the customer changes nothing: they may pay again while grace lasts; a declined saved
- * method hands the period back to the link.
+ * What a settled charge of a renewal link's period does to its plan: an approval pays the period and
+ * moves the plan on (late if the link had closed); a customer's decline changes nothing, a saved
+ * method's hands the period back to the link.
  */
 export async function settleLinkPayment(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
   if (!txn.renewalLinkId) return plan;
@@ -191,11 +166,7 @@ async function issueForPlan(db: Db, planId: string, settings: RenewalSettings, n
   });
 }
 
-/**
- * One step of an OPEN link whose time has come, under its plan's lock: the latest reminder due
- * (earlier ones a late sweep missed are not sent), or, at the end of grace, the plan CANCELLED
- * with reason `unpaid` and the link EXPIRED, unless a payment of it is still at the bank.
- */
+/** One due step of an OPEN link: the latest reminder, or at the end of grace the plan CANCELLED (`unpaid`). */
 export async function runRenewalLinkStep(db: Db, linkId: string, now: Date): Promise<{ result: LinkStepResult; planId: string }> {
   return inTransaction(db, async (tx, outbox) => {
     const found = await getRenewalLink(tx, linkId);
@@ -237,12 +208,7 @@ export interface RenewalLinkSweep {
   cancelledPlanIds: string[];
 }
 
-/**
- * The renewal links' part of a renewal sweep at `now`: the first e-mail of each plan collected by
- * link whose reminderDays have come, then each OPEN link's step that is due. Any number of
- * instances may run it at once: each step is decided under the plan's lock. `merchantId`: that
- * merchant's only, for its test clock (db/queries/test-clocks.ts clockScope).
- */
+/** The renewal links' part of a sweep: first e-mails due, then each OPEN link's due step, each under the plan's lock. */
 export async function runRenewalLinks(
   db: Db,
   now: Date,

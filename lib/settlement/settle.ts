@@ -14,16 +14,11 @@ import type { Outbox } from '@/lib/outbox';
 import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 
-// The one way a charge's outcome is recorded (docs/settlement.md), whoever learnt it: the
-// customer's payment request, a page's poll, a renewal worker or the settler. Under the plan's
-// lock, in one database transaction: the transaction's new state, what it does to the plan (a
-// first approval activates it, a renewal outcome moves its schedule), and the outcome's webhook
-// event. Whoever settles first wins; a later caller gets the transaction as it stands.
+// The one way a charge's outcome is recorded (docs/settlement.md), whoever learnt it: under the
+// plan's lock, the transaction's state, what it does to the plan, and its events, in one unit of
+// work. Whoever settles first wins.
 
-/**
- * What is known of a charge: the processor's answer, or our own ERROR for a charge the processor
- * never received, the only case with no processor id.
- */
+/** The processor's answer, or our own ERROR for a charge it never received. */
 export type ChargeOutcome =
   | ChargeResult
   | { status: 'ERROR'; gatewayTransactionId: null; declineReason: DeclineReason }
@@ -33,11 +28,7 @@ export type ChargeOutcome =
 /** Our ERROR for a charge the processor never received (its id stays null). */
 export const NEVER_RECEIVED: ChargeOutcome = { status: 'ERROR', gatewayTransactionId: null, declineReason: 'processor_error' };
 
-/**
- * What the processor says of a charge whose request failed (a timeout, a dropped connection): it
- * may have received it, so it is asked by our reference. null (no answer) leaves the transaction
- * PENDING without a processor id, for the settler.
- */
+/** After a failed call the processor is asked by our reference; null leaves the charge PENDING for the settler. */
 export async function outcomeAfterFailedCharge(processor: PaymentProcessor, reference: string): Promise<ChargeOutcome | null> {
   try {
     return (await processor.findByReference(reference)) ?? NEVER_RECEIVED;
@@ -55,10 +46,7 @@ export interface Settlement {
   settled: boolean;
 }
 
-/**
- * A price increase applied at once (docs/billing.md#price-changes): its prorated charge approved
- * makes the scheduled price the plan's; declined or failed, the change is dropped.
- */
+/** A prorated charge approved makes the scheduled price the plan's; refused, the change is dropped. */
 async function applyProration(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
   if (plan.scheduledAmount === null || (txn.status !== 'APPROVED' && txn.status !== 'DECLINED' && txn.status !== 'ERROR')) return plan;
   const cleared = { scheduledAmount: null, scheduledDescription: null, scheduledFrom: null };
@@ -100,11 +88,7 @@ async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionR
   return ladder ?? (await transitionPlan(tx, plan.id, [plan.status], values)) ?? plan;
 }
 
-/**
- * Records `outcome` on a transaction of `planId`. A PENDING outcome only keeps the processor's id
- * (and the saved payment method, when the charge that saved it answers); a final one settles it,
- * if it is still PENDING. Its webhook event and e-mails are delivered once committed.
- */
+/** Records `outcome` on a transaction of `planId`: PENDING keeps the processor's id, a final one settles it. */
 export async function settleCharge(
   db: Db,
   { planId, transactionId }: { planId: string; transactionId: string },

@@ -8,33 +8,17 @@ import { errorFields, log } from '@/lib/log';
 import { merchantProcessors, type PaymentProcessor } from '@/lib/processors';
 import { NEVER_RECEIVED, settleCharge } from './settle';
 
-// The settler (docs/settlement.md): every PENDING charge reaches a final state and its webhook
-// with no page, merchant or event involved; and a renewal link's card payment approved after its
-// plan was cancelled or paused is voided (late-payments.ts).
-// - With a processor id: asked about from 10 s after it was created, then at doubling intervals
-//   (20 s, 40 s, 80 s… of age, at most every 10 minutes) until the processor decides.
-// - Without one (the process died between recording it and calling the processor): looked up by
-//   our reference after two minutes; settled if the processor knows it, else ERROR. Either way
-//   the link can be paid again. A Wompi Nequi subscription waiting for the payer's approval in the
-//   app has none either: its Nequi token is asked about instead (docs/processors.md#nequi-subscriptions).
-// Instances share the work through the database: each check is claimed by a conditional update
-// of the transaction's updatedAt, so two settlers never ask about the same charge at once.
+// The settler (docs/settlement.md#the-settler): every PENDING charge reaches a final state with no
+// page or event involved. With a processor id it is asked at doubling intervals; without one,
+// looked up by our reference after ORPHAN_AFTER_MS, else ERROR. Each check is claimed by a
+// conditional update, so two instances never ask about the same charge.
 
 const FIRST_CHECK_AFTER_MS = 10_000;
-/**
- * A charge with no processor id is taken for one the processor never received only once every call
- * that could still give it an id has timed out: a Wompi charge makes at most two calls before its
- * transaction exists (a payment source or the merchant's documents, then the transaction), each
- * cut at WOMPI_CALL_TIMEOUT_MS. settler.test.ts keeps this at least twice their sum.
- */
+/** After every call that could still give a charge its id has timed out (settler.test.ts holds the margin). */
 export const ORPHAN_AFTER_MS = 2 * 60_000;
 export const MAX_CHECK_INTERVAL_MS = 10 * 60_000;
 
-/**
- * Which processor answers for a transaction: the one place the settler picks it. Null when the
- * merchant has none any more (production without Wompi keys): nothing can be asked, so the charge
- * waits.
- */
+/** The processor of a transaction, or null when the merchant has none any more. */
 type ProcessorFor = (txn: TransactionRow) => PaymentProcessor | null | Promise<PaymentProcessor | null>;
 
 /** The merchant's own processor (docs/processors.md). */

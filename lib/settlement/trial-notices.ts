@@ -3,10 +3,8 @@ import { findTrialNoticesDue, lockPlan, transitionPlan } from '@/db/queries/plan
 import { noteTrialEnding } from '@/lib/notices';
 import { inTransaction } from '@/lib/unit-of-work';
 
-// The notice of a free trial's end (docs/billing.md#trials): 3 days before it, the customer's
-// e-mail with the amount and date of the first charge, and the opt-in `subscription.trial_will_end`,
-// in one unit of work that also clears the notice, so it goes once whatever the concurrency. The
-// trial's end itself is charged by the renewal sweep, as a renewal (lib/billing/renewals.ts).
+// The notice 3 days before a free trial ends (docs/billing.md#trials): e-mail and the opt-in event,
+// in the unit of work that clears it, so it goes once.
 
 /** Sends one plan's notice if it is still due; false when another worker sent it or the plan moved on. */
 export async function sendTrialNotice(db: Db, planId: string, now: Date): Promise<boolean> {

@@ -9,17 +9,10 @@ import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 import type { VoidedView } from './schemas';
 
-// POST /merchants/transactions/{id}/void (docs/billing.md): APPROVED → VOIDED. The processor voids
-// first, outside any database transaction; then, under the plan's lock, a conditional update
-// records it with its `subscription.charge.voided` event. The plan itself does not change: a
-// voided first payment still counts as the link's one approval (the database says so), and a
-// voided renewal does not bring its period back; the merchant cancels the plan if it should end.
+// POST /merchants/transactions/{id}/void (docs/billing.md): the processor voids first, then the
+// void is recorded under the plan's lock. The plan does not change.
 
-/**
- * APPROVED → VOIDED with its `subscription.charge.voided` event, under the plan's lock, in one
- * database transaction, the event sent after commit. Undefined when the charge was not APPROVED
- * (voided already): however many paths learn of one void, it is recorded once.
- */
+/** APPROVED → VOIDED with its event, once however many paths learn of it; undefined otherwise. */
 export async function recordVoid(db: Db, txn: Pick<TransactionRow, 'id' | 'planId'>, now = new Date()): Promise<TransactionRow | undefined> {
   return inTransaction(db, async (tx, outbox) => {
     const plan = await lockPlan(tx, txn.planId);

@@ -12,16 +12,9 @@ import { resumeNequiWait } from './nequi-subscription';
 import { settleCharge } from './settle';
 import { verifyEventChecksum } from '@/lib/processors/wompi/signatures';
 
-// Events from a merchant's Wompi account (docs/processors.md#wompis-events), checked, not
-// believed. The checksum is checked from the event's own property list, and that list must
-// sign what we act on (a transaction's id, status and amount; a Nequi token's id): otherwise a
-// captured event could carry any status beside the signed values. An event over 72 hours old is
-// refused. Even then the event only says which transaction to ask about: its state is read back
-// from Wompi (`GET /v1/transactions/{id}`), and that answer, for our reference and amount, is what
-// settles the charge; a Wompi that does not answer leaves it PENDING for the settler. A valid
-// event is answered 200 whether it settles a charge now, was applied before (Wompi retries until
-// it gets a 200), or is about nothing of ours. A VOIDED transaction for an APPROVED charge records
-// the void (made through our API or in Wompi's dashboard) once.
+// Events from a merchant's Wompi account (docs/processors.md#wompis-events), checked, not believed:
+// the checksum must sign what we act on, the event be under 72 hours old, and the transaction is
+// read back from Wompi before anything settles. A valid event is always answered 200.
 
 /** The oldest event acted on: a replayed capture is refused, Wompi's own retries are not. */
 export const WOMPI_EVENT_MAX_AGE_MS = 72 * 3600_000;
@@ -52,10 +45,7 @@ type EventOutcome = 'settled' | 'already_settled' | 'pending' | 'ignored';
 
 const nequiTokenSchema = z.object({ id: z.string().min(1).max(200), status: z.enum(['PENDING', 'APPROVED', 'DECLINED']) });
 
-/**
- * The payer answered in the Nequi app: a Nequi subscription waiting for it goes on at once, with
- * no page open (docs/processors.md#nequi-subscriptions).
- */
+/** The payer answered in the Nequi app: the waiting subscription goes on at once. */
 async function nequiTokenUpdated(db: Db, merchantId: string, data: unknown): Promise<EventOutcome> {
   const token = nequiTokenSchema.safeParse(data);
   if (!token.success) return 'ignored';
