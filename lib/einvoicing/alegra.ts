@@ -4,11 +4,9 @@ import { callProvider, readDianMessage, unreadable, type CallOptions } from './h
 import { amountNumber, unitNetOf, type Line, type Totals } from './money';
 import { EInvoiceAuthError, EInvoiceRetryableError, type DianMessage, type DocumentLookup, type EInvoiceProvider, type IssueResult } from './provider';
 
-// Alegra's e-provider API (docs/einvoicing.md#alegra): we send the whole fiscal document for the
-// merchant's associated company, numbered by us inside the merchant's DIAN resolution with its
-// technical key. Bearer token. Amounts are JSON numbers with two decimals; `taxPercentage` is a
-// string; `discountTotal`, `chargeTotal` and `advanceTotal` are sent even as 0 (Alegra requires them).
-// A number sent twice is DIAN's rule 90: the document already issued is read back, never a second.
+// Alegra's e-provider API (docs/einvoicing.md#alegra): the whole document for the merchant's
+// company, numbered by us in its DIAN resolution. A number sent twice (DIAN rule 90) reads the
+// issued document back, never a second one.
 
 export const ALEGRA_SANDBOX_URL = 'https://sandbox-api.alegra.com/e-provider/col/v1';
 export const ALEGRA_PRODUCTION_URL = 'https://api.alegra.com/e-provider/col/v1';
@@ -120,10 +118,7 @@ function governmentMessages(doc: Record<string, unknown>): { rule: string; messa
   return messages;
 }
 
-/**
- * An Alegra document (`{ invoice: {…} }` or `{ creditNote: {…} }`) as the port's answer: ACCEPTED →
- * ISSUED; REJECTED → its rules, or DUPLICATE for rule 90 (the number was already processed).
- */
+/** An Alegra document as the port's answer: ACCEPTED → ISSUED; REJECTED → its rules, or DUPLICATE for rule 90. */
 export function parseAlegraDocument(json: unknown, kind: 'INVOICE' | 'CREDIT_NOTE', environment: DianEnvironment): Parsed | null {
   const body = isObject(json) ? json : {};
   const doc = kind === 'INVOICE' ? body.invoice : (body.creditNote ?? body.credit_note);

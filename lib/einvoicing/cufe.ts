@@ -1,12 +1,8 @@
 import { createHash } from 'node:crypto';
 import { formatAmount } from './money';
 
-// DIAN's document keys (docs/einvoicing.md#cufe): the CUFE of an invoice and the CUDE of a credit
-// note, SHA-384 in lower-case hex of fields concatenated without separators (Anexo técnico 1.9
-// §11.2, §11.4; docs/einvoicing.md#known-answers). The invoice's key uses the numbering range's technical key,
-// a note's the software PIN. Each field is checked first: a malformed one (a time without its
-// offset, a NIT with its check digit, a key missing characters) still hashes to a well-formed key
-// that DIAN rejects (rule FAD06) after the number is burned, so it is refused here instead.
+// DIAN's document keys (docs/einvoicing.md#cufe): CUFE and CUDE, SHA-384 hex of concatenated fields.
+// Each field is checked first: a malformed one would hash to a key DIAN rejects after the number is burned.
 
 /** DIAN's ProfileExecutionID: 1 production, 2 habilitación (tests). */
 export type DianEnvironment = 1 | 2;

@@ -1,8 +1,7 @@
 import { addInterval, type BillingInterval } from '@/lib/calendar/interval';
 
-// Dates of an electronic invoice (docs/einvoicing.md#dates): DIAN writes the issue date and time
-// on the Bogotá clock with its offset (rule FAD09e), and the invoice period is the Bogotá days the
-// charge pays for. Bogotá is UTC−5 all year, with no daylight saving.
+// Dates of an electronic invoice (docs/einvoicing.md#dates): on the Bogotá clock (UTC−5, no DST)
+// with its offset, and the period as the Bogotá days the charge pays for.
 
 const BOGOTA_OFFSET_MS = -5 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -27,11 +26,7 @@ export interface InvoicePeriod {
   end: string;
 }
 
-/**
- * The days a charge pays for: from the period's start to the day before the next period starts,
- * by the plan's interval and anchor day (lib/calendar). A SINGLE plan (no interval) pays for the
- * day it is charged.
- */
+/** The days a charge pays for, by the plan's interval and anchor day; a SINGLE plan, its charge's day. */
 export function invoicePeriod(periodStart: Date, interval: BillingInterval | null, anchorDay: number | null): InvoicePeriod {
   if (!interval) return { start: bogotaDate(periodStart), end: bogotaDate(periodStart) };
   const next = addInterval(periodStart, interval, anchorDay);

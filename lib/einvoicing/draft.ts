@@ -3,9 +3,8 @@ import { bogotaIssueDateTime, type InvoicePeriod } from './dates';
 import { priceLine, totalsOf, type Line, type LineInput, type Totals } from './money';
 import { readNit } from './nit';
 
-// What ServicePay asks a provider to issue (docs/einvoicing.md#documents): an invoice for one
-// charge, or the credit note that annuls one. A draft is built once, checked and with its amounts
-// computed here, and every adapter maps the same draft; nothing in it depends on the provider.
+// What ServicePay asks a provider to issue (docs/einvoicing.md#documents): one draft, checked and
+// totalled here, which every adapter maps.
 
 /** The buyer's identification document: cédula, NIT, cédula de extranjería, pasaporte. */
 export type TaxIdType = 'CC' | 'NIT' | 'CE' | 'PP';
@@ -37,11 +36,7 @@ export interface Buyer {
 /** How the charge was paid, as the transaction records it. */
 export type PaymentMethod = 'CARD' | 'NEQUI' | 'PSE';
 
-/**
- * DIAN's payment-means code (Anexo 1.9, table 13.3.4.2): 48 credit card (a card charge's kind,
- * credit or debit, is not known to us; Factus' own samples use 48), 47 bank debit transfer for
- * PSE and Nequi.
- */
+/** DIAN's payment-means code (Anexo 1.9, 13.3.4.2): 48 for cards, 47 for PSE and Nequi. */
 export const DIAN_PAYMENT_MEANS: Record<PaymentMethod, string> = { CARD: '48', NEQUI: '47', PSE: '47' };
 
 /** A DIAN numbering resolution (rango de numeración) the merchant was authorised. */

@@ -1,9 +1,8 @@
 import { DIAN_PAYMENT_MEANS, DIAN_TAX_ID_CODE, FINAL_CONSUMER_ID, FINAL_CONSUMER_NAME, type Buyer, type CreditNoteDraft, type InvoiceDraft } from './draft';
 import { formatAmount, unitNetOf, type Line } from './money';
 
-// What ServicePay sends Factus API v2 for a draft (docs/einvoicing.md#factus): pure functions, held
-// to byte-stable fixtures by lib/einvoicing/contract.test.ts. `items.*.price` is NET of IVA and
-// discounts (v2 changed this from v1's gross price); the payment is what was charged.
+// What ServicePay sends Factus API v2 for a draft (docs/einvoicing.md#factus), held to fixtures by
+// contract.test.ts. `items.*.price` is net of IVA and discounts (v2).
 
 const withEmail = (buyer: Buyer) => (buyer.email ? { email: buyer.email } : {});
 
@@ -41,11 +40,7 @@ function factusItem(line: Line, index: number): Record<string, unknown> {
   };
 }
 
-/**
- * What Factus will total the lines to: net price × quantity − discount, plus IVA on that rounded to
- * the cent. Our IVA is the charged total less the half-even net, which can differ by a cent; the
- * difference goes in `cash_rounding_amount`, so the payment equals what was charged.
- */
+/** What Factus totals the lines to; a cent's difference from the charge goes in `cash_rounding_amount`. */
 export function factusComputedTotal(lines: readonly Line[]): number {
   let total = 0;
   for (const line of lines) {

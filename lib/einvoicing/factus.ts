@@ -4,11 +4,9 @@ import { factusCreditNoteBody, factusInvoiceBody } from './factus-body';
 import { callProvider, readDianMessage, unreadable, type CallOptions } from './http';
 import { EInvoiceAuthError, EInvoiceRetryableError, type DianMessage, type DocumentLookup, type EInvoiceProvider, type IssueResult } from './provider';
 
-// Factus API v2 (docs/einvoicing.md#factus): the merchant's own Factus account numbers each
-// document from its DIAN range. OAuth password grant for a bearer token (refreshed on a 401),
-// `reference_code` = our reference (Factus does not create a second document for a repeat); the
-// bodies are built in factus-body.ts. A rejected document is deleted, since Factus refuses new ones
-// while it holds one.
+// Factus API v2 (docs/einvoicing.md#factus): the merchant's account numbers each document; our
+// reference as `reference_code` makes a repeat the same document. A rejected document is deleted
+// (Factus holds new ones back while it keeps one).
 
 export const FACTUS_SANDBOX_URL = 'https://api-sandbox.factus.com.co';
 export const FACTUS_PRODUCTION_URL = 'https://api.factus.com.co';
@@ -34,11 +32,7 @@ function factusMessages(errors: unknown): { rule: string; message: string; rejec
   return [];
 }
 
-/**
- * A Factus document reply (`{ status, message, data }`) as the port's answer: validated → ISSUED;
- * "Rechazo" messages → REJECTED; neither → PENDING (DIAN has not answered; Factus says to resend the
- * same data). Null when the body is not a document.
- */
+/** A Factus reply as the port's answer: validated → ISSUED, "Rechazo" → REJECTED, else PENDING; null if not a document. */
 export function parseFactusDocument(json: unknown, kind: 'INVOICE' | 'CREDIT_NOTE', environment: DianEnvironment): Parsed | null {
   const data = isObject(json) ? json.data : undefined;
   if (!isObject(data)) return null;
@@ -81,10 +75,7 @@ interface CachedToken {
   expiresAt: number;
 }
 
-/**
- * Bearer tokens by account (a hash of the base URL and credentials), shared by every provider
- * built for it in this process: a burst of invoices asks Factus for one token, not one each.
- */
+/** Bearer tokens per account, shared in this process: a burst asks Factus for one. */
 const tokens = new Map<string, CachedToken | Promise<CachedToken>>();
 
 interface FactusOptions extends CallOptions {

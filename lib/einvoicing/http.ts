@@ -1,8 +1,7 @@
 import { EInvoiceAuthError, EInvoiceRetryableError } from './provider';
 
-// One HTTP call to a provider, shared by the adapters: a deadline on every call (a provider that
-// hangs is a retryable error, never a stuck issue), JSON read once, and the statuses every provider
-// means the same way turned into the port's errors. What a 4xx body means is the adapter's.
+// One HTTP call to a provider: a deadline on every call, JSON read once, and the statuses every
+// provider means alike turned into the port's errors.
 
 /** The longest one call to a provider may take. DIAN's validation happens inside the call. */
 export const PROVIDER_CALL_TIMEOUT_MS = 30_000;
@@ -28,11 +27,7 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/**
- * Sends the request and answers its reply; throws EInvoiceRetryableError for a network failure, a
- * timeout, 408, 429 and 5xx, and EInvoiceAuthError for 401 and 403; a status in `passStatuses`
- * is answered for the adapter to read instead.
- */
+/** Sends the request: retryable errors for network, timeout, 408, 429, 5xx; auth errors for 401/403. */
 export async function callProvider(
   provider: string,
   url: string,

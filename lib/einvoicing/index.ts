@@ -5,10 +5,8 @@ import { createFactusProvider, FACTUS_PRODUCTION_URL, FACTUS_SANDBOX_URL, type F
 import type { CallOptions } from './http';
 import type { EInvoiceProvider } from './provider';
 
-// A merchant's provider from its e-invoicing settings (docs/einvoicing.md#settings). The base URL
-// and DIAN's environment follow the deployment: a production deployment talks to the providers'
-// production APIs and DIAN's production (1); every other one, a sandbox deployment included, to
-// their sandboxes and DIAN's habilitación (2). FACTUS_API_URL / ALEGRA_API_URL point at a double.
+// A merchant's provider from its settings (docs/einvoicing.md#settings): production APIs and DIAN's
+// production (1) in a production deployment, sandboxes and habilitación (2) everywhere else.
 
 export type ProviderSettings = ({ provider: 'factus' } & FactusCredentials) | ({ provider: 'alegra' } & AlegraCredentials);
 

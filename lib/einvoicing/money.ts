@@ -1,7 +1,5 @@
-// The money of an electronic invoice (docs/einvoicing.md#amounts): prices include IVA, so each
-// line's net is its charged total divided by (1 + rate), rounded half-even to the cent, and its
-// IVA is the rest; what the customer paid is always the invoice's payable total, to the cent.
-// Integer cents in, integer cents out; amounts become decimal strings only at a provider's edge.
+// The money of an electronic invoice (docs/einvoicing.md#amounts): prices include IVA, each line's
+// net rounded half-even to the cent, the payable total exactly what was paid. Integer cents.
 
 /** IVA of a line: 19 and 5 %, 0 (exempt: an IVA line at 0 %), or excluded (no IVA line at all). */
 export type IvaRate = 19 | 5 | 0 | 'excluded';
@@ -113,10 +111,7 @@ export function totalsOf(lines: readonly Line[]): Totals {
   return { lineExtension, taxable, iva, discount, payable, ivaByRate };
 }
 
-/**
- * Cents as DIAN and the providers write amounts: dot decimal, exactly two decimals, no thousands
- * separators ("41932.77"). Whole cents have nothing to truncate; anything else is refused.
- */
+/** Cents as DIAN writes amounts ("41932.77"). */
 export function formatAmount(cents: number): string {
   assertCents(cents, 'amount');
   const pesos = Math.floor(cents / 100);

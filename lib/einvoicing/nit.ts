@@ -1,7 +1,5 @@
-// Colombian tax identification (docs/einvoicing.md#the-buyer): the NIT's check digit (dígito de
-// verificación, DIAN's modulo-11 with its prime weights) and reading a NIT written with it, as
-// "900559088-2" or "900.559.088-2". Only a NIT has a check digit: other documents (CC, CE, PP) are
-// kept whole, never cut.
+// Colombian tax identification (docs/einvoicing.md#the-buyer): the NIT's check digit (DIAN's
+// modulo 11) and a NIT read with or without it. Other documents are kept whole.
 
 const WEIGHTS = [3, 7, 13, 17, 19, 23, 29, 37, 41, 43, 47, 53, 59, 67, 71];
 
@@ -21,10 +19,7 @@ export type NitReading =
   | { ok: true; number: string; dv: number }
   | { ok: false; reason: 'format' | 'check_digit'; expected?: number };
 
-/**
- * A NIT as a person writes it: digits with optional dots and spaces, and optionally "-" and its
- * check digit. Without the digit it is computed; with one it must be the right one.
- */
+/** A NIT as a person writes it; a check digit given must be the right one. */
 export function readNit(raw: string): NitReading {
   const match = /^\s*([\d.\s]+?)\s*(?:-\s*(\d))?\s*$/.exec(raw);
   if (!match) return { ok: false, reason: 'format' };

@@ -1,9 +1,7 @@
 import type { CreditNoteDraft, InvoiceDraft } from './draft';
 
-// The port every electronic-invoicing provider adapter implements (docs/einvoicing.md#providers):
-// the issuing pipeline speaks only this, so Factus, Alegra and the local doubles are
-// interchangeable per merchant. A call answers what DIAN decided (ISSUED or REJECTED) or throws one
-// of the two errors below; anything else thrown is a bug in the adapter.
+// The port every e-invoicing adapter implements (docs/einvoicing.md#providers): a call answers what
+// DIAN decided or throws one of the two errors below.
 
 export type ProviderKind = 'factus' | 'alegra';
 
@@ -37,10 +35,7 @@ export interface RejectedDocument {
 
 export type IssueResult = IssuedDocument | RejectedDocument;
 
-/**
- * The provider could not answer now: a timeout, a hang, 429, 5xx, a reply we cannot read. The
- * document may or may not exist: retry the same draft (same reference, same number) later.
- */
+/** The provider could not answer now; retry the same draft (same reference and number) later. */
 export class EInvoiceRetryableError extends Error {
   constructor(
     message: string,
@@ -73,11 +68,7 @@ export interface DocumentLookup {
 
 export interface EInvoiceProvider {
   readonly kind: ProviderKind;
-  /**
-   * Who numbers documents: the provider, from the merchant's ranges; or we (`caller`), in the
-   * draft's `numbering` of every document: an invoice within the DIAN resolution, a credit note
-   * from our own consecutive.
-   */
+  /** Who numbers documents: the provider from the merchant's ranges, or we (`caller`) in each draft. */
   readonly numbering: 'provider' | 'caller';
   /** Whether the credentials work; issues nothing. Throws EInvoiceAuthError or EInvoiceRetryableError. */
   checkCredentials(): Promise<void>;

@@ -45,11 +45,7 @@ export async function signUp(db: Db, input: unknown, headers: Headers): Promise<
   }
 }
 
-/**
- * A portal user for an existing merchant, made without a request (no cookie goes anywhere): the
- * demo merchant's login on a first `npm run dev` (lib/portal/demo-merchant.ts). Same hash and account
- * rows as a sign-up.
- */
+/** A portal user for an existing merchant without a request (the demo merchant's login). */
 export async function createPortalUser(input: { merchantId: string; name: string; email: string; password: string }): Promise<void> {
   const weak = passwordProblem(input.password, input.email);
   if (weak) throw new Error(`createPortalUser: ${weak}`);
@@ -59,10 +55,7 @@ export async function createPortalUser(input: { merchantId: string; name: string
 
 type SignInResult = { ok: true } | { ok: false; problem: 'invalid_credentials' } | { ok: false; problem: 'rate_limited'; retryAfterSeconds: number };
 
-/**
- * Signs a user in. A wrong password and an unknown e-mail get the same answer. Every attempt
- * counts against the e-mail's and the address's limits, so guessing is slow either way.
- */
+/** Signs a user in; a wrong password and an unknown e-mail get the same answer, and both count against the limits. */
 export async function signIn(input: { email: unknown; password: unknown }, headers: Headers): Promise<SignInResult> {
   const email = typeof input.email === 'string' ? input.email.trim().toLowerCase() : '';
   const password = typeof input.password === 'string' ? input.password : '';

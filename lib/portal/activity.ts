@@ -8,9 +8,7 @@ import { findMerchantPlan } from '@/lib/api/find-plan';
 import { findOwned } from '@/lib/api/ownership';
 import { planFilterOf, type SearchParams, transactionFilterOf } from './list-params';
 
-// The activity pages' data (docs/portal.md#activity-and-transactions): the plans and charges
-// lists, one plan with everything that happened to it, one webhook event; each scoped to the
-// signed-in merchant.
+// The activity pages' data (docs/portal.md#activity-and-transactions), scoped to the signed-in merchant.
 
 const PAGE_SIZE = 20;
 
@@ -31,11 +29,7 @@ export async function loadTransactionsPage(db: Db, merchantId: string, params: S
   return { filter, ...(await listTransactions(db, merchantId, filter, PAGE_SIZE)) };
 }
 
-/**
- * /portal/activity/plans/<id>: the plan (404 unknown, 403 another merchant's), its charges, its
- * webhook events, and its customers' side: the e-mails sent with their attempts and the use of
- * its manage links.
- */
+/** /portal/activity/plans/<id>: the plan (404, 403), its charges, events, e-mails and manage links. */
 export async function loadPlanPage(db: Db, merchantId: string, planId: string) {
   const plan = await findMerchantPlan(db, planId, () => getPlanForMerchant(db, { merchantId, planId }));
   const [transactions, events, emails, manageLinks] = await Promise.all([

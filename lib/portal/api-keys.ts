@@ -25,11 +25,7 @@ export async function createKey(db: Db, merchantId: string, actor?: AuditActor):
   return { apiKey, apiSecret };
 }
 
-/**
- * Revokes one of the merchant's keys; revoking the last active one is allowed (the page warns
- * first). Answers how many active keys remain, or null when the key is not an active key of this
- * merchant.
- */
+/** Revokes one of the merchant's keys (the last one too); how many remain, or null for no such key. */
 export async function revokeKey(db: Db, merchantId: string, key: string, actor?: AuditActor): Promise<{ activeLeft: number } | null> {
   const revoked = await inTransaction(db, async (tx) => {
     if (!(await revokeApiKey(tx, { merchantId, key }))) return false;

@@ -6,10 +6,8 @@ import { accounts, sessions, users, verifications } from '@/db/schema';
 import { env } from '@/lib/env';
 import { PASSWORD_MAX, PASSWORD_MIN } from './passwords';
 
-// Portal accounts with better-auth (issue 8): e-mail and password, scrypt hashes, sessions in the
-// database behind an HttpOnly cookie. Its HTTP handler is deliberately not mounted: every call
-// comes from our server actions (Next refuses a cross-origin action, which is the CSRF guard), so
-// `merchantId` can be an input field without any client being able to choose it.
+// Portal accounts with better-auth: e-mail and password, sessions behind an HttpOnly cookie. Its
+// HTTP handler is not mounted: only our server actions call it (Next refuses cross-origin ones).
 
 function buildAuth(db: Db) {
   const { APP_URL, BETTER_AUTH_SECRET } = env();

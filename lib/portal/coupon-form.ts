@@ -4,9 +4,8 @@ import { createCoupon } from '@/lib/coupons/coupons';
 import { type CouponView, createCouponBodySchema } from '@/lib/coupons/schemas';
 import type { CouponsCopy } from './coupons-i18n';
 
-// The portal's new-coupon form (docs/portal.md#coupons) as the API's body: a percentage or whole
-// pesos (sent as cents), a redeem-by day (valid to its end in Bogotá); refused fields are named
-// with the form's own labels, the API's words after them.
+// The portal's new-coupon form (docs/portal.md#coupons) as the API's body; refused fields named
+// with the form's labels.
 
 type Field = keyof CouponsCopy['labels'];
 

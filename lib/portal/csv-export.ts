@@ -3,11 +3,7 @@ import { currentUser } from './accounts';
 import { csvResponse } from './csv';
 import type { SearchParams } from './list-params';
 
-/**
- * A portal CSV export's GET (app/portal/export/*): the signed-in merchant's rows, read with the
- * list's filters from the query string but never its page cursor (one file holds them all, up to
- * CSV_EXPORT_LIMIT), sent as `name`. Without a session, a 401.
- */
+/** A portal CSV export: the signed-in merchant's rows with the list's filters (no cursor, up to CSV_EXPORT_LIMIT); 401 without a session. */
 export function csvExport<Filter>(
   name: string,
   filterOf: (params: SearchParams) => Filter,

@@ -1,6 +1,5 @@
-// CSV exports of the portal (RFC 4180): comma-separated, CRLF, quoted when needed. A cell that a
-// spreadsheet would run as a formula (= + - @ at its start) gets a leading apostrophe (OWASP, CSV
-// injection); amounts are integer COP cents, as everywhere in the API.
+// CSV exports (RFC 4180). A cell a spreadsheet would run as a formula gets a leading apostrophe
+// (OWASP, CSV injection); amounts are integer cents.
 
 /** One file holds at most this many rows, newest first (the filters narrow it). */
 export const CSV_EXPORT_LIMIT = 50_000;

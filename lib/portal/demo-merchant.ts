@@ -8,19 +8,13 @@ import { isProductionDeployment } from '@/lib/processors';
 import { createPortalUser } from './accounts';
 import { createMerchant } from '@/lib/merchants/merchants';
 
-/**
- * The demo merchant has a reserved id, so the one `npm run dev` creates on a first start and the
- * one the /demo page uses are the same, whatever else the database holds.
- */
+/** The demo merchant's reserved id: the same merchant for `npm run dev` and /demo. */
 export const DEMO_MERCHANT_ID = 'mch_00000000TiendaDemo000000';
 const DEMO_NAME = 'Tienda Demo';
 /** The demo merchant's portal login (its password is random, printed once and kept in demo-merchant.json). */
 const DEMO_PORTAL_EMAIL = 'demo@servicepay.test';
 
-/**
- * First start of an empty embedded database (docs/operations.md#running-it): create a demo merchant, print its
- * credentials once and keep them beside the data, so a newcomer can call the API straight away.
- */
+/** An empty embedded database's first start: a demo merchant whose credentials are printed once. */
 export async function ensureDemoMerchant(database: Database, options: { dataDir: string; appUrl: string; port: number }) {
   if (database.kind !== 'pglite' || (await countMerchants(database.db)) > 0) return;
   const created = await createMerchant(
@@ -57,20 +51,12 @@ export async function ensureDemoMerchant(database: Database, options: { dataDir:
   );
 }
 
-/**
- * Whether /demo may run here: anywhere but a production deployment, which never charges through
- * the built-in sandbox (docs/processors.md#deployments). It only ever uses the one demo merchant
- * (no merchant is created for a visitor, and no credential reaches a browser).
- */
+/** Whether /demo may run here: anywhere but a production deployment (docs/processors.md#deployments). */
 export function demoAvailable(): boolean {
   return !isProductionDeployment();
 }
 
-/**
- * The demo merchant, created on first use where no first start made it (PostgreSQL, an embedded
- * database that already had merchants). Its API secret is discarded: the demo calls the domain
- * directly on the server.
- */
+/** The demo merchant, created on first use; its API secret is discarded. */
 export async function findOrCreateDemoMerchant(db: Db): Promise<MerchantRow> {
   const existing = await getMerchant(db, DEMO_MERCHANT_ID);
   if (existing) return existing;

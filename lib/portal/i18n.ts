@@ -1,6 +1,5 @@
-// The portal's words: Spanish (es-CO) first, English with `?lang=en` (remembered in a cookie) or
-// an English Accept-Language, resolved by proxy.ts as for the hosted checkout. The merchant is
-// addressed as "usted". No Node-only code: client forms receive these plain strings as props.
+// The portal's words: Spanish (es-CO, "usted") first, English on request, resolved by proxy.ts.
+// Plain strings, so client forms receive them as props.
 
 import type { PlanStatus, TransactionStatus } from '@/db/schema';
 import type { Lang } from '@/lib/i18n/locale';

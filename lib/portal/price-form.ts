@@ -5,10 +5,8 @@ import type { ProcessorSource } from '@/lib/processors';
 import { changePlanPrice } from '@/lib/plans/price-change';
 import { priceChangeBodySchema } from '@/lib/plans/schemas';
 
-// The plan page's price change form (docs/portal.md#activity-and-transactions) as the API's body:
-// whole pesos (sent as cents) and when the price applies. It does exactly what
-// PATCH /merchants/subscription-plans/{id} does (docs/billing.md#price-changes); a refused field
-// is named with the form's own label, the API's words after it.
+// The plan page's price change form as the API's body (docs/billing.md#price-changes); a refused
+// field is named with the form's label.
 
 export interface PriceFormLabels {
   amount: string;

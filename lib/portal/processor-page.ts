@@ -33,10 +33,7 @@ export async function loadProcessorPage(db: Db, merchantId: string) {
   return { settings, merchant, awaiting };
 }
 
-/**
- * Whether the portal shows its test-mode band: everywhere outside a production deployment, and in
- * production while the merchant charges through the sandbox or Wompi's test keys (pub_test_).
- */
+/** Whether the portal shows its test-mode band: outside production, or while the merchant is not live. */
 export function inTestMode(settings: Pick<Awaited<ReturnType<typeof getProcessorSettings>>, 'type' | 'publicKey' | 'production'>): boolean {
   return !settings.production || settings.type === 'sandbox' || Boolean(settings.publicKey?.startsWith('pub_test_'));
 }

@@ -31,12 +31,7 @@ export function userActor(user: PortalUser, requestHeaders: Headers): AuditActor
   return { type: 'user', id: user.userId, label: user.email, ip: clientIp({ headers: requestHeaders }) };
 }
 
-/**
- * An action's start: the signed-in user (anyone else is sent to sign in), the request's language,
- * and the user as the audit log's actor. Every portal action changes something, so a suspended
- * merchant's (read-only, docs/operations.md#suspending-a-merchant) is sent back to the overview,
- * whose banner says why, and changes nothing.
- */
+/** An action's start: the signed-in user, language and audit actor; a suspended merchant's goes back to the overview. */
 export async function signedIn(): Promise<PortalUser & { lang: Lang; t: PortalCopy; actor: AuditActor }> {
   const user = await requireUser();
   if (await merchantSuspended(await getDb(), user.merchantId)) redirect(SUSPENDED_PATH);

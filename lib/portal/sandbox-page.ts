@@ -5,9 +5,7 @@ import { advanceMerchantTestClock, deleteMerchantTestClock } from '@/lib/billing
 import { testClocksAvailable } from '@/lib/clock';
 import type { ProcessorSource } from '@/lib/processors';
 
-// Pruebas (docs/portal.md#pruebas): the merchant's test clock and its customers' e-mails, in
-// development and sandbox deployments only, through the same domain code as the API
-// (lib/billing/test-clock.ts). Every read and change is of the signed-in merchant only.
+// Pruebas (docs/portal.md#pruebas): the merchant's test clock and its customers' e-mails, outside production.
 
 export { getMerchantTestClock } from '@/lib/billing/test-clock';
 

@@ -1,8 +1,6 @@
 'use server';
 
-// The plan page's actions (docs/portal.md#activity-and-transactions): a price change, exactly as
-// PATCH /merchants/subscription-plans/{id} makes it (docs/billing.md#price-changes), on the
-// signed-in user's merchant's plan only; Next refuses an action posted from another origin.
+// The plan page's actions (docs/portal.md#activity-and-transactions): a price change as the API makes it.
 
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/db/client';

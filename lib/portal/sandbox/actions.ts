@@ -1,8 +1,6 @@
 'use server';
 
-// Pruebas' server actions (docs/portal.md#pruebas): the signed-in merchant's own test clock,
-// moved or put back to real time through the API's domain code; Next refuses one posted from
-// another origin, and a production deployment has none (a 404 as in the API).
+// Pruebas' server actions (docs/portal.md#pruebas): the merchant's own test clock, through the API's domain code.
 
 import { revalidatePath } from 'next/cache';
 import { notFound } from 'next/navigation';

@@ -1,8 +1,6 @@
 'use server';
 
-// Ajustes → Webhooks' server actions and the activity pages' resend (docs/portal.md,
-// docs/webhooks.md): each acts only on the signed-in user's merchant; Next refuses one posted
-// from another origin.
+// Ajustes → Webhooks' actions and the activity pages' resend (docs/webhooks.md), the signed-in merchant's only.
 
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/db/client';
