@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INVOICE_KINDS, INVOICE_STATUSES } from '@/db/schema';
 import { cursorParam, pageSchema } from '@/lib/api/pages';
 
-// The merchant API's view of its electronic invoices (docs/api.md#invoices; DECISIONS 22), from
+// The merchant API's view of its electronic invoices (docs/api.md#invoices), from
 // API version 2026-11-28: the replies are built by parsing through these, and the OpenAPI document
 // publishes them.
 

@@ -7,7 +7,7 @@ import type { IvaRate } from '@/lib/einvoicing/money';
 import { openSecret, sealSecret } from '@/lib/processors/secret-box';
 
 // A merchant's e-invoicing settings (docs/einvoicing.md#settings), as the operator API and the
-// portal take them (DECISIONS 22): Factus or Alegra credentials, Alegra's DIAN resolution and the
+// portal take them: Factus or Alegra credentials, Alegra's DIAN resolution and the
 // IVA rate, or null to turn it off. The credentials and the resolution are sealed together as the
 // Wompi keys are; replies show `{ provider, iva }` only.
 

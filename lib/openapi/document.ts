@@ -73,6 +73,7 @@ const TAGS = [
   { name: 'Coupons', description: 'Discounts you apply to a link, or let the customer type as a code on the hosted page (extension, docs/billing.md#coupons).' },
   { name: 'Transactions', description: 'The charges of a plan: its first payment and its monthly renewals.' },
   { name: 'Test clocks', description: 'Your own clock in development and sandbox deployments: move it forward and your plans renew, retry and end as they would by then (extension, docs/billing.md#test-clocks).' },
+  { name: 'Invoices', description: 'Electronic invoices and credit notes sent to DIAN through your provider, when you turned e-invoicing on (extension, docs/einvoicing.md).' },
   { name: 'Checkout', description: 'What the hosted checkout and the embedded widget read, by token, with no credentials.' },
   { name: 'Webhooks', description: WEBHOOKS_DESCRIPTION },
   { name: 'Operators', description: "For the service's operators, with the deployment's operator token; not for merchants." },

@@ -20,6 +20,7 @@ export const IDS = {
   gatewayTransaction: '48213-1795273601512-00917',
   token: 'aB3dE5fG7h',
   coupon: 'cpn_0Sq1mY2aB4cD6eF8gH0iJ2kL',
+  invoice: 'inv_0Sq1nC5dE7fG9hJ1kL3mN5pQ',
 } as const;
 
 const CREATED_AT = '2026-11-21T15:04:05.123Z';
@@ -269,4 +270,21 @@ export const webhookEventExample = {
     },
   ],
   nextRetryAt: null,
+};
+
+/** An invoice as GET /merchants/invoices/{id} answers it (docs/api.md#invoices). */
+export const invoiceExample = {
+  id: IDS.invoice,
+  kind: 'INVOICE' as const,
+  subscriptionTransactionId: IDS.transaction,
+  invoiceId: null,
+  status: 'ISSUED' as const,
+  number: 'SETP990000001',
+  cufe: '6bbe919dd7e0c3088719481d162811717736323cdfb2856a5b6147df183dd37e0e8a998a5b3f6bac00f7d34bc79c214e',
+  qrUrl: 'https://catalogo-vpfe-hab.dian.gov.co/document/searchqr?documentkey=6bbe919dd7e0c3088719481d162811717736323cdfb2856a5b6147df183dd37e0e8a998a5b3f6bac00f7d34bc79c214e',
+  total: 4990000,
+  iva: 796723,
+  period: { start: '2026-11-21', end: '2026-12-20' },
+  issuedAt: '2026-11-21T15:06:44.210Z',
+  errors: [],
 };

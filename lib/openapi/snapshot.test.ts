@@ -17,6 +17,8 @@ const OPERATIONS = [
   'GET /api/health getHealth → 200 503',
   'GET /checkout/session/{token} getCheckoutSession → 200 400 404 429 500 503',
   'GET /merchants/coupons listCoupons → 200 400 401 429 500 503',
+  'GET /merchants/invoices listInvoices → 200 400 401 403 404 429 500 503',
+  'GET /merchants/invoices/{id} getInvoice → 200 401 403 404 429 500 503',
   'GET /merchants/plans/{subscriptionPlanId}/status getPlanStatus → 200 401 403 404 429 500 503',
   'GET /merchants/subscription-plans/{id} getSubscriptionPlan → 200 401 403 404 429 500 503',
   'GET /merchants/test-clock getTestClock → 200 401 404 429 500 503',
@@ -40,7 +42,7 @@ const OPERATIONS = [
 
 const SCHEMAS = [
   'AdvanceTestClockRequest', 'AlegraSettings', 'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'Coupon', 'CouponPage', 'CreateCouponRequest', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant', 'CustomerTaxId',
-  'EmptyRequest', 'Error', 'FactusSettings', 'Health', 'ManageLink', 'Merchant', 'MerchantEInvoicing', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PlanTrial', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'TestClock', 'TestClockAdvance', 'TestClockPlan', 'UpdateMerchantRequest',
+  'EmptyRequest', 'Error', 'FactusSettings', 'Health', 'Invoice', 'InvoicePage', 'ManageLink', 'Merchant', 'MerchantEInvoicing', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PlanTrial', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'TestClock', 'TestClockAdvance', 'TestClockPlan', 'UpdateMerchantRequest',
   'VoidedTransaction', 'WebhookAttempt', 'WebhookEvent', 'WebhookEventPage', 'WebhookEventRecord', 'WebhookResend',
 ];
 

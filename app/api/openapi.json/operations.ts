@@ -15,6 +15,8 @@ import * as plan from '@/app/merchants/subscription-plans/[id]/operation';
 import * as pausePlan from '@/app/merchants/subscription-plans/[id]/pause/operation';
 import * as resumePlan from '@/app/merchants/subscription-plans/[id]/resume/operation';
 import * as voidTransaction from '@/app/merchants/transactions/[subscriptionTransactionId]/void/operation';
+import * as invoice from '@/app/merchants/invoices/[id]/operation';
+import * as invoices from '@/app/merchants/invoices/operation';
 import * as testClock from '@/app/merchants/test-clock/operation';
 import * as resendEvent from '@/app/merchants/webhook-events/[id]/resend/operation';
 import * as webhookEvents from '@/app/merchants/webhook-events/operation';
@@ -39,6 +41,8 @@ const MODULES: Partial<Record<Method, Operation>>[] = [
   coupons,
   coupon,
   testClock,
+  invoices,
+  invoice,
   webhookEvents,
   listenEvents,
   resendEvent,

@@ -78,6 +78,9 @@ export type CreateLinkRequest = {
     idType?: "CC" | "CE" | "NIT" | "PP";
     /** Identity document number; send it together with idType */
     idNumber?: string;
+    taxId?: CustomerTaxId;
+    /** The name the invoices are made out to; required with a NIT (the company's name) */
+    legalName?: string;
   };
   plan: {
     /** Your own reference (an order id or similar). Only one open plan (PENDING_ACTIVATION, ACTIVE or PAUSED) may carry it */
@@ -99,6 +102,14 @@ export type CreateLinkRequest = {
   };
 };
 
+/** The document the invoices name the buyer by (electronic invoicing, API version 2026-11-28) */
+export type CustomerTaxId = {
+  /** CC cédula, NIT, CE cédula de extranjería, PP pasaporte */
+  type: "CC" | "CE" | "NIT" | "PP";
+  /** The document number; a NIT without its check digit, or as 900559088-2 (a wrong digit is refused) */
+  number: string;
+};
+
 /** No fields; the body may be left out. */
 export type EmptyRequest = Record<string, never>;
 
@@ -118,6 +129,52 @@ export type ErrorBody = {
     /** Same value as the X-Request-Id header */
     requestId: string;
   };
+};
+
+/** An electronic invoice or credit note sent to DIAN through the merchant's provider (docs/einvoicing.md) */
+export type Invoice = {
+  /** inv_… */
+  id: string;
+  /** INVOICE for a charge; CREDIT_NOTE annulling the invoice of a voided charge */
+  kind: "INVOICE" | "CREDIT_NOTE";
+  /** The charge it invoices (txn_…) */
+  subscriptionTransactionId: string;
+  /** A credit note: the invoice it annuls (inv_…); null for an invoice */
+  invoiceId: string | null;
+  /** PENDING (being issued, or waiting to be retried), ISSUED (validated by DIAN), REJECTED (DIAN refused it: see errors), FAILED (the provider did not answer for 72 h), CANCELLED (its charge was voided before it was issued) */
+  status: "PENDING" | "ISSUED" | "REJECTED" | "FAILED" | "CANCELLED";
+  /** The number DIAN validated, with its prefix (SETP990000001); null until ISSUED */
+  number: string | null;
+  /** DIAN's key of the document: an invoice's CUFE, a credit note's CUDE (96 hex characters); null until ISSUED */
+  cufe: string | null;
+  /** The document's public page at DIAN, the QR code's content; null until ISSUED */
+  qrUrl: string | null;
+  /** Cents of COP, IVA included: what was charged */
+  total: number;
+  /** The IVA in the total, cents of COP */
+  iva: number;
+  /** The days the charge pays for */
+  period: {
+    /** A Bogotá calendar date, YYYY-MM-DD */
+    start: string;
+    /** A Bogotá calendar date, YYYY-MM-DD */
+    end: string;
+  } | null;
+  /** When DIAN validated it; null until ISSUED */
+  issuedAt: string | null;
+  /** Why it was REJECTED; [] otherwise */
+  errors: Array<{
+    /** DIAN's rule (FAD06, 90…) or the provider's field */
+    rule: string;
+    message: string;
+  }>;
+};
+
+export type InvoicePage = {
+  /** Newest first */
+  data: Array<Invoice>;
+  /** Pass as `cursor` for the next page; null on the last page */
+  nextCursor: string | null;
 };
 
 export type ManageLink = {
@@ -411,6 +468,8 @@ export interface Operations {
   getTestClock: { params: {  }; query: {  }; body: never; reply: TestClock };
   advanceTestClock: { params: {  }; query: {  }; body: AdvanceTestClockRequest; reply: TestClock };
   deleteTestClock: { params: {  }; query: {  }; body: never; reply: TestClock };
+  listInvoices: { params: {  }; query: { subscriptionPlanId?: string | number; status?: string | number; cursor?: string | number; limit?: string | number }; body: never; reply: InvoicePage };
+  getInvoice: { params: { id: string }; query: {  }; body: never; reply: Invoice };
   listWebhookEvents: { params: {  }; query: { subscriptionPlanId?: string | number; cursor?: string | number; limit?: string | number }; body: never; reply: WebhookEventPage };
   listenWebhookEvents: { params: {  }; query: { subscriptionPlanId?: string | number; cursor?: string | number; limit?: string | number }; body: never; reply: WebhookEventPage };
   resendWebhookEvent: { params: { id: string }; query: {  }; body: never; reply: WebhookResend };
@@ -511,6 +570,23 @@ export const OPERATIONS = {
     "query": [],
     "bodyRequired": false
   },
+  "listInvoices": {
+    "method": "GET",
+    "path": "/merchants/invoices",
+    "query": [
+      "subscriptionPlanId",
+      "status",
+      "cursor",
+      "limit"
+    ],
+    "bodyRequired": false
+  },
+  "getInvoice": {
+    "method": "GET",
+    "path": "/merchants/invoices/{id}",
+    "query": [],
+    "bodyRequired": false
+  },
   "listWebhookEvents": {
     "method": "GET",
     "path": "/merchants/webhook-events",
@@ -577,6 +653,33 @@ export const REQUEST_BODIES: Record<string, unknown> = {
           "idNumber": {
             "type": "string",
             "pattern": "^[A-Za-z0-9-]{3,20}$"
+          },
+          "taxId": {
+            "type": "object",
+            "properties": {
+              "type": {
+                "type": "string",
+                "enum": [
+                  "CC",
+                  "CE",
+                  "NIT",
+                  "PP"
+                ]
+              },
+              "number": {
+                "type": "string",
+                "maxLength": 30
+              }
+            },
+            "required": [
+              "type",
+              "number"
+            ]
+          },
+          "legalName": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 200
           }
         },
         "required": [

@@ -7,6 +7,8 @@ import {
   type CouponPage,
   type CreateCouponRequest,
   type CreateLinkRequest,
+  type Invoice,
+  type InvoicePage,
   type ManageLink,
   type Operations,
   OPERATIONS,
@@ -152,6 +154,14 @@ export class ServicePay {
     list: (query: Operations['listCoupons']['query'] = {}, options: RequestOptions = {}): PagedList<CouponPage> =>
       this.paged((cursor) => this.call('listCoupons', {}, { ...options, query: { ...query, ...cursor } })),
     delete: (id: string, options: RequestOptions = {}): Promise<Coupon> => this.call('deleteCoupon', { id }, options),
+  };
+
+  /** Electronic invoices and credit notes sent to DIAN (API version 2026-11-28, docs/einvoicing.md). */
+  readonly invoices = {
+    /** One page, or every document with `for await (const invoice of servicepay.invoices.list())`. */
+    list: (query: Operations['listInvoices']['query'] = {}, options: RequestOptions = {}): PagedList<InvoicePage> =>
+      this.paged((cursor) => this.call('listInvoices', {}, { ...options, query: { ...query, ...cursor } })),
+    retrieve: (id: string, options: RequestOptions = {}): Promise<Invoice> => this.call('getInvoice', { id }, options),
   };
 
   /** A charge: void an approved one. */
