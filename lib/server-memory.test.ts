@@ -31,6 +31,14 @@ async function checks(releaser: ReturnType<typeof memoryReleaser>, count: number
   return results;
 }
 
+/** A releaser of a fake process that has been through one quiet window. */
+async function settled(start: Parameters<typeof fakeProcess>[0]) {
+  const { state, probe } = fakeProcess(start);
+  const releaser = memoryReleaser(probe);
+  await checks(releaser, WINDOW);
+  return { state, probe, releaser };
+}
+
 describe('memoryReleaser', () => {
   it('gives back what a burst grew past the start-up figure once requests stop, and waits for as much growth again', async () => {
     const { state, probe } = fakeProcess({ rssMB: 200, heapMB: 90 });
@@ -72,9 +80,7 @@ describe('memoryReleaser', () => {
   });
 
   it('does nothing while more requests come, however much the RSS grew', async () => {
-    const { state, probe } = fakeProcess({ rssMB: 330, heapMB: 90 });
-    const releaser = memoryReleaser(probe);
-    await checks(releaser, WINDOW);
+    const { state, releaser } = await settled({ rssMB: 330, heapMB: 90 });
     state.rssMB = 900;
     state.requestsPerCheck = MEMORY_RELEASE.quietRequests + 1;
     expect(await checks(releaser, 20)).toEqual(Array(20).fill('busy'));
@@ -86,9 +92,7 @@ describe('memoryReleaser', () => {
   });
 
   it('collects twice when the first collection emptied much of the heap into the pool', async () => {
-    const { state, probe } = fakeProcess({ rssMB: 330, heapMB: 90 });
-    const releaser = memoryReleaser(probe);
-    await checks(releaser, WINDOW);
+    const { state, releaser } = await settled({ rssMB: 330, heapMB: 90 });
     state.rssMB = 600;
     state.heapMB = 290;
     state.pooledMB = 100;
@@ -98,9 +102,7 @@ describe('memoryReleaser', () => {
   });
 
   it('leaves a process alone whose RSS grew by less than both growth settings require', async () => {
-    const { state, probe } = fakeProcess({ rssMB: 400, heapMB: 90 });
-    const releaser = memoryReleaser(probe);
-    await checks(releaser, WINDOW);
+    const { state, releaser } = await settled({ rssMB: 400, heapMB: 90 });
     // Over 32 MB above the floor but under 10 % of 400 MB.
     state.rssMB = 400 + 39;
     expect(await checks(releaser, 8)).toEqual(Array(8).fill('quiet'));

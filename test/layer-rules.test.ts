@@ -100,18 +100,24 @@ const outerHandleInside = (source: ts.SourceFile) =>
       return nodesOf(call.arguments[1]!).some((n) => ts.isIdentifier(n) && n.text === outer && !(ts.isPropertyAccessExpression(n.parent) && n.parent.name === n));
     });
 
-/** The exported functions of db/queries that insert into the tables the unit of work hands off (e-mails, webhook events). */
-function recordingQueries(): string[] {
+/** The exported functions of db/queries whose text matches `pattern`. */
+function queriesMatching(pattern: RegExp): string[] {
   return files
     .filter((f) => f.startsWith('db/queries/'))
     .flatMap((file) =>
       parse(file).statements.filter(
         (st): st is ts.FunctionDeclaration =>
-          ts.isFunctionDeclaration(st) && Boolean(st.name) && Boolean(st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) && /\.insert\((emails|webhookEvents)\)/.test(st.getText()),
+          ts.isFunctionDeclaration(st) && Boolean(st.name) && Boolean(st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) && pattern.test(st.getText()),
       ),
     )
     .map((fn) => fn.name!.text);
 }
+
+/** Those that insert into the tables the unit of work hands off (e-mails, webhook events). */
+const recordingQueries = () => queriesMatching(/\.insert\((emails|webhookEvents)\)/);
+
+/** Those that write (insert, update or delete). */
+const writingQueries = () => queriesMatching(/\.(insert|update|delete)\(|\b(INSERT INTO|UPDATE|DELETE FROM) /);
 
 /** Names a file imports for their values from db/queries. */
 const importedQueryNames = (source: ts.SourceFile) =>
@@ -131,19 +137,6 @@ function callersOf(source: ts.SourceFile, names: string[]) {
 }
 
 const lib = files.filter((f) => /^(app|components|lib)\//.test(f));
-
-/** The exported functions of db/queries that write (insert, update or delete). */
-function writingQueries(): string[] {
-  return files
-    .filter((f) => f.startsWith('db/queries/'))
-    .flatMap((file) =>
-      parse(file).statements.filter(
-        (st): st is ts.FunctionDeclaration =>
-          ts.isFunctionDeclaration(st) && Boolean(st.name) && Boolean(st.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) && /\.(insert|update|delete)\(|\b(INSERT INTO|UPDATE|DELETE FROM) /.test(st.getText()),
-      ),
-    )
-    .map((fn) => fn.name!.text);
-}
 
 /**
  * Writes a function makes beside the unit of work it records an event or e-mail in: a call of

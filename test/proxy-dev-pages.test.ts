@@ -1,16 +1,14 @@
 import { NextRequest } from 'next/server';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resetEnvForTests } from '@/lib/env';
 import { NOT_FOUND_PATH } from '@/lib/http/not-found';
 import { proxy } from '@/proxy';
+import { restoreEnvAfterEach } from '@/test/env';
 
 // /dev/* exists only in development: a built server, production or sandbox
 // deployment alike, answers every /dev path with the root not-found page (a 404), whatever the method.
 
-afterEach(() => {
-  vi.unstubAllEnvs();
-  resetEnvForTests();
-});
+restoreEnvAfterEach();
 
 function built(sandbox: boolean) {
   vi.stubEnv('NODE_ENV', 'production');

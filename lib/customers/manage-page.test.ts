@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resetEnvForTests } from '@/lib/env';
 import { manageLinkUse } from '@/db/queries/manage-links';
 import { payCheckout, payWithCard } from '@/lib/checkout/payments';
@@ -8,6 +8,7 @@ import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { databaseHoldingHandOffs } from '@/test/webhook-queue';
 import { createManageLink } from '@/lib/auth/manage-links';
 import { loadManagePage, trialOf } from './manage-page';
+import { restoreEnvAfterEach } from '@/test/env';
 
 // What the manage page loads for a token (docs/customers.md#the-manage-page).
 
@@ -23,10 +24,7 @@ async function managed(plan: Record<string, unknown> = {}, pay = true) {
   return { link, token: new URL(manage.url).pathname.split('/').pop()! };
 }
 
-afterEach(() => {
-  vi.unstubAllEnvs();
-  resetEnvForTests();
-});
+restoreEnvAfterEach();
 
 describe('loadManagePage', () => {
   it('finds nothing for an unknown or forged token, and records nothing', async () => {

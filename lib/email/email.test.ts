@@ -382,37 +382,35 @@ describe("the customer's language, from the checkout to every e-mail", () => {
     return { link, mails: mails.map((m) => ({ subject: m.subject ?? '', all: `${m.subject}\n${m.text}\n${m.html}`, text: m.text ?? '', html: String(m.html) })) };
   }
 
-  it('a plan paid in English gets its receipt, failed-renewal notice and cancellation in English only', async () => {
-    const { link, mails } = await threeEmails('en');
-    expect((await link.plan()).customerLang).toBe('en');
-    expect(mails.map((m) => m.subject)).toEqual([
-      'Receipt for your payment to Tienda de prueba',
-      'We could not charge your subscription to Tienda de prueba',
-      'Your subscription to Tienda de prueba was cancelled',
-    ]);
-    for (const mail of mails) {
-      expect(mail.all).not.toMatch(/Hola|suscripción|Recibe este correo/);
-      expect(mail.html).toContain('<html lang="en">');
-      // Its manage link opens the page in English.
-      expect(mail.text).toMatch(/\/manage\/mng_[0-9A-Za-z]{40}\?lang=en\b/);
-    }
-    expect(mails[2]!.text).toContain('Reason given by Tienda de prueba: Pedido del cliente');
-  });
+  const IN = {
+    en: {
+      subjects: ['Receipt for your payment to Tienda de prueba', 'We could not charge your subscription to Tienda de prueba', 'Your subscription to Tienda de prueba was cancelled'],
+      other: /Hola|suscripción|Recibe este correo/,
+      html: '<html lang="en">',
+      reason: 'Reason given by Tienda de prueba: Pedido del cliente',
+    },
+    es: {
+      subjects: ['Recibo de su pago a Tienda de prueba', 'No pudimos cobrar su suscripción a Tienda de prueba', 'Su suscripción a Tienda de prueba fue cancelada'],
+      other: /Hello|subscription|You receive this e-mail/,
+      html: '<html lang="es-CO">',
+      reason: 'Motivo que indicó Tienda de prueba: Pedido del cliente',
+    },
+  };
 
-  for (const lang of ['es', undefined] as const) {
-    it(`a plan paid in ${lang ?? 'no recorded language'} gets the three e-mails in Spanish only`, async () => {
+  for (const lang of ['en', 'es', undefined] as const) {
+    it(`a plan paid in ${lang ?? 'no recorded language'} gets its receipt, failed-renewal notice and cancellation in ${lang === 'en' ? 'English' : 'Spanish'} only`, async () => {
+      const expected = IN[lang ?? 'es'];
       const { link, mails } = await threeEmails(lang);
-      expect((await link.plan()).customerLang).toBe('es');
-      expect(mails.map((m) => m.subject)).toEqual([
-        'Recibo de su pago a Tienda de prueba',
-        'No pudimos cobrar su suscripción a Tienda de prueba',
-        'Su suscripción a Tienda de prueba fue cancelada',
-      ]);
+      expect((await link.plan()).customerLang).toBe(lang ?? 'es');
+      expect(mails.map((m) => m.subject)).toEqual(expected.subjects);
       for (const mail of mails) {
-        expect(mail.all).not.toMatch(/Hello|subscription|You receive this e-mail/);
-        expect(mail.html).toContain('<html lang="es-CO">');
-        expect(mail.text).not.toContain('?lang=');
+        expect(mail.all).not.toMatch(expected.other);
+        expect(mail.html).toContain(expected.html);
+        // Its manage link opens the page in English; a Spanish one needs no `?lang=`.
+        if (lang === 'en') expect(mail.text).toMatch(/\/manage\/mng_[0-9A-Za-z]{40}\?lang=en\b/);
+        else expect(mail.text).not.toContain('?lang=');
       }
+      expect(mails[2]!.text).toContain(expected.reason);
     });
   }
 });

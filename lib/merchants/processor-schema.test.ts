@@ -1,16 +1,14 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { resetEnvForTests } from '@/lib/env';
 import { demoAvailable } from '@/lib/portal/demo-merchant';
 import { processorColumns } from './processor-schema';
+import { restoreEnvAfterEach } from '@/test/env';
 
 // Production takes no payment through the built-in sandbox (docs/processors.md#deployments): a
 // merchant cannot be put on it there, and /demo (which pays through it) does not exist.
 
-afterEach(() => {
-  vi.unstubAllEnvs();
-  resetEnvForTests();
-});
+restoreEnvAfterEach();
 
 function deployment(kind: 'production' | 'sandbox' | 'development') {
   vi.stubEnv('NODE_ENV', kind === 'development' ? 'development' : 'production');

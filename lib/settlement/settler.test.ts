@@ -65,6 +65,16 @@ function crashingSandbox(sandbox: PaymentProcessor, { chargeReaches }: { chargeR
   return { processor, calls, recover: () => void (down = false) };
 }
 
+/** A card payment whose processor call fails as a crash would: PENDING, with no processor id. */
+async function lostPayment(chargeReaches: boolean) {
+  const sandbox = createSandboxProcessor({ pendingMs: 0 });
+  const crashing = crashingSandbox(sandbox, { chargeReaches });
+  const link = await createTestLink(database.db);
+  const paid = await payWithCard(database.db, crashing.processor, { token: link.token, card: card(CARDS.approved) });
+  expect(paid).toMatchObject({ status: 'PENDING', transactionId: null });
+  return { sandbox, ...crashing, link, paid };
+}
+
 describe('settler', () => {
   it('settles a PENDING first payment nobody polls 10 s after it was made, with its webhook', async () => {
     const { sandbox, clock } = clockedSandbox();
@@ -118,12 +128,8 @@ describe('settler', () => {
   });
 
   it('marks ERROR a charge the processor never received, after two minutes; the link can be paid again', async () => {
-    const sandbox = createSandboxProcessor({ pendingMs: 0 });
-    const { processor, recover } = crashingSandbox(sandbox, { chargeReaches: false });
-    const link = await createTestLink(database.db);
     // The processor fails and cannot be asked either: the transaction stays PENDING, no processor id.
-    const paid = await payWithCard(database.db, processor, { token: link.token, card: card(CARDS.approved) });
-    expect(paid).toMatchObject({ status: 'PENDING', transactionId: null });
+    const { sandbox, processor, recover, link, paid } = await lostPayment(false);
     await expect(payWithCard(database.db, sandbox, { token: link.token, card: card(CARDS.approved) })).rejects.toMatchObject({ code: 'conflict' });
     recover();
 
@@ -139,11 +145,7 @@ describe('settler', () => {
   });
 
   it('settles by reference a charge the processor made before the process lost track of it', async () => {
-    const sandbox = createSandboxProcessor({ pendingMs: 0 });
-    const { processor, recover } = crashingSandbox(sandbox, { chargeReaches: true });
-    const link = await createTestLink(database.db);
-    const paid = await payWithCard(database.db, processor, { token: link.token, card: card(CARDS.approved) });
-    expect(paid).toMatchObject({ status: 'PENDING', transactionId: null });
+    const { sandbox, processor, recover, link, paid } = await lostPayment(true);
     recover();
 
     expect(await runSettler(database.db, { now: later(121_000), processorFor: () => processor })).toMatchObject({ checked: 1, settled: 1 });
@@ -155,10 +157,7 @@ describe('settler', () => {
   });
 
   it('leaves for later a charge the processor cannot be asked about', async () => {
-    const sandbox = createSandboxProcessor({ pendingMs: 0 });
-    const { processor } = crashingSandbox(sandbox, { chargeReaches: false });
-    const link = await createTestLink(database.db);
-    const paid = await payWithCard(database.db, processor, { token: link.token, card: card(CARDS.approved) });
+    const { processor, paid } = await lostPayment(false);
     const summary = await runSettler(database.db, { now: later(121_000), processorFor: () => processor });
     expect(summary).toMatchObject({ failed: 1 });
     expect((await txnOf(paid.subscriptionTransactionId)).status).toBe('PENDING');

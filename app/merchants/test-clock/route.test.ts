@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/db/client';
 import { getOpenRenewalLink } from '@/db/queries/renewal-links';
 import { emails, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
@@ -17,6 +17,7 @@ import { call } from '@/test/http';
 import { createTestMerchant, type TestMerchant } from '@/test/merchants';
 import { paidPlan as paidPlanOf } from '@/test/factories';
 import { DELETE, GET, POST } from './route';
+import { restoreEnvAfterEach } from '@/test/env';
 
 // Test clocks per merchant (docs/billing.md#test-clocks): an advance runs that merchant's plans
 // only, each thing at the time it fell due; later payments are dated on the clock; bad input,
@@ -26,10 +27,7 @@ let database: Database;
 beforeAll(async () => {
   database = await useTestDatabase();
 });
-afterEach(() => {
-  vi.unstubAllEnvs();
-  resetEnvForTests();
-});
+restoreEnvAfterEach();
 
 const advance = (merchant: TestMerchant, advanceTo: unknown) => call(POST, { method: 'POST', headers: merchant.headers, body: { advanceTo } });
 const clockOf = (merchant: TestMerchant) => call(GET, { headers: merchant.headers });

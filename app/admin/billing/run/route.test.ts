@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '@/db/client';
 import { transactions } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
@@ -10,15 +10,13 @@ import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { adminHeaders, call } from '@/test/http';
 import { POST } from './route';
+import { restoreEnvAfterEach } from '@/test/env';
 
 let database: Database;
 beforeAll(async () => {
   database = await useTestDatabase();
 });
-afterEach(() => {
-  vi.unstubAllEnvs();
-  resetEnvForTests();
-});
+restoreEnvAfterEach();
 
 async function activePlan() {
   const link = await createTestLink(database.db);
