@@ -63,7 +63,7 @@ const later = (ms: number) => new Date(Date.now() + ms);
 /** A merchant with e-invoicing (or not) and one approved charge of it. */
 async function approvedCharge(provider: 'factus' | 'alegra' | null, plan: Record<string, unknown> = {}, buyer: Partial<typeof subscriptionPlans.$inferInsert> = {}) {
   const link = await createTestLink(database.db, { amount: 4_990_000, ...plan });
-  await database.db.update(subscriptionPlans).set(buyer).where(eq(subscriptionPlans.id, link.subscriptionPlanId));
+  if (Object.keys(buyer).length > 0) await database.db.update(subscriptionPlans).set(buyer).where(eq(subscriptionPlans.id, link.subscriptionPlanId));
   const account = provider === 'factus' ? factusDoubleAccount(factus) : provider === 'alegra' ? alegraDoubleAccount(alegra) : null;
   if (provider === 'factus') await turnEInvoicingOn(database.db, link.merchant.merchantId, factusSettings(account as ReturnType<typeof factusDoubleAccount>));
   if (provider === 'alegra') await turnEInvoicingOn(database.db, link.merchant.merchantId, alegraSettings(account as ReturnType<typeof alegraDoubleAccount>));
