@@ -308,6 +308,10 @@ export const subscriptionPlans = pgTable(
     // Cancel at the end of the period (docs/billing.md#cancel-at-the-end-of-the-period): the plan
     // stays as it is until then, is never charged from then, and the sweep cancels it then.
     cancelAt: timestamp('cancel_at', { withTimezone: true, mode: 'date' }),
+    // Seats (docs/billing.md#quantity): `amount` is the unit price, a charge takes unit × quantity;
+    // a change waits in scheduled_quantity beside scheduled_amount.
+    quantity: integer('quantity').notNull().default(1),
+    scheduledQuantity: integer('scheduled_quantity'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -328,6 +332,7 @@ export const subscriptionPlans = pgTable(
     // A sweep's own claims, given back when it ends (lib/billing/sweep.ts).
     index('subscription_plans_sweep_claim_idx').on(t.sweepClaim).where(sql`sweep_claim is not null`),
     index('subscription_plans_trial_notice_idx').on(t.trialNoticeAt).where(sql`status = 'TRIALING' and trial_notice_at is not null`),
+    check('subscription_plans_quantity_check', sql`quantity between 1 and 10000 and (scheduled_quantity is null or scheduled_quantity between 1 and 10000)`),
     // Plans whose cancellation at the end of the period is due (lib/plans/cancel-at.ts).
     index('subscription_plans_cancel_at_idx').on(t.cancelAt).where(sql`cancel_at is not null and status in ('ACTIVE', 'TRIALING', 'PAUSED')`),
     index('subscription_plans_link_due_idx').on(t.nextChargeDate).where(sql`status = 'ACTIVE' and renewal_collection = 'LINK'`),
@@ -398,6 +403,10 @@ export const transactions = pgTable(
     discount: cents('discount').notNull().default(0),
     // The renewal link this RENEWAL transaction pays (docs/billing.md#renewal-links); null for the rest.
     renewalLinkId: text('renewal_link_id').references((): AnyPgColumn => renewalLinks.id),
+    // What the fixed part charged, for the receipt's lines (lib/receipts/lines.ts): seats and
+    // unit price; null for a proration and for charges recorded before quantities.
+    quantity: integer('quantity'),
+    unitAmount: cents('unit_amount'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

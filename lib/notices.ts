@@ -3,7 +3,7 @@ import type { PlanRow } from '@/db/queries/plans';
 import type { RenewalLinkRow } from '@/db/queries/renewal-links';
 import type { TransactionRow } from '@/db/queries/transactions';
 import { queueCustomerEmail } from '@/lib/email/record';
-import { amountForPeriod } from '@/lib/calendar/schedule';
+import { amountForPeriod, listAmountOf } from '@/lib/calendar/schedule';
 import { trialCharges } from '@/lib/coupons/discount';
 import type { RenewalStage } from '@/lib/email/templates';
 
@@ -94,14 +94,16 @@ export async function notePriceChange(
   { before, after, effective, effectiveAt, now }: { before: PlanRow; after: PlanRow; effective: 'next_charge' | 'now'; effectiveAt: Date | null; now: Date },
 ): Promise<void> {
   const amount = after.scheduledAmount ?? after.amount;
+  const quantity = after.scheduledAmount !== null ? (after.scheduledQuantity ?? after.quantity) : after.quantity;
   const description = after.scheduledDescription ?? after.description;
+  // The e-mail quotes what each charge takes, seats included (docs/billing.md#quantity).
   await queueCustomerEmail(tx, outbox, 'price_change', {
-    plan: { ...after, amount, description },
+    plan: { ...after, amount, quantity, description },
     now,
-    change: { previousAmount: before.amount, effectiveAt, now: effective === 'now' },
+    change: { previousAmount: listAmountOf(before), effectiveAt, now: effective === 'now' },
   });
   await recordLifecycleEvent(tx, outbox, after, 'subscription.updated', now, {
-    change: { amount, description, effective, effectiveAt: effectiveAt?.getTime() ?? null },
+    change: { amount, description, effective, effectiveAt: effectiveAt?.getTime() ?? null, ...(quantity !== 1 || before.quantity !== 1 ? { quantity } : {}) },
   });
 }
 

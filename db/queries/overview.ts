@@ -14,10 +14,13 @@ const BOGOTA_MIDNIGHT = '2000-01-01T05:00:00Z';
  * charges use (a percentage rounded half up, to whole pesos on a whole-peso price; never leaving
  * less than 100 cents; none once its periods are used). overview.test.ts holds the two equal.
  */
+// What each charge lists: unit price × seats (docs/billing.md#quantity).
+const LIST = '(amount * quantity)';
+const LIST_AMOUNT = sql.raw(LIST);
 const NEXT_DISCOUNT = sql.raw(`case when coupon_id is not null and (discount_periods is null or discount_periods_used < discount_periods)
-  then greatest(0, least(amount - 100, case when discount_percent is null then least(discount_amount, amount)
-    when amount % 100 = 0 then round(amount * discount_percent / 10000.0) * 100
-    else round(amount * discount_percent / 100.0) end))
+  then greatest(0, least(${LIST} - 100, case when discount_percent is null then least(discount_amount, ${LIST})
+    when ${LIST} % 100 = 0 then round(${LIST} * discount_percent / 10000.0) * 100
+    else round(${LIST} * discount_percent / 100.0) end))
   else 0 end`);
 
 interface PlanFigures {
@@ -45,14 +48,14 @@ export async function planFigures(db: Db, merchantId: string, now: Date): Promis
   const [row] = await queryRows<Record<keyof PlanFigures, string | number>>(
     db,
     sql`select
-      coalesce(round(sum((amount - ${NEXT_DISCOUNT})::numeric * case interval_unit when 'week' then 52 when 'month' then 12 else 1 end / (12 * interval_count))
+      coalesce(round(sum((${LIST_AMOUNT} - ${NEXT_DISCOUNT})::numeric * case interval_unit when 'week' then 52 when 'month' then 12 else 1 end / (12 * interval_count))
         filter (where status = 'ACTIVE' and modality = 'RECURRING')), 0) as "mrr",
       count(*) filter (where status = 'ACTIVE') as "activePlans",
       count(*) filter (where created_at >= month.start) as "newThisMonth",
       count(*) filter (where status = 'CANCELLED' and updated_at >= month.start) as "cancelledThisMonth",
       count(*) filter (where status = 'ACTIVE' and renewal_failures > 0) as "atRisk",
       count(*) filter (where status = 'TRIALING') as "trialingPlans",
-      coalesce(round(sum((amount - ${NEXT_DISCOUNT})::numeric * case interval_unit when 'week' then 52 when 'month' then 12 else 1 end / (12 * interval_count))
+      coalesce(round(sum((${LIST_AMOUNT} - ${NEXT_DISCOUNT})::numeric * case interval_unit when 'week' then 52 when 'month' then 12 else 1 end / (12 * interval_count))
         filter (where status = 'TRIALING')), 0) as "trialMrr"
     from subscription_plans,
       (select date_trunc('month', ${now.toISOString()}::timestamptz at time zone ${TZ}) at time zone ${TZ} as start) as month
@@ -117,7 +120,7 @@ export interface RenewalRow {
   nextChargeDate: Date;
 }
 
-const renewalColumns = sql`id, external_reference as "externalReference", customer_email as "customerEmail", amount - ${NEXT_DISCOUNT} as amount,
+const renewalColumns = sql`id, external_reference as "externalReference", customer_email as "customerEmail", ${LIST_AMOUNT} - ${NEXT_DISCOUNT} as amount,
   renewal_failures as "renewalFailures", next_charge_date as "nextChargeDate"`;
 
 function toRenewal(r: Record<string, unknown>): RenewalRow {

@@ -29,6 +29,7 @@ type PlanInput = Pick<
   | 'customerTaxIdNumber'
   | 'customerTaxIdDv'
   | 'customerLegalName'
+  | 'quantity'
 > & { nextChargeDate: Date; tokenExpiresAt: Date; createdAt: Date };
 
 const ph = sql.placeholder;
@@ -54,12 +55,12 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
         insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval_unit, interval_count,
           trial_days, status, next_charge_date, checkout_token, token_expires_at, customer_phone, customer_email, customer_first_name,
           customer_last_name, customer_id_type, customer_id_number, allow_promotion_codes, coupon_id, discount_percent, discount_amount,
-          discount_periods, customer_tax_id_type, customer_tax_id_number, customer_tax_id_dv, customer_legal_name, created_at, updated_at)
+          discount_periods, customer_tax_id_type, customer_tax_id_number, customer_tax_id_dv, customer_legal_name, quantity, created_at, updated_at)
         values (${ph('planId')}, ${ph('merchantId')}, (select id from customer), ${ph('externalReference')}, ${ph('description')},
           ${ph('amount')}, ${ph('modality')}, ${ph('intervalUnit')}, ${ph('intervalCount')}, ${ph('trialDays')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
           ${ph('tokenExpiresAt')}, ${ph('phone')}, ${ph('email')}, ${ph('firstName')}, ${ph('lastName')}, ${ph('idType')},
           ${ph('idNumber')}, ${ph('allowPromotionCodes')}, ${ph('couponId')}, ${ph('discountPercent')}, ${ph('discountAmount')},
-          ${ph('discountPeriods')}, ${ph('taxIdType')}, ${ph('taxIdNumber')}, ${ph('taxIdDv')}, ${ph('legalName')}, ${ph('createdAt')}, ${ph('createdAt')})`,
+          ${ph('discountPeriods')}, ${ph('taxIdType')}, ${ph('taxIdNumber')}, ${ph('taxIdDv')}, ${ph('legalName')}, ${ph('quantity')}, ${ph('createdAt')}, ${ph('createdAt')})`,
   ),
 );
 
@@ -102,6 +103,7 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
     taxIdNumber: p.customerTaxIdNumber ?? null,
     taxIdDv: p.customerTaxIdDv ?? null,
     legalName: p.customerLegalName ?? null,
+    quantity: p.quantity ?? 1,
     createdAt: p.createdAt.toISOString(),
   });
 }
@@ -156,6 +158,7 @@ const planWithLastTransactionQuery = preparedFor((db) => {
         trialDays: subscriptionPlans.trialDays,
         trialEndsAt: subscriptionPlans.trialEndsAt,
         cancelAt: subscriptionPlans.cancelAt,
+        quantity: subscriptionPlans.quantity,
       },
       lastTransaction: {
         id: transactions.id,
@@ -207,6 +210,8 @@ export async function transitionPlan(
       | 'trialEndsAt'
       | 'trialNoticeAt'
       | 'cancelAt'
+      | 'quantity'
+      | 'scheduledQuantity'
     >
   >,
 ): Promise<PlanRow | undefined> {

@@ -8,7 +8,7 @@ import { savedMethodType } from '@/lib/processors/processor';
 import { chargeSavedMethod, openCharge, type Prepared } from '@/lib/settlement/attempt';
 import { chargedFromSavedMethod } from '@/lib/settlement/renewal-links';
 import { NEVER_RECEIVED, type Settlement, settleCharge } from '@/lib/settlement/settle';
-import { amountForPeriod, periodDueOf } from '@/lib/calendar/schedule';
+import { periodDueOf, pricingForPeriod } from '@/lib/calendar/schedule';
 
 // Renewals (docs/billing.md#renewals), one period at a time, named by its due date: retries 1, 3 and
 // 5 days after it (capped to half a weekly period), a fourth failure cancels. nextChargeDate holds
@@ -86,9 +86,11 @@ function prepareRenewal(due: RenewalDue, now: Date) {
     // this charge is one of that link's payments, at the link's amount, so the period is paid once.
     const open = await getOpenRenewalLink(tx, plan.id);
     const link = open && open.period.getTime() === due.period ? open : null;
+    const pricing = pricingForPeriod(plan, new Date(due.period));
     return {
       kind: 'RENEWAL',
-      amount: link ? link.amount : amountForPeriod(plan, new Date(due.period)),
+      amount: link ? link.amount : pricing.unitAmount * pricing.quantity,
+      ...(link ? {} : pricing),
       periodStart: new Date(due.period),
       paymentMethodToken: plan.paymentMethodToken,
       paymentMethodType: savedMethodType(plan.paymentMethodToken),

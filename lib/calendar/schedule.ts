@@ -15,16 +15,28 @@ export function periodDueOf(plan: Scheduled): Date {
   return new Date(plan.nextChargeDate!.getTime() - attemptOffsetMs(intervalOf(plan), plan.renewalFailures));
 }
 
-type Scheduling = Pick<PlanRow, 'amount' | 'description' | 'scheduledAmount' | 'scheduledDescription' | 'scheduledFrom'>;
+type Scheduling = Pick<PlanRow, 'amount' | 'quantity' | 'description' | 'scheduledAmount' | 'scheduledQuantity' | 'scheduledDescription' | 'scheduledFrom'>;
+
+/** What a plan's fixed part takes per charge (docs/billing.md#quantity): the unit price times the seats. */
+export function listAmountOf(plan: Pick<PlanRow, 'amount' | 'quantity'>): number {
+  return plan.amount * plan.quantity;
+}
 
 /** A scheduled price change (docs/billing.md#price-changes) that the period due at `due` is charged with. */
 function scheduledFor(plan: Scheduling, due: Date): boolean {
   return plan.scheduledAmount !== null && plan.scheduledFrom !== null && due.getTime() >= plan.scheduledFrom.getTime();
 }
 
-/** What the renewal of the period due at `due` charges: the plan's amount, or a price change scheduled from then. */
+/** The unit price and seats the period due at `due` is charged with: the plan's, or a change scheduled from then. */
+export function pricingForPeriod(plan: Scheduling, due: Date): { unitAmount: number; quantity: number } {
+  if (!scheduledFor(plan, due)) return { unitAmount: plan.amount, quantity: plan.quantity };
+  return { unitAmount: plan.scheduledAmount!, quantity: plan.scheduledQuantity ?? plan.quantity };
+}
+
+/** What the renewal of the period due at `due` charges for its fixed part: unit × seats, as scheduled for then. */
 export function amountForPeriod(plan: Scheduling, due: Date): number {
-  return scheduledFor(plan, due) ? plan.scheduledAmount! : plan.amount;
+  const { unitAmount, quantity } = pricingForPeriod(plan, due);
+  return unitAmount * quantity;
 }
 
 /** The plan's new price once a period charged with it is paid. */
@@ -32,8 +44,10 @@ export function applyScheduled(plan: Scheduling, due: Date) {
   if (!scheduledFor(plan, due)) return {};
   return {
     amount: plan.scheduledAmount!,
+    quantity: plan.scheduledQuantity ?? plan.quantity,
     description: plan.scheduledDescription ?? plan.description,
     scheduledAmount: null,
+    scheduledQuantity: null,
     scheduledDescription: null,
     scheduledFrom: null,
   };

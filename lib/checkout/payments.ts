@@ -1,4 +1,5 @@
 import type { Db } from '@/db/client';
+import { listAmountOf } from '@/lib/calendar/schedule';
 import { findNequiWait } from '@/db/queries/nequi-waits';
 import { type PlanRow, setCustomerLang } from '@/db/queries/plans';
 import { getRenewalLink, type RenewalLinkRow } from '@/db/queries/renewal-links';
@@ -108,7 +109,7 @@ function preparePayment({ instrument, lang, renewalLinkId }: { instrument: Payme
     }
     // The plan's amount, or the period's: nothing the browser sends decides what is charged.
     if (link) return { kind: 'RENEWAL', amount: link.amount, periodStart: link.period, renewalLinkId: link.id, ...methodOf(instrument) };
-    return { kind: 'INITIAL', amount: plan.amount, ...methodOf(instrument) };
+    return { kind: 'INITIAL', amount: listAmountOf(plan), quantity: plan.quantity, unitAmount: plan.amount, ...methodOf(instrument) };
   };
 }
 

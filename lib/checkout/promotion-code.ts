@@ -1,4 +1,5 @@
 import type { Db } from '@/db/client';
+import { listAmountOf } from '@/lib/calendar/schedule';
 import { getCouponForMerchant, releaseRedemption, setPlanDiscount } from '@/db/queries/coupons';
 import type { PlanRow } from '@/db/queries/plans';
 import { lockPlan } from '@/db/queries/plans';
@@ -32,7 +33,7 @@ export async function applyPromotionCode(db: Db, { token, code, now = new Date()
       if (current?.code === parsed.data) return locked;
       await releaseRedemption(tx, locked.couponId, now);
     }
-    const { terms } = await redeemForPlan(tx, { merchantId: locked.merchantId, ref: parsed.data, amount: locked.amount, field: PROMOTION_FIELD, now });
+    const { terms } = await redeemForPlan(tx, { merchantId: locked.merchantId, ref: parsed.data, amount: listAmountOf(locked), field: PROMOTION_FIELD, now });
     return setPlanDiscount(tx, locked.id, terms);
   });
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { listAmountOf } from '@/lib/calendar/schedule';
 import type { Db } from '@/db/client';
 import { getCouponForMerchant } from '@/db/queries/coupons';
 import { getRenewalLinkApproval, getRenewalLinkByToken, type RenewalLinkRow } from '@/db/queries/renewal-links';
@@ -61,7 +62,7 @@ export async function loadCheckoutSession(db: Db, token: string, now: Date = new
 async function discountView(db: Db, { plan, link }: FoundPlan): Promise<Pick<CheckoutSessionView, 'discount' | 'promotionCodes'>> {
   const promotionCodes = !link && plan.allowPromotionCodes && plan.status === 'PENDING_ACTIVATION' ? { promotionCodes: true as const } : {};
   if (!plan.couponId) return promotionCodes;
-  const listAmount = link ? link.amount : plan.amount;
+  const listAmount = link ? link.amount : listAmountOf(plan);
   const charges = chargesOf(plan, listAmount);
   if (charges.discount === 0) return promotionCodes;
   const coupon = await getCouponForMerchant(db, { merchantId: plan.merchantId, couponId: plan.couponId });
@@ -104,7 +105,7 @@ function sessionView({ plan, link, merchantName, allowedDomains }: FoundPlan): C
   return {
     customer: { phone: plan.customerPhone, firstName: plan.customerFirstName },
     planName: plan.description,
-    amount: link ? link.amount : plan.amount,
+    amount: link ? link.amount : listAmountOf(plan),
     currency: 'COP',
     merchantName,
     merchantId: plan.merchantId,

@@ -8,6 +8,8 @@ const ES = {
   amount: 'Valor mensual',
   /** The amount of a plan charged other than monthly, followed by its period ("cada 3 meses"). */
   amountEvery: 'Valor',
+  seats: 'Cantidad',
+  seatsValue: '{quantity} × {unit}',
   status: 'Estado',
   nextCharge: 'Próximo cobro',
   none: 'Ninguno',
@@ -96,6 +98,8 @@ const EN: typeof ES = {
   with: 'with {merchant}',
   amount: 'Monthly amount',
   amountEvery: 'Amount',
+  seats: 'Quantity',
+  seatsValue: '{quantity} × {unit}',
   status: 'Status',
   nextCharge: 'Next charge',
   none: 'None',

@@ -1,4 +1,5 @@
 import type { Db } from '@/db/client';
+import { listAmountOf } from '@/lib/calendar/schedule';
 import { insertEmail } from '@/db/queries/emails';
 import { getMerchantName } from '@/db/queries/merchants';
 import type { PlanRow } from '@/db/queries/plans';
@@ -44,7 +45,7 @@ export async function queueCustomerEmail(
     merchantName: merchantName ?? 'ServicePay',
     customerName: plan.customerFirstName,
     description: plan.description,
-    amount: txn?.amount ?? renewal?.amount ?? trial?.amount ?? plan.amount,
+    amount: txn?.amount ?? renewal?.amount ?? trial?.amount ?? listAmountOf(plan),
     interval: intervalOf(plan),
     chargeDate: txn?.chargeDate,
     reference: txn?.gatewayTransactionId,

@@ -24,7 +24,7 @@ export async function createPaymentLink(db: Db, merchantId: string, body: Create
   const now = at ?? (await merchantNow(db, merchantId));
   if (ref === undefined) return insertLink(db, merchantId, body, null, now);
   return inTransaction(db, async (tx) => {
-    const { terms } = await redeemForPlan(tx, { merchantId, ref, amount: body.plan.amount, field: 'plan.coupon', now });
+    const { terms } = await redeemForPlan(tx, { merchantId, ref, amount: body.plan.amount * (body.plan.quantity ?? 1), field: 'plan.coupon', now });
     return insertLink(tx, merchantId, body, terms, now);
   });
 }
@@ -80,6 +80,7 @@ async function insertLink(
         checkoutToken: token,
         tokenExpiresAt,
         allowPromotionCodes: plan.allowPromotionCodes ?? false,
+        quantity: plan.quantity ?? 1,
         ...coupon,
         createdAt: now,
       },

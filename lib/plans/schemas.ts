@@ -10,7 +10,8 @@ import { readNit } from '@/lib/einvoicing/nit';
 // built from them, and the OpenAPI document is generated from them.
 
 export const MIN_AMOUNT = 100;
-const MAX_AMOUNT = 99_999_999_999;
+export const MAX_AMOUNT = 99_999_999_999;
+export const MAX_QUANTITY = 10_000;
 
 const text = (max: number) =>
   z
@@ -137,7 +138,14 @@ const intervalSchema = z
     examples: [{ unit: 'month', count: 3 }],
   });
 
-const planSchema = z.object(
+/** docs/billing.md#quantity: seats, 1..10,000; `amount` is then the unit price. */
+const quantitySchema = z
+  .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a whole number (not a string)') })
+  .int('must be a whole number')
+  .min(1, 'must be at least 1')
+  .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`);
+
+const planShape = z.object(
   {
     externalReference: text(255).describe(
       'Your own reference (an order id or similar). Only one open plan (PENDING_ACTIVATION, ACTIVE or PAUSED) may carry it',
@@ -165,22 +173,43 @@ const planSchema = z.object(
           'Extension, RECURRING only (docs/billing.md#trials): days of free trial. The checkout saves a card or Nequi account without charging; the first charge is at the end of the trial. PSE cannot start a trial',
         examples: [14],
       }),
+    quantity: quantitySchema.optional().meta({
+      description:
+        'Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, 1 to 10,000 (default 1). `amount` is then the unit price, and each charge takes unit × quantity',
+      examples: [5],
+    }),
   },
   anObject,
-).superRefine((plan, ctx) => {
+);
+
+type PlanFields = z.infer<typeof planShape>;
+
+/** Fields that go together or not at all: each problem names its field. */
+function checkPlan(plan: Partial<PlanFields> & Pick<PlanFields, 'amount' | 'modality'>, ctx: z.RefinementCtx) {
+  if (typeof plan.quantity === 'number' && typeof plan.amount === 'number' && plan.amount <= MAX_AMOUNT && plan.quantity * plan.amount > MAX_AMOUNT)
+    ctx.addIssue({ code: 'custom', path: ['quantity'], message: `makes each charge (amount × quantity) more than ${MAX_AMOUNT} cents` });
   if (plan.coupon !== undefined && plan.allowPromotionCodes)
     ctx.addIssue({ code: 'custom', path: ['allowPromotionCodes'], message: 'cannot be true on a link that applies a coupon' });
   if (plan.modality === 'SINGLE' && plan.interval !== undefined)
     ctx.addIssue({ code: 'custom', path: ['interval'], message: 'is only for RECURRING plans (a SINGLE plan is charged once)' });
   if (plan.modality === 'SINGLE' && plan.trialDays !== undefined)
     ctx.addIssue({ code: 'custom', path: ['trialDays'], message: 'is only for RECURRING plans (a SINGLE plan is charged once, when paid)' });
-});
+}
+
+const planSchema = planShape.superRefine(checkPlan);
+
+/** What 2026-11-26 reads of a plan: without 2026-11-28's fields. */
+const plan20261126 = planShape.omit({ quantity: true }).superRefine(checkPlan);
 
 export const createLinkBodySchema = z
   .object({ customer: customerSchema, plan: planSchema })
   .meta({ id: 'CreateLinkRequest', description: 'Body of POST /merchants/subscription-link (docs/api.md#create-a-payment-link).' });
 
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
+
+export const createLinkBody20261126 = z
+  .object({ customer: customerSchema, plan: plan20261126 })
+  .meta({ id: 'CreateLinkRequest', description: createLinkBodySchema.meta()?.description });
 
 export const idempotencyKeySchema = z.string().min(1, 'must be 1 to 255 characters').max(255, 'must be 1 to 255 characters');
 
@@ -217,6 +246,12 @@ const cancelAtSchema = epochMs
     'Extension, API version 2026-11-28 (docs/billing.md#cancel-at-the-end-of-the-period): present only while a cancellation at the end of the period is scheduled; the plan is cancelled then, with no further charge',
   );
 
+const quantityReplySchema = z
+  .number()
+  .int()
+  .optional()
+  .describe('Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, present when not 1; `amount` is then the unit price');
+
 export const planStatusSchema = z
   .object({
     subscriptionPlanId: z.string(),
@@ -233,6 +268,7 @@ export const planStatusSchema = z
         .describe('Extension (docs/billing.md#intervals): present only for a plan charged other than every month'),
       trial: trialSchema.optional().describe('Extension (docs/billing.md#trials): present only for a plan created with a free trial'),
       cancelAt: cancelAtSchema,
+      quantity: quantityReplySchema,
     }),
     lastTransaction: lastTransactionSchema.optional().describe('Absent before the first payment'),
   })
@@ -256,6 +292,7 @@ export const planRecordSchema = z
     nextChargeDate: epochMs.nullable(),
     trial: trialSchema.optional().describe('Extension (docs/billing.md#trials): present only for a plan created with a free trial'),
     cancelAt: cancelAtSchema,
+    quantity: quantityReplySchema,
     renewalUrl: z
       .string()
       .optional()
@@ -320,7 +357,8 @@ export const priceChangeBodySchema = z
   )
   .meta({ id: 'PriceChangeRequest', description: 'Body of PATCH /merchants/subscription-plans/{id} (extension).' });
 
-export type PriceChangeBody = z.infer<typeof priceChangeBodySchema>;
+/** A price or seats change, as the API's PATCH and the portal's form ask for it. */
+export type PriceChangeBody = { amount?: number; quantity?: number; description?: string; effective: 'next_charge' | 'now' };
 
 /**
  * PATCH /merchants/subscription-plans/{id} from 2026-11-28: a price change as before, or
@@ -330,6 +368,9 @@ export const planChangeBodySchema = z
   .object(
     {
       amount: priceChangeBodySchema.shape.amount.optional(),
+      quantity: quantitySchema
+        .optional()
+        .describe('Extension, API version 2026-11-28 (docs/billing.md#quantity): new seats, charged as a price change is (`effective`)'),
       description: priceChangeBodySchema.shape.description,
       effective: priceChangeBodySchema.shape.effective,
       at: z
@@ -340,9 +381,10 @@ export const planChangeBodySchema = z
     { error: 'must be an object' },
   )
   .superRefine((body, ctx) => {
-    const priced = body.amount !== undefined || body.description !== undefined;
+    const priced = body.amount !== undefined || body.quantity !== undefined || body.description !== undefined;
     if (body.at !== undefined && priced) ctx.addIssue({ code: 'custom', path: ['at'], message: 'must be sent alone (undo the cancellation, then change the price)' });
-    if (body.at === undefined && body.amount === undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'is required' });
+    if (body.at === undefined && body.amount === undefined && body.quantity === undefined)
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'is required (or quantity)' });
   })
   .meta({ id: 'PriceChangeRequest', description: 'Body of PATCH /merchants/subscription-plans/{id} (extension): a price change, or `{ "at": null }`.' });
 
@@ -351,7 +393,7 @@ export type PlanChangeBody = z.infer<typeof planChangeBodySchema>;
 // What version 2026-11-20 sees (docs/api.md#versioning): its own fields only, newer states shown
 // as the one they grew from.
 
-const { externalReference, description, amount, modality } = planSchema.shape;
+const { externalReference, description, amount, modality } = planShape.shape;
 
 export const createLinkBody20261120 = z
   .object({ customer: customerSchema20261120, plan: z.object({ externalReference, description, amount, modality }, anObject) })
@@ -398,14 +440,25 @@ export const planRecord20261120Schema = z
 
 // What 2026-11-26 sees: 2026-11-28's fields (docs/billing.md, part two) left out.
 
-export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true }).meta({ id: 'SubscriptionPlan' });
+export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true }).meta({ id: 'SubscriptionPlan' });
 
 export const planStatus20261126Schema = planStatusSchema
-  .extend({ plan: planStatusSchema.shape.plan.omit({ cancelAt: true }) })
+  .extend({ plan: planStatusSchema.shape.plan.omit({ cancelAt: true, quantity: true }) })
   .meta({ id: 'PlanStatus' });
 
+/** A version that predates quantities sees `amount` as what each charge takes: unit × quantity (DECISIONS 24). */
+const seatsTimesUnit = (reply: unknown) => {
+  if (typeof reply !== 'object' || reply === null || !('amount' in reply) || typeof reply.amount !== 'number') return reply;
+  const quantity = 'quantity' in reply && typeof reply.quantity === 'number' ? reply.quantity : 1;
+  return { ...reply, amount: reply.amount * quantity };
+};
+
+const recordBefore = (shape: z.ZodType) => z.preprocess(seatsTimesUnit, shape);
+const statusBefore = (shape: z.ZodType) =>
+  z.preprocess((reply) => (typeof reply === 'object' && reply !== null && 'plan' in reply ? { ...reply, plan: seatsTimesUnit(reply.plan) } : reply), shape);
+
 /** The plan record's older shapes, for every operation that replies with one. */
-export const PLAN_RECORD_BEFORE = { '2026-11-20': planRecord20261120Schema, '2026-11-26': planRecord20261126Schema };
+export const PLAN_RECORD_BEFORE = { '2026-11-20': recordBefore(planRecord20261120Schema), '2026-11-26': recordBefore(planRecord20261126Schema) };
 
 /** The plan status reply's older shapes. */
-export const PLAN_STATUS_BEFORE = { '2026-11-20': planStatus20261120Schema, '2026-11-26': planStatus20261126Schema };
+export const PLAN_STATUS_BEFORE = { '2026-11-20': statusBefore(planStatus20261120Schema), '2026-11-26': statusBefore(planStatus20261126Schema) };

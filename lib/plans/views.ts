@@ -22,6 +22,11 @@ export function cancelAtFields(plan: Pick<PlanRow, 'cancelAt' | 'status'>): { ca
   return plan.cancelAt && open ? { cancelAt: plan.cancelAt.getTime() } : null;
 }
 
+/** Seats (docs/billing.md#quantity), shown when not 1: `amount` is then the unit price. */
+export function quantityFields(plan: Pick<PlanRow, 'quantity'>): { quantity: number } | null {
+  return plan.quantity !== 1 ? { quantity: plan.quantity } : null;
+}
+
 /** The pricing extension fields of a plan, or null when the plan uses none of them (2026-11-20's shape). */
 function pricingFields(plan: Priced): { interval: BillingInterval } | null {
   const interval = intervalOf(plan);
@@ -30,7 +35,7 @@ function pricingFields(plan: Priced): { interval: BillingInterval } | null {
 
 /** docs/api.md#plan-status at top level (docs/api.md#plan-status); built field by field so no column leaks by accident. */
 export function toPlanStatus(
-  plan: Pick<PlanRow, 'id' | 'externalReference' | 'status' | 'amount' | 'description' | 'nextChargeDate' | 'cancelAt'> & Priced & Trialed,
+  plan: Pick<PlanRow, 'id' | 'externalReference' | 'status' | 'amount' | 'description' | 'nextChargeDate' | 'cancelAt' | 'quantity'> & Priced & Trialed,
   last: Pick<TransactionRow, 'id' | 'status' | 'amount' | 'chargeDate' | 'gatewayTransactionId'> | null,
 ): PlanStatusView {
   return {
@@ -45,6 +50,7 @@ export function toPlanStatus(
       ...pricingFields(plan),
       ...trialFields(plan),
       ...cancelAtFields(plan),
+      ...quantityFields(plan),
     },
     ...(last
       ? {
@@ -77,6 +83,7 @@ export function toPlanRecord(plan: PlanRow, { renewalUrl }: { renewalUrl?: strin
     nextChargeDate: nextChargeDateOf(plan),
     ...trialFields(plan),
     ...cancelAtFields(plan),
+    ...quantityFields(plan),
     ...(renewalUrl ? { renewalUrl } : {}),
     createdAt: plan.createdAt.toISOString(),
     updatedAt: plan.updatedAt.toISOString(),

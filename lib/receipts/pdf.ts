@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
-import { formatCop } from '@/lib/i18n/format';
+import { fill, formatCop } from '@/lib/i18n/format';
+import { type ChargeLine, itemised } from './lines';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
 
 // The receipt of an approved charge as a tagged PDF (docs/customers.md#receipts), in the customer's
@@ -21,6 +22,8 @@ export interface Receipt {
   discount: number;
   amount: number;
   method: { type: 'CARD' | 'NEQUI' | 'PSE'; brand: string | null; last4: string | null };
+  /** The charge's lines (lib/receipts/lines.ts), listed when they say more than the list price. */
+  lines: ChargeLine[];
   transactionId: string;
   gatewayTransactionId: string | null;
 }
@@ -34,6 +37,7 @@ const WORDS = {
     period: 'Período',
     chargeDate: 'Fecha del cobro',
     listAmount: 'Precio de lista',
+    fixedLine: 'Cargo fijo: {quantity} × {unit}',
     discount: 'Descuento',
     amount: 'Valor cobrado',
     method: 'Medio de pago',
@@ -52,6 +56,7 @@ const WORDS = {
     period: 'Period',
     chargeDate: 'Charge date',
     listAmount: 'List price',
+    fixedLine: 'Fixed charge: {quantity} × {unit}',
     discount: 'Discount',
     amount: 'Amount charged',
     method: 'Payment method',
@@ -66,6 +71,12 @@ const WORDS = {
 
 const dateOf = (lang: Lang, date: Date) => new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' }).format(date);
 
+/** One line of the charge as the receipt lists it (the discount has its own row). */
+function lineRow(lang: Lang, line: Exclude<ChargeLine, { kind: 'discount' }>): [string, string] {
+  const w = WORDS[lang];
+  return [fill(w.fixedLine, { quantity: line.quantity, unit: formatCop(line.unitAmount) }), `${formatCop(line.amount)} COP`];
+}
+
 /** The receipt's lines, label and value, in order: what the PDF shows and a test reads. */
 function receiptLines(r: Receipt): [label: string, value: string][] {
   const w = WORDS[r.lang];
@@ -79,6 +90,7 @@ function receiptLines(r: Receipt): [label: string, value: string][] {
     [w.description, r.description],
     [w.period, r.periodEnd ? `${dateOf(r.lang, r.periodStart)} – ${dateOf(r.lang, r.periodEnd)}` : dateOf(r.lang, r.periodStart)],
     [w.chargeDate, dateOf(r.lang, r.chargeDate)],
+    ...(itemised(r.lines) ? r.lines.filter((line) => line.kind !== 'discount').map((line) => lineRow(r.lang, line)) : []),
     [w.listAmount, `${formatCop(r.listAmount)} COP`],
     [w.discount, r.discount > 0 ? `${formatCop(-r.discount)} COP` : w.none],
     [w.amount, `${formatCop(r.amount)} COP`],

@@ -2,6 +2,7 @@ import type { Db } from '@/db/client';
 import { getReceiptRow } from '@/db/queries/receipts';
 import { addInterval, intervalOf } from '@/lib/calendar/interval';
 import type { Lang } from '@/lib/i18n/locale';
+import { chargeLines } from './lines';
 import { type Receipt, renderReceiptPdf } from './pdf';
 
 // Receipts of approved charges (docs/customers.md#receipts): found by our transaction id within a
@@ -31,6 +32,7 @@ function receiptOf({ txn, plan, merchantName, merchantNit }: Row, lang: Lang = p
     discount: txn.discount,
     amount: txn.amount,
     method: { type: txn.paymentMethodType, brand: txn.cardBrand, last4: txn.cardLast4 },
+    lines: chargeLines(txn),
     transactionId: txn.id,
     gatewayTransactionId: txn.gatewayTransactionId,
   };

@@ -45,6 +45,10 @@ const RECEIPT: Receipt = {
   discount: 598_000,
   amount: 2_392_000,
   method: { type: 'CARD', brand: 'VISA', last4: '4242' },
+  lines: [
+    { kind: 'fixed', quantity: 1, unitAmount: 2_990_000, amount: 2_990_000 },
+    { kind: 'discount', amount: -598_000 },
+  ],
   transactionId: 'txn_0000000000000000000000ab',
   gatewayTransactionId: '48213-1763740800123-00917',
 };
@@ -55,6 +59,14 @@ describe('renderReceiptPdf', () => {
     expect(a.subarray(0, 8).toString('latin1')).toBe('%PDF-1.7');
     expect(Buffer.compare(a, b)).toBe(0);
     expect(Buffer.compare(a, other)).not.toBe(0);
+  });
+
+  it('lists the seats when a charge has more than one, and no line for a single one', async () => {
+    const seats = await pdfText(
+      await renderReceiptPdf({ ...RECEIPT, lines: [{ kind: 'fixed', quantity: 5, unitAmount: 598_000, amount: 2_990_000 }, { kind: 'discount', amount: -598_000 }] }),
+    );
+    expect(seats).toContain('Cargo fijo: 5 × $ 5.980');
+    expect(await pdfText(await renderReceiptPdf(RECEIPT))).not.toContain('Cargo fijo');
   });
 
   it('holds its facts as text, in Spanish first', async () => {

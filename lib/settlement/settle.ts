@@ -49,8 +49,11 @@ export interface Settlement {
 /** A prorated charge approved makes the scheduled price the plan's; refused, the change is dropped. */
 async function applyProration(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
   if (plan.scheduledAmount === null || (txn.status !== 'APPROVED' && txn.status !== 'DECLINED' && txn.status !== 'ERROR')) return plan;
-  const cleared = { scheduledAmount: null, scheduledDescription: null, scheduledFrom: null };
-  const applied = txn.status === 'APPROVED' ? { amount: plan.scheduledAmount, description: plan.scheduledDescription ?? plan.description } : {};
+  const cleared = { scheduledAmount: null, scheduledQuantity: null, scheduledDescription: null, scheduledFrom: null };
+  const applied =
+    txn.status === 'APPROVED'
+      ? { amount: plan.scheduledAmount, quantity: plan.scheduledQuantity ?? plan.quantity, description: plan.scheduledDescription ?? plan.description }
+      : {};
   return (await transitionPlan(tx, plan.id, [plan.status], { ...applied, ...cleared })) ?? plan;
 }
 

@@ -101,6 +101,7 @@ export const lifecyclePayloadSchema = z
           description: z.string().describe('The plan description from then on'),
           effective: z.enum(['next_charge', 'now']),
           effectiveAt: epochMs.nullable().describe('From which due date it is charged (next_charge); null: at once, or at the next charge of a paused plan'),
+          quantity: z.number().int().optional().describe('API version 2026-11-28 on: the seats from then (docs/billing.md#quantity); `amount` is then the unit price'),
         })
         .optional()
         .describe('subscription.updated only: the price change (docs/billing.md#price-changes)'),
@@ -165,7 +166,12 @@ export function webhookPayloadIn(version: ApiVersion): z.ZodType {
 
 /** 2026-11-26's lifecycle body: without what 2026-11-28 added (docs/billing.md#cancel-at-the-end-of-the-period). */
 const lifecyclePayload20261126 = z
-  .object({ ...lifecyclePayloadSchema.shape, data: lifecyclePayloadSchema.shape.data.omit({ cancelAt: true }) })
+  .object({
+    ...lifecyclePayloadSchema.shape,
+    data: lifecyclePayloadSchema.shape.data.omit({ cancelAt: true }).extend({
+      change: lifecyclePayloadSchema.shape.data.shape.change.unwrap().omit({ quantity: true }).optional(),
+    }),
+  })
   .meta({ id: lifecyclePayloadSchema.meta()?.id, description: lifecyclePayloadSchema.meta()?.description });
 
 /** The lifecycle event body's shape in `version`. */

@@ -16,6 +16,7 @@ import { methodsCopy } from '@/lib/checkout/methods-i18n';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang, langOfTag } from '@/lib/i18n/locale';
+import { listAmountOf } from '@/lib/calendar/schedule';
 import { savedMethodType } from '@/lib/processors/processor';
 import styles from '@/components/customers/manage.module.css';
 import { firstParam } from '@/lib/search-params';
@@ -67,7 +68,13 @@ export default async function ManagePage({ params, searchParams }: Props) {
         <h2 id="plan">{plan.description}</h2>
         <dl className={styles.facts}>
           <dt>{monthly ? c.amount : c.amountEvery}</dt>
-          <dd data-testid="manage-amount">{interval && !monthly ? `${formatCop(plan.amount)} ${everyInterval(interval, lang)}` : formatCop(plan.amount)}</dd>
+          <dd data-testid="manage-amount">{interval && !monthly ? `${formatCop(listAmountOf(plan))} ${everyInterval(interval, lang)}` : formatCop(listAmountOf(plan))}</dd>
+          {plan.quantity !== 1 && (
+            <>
+              <dt>{c.seats}</dt>
+              <dd data-testid="manage-seats">{fill(c.seatsValue, { quantity: plan.quantity, unit: formatCop(plan.amount) })}</dd>
+            </>
+          )}
           <dt>{c.status}</dt>
           <dd data-testid="manage-status">{c.statuses[plan.status]}</dd>
           {trial ? (
@@ -152,7 +159,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
                   processor={wompi.processor}
                   initialPhone=""
                   copy={{ labels: { cardNumber: c.cardNumber, cardExpiry: c.cardExpiry, cardCvc: c.cardCvc, cardHolder: c.cardHolder }, nequiPhone: c.nequiPhone, save: c.save, saving: c.saving, cardProblem: c.problems.card!, shortHolder: checkoutCopy(lang).form.problems.cardHolder.short_holder!, declined: c.problems.declined!, network: c.network }}
-                  methodsCopy={methodsCopy(lang, { merchantName, amount: plan.amount, modality: 'SUBSCRIPTION', interval })}
+                  methodsCopy={methodsCopy(lang, { merchantName, amount: listAmountOf(plan), modality: 'SUBSCRIPTION', interval })}
                 />
               </>
             ) : (

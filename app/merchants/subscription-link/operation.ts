@@ -2,7 +2,7 @@
 import { type DocumentSettings, operation } from '@/lib/api/operation';
 import { duration } from '@/lib/openapi/components';
 import { createLinkExamples, paymentLinkExample } from '@/lib/openapi/examples';
-import { createLinkBody20261120, createLinkBodySchema, idempotencyKeySchema, linkSchema } from '@/lib/plans/schemas';
+import { createLinkBody20261120, createLinkBody20261126, createLinkBodySchema, idempotencyKeySchema, linkSchema } from '@/lib/plans/schemas';
 import { LIMITS } from '@/lib/rate-limit/limits';
 
 export const POST = operation({
@@ -33,7 +33,7 @@ export const POST = operation({
       example: 'order-1042-attempt-1',
     },
   },
-  body: { schema: createLinkBodySchema, before: { '2026-11-20': createLinkBody20261120 }, required: true, examples: createLinkExamples },
+  body: { schema: createLinkBodySchema, before: { '2026-11-20': createLinkBody20261120, '2026-11-26': createLinkBody20261126 }, required: true, examples: createLinkExamples },
   replies: {
     200: {
       description: 'The checkout link and the plan it pays',

@@ -99,6 +99,8 @@ export type CreateLinkRequest = {
     allowPromotionCodes?: boolean;
     /** Extension, RECURRING only (docs/billing.md#trials): days of free trial. The checkout saves a card or Nequi account without charging; the first charge is at the end of the trial. PSE cannot start a trial */
     trialDays?: number;
+    /** Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, 1 to 10,000 (default 1). `amount` is then the unit price, and each charge takes unit × quantity */
+    quantity?: number;
   };
 };
 
@@ -218,6 +220,8 @@ export type PlanStatus = {
     trial?: PlanTrial;
     /** Extension, API version 2026-11-28 (docs/billing.md#cancel-at-the-end-of-the-period): present only while a cancellation at the end of the period is scheduled; the plan is cancelled then, with no further charge */
     cancelAt?: number;
+    /** Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, present when not 1; `amount` is then the unit price */
+    quantity?: number;
   };
   /** Absent before the first payment */
   lastTransaction?: {
@@ -242,6 +246,8 @@ export type PlanTrial = {
 export type PriceChangeRequest = {
   /** The new amount, cents of COP */
   amount?: number;
+  /** Extension, API version 2026-11-28 (docs/billing.md#quantity): new seats, charged as a price change is (`effective`) */
+  quantity?: number;
   /** A new plan name, applied with the amount */
   description?: string;
   /** `next_charge` (default): from the next renewal. `now`: at once, charging the prorated difference of an increase */
@@ -284,6 +290,8 @@ export type SubscriptionLifecycleEvent = {
       effective: "next_charge" | "now";
       /** From which due date it is charged (next_charge); null: at once, or at the next charge of a paused plan */
       effectiveAt: number | null;
+      /** API version 2026-11-28 on: the seats from then (docs/billing.md#quantity); `amount` is then the unit price */
+      quantity?: number;
     };
     /** subscription.trial_will_end only: the end of the free trial (docs/billing.md#trials) */
     trial?: {
@@ -317,6 +325,8 @@ export type SubscriptionPlan = {
   trial?: PlanTrial;
   /** Extension, API version 2026-11-28 (docs/billing.md#cancel-at-the-end-of-the-period): present only while a cancellation at the end of the period is scheduled; the plan is cancelled then, with no further charge */
   cancelAt?: number;
+  /** Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, present when not 1; `amount` is then the unit price */
+  quantity?: number;
   /** Only while a renewal link is open (extension, docs/billing.md#renewal-links): the link that pays the period due, to send the customer */
   renewalUrl?: string;
   createdAt: string;
@@ -743,6 +753,11 @@ export const REQUEST_BODIES: Record<string, unknown> = {
             "type": "integer",
             "minimum": 1,
             "maximum": 365
+          },
+          "quantity": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 10000
           }
         },
         "required": [
@@ -764,6 +779,11 @@ export const REQUEST_BODIES: Record<string, unknown> = {
         "type": "integer",
         "minimum": 100,
         "maximum": 99999999999
+      },
+      "quantity": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 10000
       },
       "description": {
         "type": "string",

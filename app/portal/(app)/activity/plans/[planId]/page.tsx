@@ -41,7 +41,7 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
           <code>{plan.externalReference}</code>
         </dd>
         <dt>{a.amount}</dt>
-        <dd>{formatCop(plan.amount)}</dd>
+        <dd>{plan.quantity !== 1 ? fill(a.seatsAmount, { quantity: plan.quantity, unit: formatCop(plan.amount), total: formatCop(plan.amount * plan.quantity) }) : formatCop(plan.amount)}</dd>
         {/* Interval, trial and a scheduled price (docs/portal.md#activity-and-transactions). */}
         {interval && (
           <>

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { chargeLines, itemised } from './lines';
+
+// A charge's lines (lib/receipts/lines.ts) add up to what was charged, whatever the charge recorded.
+
+const sum = (lines: { amount: number }[]) => lines.reduce((total, line) => total + line.amount, 0);
+
+describe('chargeLines', () => {
+  it('lists seats at their unit price, and the discount taken off', () => {
+    const lines = chargeLines({ amount: 4_000_000, discount: 1_000_000, quantity: 5, unitAmount: 1_000_000 });
+    expect(lines).toEqual([
+      { kind: 'fixed', quantity: 5, unitAmount: 1_000_000, amount: 5_000_000 },
+      { kind: 'discount', amount: -1_000_000 },
+    ]);
+    expect(sum(lines)).toBe(4_000_000);
+    expect(itemised(lines)).toBe(true);
+  });
+
+  it('makes one fixed line of a charge recorded without seats (a proration, an older charge)', () => {
+    const lines = chargeLines({ amount: 350_000, discount: 0, quantity: null, unitAmount: null });
+    expect(lines).toEqual([{ kind: 'fixed', quantity: 1, unitAmount: 350_000, amount: 350_000 }]);
+    expect(itemised(lines)).toBe(false);
+  });
+});
