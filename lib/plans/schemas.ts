@@ -208,7 +208,7 @@ export const createLinkBodySchema = z
 export type CreateLinkBody = z.infer<typeof createLinkBodySchema>;
 
 export const createLinkBody20261126 = z
-  .object({ customer: customerSchema, plan: plan20261126 })
+  .object({ customer: customerSchema20261120, plan: plan20261126 })
   .meta({ id: 'CreateLinkRequest', description: createLinkBodySchema.meta()?.description });
 
 export const idempotencyKeySchema = z.string().min(1, 'must be 1 to 255 characters').max(255, 'must be 1 to 255 characters');
