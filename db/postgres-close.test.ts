@@ -14,14 +14,17 @@ const packageDir = path.join(path.dirname(require.resolve('postgres')), '..', '.
 const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROUNDS = 8;
 
-/** Kills the backend of a transaction while its query runs, ROUNDS times; prints one JSON line. */
-const child = (entry: string) => `
-const { default: postgres } = await import(${JSON.stringify(entry)});
+/** A child's start: postgres.js from `entry`, every crash collected, a pool of `max` and a killer connection. */
+const prelude = (entry: string, max: number) => `const { default: postgres } = await import(${JSON.stringify(entry)});
 const crashes = [];
 process.on('uncaughtException', (e) => crashes.push(String(e && e.message)));
 process.on('unhandledRejection', (e) => crashes.push('unhandled: ' + String(e && e.message)));
-const sql = postgres(${JSON.stringify(url)}, { max: 2, onnotice() {}, connect_timeout: 5 });
-const killer = postgres(${JSON.stringify(url)}, { max: 1, onnotice() {} });
+const sql = postgres(${JSON.stringify(url)}, { max: ${max}, onnotice() {}, connect_timeout: 5 });
+const killer = postgres(${JSON.stringify(url)}, { max: 1, onnotice() {} });`;
+
+/** Kills the backend of a transaction while its query runs, ROUNDS times; prints one JSON line. */
+const child = (entry: string) => `
+${prelude(entry, 2)}
 const codes = [];
 for (let round = 0; round < ${ROUNDS}; round++) {
   let pid = null;
@@ -52,12 +55,7 @@ const GAPS = [0, 50, 0, 50, 0, 50, 0, 50, 0, 50];
  * next round reuses; after each round, `select 1`. Every wait is bounded (HUNG); prints one JSON line.
  */
 const idleChild = (entry: string) => `
-const { default: postgres } = await import(${JSON.stringify(entry)});
-const crashes = [];
-process.on('uncaughtException', (e) => crashes.push(String(e && e.message)));
-process.on('unhandledRejection', (e) => crashes.push('unhandled: ' + String(e && e.message)));
-const sql = postgres(${JSON.stringify(url)}, { max: 1, onnotice() {}, connect_timeout: 5 });
-const killer = postgres(${JSON.stringify(url)}, { max: 1, onnotice() {} });
+${prelude(entry, 1)}
 const bounded = (p) => Promise.race([p, new Promise((r) => setTimeout(r, 2500, 'HUNG'))]);
 const rounds = [];
 for (const gap of ${JSON.stringify(GAPS)}) {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Redis } from '@upstash/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startUpstashRestServer, type UpstashRestServer } from './upstash-rest-server';
+import { pingWithToken, startUpstashRestServer, type UpstashRestServer } from './upstash-rest-server';
 
 // The REST stand-in against the real local Redis, through the real @upstash/redis client.
 
@@ -80,11 +80,7 @@ describe('upstash REST stand-in', () => {
   });
 
   it('answers 401 to a wrong or missing token', async () => {
-    const wrong = await fetch(server.url, {
-      method: 'POST',
-      headers: { authorization: 'Bearer nope', 'content-type': 'application/json' },
-      body: JSON.stringify(['PING']),
-    });
+    const wrong = await pingWithToken(server.url, 'nope');
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toEqual({ error: 'Unauthorized' });
     const missing = await fetch(server.url, { method: 'POST', body: JSON.stringify(['PING']) });

@@ -168,6 +168,11 @@ function asCommand(value: unknown): string[] {
   return value.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg)));
 }
 
+/** A PING to the server with `token` as its Bearer token. */
+export function pingWithToken(url: string, token: string): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(['PING']) });
+}
+
 export interface UpstashRestServer {
   url: string;
   close(): Promise<void>;

@@ -1,7 +1,64 @@
 import type { PlanStatus, TransactionStatus } from '@/db/schema';
 import type { PortalCopy } from '@/lib/portal/i18n';
 
-/** A list's search box, status filter and CSV export of what it shows (a plain GET form). */
+export interface FilterBarLabels {
+  filter: string;
+  search: string;
+  searchHint?: string;
+  choice: string;
+  any: string;
+  exportCsv: string;
+}
+
+/** A list's search box, one select filter and the CSV export of what it shows (a plain GET form). */
+export function FilterBar({
+  labels,
+  name,
+  choices,
+  search,
+  chosen,
+  exportHref,
+}: {
+  labels: FilterBarLabels;
+  name: string;
+  choices: readonly { value: string; label: string }[];
+  search?: string;
+  chosen?: string;
+  exportHref: string;
+}) {
+  return (
+    <div className="toolbar">
+      <form className="filters inline" role="search" aria-label={labels.filter}>
+        <label>
+          {labels.search}
+          <input name="q" type="search" defaultValue={search ?? ''} aria-describedby={labels.searchHint ? 'search-hint' : undefined} spellCheck={false} />
+        </label>
+        <label>
+          {labels.choice}
+          <select name={name} defaultValue={chosen ?? ''}>
+            <option value="">{labels.any}</option>
+            {choices.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">{labels.filter}</button>
+        {labels.searchHint && (
+          <p id="search-hint" className="hint">
+            {labels.searchHint}
+          </p>
+        )}
+      </form>
+      <a href={exportHref} download>
+        {labels.exportCsv}
+      </a>
+    </div>
+  );
+}
+
+/** The plans' and transactions' FilterBar: search and status. */
 export function ListFilters({
   t,
   statuses,
@@ -17,31 +74,13 @@ export function ListFilters({
 }) {
   const a = t.activity;
   return (
-    <div className="toolbar">
-      <form className="filters inline" role="search" aria-label={a.filter}>
-        <label>
-          {a.search}
-          <input name="q" type="search" defaultValue={search ?? ''} aria-describedby="search-hint" spellCheck={false} />
-        </label>
-        <label>
-          {a.status}
-          <select name="status" defaultValue={status ?? ''}>
-            <option value="">{a.anyStatus}</option>
-            {statuses.map((s) => (
-              <option key={s} value={s}>
-                {t.statuses[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit">{a.filter}</button>
-        <p id="search-hint" className="hint">
-          {a.searchHint}
-        </p>
-      </form>
-      <a href={exportHref} download>
-        {a.exportCsv}
-      </a>
-    </div>
+    <FilterBar
+      labels={{ filter: a.filter, search: a.search, searchHint: a.searchHint, choice: a.status, any: a.anyStatus, exportCsv: a.exportCsv }}
+      name="status"
+      choices={statuses.map((s) => ({ value: s, label: t.statuses[s] }))}
+      search={search}
+      chosen={status}
+      exportHref={exportHref}
+    />
   );
 }

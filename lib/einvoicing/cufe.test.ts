@@ -39,6 +39,9 @@ const ANNEX_CUDE: CudeFields = {
 
 const TEST_RANGE_KEY = 'fc8eac422eba16e22ffd8c6f94b3f40a6e38162c';
 
+/** D2, a 49 900 COP renewal, and D3, the credit note annulling it, carry the same amounts and parties. */
+const D2_AMOUNTS = { lineExtension: 4_193_277, iva: 796_723, inc: 0, ica: 0, payable: 4_990_000, supplierNit: '900373076', buyerId: '222222222222' };
+
 describe('CUFE', () => {
   it('matches the annex example (annex 1.9), string and digest', () => {
     expect(cufeString(ANNEX_CUFE)).toBe(
@@ -58,13 +61,7 @@ describe('CUFE', () => {
       number: 'SETP990000001',
       issueDate: '2026-11-28',
       issueTime: '10:00:00-05:00',
-      lineExtension: 4_193_277,
-      iva: 796_723,
-      inc: 0,
-      ica: 0,
-      payable: 4_990_000,
-      supplierNit: '900373076',
-      buyerId: '222222222222',
+      ...D2_AMOUNTS,
       technicalKey: TEST_RANGE_KEY,
       environment: 2,
     };
@@ -119,13 +116,7 @@ describe('CUDE', () => {
         number: 'NC1',
         issueDate: '2026-11-29',
         issueTime: '09:15:00-05:00',
-        lineExtension: 4_193_277,
-        iva: 796_723,
-        inc: 0,
-        ica: 0,
-        payable: 4_990_000,
-        supplierNit: '900373076',
-        buyerId: '222222222222',
+        ...D2_AMOUNTS,
         softwarePin: '12345',
         environment: 2,
       }),

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from '@upstash/redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { log } from '@/lib/log';
-import { startUpstashRestServer, type UpstashRestServer } from '@/test/upstash-rest-server';
+import { pingWithToken, startUpstashRestServer, type UpstashRestServer } from '@/test/upstash-rest-server';
 import { createMemoryRateLimiter, createUpstashRateLimiter, rateLimitHeaders, type LimitBucket, type RateLimiter } from '.';
 
 // The Upstash limiter end to end: @upstash/ratelimit → @upstash/redis → the REST stand-in → the
@@ -222,11 +222,7 @@ describe('upstash rate limiter when Redis fails', () => {
   });
 
   it('lets the request through when the token is wrong (the endpoint answers 401)', async () => {
-    const res = await fetch(server.url, {
-      method: 'POST',
-      headers: { authorization: 'Bearer wrong', 'content-type': 'application/json' },
-      body: JSON.stringify(['PING']),
-    });
+    const res = await pingWithToken(server.url, 'wrong');
     expect(res.status).toBe(401);
 
     const warn = vi.spyOn(log, 'warn').mockImplementation(() => {});

@@ -1,6 +1,7 @@
 // /portal/settings/audit (docs/portal.md#audit-log): every change to the merchant, newest first: search, area filter, pages and a CSV export.
 import Link from 'next/link';
 import { TableCard } from '@/components/portal/data-table';
+import { FilterBar } from '@/components/portal/list-filters';
 import { getDb } from '@/db/client';
 import { auditCopy } from '@/lib/portal/audit-i18n';
 import { AUDIT_AREAS, actionText, auditFilterOf, auditQuery, changeLines, listAuditPage } from '@/lib/portal/audit-page';
@@ -22,29 +23,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
     <>
       <h1>{t.title}</h1>
       <p>{t.intro}</p>
-      <div className="toolbar">
-        <form className="filters inline" role="search" aria-label={t.filter}>
-          <label>
-            {t.search}
-            <input name="q" type="search" defaultValue={filter.search ?? ''} spellCheck={false} />
-          </label>
-          <label>
-            {t.area}
-            <select name="area" defaultValue={filter.area ?? ''}>
-              <option value="">{t.anyArea}</option>
-              {AUDIT_AREAS.map((a) => (
-                <option key={a} value={a}>
-                  {t.areas[a]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit">{t.filter}</button>
-        </form>
-        <a href={`/portal/export/audit${auditQuery(filter)}`} download>
-          {t.exportCsv}
-        </a>
-      </div>
+      <FilterBar
+        labels={{ filter: t.filter, search: t.search, choice: t.area, any: t.anyArea, exportCsv: t.exportCsv }}
+        name="area"
+        choices={AUDIT_AREAS.map((a) => ({ value: a, label: t.areas[a] }))}
+        search={filter.search}
+        chosen={filter.area}
+        exportHref={`/portal/export/audit${auditQuery(filter)}`}
+      />
       <TableCard
         id="audit-log"
         title={t.listTitle}
