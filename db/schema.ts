@@ -714,8 +714,14 @@ export const EMAIL_KINDS = [
   'late_payment',
   'trial_started',
   'trial_ending',
+  'account_verification',
+  'password_reset',
+  'security_notice',
+  'member_invitation',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
+/** E-mails about the merchant's portal accounts: no plan, and never in the sandbox's e-mail log (their links are credentials). */
+export const ACCOUNT_EMAIL_KINDS = ['account_verification', 'password_reset', 'security_notice', 'member_invitation'] as const satisfies readonly EmailKind[];
 
 /**
  * The e-mail outbox (docs/customers.md#e-mails): written, fully rendered, in the database
@@ -729,9 +735,8 @@ export const emails = pgTable(
     merchantId: text('merchant_id')
       .notNull()
       .references(() => merchants.id),
-    planId: text('plan_id')
-      .notNull()
-      .references(() => subscriptionPlans.id),
+    /** Null for an e-mail about the merchant's accounts (lib/email/account.ts). */
+    planId: text('plan_id').references(() => subscriptionPlans.id),
     transactionId: text('transaction_id').references(() => transactions.id),
     kind: text('kind', { enum: EMAIL_KINDS }).notNull(),
     toAddress: text('to_address').notNull(),
@@ -785,6 +790,7 @@ export const users = pgTable('users', {
   email: text('email').notNull().unique(),
   emailVerified: boolean('email_verified').notNull().default(false),
   image: text('image'),
+  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -801,10 +807,29 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
+    /** When its user last gave the password (and code): sign-in, or a re-authentication (lib/portal/reauth.ts). */
+    authenticatedAt: timestamp('authenticated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+/** better-auth's twoFactor plugin: the TOTP secret and backup codes, both encrypted by better-auth. */
+export const twoFactors = pgTable(
+  'two_factors',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    verified: boolean('verified').notNull().default(true),
+    failedVerificationCount: integer('failed_verification_count').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('two_factors_user_idx').on(t.userId)],
 );
 
 export const accounts = pgTable(

@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { expectAccessible } from './accessibility';
+import { mailTo } from './mailbox';
 
 // What the portal journeys share: a fresh merchant account per test, signed in.
 
@@ -11,15 +12,25 @@ export function freshEmail(): string {
   return `owner-${process.pid}-${Date.now()}-${sequence}@example.com`;
 }
 
-/** Signs up a new merchant through the form; the browser ends on Settings → API, signed in. */
+/**
+ * Signs up a new merchant through the form and confirms the e-mail with the link it is sent; the
+ * browser ends on Settings → API, signed in. Each sign-up comes from an address of its own
+ * (X-Forwarded-For), as sign-ups are limited to 5 a minute per address.
+ */
 export async function signUp(page: Page, merchantName = 'Gimnasio Norte') {
   const email = freshEmail();
+  await page.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.${process.pid % 250}.${Math.floor(sequence / 250) % 250}.${(sequence % 250) + 1}` });
   await page.goto('/portal/sign-up');
   await page.getByLabel('Nombre del comercio').fill(merchantName);
   await page.getByLabel('Su nombre').fill('Ana');
   await page.getByLabel('Correo electrónico').fill(email);
   await page.getByLabel('Contraseña').fill(PASSWORD);
   await page.getByRole('button', { name: 'Crear cuenta' }).click();
+  await expect(page).toHaveURL(/\/portal\/check-email$/);
+  const [mail] = await mailTo(email, 1);
+  const link = /https?:\/\/\S+\/portal\/verify-email\?token=\S+/.exec(mail!.text ?? '')![0];
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Confirmar mi correo' }).click();
   await expect(page).toHaveURL(/\/portal\/settings\/api$/);
   return { email };
 }

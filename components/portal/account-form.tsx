@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { isProductionDeployment } from '@/lib/processors/secret-box';
 import { portalLang } from '@/lib/portal/request';
+import { securityCopy } from '@/lib/portal/security-i18n';
 import { ActionForm, type FormAction } from './action-form';
 import { PortalShell } from './portal-shell';
 
@@ -49,6 +50,11 @@ export async function AccountForm({ kind, action }: { kind: 'signIn' | 'signUp';
         </ActionForm>
       </section>
       <p>{signUp ? <Link href="/portal/sign-in">{t.auth.toSignIn}</Link> : <Link href="/portal/sign-up">{t.auth.toSignUp}</Link>}</p>
+      {!signUp && (
+        <p>
+          <Link href="/portal/forgot-password">{securityCopy(lang).forgot.link}</Link>
+        </p>
+      )}
     </PortalShell>
   );
 }

@@ -70,6 +70,10 @@ export function ActionForm({ action, submit, pending, copy, children, warning, d
         {state.values?.map((v) => (
           <div key={v.label} className="reveal">
             <p>{v.label}</p>
+            {v.image && (
+              // eslint-disable-next-line @next/next/no-img-element -- a data URL made on the server, shown once
+              <img src={v.image} alt={v.label} width={200} height={200} />
+            )}
             <pre tabIndex={0}>
               <code>{v.value}</code>
             </pre>

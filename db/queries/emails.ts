@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { emailAttempts, emails } from '@/db/schema';
+import { ACCOUNT_EMAIL_KINDS, emailAttempts, emails } from '@/db/schema';
 import { deleteCreatedBefore } from './batched-delete';
 
 // The customer e-mail outbox's rows (lib/email: what is written and when it is sent).
@@ -88,9 +88,17 @@ export async function listRecentEmails(db: Db, limit = 50) {
   return db.select().from(emails).orderBy(desc(emails.id)).limit(limit);
 }
 
-/** One merchant's customer e-mails, newest first (the portal's sandbox e-mail log); the merchant is in the `where`. */
+/**
+ * One merchant's customer e-mails, newest first (the portal's sandbox e-mail log); the merchant is
+ * in the `where`, and its account e-mails (a reset link, an invitation) are not.
+ */
 export async function listMerchantEmails(db: Db, merchantId: string, limit = 50) {
-  return db.select().from(emails).where(eq(emails.merchantId, merchantId)).orderBy(desc(emails.id)).limit(limit);
+  return db
+    .select()
+    .from(emails)
+    .where(and(eq(emails.merchantId, merchantId), notInArray(emails.kind, [...ACCOUNT_EMAIL_KINDS])))
+    .orderBy(desc(emails.id))
+    .limit(limit);
 }
 
 /** Deletes e-mails written before `before`, sent or given up, with their attempts; returns how many went. */

@@ -1,11 +1,13 @@
 import { type Browser, chromium } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMAIL_KINDS } from '@/db/schema';
+import { ACCOUNT_EMAIL_KINDS, EMAIL_KINDS } from '@/db/schema';
 import type { CancelReason } from '@/lib/cancel-reason';
 import { type CustomerEmailKind, type EmailFacts, type RenewalStage, renderEmail } from './templates';
 
 // The merchant's webhook_disabled e-mail is lib/webhooks/disabled-notice.ts's (its own test).
-const CUSTOMER_EMAIL_KINDS = EMAIL_KINDS.filter((kind): kind is CustomerEmailKind => kind !== 'webhook_disabled');
+const CUSTOMER_EMAIL_KINDS = EMAIL_KINDS.filter(
+  (kind): kind is CustomerEmailKind => kind !== 'webhook_disabled' && !(ACCOUNT_EMAIL_KINDS as readonly string[]).includes(kind),
+);
 
 // Every customer e-mail fits a 360 px phone (docs/customers.md#e-mails): each kind, each cancel
 // reason and renewal stage, in both languages, with long real-world values (a 60-character

@@ -1,7 +1,10 @@
-import type { EmailKind } from '@/db/schema';
+import type { ACCOUNT_EMAIL_KINDS, EmailKind } from '@/db/schema';
 
-/** The e-mails to customers; `webhook_disabled` goes to the merchant and is written by lib/webhooks/disabled-notice.ts. */
-export type CustomerEmailKind = Exclude<EmailKind, 'webhook_disabled'>;
+/**
+ * The e-mails to customers; `webhook_disabled` goes to the merchant and is written by
+ * lib/webhooks/disabled-notice.ts, the account e-mails by ./account.ts.
+ */
+export type CustomerEmailKind = Exclude<EmailKind, 'webhook_disabled' | (typeof ACCOUNT_EMAIL_KINDS)[number]>;
 import type { BillingInterval } from '@/lib/calendar/interval';
 import { fill, formatCop } from '@/lib/i18n/format';
 import { perInterval } from '@/lib/i18n/interval';

@@ -4,8 +4,8 @@ export interface FormState {
   message: string;
   /** One line per problem (e.g. each refused allowed domain). */
   details?: string[];
-  /** Values shown once, each with a copy button (a new key's secret, a curl line, a reply body). */
-  values?: { label: string; value: string; copy?: boolean }[];
+  /** Values shown once, each with a copy button (a new key's secret, a curl line, a reply body); `image` (a data URL, e.g. a QR code) is shown above its value. */
+  values?: { label: string; value: string; copy?: boolean; image?: string }[];
 }
 
 export const IDLE: FormState = { status: 'idle', message: '' };

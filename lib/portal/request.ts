@@ -7,7 +7,10 @@ import { LANG_HEADER, type Lang } from '@/lib/i18n/locale';
 import { clientIp } from '@/lib/api/with-checkout';
 import type { AuditActor } from '@/lib/audit/record';
 import { currentUser, type PortalUser } from './accounts';
+import { errorState, type FormState } from './form-state';
 import { PORTAL_COPY, type PortalCopy } from './i18n';
+import { reauthenticatedUntil } from './reauth';
+import { securityCopy } from './security-i18n';
 
 // What every portal page and action starts from: the request's language and its signed-in user.
 
@@ -47,4 +50,13 @@ export async function ownedOrInterrupt<T>(load: Promise<T>): Promise<T> {
     if (error instanceof ApiError && error.code === 'not_found') notFound();
     throw error;
   }
+}
+
+/**
+ * A sensitive change's gate (lib/portal/reauth.ts): null when this session gave the password (and
+ * code) within the last 5 minutes, else the refusal the form shows; nothing is changed then.
+ */
+export async function needsReauth(user: PortalUser & { lang: Lang }): Promise<FormState | null> {
+  if (await reauthenticatedUntil(await getDb(), user)) return null;
+  return errorState(securityCopy(user.lang).reauth.needed);
 }

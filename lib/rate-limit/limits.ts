@@ -1,9 +1,19 @@
 // The buckets of docs/api.md#rate-limits and what both limiters share. Separate from index.ts so the two
 // implementations can import it without a cycle.
 
-export type LimitBucket = 'create-link' | 'plan-status' | 'merchant' | 'webhook-listen' | 'checkout-session' | 'sign-in-email' | 'sign-in-ip';
+export type LimitBucket =
+  | 'create-link'
+  | 'plan-status'
+  | 'merchant'
+  | 'webhook-listen'
+  | 'checkout-session'
+  | 'sign-in-email'
+  | 'sign-in-ip'
+  | 'sign-up-ip'
+  | 'account-email'
+  | 'reauth';
 
-/** Requests per sliding minute per api_key (per IP for checkout-session; sign-in per e-mail and per IP). */
+/** Per sliding minute: per api_key; per IP for checkout-session and sign-up; sign-in and reset links per e-mail and per IP; password checks per user. */
 export const LIMITS: Record<LimitBucket, number> = {
   'create-link': 60,
   'plan-status': 120,
@@ -12,6 +22,9 @@ export const LIMITS: Record<LimitBucket, number> = {
   'checkout-session': 60,
   'sign-in-email': 5,
   'sign-in-ip': 30,
+  'sign-up-ip': 5,
+  'account-email': 5,
+  reauth: 5,
 };
 
 export const WINDOW_MS = 60_000;

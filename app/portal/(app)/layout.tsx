@@ -12,6 +12,7 @@ import { portalLang, requireUser } from '@/lib/portal/request';
 import { signOutAction, signOutEverywhereAction } from '@/lib/portal/accounts/actions';
 import { sandboxToolsShown } from '@/lib/portal/sandbox-page';
 import { sandboxCopy } from '@/lib/portal/sandbox-i18n';
+import { securityCopy } from '@/lib/portal/security-i18n';
 
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
@@ -35,6 +36,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
         { href: '/portal/settings/api', text: t.nav.api },
         { href: '/portal/settings/webhooks', text: t.nav.webhooks },
         { href: '/portal/settings/processor', text: processorCopy(lang).nav },
+        { href: '/portal/settings/security', text: securityCopy(lang).nav },
         { href: '/portal/settings/audit', text: auditCopy(lang).nav },
       ],
     },

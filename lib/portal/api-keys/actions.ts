@@ -10,11 +10,17 @@ import { createKey, revokeKey } from '@/lib/portal/api-keys';
 import { savePinnedVersion } from '@/lib/portal/api-version';
 import { curlExample } from '@/lib/portal/curl';
 import { errorState as error, type FormState, formText as text, okState as ok } from '@/lib/portal/form-state';
-import { signedIn } from '@/lib/portal/request';
+import { tellOwners } from '@/lib/portal/reauth';
+import { needsReauth, signedIn } from '@/lib/portal/request';
 
 export async function createKeyAction(): Promise<FormState> {
-  const { merchantId, t, actor } = await signedIn();
-  const { apiKey, apiSecret } = await createKey(await getDb(), merchantId, actor);
+  const user = await signedIn();
+  const { merchantId, t, actor } = user;
+  const refused = await needsReauth(user);
+  if (refused) return refused;
+  const db = await getDb();
+  const { apiKey, apiSecret } = await createKey(db, merchantId, actor);
+  await tellOwners(db, merchantId, 'api_key', actor);
   revalidatePath('/portal/settings/api');
   return ok(t.api.created_ok, {
     values: [

@@ -10,16 +10,21 @@ import { LANG_HEADER } from '@/lib/checkout/i18n';
 import { type FormState, formText as text } from '@/lib/portal/form-state';
 import { processorCopy } from '@/lib/portal/processor-i18n';
 import { saveProcessor } from '@/lib/portal/processor-page';
-import { signedIn } from '@/lib/portal/request';
+import { tellOwners } from '@/lib/portal/reauth';
+import { needsReauth, signedIn } from '@/lib/portal/request';
 
 async function copy() {
   return processorCopy((await headers()).get(LANG_HEADER) === 'en' ? 'en' : 'es');
 }
 
 export async function saveWompiKeysAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, actor } = await signedIn();
+  const user = await signedIn();
+  const { merchantId, actor } = user;
+  const refused = await needsReauth(user);
+  if (refused) return refused;
   const t = await copy();
-  const result = await saveProcessor(await getDb(), merchantId, {
+  const db = await getDb();
+  const result = await saveProcessor(db, merchantId, {
     type: 'wompi',
     publicKey: text(form, 'publicKey'),
     privateKey: text(form, 'privateKey'),
@@ -27,14 +32,20 @@ export async function saveWompiKeysAction(_: FormState, form: FormData): Promise
     integritySecret: text(form, 'integritySecret'),
   }, actor);
   if (!result.ok) return { status: 'error', message: t.problem, details: result.problems };
+  await tellOwners(db, merchantId, 'wompi_keys', actor);
   revalidatePath('/portal/settings/processor');
   return { status: 'ok', message: t.saved };
 }
 
 export async function useSandboxAction(): Promise<FormState> {
-  const { merchantId, actor } = await signedIn();
+  const user = await signedIn();
+  const { merchantId, actor } = user;
+  const refused = await needsReauth(user);
+  if (refused) return refused;
   const t = await copy();
-  await saveProcessor(await getDb(), merchantId, { type: 'sandbox' }, actor);
+  const db = await getDb();
+  const result = await saveProcessor(db, merchantId, { type: 'sandbox' }, actor);
+  if (result.ok) await tellOwners(db, merchantId, 'processor', actor);
   revalidatePath('/portal/settings/processor');
   return { status: 'ok', message: t.sandboxSaved };
 }

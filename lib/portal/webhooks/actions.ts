@@ -10,7 +10,11 @@ import { updateMerchant } from '@/lib/merchants/merchants';
 import { webhookEventsSchema } from '@/lib/merchants/schemas';
 import { findMerchantEvent } from '@/lib/portal/activity';
 import { errorState as error, type FormState, formText as text, okState as ok } from '@/lib/portal/form-state';
-import { ownedOrInterrupt, signedIn } from '@/lib/portal/request';
+import type { Db } from '@/db/client';
+import type { AuditActor } from '@/lib/audit/record';
+import type { PortalCopy } from '@/lib/portal/i18n';
+import { type SensitiveChange, tellOwners } from '@/lib/portal/reauth';
+import { needsReauth, ownedOrInterrupt, signedIn } from '@/lib/portal/request';
 import {
   reenableWebhook,
   saveAllowedDomains,
@@ -30,9 +34,19 @@ function settingState(result: SettingResult, saved: string, problem: string): Fo
   return error(problem, result.problems);
 }
 
+/** A change of where events go or how they are signed: re-authentication first, every owner told after. */
+async function sensitive(change: SensitiveChange, save: (db: Db, merchantId: string, actor: AuditActor) => Promise<SettingResult>, saved: (t: PortalCopy) => string, problem: (t: PortalCopy) => string) {
+  const user = await signedIn();
+  const refused = await needsReauth(user);
+  if (refused) return refused;
+  const db = await getDb();
+  const result = await save(db, user.merchantId, user.actor);
+  if (result.ok) await tellOwners(db, user.merchantId, change, user.actor);
+  return settingState(result, saved(user.t), problem(user.t));
+}
+
 export async function saveWebhookUrlAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t, actor } = await signedIn();
-  return settingState(await saveWebhookUrl(await getDb(), merchantId, text(form, 'webhookUrl'), actor), t.webhooks.urlSaved, t.webhooks.urlProblem);
+  return sensitive('webhook_url', (db, merchantId, actor) => saveWebhookUrl(db, merchantId, text(form, 'webhookUrl'), actor), (t) => t.webhooks.urlSaved, (t) => t.webhooks.urlProblem);
 }
 
 export async function saveWebhookRetriesAction(_: FormState, form: FormData): Promise<FormState> {
@@ -51,13 +65,11 @@ export async function reenableWebhookAction(): Promise<FormState> {
 }
 
 export async function generateSecretAction(): Promise<FormState> {
-  const { merchantId, t, actor } = await signedIn();
-  return settingState(await saveWebhookSecret(await getDb(), merchantId, undefined, actor), t.webhooks.generated, t.webhooks.secretProblem);
+  return sensitive('webhook_secret', (db, merchantId, actor) => saveWebhookSecret(db, merchantId, undefined, actor), (t) => t.webhooks.generated, (t) => t.webhooks.secretProblem);
 }
 
 export async function saveSecretAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t, actor } = await signedIn();
-  return settingState(await saveWebhookSecret(await getDb(), merchantId, text(form, 'webhookSecret'), actor), t.webhooks.secretSaved, t.webhooks.secretProblem);
+  return sensitive('webhook_secret', (db, merchantId, actor) => saveWebhookSecret(db, merchantId, text(form, 'webhookSecret'), actor), (t) => t.webhooks.secretSaved, (t) => t.webhooks.secretProblem);
 }
 
 export async function saveDomainsAction(_: FormState, form: FormData): Promise<FormState> {

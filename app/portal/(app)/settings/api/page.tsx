@@ -1,4 +1,5 @@
 // /portal/settings/api (docs/api.md#authentication): the merchant's keys, a new key, revocation, a curl example.
+import { ReauthCard } from '@/components/portal/reauth-card';
 import { ActionForm } from '@/components/portal/action-form';
 import { DataTable } from '@/components/portal/data-table';
 import { getDb } from '@/db/client';
@@ -13,7 +14,8 @@ import { portalLang, requireUser } from '@/lib/portal/request';
 import { createKeyAction, revokeKeyAction, saveApiVersionAction } from '@/lib/portal/api-keys/actions';
 
 export default async function ApiSettingsPage() {
-  const { merchantId } = await requireUser();
+  const user = await requireUser();
+  const { merchantId } = user;
   const { lang, t } = await portalLang();
   const db = await getDb();
   const [keys, pinned] = await Promise.all([listKeys(db, merchantId), getPinnedVersion(db, merchantId)]);
@@ -22,6 +24,7 @@ export default async function ApiSettingsPage() {
   return (
     <>
       <h1>{t.api.title}</h1>
+      <ReauthCard user={user} />
       <p>{t.api.intro}</p>
       <section className="card" aria-labelledby="keys">
         <h2 id="keys">{t.api.key}</h2>

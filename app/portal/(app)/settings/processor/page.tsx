@@ -1,5 +1,6 @@
 // /portal/settings/processor (docs/portal.md): the merchant's processor: its Wompi keys (secrets
 // never shown again), the events URL to paste into Wompi, and why production needs keys.
+import { ReauthCard } from '@/components/portal/reauth-card';
 import { ActionForm } from '@/components/portal/action-form';
 import { CopyButton } from '@/components/portal/copy-button';
 import { getDb } from '@/db/client';
@@ -14,7 +15,8 @@ import { AwaitingRenewals, RenewalSettings } from '@/components/portal/renewal-s
 const FIELDS = ['publicKey', 'privateKey', 'eventsSecret', 'integritySecret'] as const;
 
 export default async function ProcessorSettingsPage() {
-  const { merchantId } = await requireUser();
+  const user = await requireUser();
+  const { merchantId } = user;
   const { lang, t } = await portalLang();
   const p = processorCopy(lang);
   const { settings, merchant, awaiting } = await loadProcessorPage(await getDb(), merchantId);
@@ -23,6 +25,7 @@ export default async function ProcessorSettingsPage() {
   return (
     <>
       <h1>{p.title}</h1>
+      <ReauthCard user={user} />
       <p>{p.intro}</p>
       <section className="card" aria-labelledby="current">
         <h2 id="current">{p.current}</h2>

@@ -1,4 +1,5 @@
 // /portal/settings/webhooks (docs/webhooks.md#webhook-settings, docs/webhooks.md#delivery, docs/checkout.md#embedding): URL, signing secret, test event, allowed domains.
+import { ReauthCard } from '@/components/portal/reauth-card';
 import { ActionForm } from '@/components/portal/action-form';
 import { CopyButton } from '@/components/portal/copy-button';
 import { WebhookEventChoice } from '@/components/portal/webhook-event-choice';
@@ -19,7 +20,8 @@ import {
 } from '@/lib/portal/webhooks/actions';
 
 export default async function WebhookSettingsPage() {
-  const { merchantId } = await requireUser();
+  const user = await requireUser();
+  const { merchantId } = user;
   const { t, lang } = await portalLang();
   const settings = await getWebhookSettings(await getDb(), merchantId);
   const w = t.webhooks;
@@ -27,6 +29,7 @@ export default async function WebhookSettingsPage() {
   return (
     <>
       <h1>{w.title}</h1>
+      <ReauthCard user={user} />
       <section className="card" aria-labelledby="url">
         <h2 id="url">{w.urlLabel}</h2>
         <ActionForm action={saveWebhookUrlAction} submit={w.save} pending={t.auth.pending} copy={copy}>

@@ -1,0 +1,69 @@
+// /portal/settings/security (docs/portal.md#accounts): the password and the second factor.
+import { ActionForm } from '@/components/portal/action-form';
+import { getDb } from '@/db/client';
+import { changePasswordAction, confirmTwoFactorAction, disableTwoFactorAction, startTwoFactorAction } from '@/lib/portal/accounts/actions';
+import { portalLang, requireUser } from '@/lib/portal/request';
+import { securityCopy } from '@/lib/portal/security-i18n';
+import { twoFactorState } from '@/lib/portal/two-factor';
+
+export default async function SecuritySettingsPage() {
+  const user = await requireUser();
+  const { lang, t } = await portalLang();
+  const s = securityCopy(lang);
+  const factor = await twoFactorState(await getDb(), user.userId);
+  const copy = { label: t.api.copy, copied: t.api.copied };
+  return (
+    <>
+      <h1>{s.security.title}</h1>
+      <p>{s.security.intro}</p>
+      <section className="card" aria-labelledby="two-factor">
+        <h2 id="two-factor">{s.twoFactor.title}</h2>
+        <p>{factor === 'on' ? s.twoFactor.on : factor === 'pending' ? s.twoFactor.pending : s.twoFactor.off}</p>
+        {factor !== 'on' && (
+          <ActionForm action={startTwoFactorAction} submit={s.twoFactor.start} pending={t.auth.pending} copy={copy}>
+            <label>
+              {t.auth.password}
+              <input name="password" type="password" autoComplete="current-password" required />
+            </label>
+          </ActionForm>
+        )}
+        {factor === 'pending' && (
+          <ActionForm action={confirmTwoFactorAction} submit={s.twoFactor.confirm} pending={t.auth.pending} copy={copy}>
+            <label>
+              {s.twoFactor.code}
+              <input name="code" autoComplete="one-time-code" inputMode="numeric" pattern="[0-9]{6}" required maxLength={6} />
+            </label>
+          </ActionForm>
+        )}
+        {factor === 'on' && (
+          <ActionForm action={disableTwoFactorAction} submit={s.twoFactor.disable} pending={t.auth.pending} copy={copy} danger>
+            <label>
+              {t.auth.password}
+              <input name="password" type="password" autoComplete="current-password" required />
+            </label>
+            <label>
+              {s.twoFactor.codeOrBackup}
+              <input name="code" autoComplete="one-time-code" required maxLength={32} />
+            </label>
+          </ActionForm>
+        )}
+      </section>
+      <section className="card" aria-labelledby="password">
+        <h2 id="password">{s.security.passwordTitle}</h2>
+        <ActionForm action={changePasswordAction} submit={s.security.change} pending={t.auth.pending} copy={copy}>
+          <label>
+            {s.security.current}
+            <input name="currentPassword" type="password" autoComplete="current-password" required />
+          </label>
+          <label>
+            {s.security.next}
+            <input name="newPassword" type="password" autoComplete="new-password" required aria-describedby="new-password-hint" />
+          </label>
+          <p id="new-password-hint" className="hint">
+            {t.auth.passwordHint}
+          </p>
+        </ActionForm>
+      </section>
+    </>
+  );
+}
