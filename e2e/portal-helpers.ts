@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectAccessible } from './accessibility';
 import { mailTo } from './mailbox';
 
@@ -18,6 +18,8 @@ export function freshEmail(): string {
  * (X-Forwarded-For), as sign-ups are limited to 5 a minute per address.
  */
 export async function signUp(page: Page, merchantName = 'Gimnasio Norte') {
+  // Confirming the e-mail is two more page loads and a wait for the mailbox.
+  test.info().setTimeout(test.info().timeout + 15_000);
   const email = freshEmail();
   await page.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.${process.pid % 250}.${Math.floor(sequence / 250) % 250}.${(sequence % 250) + 1}` });
   await page.goto('/portal/sign-up');
