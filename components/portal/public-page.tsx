@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { isProductionDeployment } from '@/lib/payments/secret-box';
+import { isProductionDeployment } from '@/lib/processors/secret-box';
 import { portalLang } from '@/lib/portal/request';
 import { PortalShell } from './portal-shell';
 
