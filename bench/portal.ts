@@ -30,12 +30,13 @@ async function seed(db: Db, prefix: string, plans: number, txns: number) {
   // Plans over the last 120 days: mostly ACTIVE RECURRING, some SINGLE, PAUSED, CANCELLED, PENDING,
   // and one in 50 with a failed renewal awaiting its retry.
   await db.execute(sql`
-    insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval,
+    insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval_unit, interval_count,
       status, next_charge_date, billing_anchor_day, renewal_failures, checkout_token, token_expires_at,
       customer_phone, customer_email, created_at, updated_at)
     select 'sub_' || ${prefix} || lpad(i::text, ${24 - prefix.length}, '0'), ${m},
       'cus_' || ${prefix} || lpad((i % ${plans / 10} + 1)::text, ${24 - prefix.length}, '0'), 'bench-' || i,
-      'Plan mensual', 100000 + (i % 20) * 5000, case when i % 10 = 9 then 'SINGLE' else 'RECURRING' end, 'MONTHLY',
+      'Plan mensual', 100000 + (i % 20) * 5000, case when i % 10 = 9 then 'SINGLE' else 'RECURRING' end,
+      case when i % 10 = 9 then null else 'month' end, case when i % 10 = 9 then null else 1 end,
       case when i % 10 = 0 then 'PAUSED' when i % 10 = 1 then 'CANCELLED' when i % 10 = 2 then 'PENDING_ACTIVATION' else 'ACTIVE' end,
       ${NOW.toISOString()}::timestamptz + ((i::bigint * 2592000 / ${plans}) || ' seconds')::interval, 15,
       case when i % 50 = 3 then 1 else 0 end, ${prefix} || i, now() + interval '1 day',
