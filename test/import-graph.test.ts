@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseCircular, parseDependencyTree } from 'dpdm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +61,32 @@ function libFolderEdges(graph: Tree): Map<string, Map<string, string>> {
     }
   }
   return edges;
+}
+
+/** docs/architecture.md's order of lib: each folder or root file named, with its line (0 the top). */
+function libOrderOf(page: string): Map<string, number> {
+  const block = /Inside lib, from the top down:\s*```\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+  const order = new Map<string, number>();
+  block
+    .split('\n')
+    .filter((line) => line.trim())
+    .forEach((line, rank) => {
+      for (const name of line.split(/\s{2,}/)[0]!.split(/,\s*/)) order.set(name.trim(), rank);
+    });
+  return order;
+}
+
+/** Imports between lib's listed folders and files that do not point to a line below their own. */
+function upwardInLib(graph: Tree, order: Map<string, number>): string[] {
+  const unitOf = (file: string) => file.split('/')[1]!;
+  return Object.entries(graph)
+    .filter(([file]) => file.startsWith('lib/') && !isTest(file))
+    .flatMap(([file, deps]) =>
+      (deps ?? [])
+        .filter((d) => d.id?.startsWith('lib/') && unitOf(d.id) !== unitOf(file))
+        .filter((d) => order.has(unitOf(file)) && order.has(unitOf(d.id!)) && order.get(unitOf(d.id!))! <= order.get(unitOf(file))!)
+        .map((d) => `${file} -> ${d.id}`),
+    );
 }
 
 /** Pairs and longer circles of lib folders that reach each other, each named by its imports. */
@@ -139,6 +166,23 @@ describe('import graph', () => {
       .flatMap(([file, deps]) => (deps ?? []).filter((d) => d.id && layerOf(d.id) >= 0 && layerOf(d.id) < layerOf(file)).map((d) => `${file} -> ${d.id}`))
       .filter((edge) => !DB_READS_FROM_LIB.includes(edge));
     expect(upward).toEqual([]);
+  });
+
+  it("follows docs/architecture.md's order of lib: each line imports only from lines below it", () => {
+    const order = libOrderOf(fs.readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8'));
+    expect(order.size).toBeGreaterThan(25);
+    expect(upwardInLib(tree, order)).toEqual([]);
+  });
+
+  it('reads the order of lib from the page, and tells an import that points up it', () => {
+    const order = libOrderOf('Inside lib, from the top down:\n\n```\nplans, merchants      links\nsettlement            charges\nids.ts\n```\n');
+    expect([...order]).toEqual([['plans', 0], ['merchants', 0], ['settlement', 1], ['ids.ts', 2]]);
+    const edge = (issuer: string, id: string) => ({ issuer, request: id, kind: 0 as never, id });
+    const graph: Tree = {
+      'lib/plans/a.ts': [edge('lib/plans/a.ts', 'lib/settlement/b.ts'), edge('lib/plans/a.ts', 'lib/merchants/c.ts')],
+      'lib/settlement/b.ts': [edge('lib/settlement/b.ts', 'lib/ids.ts'), edge('lib/settlement/b.ts', 'lib/plans/a.ts')],
+    };
+    expect(upwardInLib(graph, order)).toEqual(['lib/plans/a.ts -> lib/merchants/c.ts', 'lib/settlement/b.ts -> lib/plans/a.ts']);
   });
 
   it('keeps SQL in db/: nothing else of the app imports drizzle-orm', () => {

@@ -446,7 +446,7 @@ export const planStatus20261126Schema = planStatusSchema
   .extend({ plan: planStatusSchema.shape.plan.omit({ cancelAt: true, quantity: true }) })
   .meta({ id: 'PlanStatus' });
 
-/** A version that predates quantities sees `amount` as what each charge takes: unit × quantity (DECISIONS 24). */
+/** A version that predates quantities sees `amount` as what each charge takes: unit × quantity (docs/billing.md#quantity). */
 const seatsTimesUnit = (reply: unknown) => {
   if (typeof reply !== 'object' || reply === null || !('amount' in reply) || typeof reply.amount !== 'number') return reply;
   const quantity = 'quantity' in reply && typeof reply.quantity === 'number' ? reply.quantity : 1;
