@@ -62,14 +62,6 @@ export async function startAlegraDouble(options: KitOptions & { accounts?: Alegr
   const documents: StoredDocument[] = [];
 
   const kit = await startKit('Alegra', (req) => {
-    if (req.method === 'POST' && req.path === '/__control/accounts') {
-      const account = req.body as AlegraAccount;
-      accounts.set(account.token, account);
-      return { status: 204, body: undefined };
-    }
-    if (req.method === 'GET' && req.path === '/__control/documents') {
-      return { status: 200, body: documents.map((d) => ({ kind: d.kind, companyId: d.account.companyId, number: `${d.prefix}${d.number}`, legalStatus: d.legalStatus })) };
-    }
     if (!req.path.startsWith(ALEGRA_BASE_PATH)) return { status: 404, body: { code: 404, message: 'Not found' } };
     const path = req.path.slice(ALEGRA_BASE_PATH.length);
     const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
@@ -94,7 +86,10 @@ export async function startAlegraDouble(options: KitOptions & { accounts?: Alegr
       return { status: 200, body: { [kind === 'INVOICE' ? 'invoices' : 'creditNotes']: found.slice(0, limit).map(documentOf) } };
     }
     return { status: 405, body: { code: 405, message: 'Method not allowed' } };
-  }, options);
+  }, options, {
+    addAccount: (account) => accounts.set((account as AlegraAccount).token, account as AlegraAccount),
+    documents: () => documents.map((d) => ({ kind: d.kind, companyId: d.account.companyId, number: `${d.prefix}${d.number}`, legalStatus: d.legalStatus })),
+  });
 
   function checkCommon(body: Record<string, unknown>, errors: FieldErrors, account: AlegraAccount) {
     const company = isObject(body.company) ? body.company : {};

@@ -45,7 +45,13 @@ export interface KitOptions {
   latencyMs?: number;
 }
 
-export async function startKit(name: string, handler: Handler, options: KitOptions = {}) {
+/** A double's accounts and documents, as its `/__control/accounts` (POST) and `/__control/documents` (GET) give them. */
+export interface KitLedger {
+  addAccount(account: unknown): void;
+  documents(): unknown[];
+}
+
+export async function startKit(name: string, handler: Handler, options: KitOptions = {}, ledger?: KitLedger) {
   const requests: RecordedRequest[] = [];
   let faults: Fault[] = [];
   let latencyMs = options.latencyMs ?? 0;
@@ -108,6 +114,11 @@ export async function startKit(name: string, handler: Handler, options: KitOptio
           const headers: Record<string, string> = fault.retryAfterSeconds !== undefined ? { 'Retry-After': String(fault.retryAfterSeconds) } : {};
           return send(fault.status, { message: `${name} double: scripted HTTP ${fault.status}` }, headers);
         }
+        if (ledger && req.method === 'POST' && url.pathname === '/__control/accounts') {
+          ledger.addAccount(body);
+          return send(204, undefined);
+        }
+        if (ledger && req.method === 'GET' && url.pathname === '/__control/documents') return send(200, ledger.documents());
         try {
           const answer = await handler({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, raw });
           send(answer.status, answer.body, answer.headers);

@@ -69,14 +69,6 @@ export async function startFactusDouble(options: KitOptions & { accounts?: Factu
   const counters = new Map<FactusAccount, { bill: number; note: number }>();
 
   const kit = await startKit('Factus', (req) => {
-    if (req.method === 'POST' && req.path === '/__control/accounts') {
-      const account = req.body as FactusAccount;
-      accounts.set(account.clientId, account);
-      return { status: 204, body: undefined };
-    }
-    if (req.method === 'GET' && req.path === '/__control/documents') {
-      return { status: 200, body: documents.map((d) => ({ kind: d.kind, clientId: d.account.clientId, reference: d.reference, number: d.number, validated: d.validated })) };
-    }
     if (req.method === 'POST' && req.path === '/oauth/token') return token(req.body, req.headers['content-type']);
     const auth = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''));
     const session = auth ? tokens.get(auth[1]!) : undefined;
@@ -105,7 +97,10 @@ export async function startFactusDouble(options: KitOptions & { accounts?: Factu
       return { status: 200, body: { status: 'OK', message: 'Documento eliminado con éxito' } };
     }
     return { status: 405, body: { message: 'Método no permitido' } };
-  }, options);
+  }, options, {
+    addAccount: (account) => accounts.set((account as FactusAccount).clientId, account as FactusAccount),
+    documents: () => documents.map((d) => ({ kind: d.kind, clientId: d.account.clientId, reference: d.reference, number: d.number, validated: d.validated })),
+  });
 
   function token(body: unknown, contentType: string | undefined) {
     if (!String(contentType ?? '').includes('application/x-www-form-urlencoded') || !isObject(body)) {
