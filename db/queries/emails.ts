@@ -105,3 +105,23 @@ export async function listMerchantEmails(db: Db, merchantId: string, limit = 50)
 export function deleteEmailsCreatedBefore(db: Db, before: Date): Promise<number> {
   return deleteCreatedBefore(db, { table: emails, id: emails.id, createdAt: emails.createdAt }, { table: emailAttempts, key: emailAttempts.emailId }, before);
 }
+
+/** The receipt of a charge not sent yet, if any (a receipt waiting for its electronic invoice). */
+export async function findUnsentReceipt(db: Db, transactionId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: emails.id })
+    .from(emails)
+    .where(and(eq(emails.transactionId, transactionId), eq(emails.kind, 'receipt'), isNull(emails.sentAt)))
+    .limit(1);
+  return row?.id;
+}
+
+/** Lets an unsent e-mail be taken again at once (a receipt whose invoice just arrived). */
+export async function releaseEmailClaim(db: Db, id: string): Promise<void> {
+  await db.update(emails).set({ claimedUntil: null }).where(and(eq(emails.id, id), isNull(emails.sentAt)));
+}
+
+/** The e-mail's body as it will be sent (a receipt with its invoice), so what is kept is what went out. */
+export async function updateEmailBody(db: Db, id: string, body: { text: string; html: string }): Promise<void> {
+  await db.update(emails).set(body).where(and(eq(emails.id, id), isNull(emails.sentAt)));
+}

@@ -6,8 +6,10 @@ import { type Db, getDb } from '@/db/client';
 import { isProductionDeployment } from '@/lib/processors';
 import { ApiError } from '@/lib/api/errors';
 import { loadReceiptPdf } from '@/lib/receipts/receipt';
-import { claimEmail, type EmailRow, findEmail, findUnsentEmails, recordEmailAttempt } from '@/db/queries/emails';
+import { claimEmail, type EmailRow, findEmail, findUnsentEmails, findUnsentReceipt, recordEmailAttempt, releaseEmailClaim, updateEmailBody } from '@/db/queries/emails';
+import { invoicesOfTransactions } from '@/db/queries/invoices';
 import { MAX_EMAIL_ATTEMPTS, nextEmailAttemptAt } from './attempts';
+import { withReceiptInvoice } from './templates';
 
 // Sending e-mails (docs/customers.md#e-mails) over SMTP_URL; without it, outside production, each is
 // kept (shown at /dev/emails) and sent nowhere. Every attempt is recorded.
@@ -66,8 +68,39 @@ async function attempt(db: Db, email: EmailRow): Promise<{ transport: string; ok
 
 type Delivery = { status: 'sent' | 'skipped' } | { status: 'failed'; error: string | null };
 
+/** How long a receipt waits for its charge's electronic invoice before it goes without it. */
+export const RECEIPT_WAITS_FOR_INVOICE_MS = 10 * 60_000;
+
+/**
+ * A receipt whose charge is invoiced (docs/einvoicing.md#where-it-shows): it waits while the
+ * invoice is PENDING (up to 10 minutes), then carries its number, CUFE and DIAN's link once
+ * ISSUED, kept in the row as sent. null: wait.
+ */
+async function receiptWithInvoice(db: Db, email: EmailRow, now: Date): Promise<EmailRow | null> {
+  if (email.kind !== 'receipt' || !email.transactionId) return email;
+  const invoice = (await invoicesOfTransactions(db, [email.transactionId])).find((i) => i.kind === 'INVOICE');
+  if (!invoice) return email;
+  if (invoice.status === 'PENDING' && now.getTime() - email.createdAt.getTime() < RECEIPT_WAITS_FOR_INVOICE_MS) return null;
+  if (invoice.status !== 'ISSUED' || !invoice.number || !invoice.cufe || !invoice.qrUrl) return email;
+  const body = withReceiptInvoice(email, { number: invoice.number, cufe: invoice.cufe, qrUrl: invoice.qrUrl });
+  if (body.text === email.text) return email;
+  await updateEmailBody(db, email.id, body);
+  return { ...email, ...body };
+}
+
+/** The receipt of a charge whose invoice was just decided, sent now if it was waiting for it. */
+export async function sendWaitingReceipt(db: Db, transactionId: string): Promise<void> {
+  const id = await findUnsentReceipt(db, transactionId);
+  if (!id) return;
+  await releaseEmailClaim(db, id);
+  await deliverEmail(db, id);
+}
+
 async function deliver(db: Db, id: string, now: Date, givenUp: boolean): Promise<Delivery> {
-  const email = await claimEmail(db, id, { now, until: new Date(now.getTime() + EMAIL_LEASE_MS), maxAttempts: MAX_EMAIL_ATTEMPTS, givenUp });
+  const claimed = await claimEmail(db, id, { now, until: new Date(now.getTime() + EMAIL_LEASE_MS), maxAttempts: MAX_EMAIL_ATTEMPTS, givenUp });
+  if (!claimed) return { status: 'skipped' };
+  // Held until its invoice is decided; the claim lapses and the sweeper or the invoice sends it.
+  const email = await receiptWithInvoice(db, claimed, now);
   if (!email) return { status: 'skipped' };
   const started = performance.now();
   const result = await attempt(db, email);

@@ -353,3 +353,36 @@ export function renderEmail(kind: CustomerEmailKind, facts: EmailFacts, customer
     ].join('\n'),
   };
 }
+
+/** The electronic invoice of a receipt's charge, once DIAN validated it (docs/einvoicing.md#where-it-shows). */
+export interface ReceiptInvoice {
+  number: string;
+  cufe: string;
+  qrUrl: string;
+}
+
+const INVOICE_WORDS: Record<Lang, { title: string; cufe: string; qr: string }> = {
+  es: { title: 'Factura electrónica', cufe: 'CUFE', qr: 'Consúltela en la DIAN' },
+  en: { title: 'Electronic invoice', cufe: 'CUFE', qr: 'Check it at DIAN' },
+};
+
+/**
+ * A rendered receipt with its invoice's number, CUFE and DIAN's link, above its button, in the
+ * e-mail's own language; the same e-mail when it already carries them.
+ */
+export function withReceiptInvoice(email: { text: string; html: string }, invoice: ReceiptInvoice): { text: string; html: string } {
+  if (email.text.includes(invoice.cufe)) return email;
+  const lang: Lang = /<html lang="en"/.test(email.html) ? 'en' : 'es';
+  const w = INVOICE_WORDS[lang];
+  const action = lang === 'en' ? 'Manage my subscription:' : 'Gestionar mi suscripción:';
+  const block = [`${w.title}: ${invoice.number}`, `${w.cufe}: ${invoice.cufe}`, `${w.qr}: ${invoice.qrUrl}`, ''];
+  const lines = email.text.split('\n');
+  const at = lines.findIndex((line) => line.startsWith(action));
+  lines.splice(at < 0 ? lines.length : at, 0, ...block);
+  const small = 'margin:0 0 12px 0;font-size:14px;line-height:22px;color:#14213d;word-break:break-all;overflow-wrap:anywhere';
+  const html =
+    `<p style="${small}"><strong>${escapeHtml(w.title)}: ${escapeHtml(invoice.number)}</strong><br>${escapeHtml(w.cufe)}: ${escapeHtml(invoice.cufe)}<br>` +
+    `<a href="${escapeHtml(invoice.qrUrl)}" style="color:#0b6e4f">${escapeHtml(w.qr)}</a></p>`;
+  const button = email.html.indexOf('<p style="margin:20px 0">');
+  return { text: lines.join('\n'), html: button < 0 ? email.html.replace('</td></tr></table>', `${html}\n</td></tr></table>`) : `${email.html.slice(0, button)}${html}\n${email.html.slice(button)}` };
+}

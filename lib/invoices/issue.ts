@@ -8,6 +8,7 @@ import { type Buyer, type CallerNumbering, creditNoteDraft, EInvoiceDraftError, 
 import { PROVIDER_CALL_TIMEOUT_MS } from '@/lib/einvoicing/http';
 import type { LineInput } from '@/lib/einvoicing/money';
 import { EInvoiceAuthError, type EInvoiceProvider, EInvoiceRetryableError, type IssueResult } from '@/lib/einvoicing/provider';
+import { sendWaitingReceipt } from '@/lib/email/send';
 import { errorFields, log } from '@/lib/log';
 import { inTransaction } from '@/lib/unit-of-work';
 import { insertCreditNote } from './documents';
@@ -50,7 +51,16 @@ export async function issueDueInvoices(db: Db, { ids, limit = 50, ...options }: 
   const now = options.now ?? new Date();
   const claim = randomUUID();
   const rows = await claimDueInvoices(db, { claim, now, until: new Date(now.getTime() + INVOICE_LEASE_MS), limit, ids });
-  const outcomes = await Promise.all(rows.map((row) => issueClaimed(db, row, claim, { ...options, now })));
+  const outcomes = await Promise.all(
+    rows.map(async (row) => {
+      const outcome = await issueClaimed(db, row, claim, { ...options, now });
+      // Its receipt waits for the invoice's outcome (docs/einvoicing.md#where-it-shows).
+      if (row.kind === 'INVOICE' && outcome !== 'retrying' && outcome !== 'lost') {
+        await sendWaitingReceipt(db, row.transactionId).catch((error: unknown) => log.error('sending a receipt after its invoice failed; the sweeper sends it', { invoiceId: row.id, ...errorFields(error) }));
+      }
+      return outcome;
+    }),
+  );
   const tally: Record<Outcome, number> = { issued: 0, rejected: 0, retrying: 0, failed: 0, cancelled: 0, lost: 0 };
   for (const outcome of outcomes) tally[outcome] += 1;
   return tally;

@@ -26,6 +26,8 @@ export interface Receipt {
   lines: ChargeLine[];
   transactionId: string;
   gatewayTransactionId: string | null;
+  /** The charge's electronic invoice once DIAN validated it (docs/einvoicing.md#where-it-shows). */
+  invoice?: { number: string; cufe: string; qrUrl: string } | null;
 }
 
 const WORDS = {
@@ -45,6 +47,9 @@ const WORDS = {
     endingIn: 'terminada en',
     transactionId: 'Transacción ServicePay',
     gatewayTransactionId: 'Referencia del procesador',
+    invoice: 'Factura electrónica',
+    cufe: 'CUFE',
+    qrUrl: 'Consulta en la DIAN',
     none: 'ninguna',
     footer: 'Pago procesado por ServicePay. Conserve este recibo para sus registros.',
   },
@@ -64,6 +69,9 @@ const WORDS = {
     endingIn: 'ending in',
     transactionId: 'ServicePay transaction',
     gatewayTransactionId: 'Processor reference',
+    invoice: 'Electronic invoice',
+    cufe: 'CUFE',
+    qrUrl: 'Check it at DIAN',
     none: 'none',
     footer: 'Payment processed by ServicePay. Keep this receipt for your records.',
   },
@@ -97,6 +105,13 @@ function receiptLines(r: Receipt): [label: string, value: string][] {
     [w.method, method],
     [w.transactionId, r.transactionId],
     ...(r.gatewayTransactionId ? [[w.gatewayTransactionId, r.gatewayTransactionId] as [string, string]] : []),
+    ...(r.invoice
+      ? ([
+          [w.invoice, r.invoice.number],
+          [w.cufe, r.invoice.cufe],
+          [w.qrUrl, r.invoice.qrUrl],
+        ] as [string, string][])
+      : []),
   ];
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from '@/db/client';
+import { invoicesOfTransactions } from '@/db/queries/invoices';
 import { getReceiptRow } from '@/db/queries/receipts';
 import { addInterval, intervalOf } from '@/lib/calendar/interval';
 import type { Lang } from '@/lib/i18n/locale';
@@ -51,7 +52,8 @@ export async function loadReceiptPdf(
 ): Promise<{ pdf: Buffer; fileName: string } | null> {
   const row = await getReceiptRow(db, scope);
   if (!row) return null;
-  const receipt = receiptOf(row, lang);
+  const invoice = (await invoicesOfTransactions(db, [row.txn.id])).find((i) => i.kind === 'INVOICE' && i.status === 'ISSUED');
+  const receipt = { ...receiptOf(row, lang), invoice: invoice?.number && invoice.cufe && invoice.qrUrl ? { number: invoice.number, cufe: invoice.cufe, qrUrl: invoice.qrUrl } : null };
   return { pdf: await renderReceiptPdf(receipt), fileName: receiptFileName(row.txn.id, receipt.lang) };
 }
 
