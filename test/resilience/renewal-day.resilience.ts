@@ -11,7 +11,7 @@ import { startWompiDouble, testWompiKeys, type WompiDouble } from '@/test/wompi-
 import { eventually, scratchDatabase } from './harness';
 
 // A renewal day shared by three instances, one of them killed (kill -9) mid-sweep (issue 41,
-// docs/billing.md#renewal-day): 2,000 plans of 4 merchants due at once, each charge answered by the
+// docs/performance.md#the-days-bursts): 2,000 plans of 4 merchants due at once, each charge answered by the
 // Wompi double after 100 ms. Each instance is a process running the deployment's sweep
 // (bench/renewal-day-worker.ts). What the dead one had claimed waits out its lease and is swept
 // again; what it had sent is found by the settler. Afterwards every plan has exactly one approved
