@@ -781,6 +781,10 @@ export const emailAttempts = pgTable(
 // its field names (`user`, `session`, `account`, `verification` models). A user belongs to one
 // merchant; every portal page and action is scoped to `merchantId`.
 
+/** A member's role in its merchant (DECISIONS 23; lib/portal/roles.ts says what each may do). */
+export const MEMBER_ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
 export const users = pgTable('users', {
   id: text('id').primaryKey(),
   merchantId: text('merchant_id')
@@ -791,9 +795,29 @@ export const users = pgTable('users', {
   emailVerified: boolean('email_verified').notNull().default(false),
   image: text('image'),
   twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+  role: text('role', { enum: MEMBER_ROLES }).notNull().default('owner'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-});
+}, () => [check('users_role_check', inList('role', MEMBER_ROLES))]);
+
+/** An invitation to a merchant's portal (lib/portal/team.ts): 7 days, accepted once; only the token's SHA-256 is kept. */
+export const memberInvitations = pgTable(
+  'member_invitations',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    email: text('email').notNull(),
+    role: text('role', { enum: MEMBER_ROLES }).notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedBy: text('invited_by').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('member_invitations_merchant_idx').on(t.merchantId), check('member_invitations_role_check', inList('role', MEMBER_ROLES))],
+);
 
 export const sessions = pgTable(
   'sessions',

@@ -1,6 +1,6 @@
-import { and, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { sessions, twoFactors, users } from '@/db/schema';
+import { type MemberRole, sessions, twoFactors, users } from '@/db/schema';
 
 // Portal users and their sessions, beside better-auth's own reads and writes (lib/portal/auth.ts).
 
@@ -33,18 +33,39 @@ export async function deleteUserSession(db: Db, userId: string, sessionId: strin
   return rows.length > 0;
 }
 
-export async function usersByIds(db: Db, ids: string[]) {
-  if (ids.length === 0) return [];
-  return db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(inArray(users.id, ids));
-}
-
 /** The user's second factor, verified or still being enrolled; undefined when none. */
 export async function findTwoFactor(db: Db, userId: string): Promise<{ verified: boolean } | undefined> {
   const [row] = await db.select({ verified: twoFactors.verified }).from(twoFactors).where(eq(twoFactors.userId, userId));
   return row;
 }
 
-/** The merchant's people to tell about a security change, with the first user as a fallback owner. */
-export async function merchantUsers(db: Db, merchantId: string) {
-  return db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.merchantId, merchantId)).orderBy(users.createdAt);
+/** The merchant's owners (told about every security change). */
+export async function merchantOwnerRows(db: Db, merchantId: string) {
+  return db
+    .select({ id: users.id, email: users.email, name: users.name })
+    .from(users)
+    .where(and(eq(users.merchantId, merchantId), eq(users.role, 'owner')))
+    .orderBy(asc(users.createdAt));
+}
+
+/** The merchant's members, first joined first. */
+export async function listMembers(db: Db, merchantId: string) {
+  return db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role, twoFactorEnabled: users.twoFactorEnabled, createdAt: users.createdAt })
+    .from(users)
+    .where(eq(users.merchantId, merchantId))
+    .orderBy(asc(users.createdAt));
+}
+
+export async function countOwners(db: Db, merchantId: string): Promise<number> {
+  return db.$count(users, and(eq(users.merchantId, merchantId), eq(users.role, 'owner')));
+}
+
+export async function updateMemberRole(db: Db, merchantId: string, userId: string, role: MemberRole): Promise<void> {
+  await db.update(users).set({ role }).where(and(eq(users.merchantId, merchantId), eq(users.id, userId)));
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase()));
+  return row;
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { deleteUnusedMerchant, insertMerchant } from '@/db/queries/merchants';
 import { merchantHasUser } from '@/db/queries/users';
+import { MEMBER_ROLES, type MemberRole } from '@/db/schema';
 import { clientIp } from '@/lib/api/with-checkout';
 import { generateWebhookSecret } from '@/lib/auth/secrets';
 import { queueAccountEmail } from '@/lib/email/account';
@@ -196,6 +197,7 @@ export interface PortalUser {
   name: string;
   /** The session's id (re-authentication is recorded on it). */
   sessionId: string;
+  role: MemberRole;
 }
 
 /** The signed-in user of these headers, or null (no cookie, a revoked or expired session). */
@@ -203,9 +205,10 @@ export async function currentUser(headers: Headers): Promise<PortalUser | null> 
   const auth = await getAuth();
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
-  const { id, merchantId, email, name } = session.user;
+  const { id, merchantId, email, name, role } = session.user;
   if (!merchantId) return null;
-  return { userId: id, merchantId, email, name, sessionId: session.session.id };
+  const known = (MEMBER_ROLES as readonly unknown[]).includes(role) ? (role as MemberRole) : 'viewer';
+  return { userId: id, merchantId, email, name, sessionId: session.session.id, role: known };
 }
 
 export async function signOut(headers: Headers): Promise<void> {

@@ -4,7 +4,7 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { nextCookies } from 'better-auth/next-js';
 import { twoFactor } from 'better-auth/plugins';
 import { type Db, getDb } from '@/db/client';
-import { accounts, sessions, twoFactors, users, verifications } from '@/db/schema';
+import { accounts, type MemberRole, sessions, twoFactors, users, verifications } from '@/db/schema';
 import { queueAccountEmail } from '@/lib/email/account';
 import { env } from '@/lib/env';
 import { inTransaction } from '@/lib/unit-of-work';
@@ -16,11 +16,14 @@ import { PASSWORD_MAX, PASSWORD_MIN } from './passwords';
 // behind an HttpOnly cookie. Its HTTP handler is not mounted: every call comes from our server
 // actions. `merchantId` is not an input: a new user's merchant is set by `withNewUserMerchant`.
 
-const newUserMerchant = new AsyncLocalStorage<string>();
+const newUserMerchant = new AsyncLocalStorage<{ merchantId: string; role: MemberRole }>();
 
-/** Runs `work` (a sign-up) so that the user it creates belongs to `merchantId`; a user created outside it is refused. */
-export function withNewUserMerchant<T>(merchantId: string, work: () => Promise<T>): Promise<T> {
-  return newUserMerchant.run(merchantId, work);
+/**
+ * Runs `work` (a sign-up, an accepted invitation) so that the user it creates belongs to
+ * `merchantId` with `role`; a user created outside it is refused.
+ */
+export function withNewUserMerchant<T>(merchantId: string, work: () => Promise<T>, role: MemberRole = 'owner'): Promise<T> {
+  return newUserMerchant.run({ merchantId, role }, work);
 }
 
 export const VERIFICATION_TTL_SECONDS = 24 * 60 * 60;
@@ -60,15 +63,20 @@ function buildAuth(db: Db) {
       sendVerificationEmail: ({ user, token }) =>
         send(user as AccountUser, accountEmails.verify(user.name, `${APP_URL}/portal/verify-email?token=${encodeURIComponent(token)}`), 'account_verification'),
     },
-    user: { additionalFields: { merchantId: { type: 'string', required: false, input: false } } },
+    user: {
+      additionalFields: {
+        merchantId: { type: 'string', required: false, input: false },
+        role: { type: 'string', required: false, input: false, defaultValue: 'owner' },
+      },
+    },
     session: { expiresIn: 7 * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
     databaseHooks: {
       user: {
         create: {
           before: async (user) => {
-            const merchantId = newUserMerchant.getStore();
-            if (!merchantId) return false;
-            return { data: { ...user, merchantId } };
+            const store = newUserMerchant.getStore();
+            if (!store) return false;
+            return { data: { ...user, merchantId: store.merchantId, role: store.role } };
           },
         },
       },

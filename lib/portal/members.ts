@@ -1,9 +1,9 @@
 import type { Db } from '@/db/client';
-import { merchantUsers } from '@/db/queries/users';
+import { merchantOwnerRows } from '@/db/queries/users';
 
-// A merchant's people (docs/portal.md#accounts).
+// A merchant's people (docs/portal.md#members).
 
 /** Who is told about a security change of the merchant: its owners. */
 export async function merchantOwners(db: Db, merchantId: string) {
-  return merchantUsers(db, merchantId);
+  return merchantOwnerRows(db, merchantId);
 }

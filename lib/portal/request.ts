@@ -10,6 +10,7 @@ import { currentUser, type PortalUser } from './accounts';
 import { errorState, type FormState } from './form-state';
 import { PORTAL_COPY, type PortalCopy } from './i18n';
 import { reauthenticatedUntil } from './reauth';
+import { can, type Permission, roleRefusal } from './roles';
 import { securityCopy } from './security-i18n';
 
 // What every portal page and action starts from: the request's language and its signed-in user.
@@ -34,11 +35,17 @@ export function userActor(user: PortalUser, requestHeaders: Headers): AuditActor
   return { type: 'user', id: user.userId, label: user.email, ip: clientIp({ headers: requestHeaders }) };
 }
 
-/** An action's start: the signed-in user, language and audit actor; a suspended merchant's goes back to the overview. */
-export async function signedIn(): Promise<PortalUser & { lang: Lang; t: PortalCopy; actor: AuditActor }> {
+/**
+ * An action's start: the signed-in user, language and audit actor, and `refused`, the 403 naming
+ * the role when the member's role lacks `permission` (lib/portal/roles.ts), which the action
+ * returns unchanged. A suspended merchant's goes back to the overview.
+ */
+export async function signedIn(permission: Permission): Promise<PortalUser & { lang: Lang; t: PortalCopy; actor: AuditActor; refused: FormState | null }> {
   const user = await requireUser();
   if (await merchantSuspended(await getDb(), user.merchantId)) redirect(SUSPENDED_PATH);
-  return { ...user, ...(await portalLang()), actor: userActor(user, await headers()) };
+  const lang = await portalLang();
+  const refused = can(user.role, permission) ? null : errorState(roleRefusal(user.role, permission, lang.lang));
+  return { ...user, ...lang, actor: userActor(user, await headers()), refused };
 }
 
 /** Loads a resource of the merchant; another merchant's becomes the 403 page, a missing one the 404. */

@@ -12,6 +12,7 @@ import { portalLang, requireUser } from '@/lib/portal/request';
 import { signOutAction, signOutEverywhereAction } from '@/lib/portal/accounts/actions';
 import { sandboxToolsShown } from '@/lib/portal/sandbox-page';
 import { sandboxCopy } from '@/lib/portal/sandbox-i18n';
+import { membersCopy } from '@/lib/portal/members-i18n';
 import { securityCopy } from '@/lib/portal/security-i18n';
 
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
@@ -36,6 +37,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
         { href: '/portal/settings/api', text: t.nav.api },
         { href: '/portal/settings/webhooks', text: t.nav.webhooks },
         { href: '/portal/settings/processor', text: processorCopy(lang).nav },
+        { href: '/portal/settings/members', text: membersCopy(lang).nav },
         { href: '/portal/settings/security', text: securityCopy(lang).nav },
         { href: '/portal/settings/audit', text: auditCopy(lang).nav },
       ],

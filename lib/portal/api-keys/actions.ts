@@ -14,7 +14,8 @@ import { tellOwners } from '@/lib/portal/reauth';
 import { needsReauth, signedIn } from '@/lib/portal/request';
 
 export async function createKeyAction(): Promise<FormState> {
-  const user = await signedIn();
+  const user = await signedIn('api_keys');
+  if (user.refused) return user.refused;
   const { merchantId, t, actor } = user;
   const refused = await needsReauth(user);
   if (refused) return refused;
@@ -32,7 +33,8 @@ export async function createKeyAction(): Promise<FormState> {
 }
 
 export async function revokeKeyAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t, actor } = await signedIn();
+  const { merchantId, t, actor, refused } = await signedIn('api_keys');
+  if (refused) return refused;
   const result = await revokeKey(await getDb(), merchantId, text(form, 'key'), actor);
   revalidatePath('/portal/settings/api');
   if (!result) return error(t.api.revoke_missing);
@@ -40,7 +42,8 @@ export async function revokeKeyAction(_: FormState, form: FormData): Promise<For
 }
 
 export async function saveApiVersionAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t, actor } = await signedIn();
+  const { merchantId, t, actor, refused } = await signedIn('api_keys');
+  if (refused) return refused;
   if (!(await savePinnedVersion(await getDb(), merchantId, text(form, 'apiVersion'), actor))) return error(t.api.versionProblem);
   revalidatePath('/portal/settings/api');
   return ok(t.api.versionSaved);

@@ -22,7 +22,8 @@ async function copy() {
 }
 
 export async function createCouponAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await signedIn();
+  const { merchantId, refused } = await signedIn('business');
+  if (refused) return refused;
   const t = await copy();
   const values = Object.fromEntries(FIELDS.map((name) => [name, String(form.get(name) ?? '')]));
   const result = await createCouponFromForm(await getDb(), merchantId, values, t);
@@ -33,7 +34,8 @@ export async function createCouponAction(_: FormState, form: FormData): Promise<
 }
 
 export async function deleteCouponAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await signedIn();
+  const { merchantId, refused } = await signedIn('business');
+  if (refused) return refused;
   const t = await copy();
   try {
     await deleteCoupon(await getDb(), merchantId, String(form.get('couponId') ?? ''));

@@ -15,7 +15,8 @@ import { ownedOrInterrupt, signedIn } from '@/lib/portal/request';
 
 /** The renewal settings (docs/billing.md#renewal-links), with the operator API's rules: a value out of range names its field. */
 export async function saveRenewalSettingsAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, lang, actor } = await signedIn();
+  const { merchantId, lang, actor, refused } = await signedIn('business');
+  if (refused) return refused;
   const c = CUSTOMER_PORTAL_COPY[lang];
   const whole = (name: string) => {
     const value = form.get(name);
@@ -36,7 +37,8 @@ export async function saveRenewalSettingsAction(_: FormState, form: FormData): P
 
 /** Sends again an e-mail given up after every attempt (docs/customers.md#e-mails); another merchant's is the 403. */
 export async function resendEmailAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, lang } = await signedIn();
+  const { merchantId, lang, refused } = await signedIn('business');
+  if (refused) return refused;
   const c = CUSTOMER_PORTAL_COPY[lang];
   const id = form.get('emailId');
   const db = await getDb();

@@ -14,7 +14,8 @@ import { changePriceFromForm } from '@/lib/portal/price-form';
 import { signedIn } from '@/lib/portal/request';
 
 export async function changePriceAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t } = await signedIn();
+  const { merchantId, t, refused } = await signedIn('business');
+  if (refused) return refused;
   const a = t.activity;
   const value = (name: string) => String(form.get(name) ?? '');
   const db = await getDb();
@@ -35,7 +36,8 @@ export async function changePriceAction(_: FormState, form: FormData): Promise<F
 
 /** Cancel at the end of the period (docs/billing.md#cancel-at-the-end-of-the-period), or undo it, as the API does. */
 export async function cancelAtPeriodEndAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t, lang } = await signedIn();
+  const { merchantId, t, lang, refused } = await signedIn('business');
+  if (refused) return refused;
   const a = t.activity;
   const undo = formText(form, 'undo') === 'true';
   try {

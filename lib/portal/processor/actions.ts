@@ -18,7 +18,8 @@ async function copy() {
 }
 
 export async function saveWompiKeysAction(_: FormState, form: FormData): Promise<FormState> {
-  const user = await signedIn();
+  const user = await signedIn('money');
+  if (user.refused) return user.refused;
   const { merchantId, actor } = user;
   const refused = await needsReauth(user);
   if (refused) return refused;
@@ -38,7 +39,8 @@ export async function saveWompiKeysAction(_: FormState, form: FormData): Promise
 }
 
 export async function useSandboxAction(): Promise<FormState> {
-  const user = await signedIn();
+  const user = await signedIn('money');
+  if (user.refused) return user.refused;
   const { merchantId, actor } = user;
   const refused = await needsReauth(user);
   if (refused) return refused;

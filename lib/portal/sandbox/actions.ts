@@ -15,7 +15,8 @@ import { sandboxCopy } from '@/lib/portal/sandbox-i18n';
 
 export async function advanceClockAction(_: FormState, form: FormData): Promise<FormState> {
   if (!sandboxToolsShown()) notFound();
-  const { merchantId, lang } = await signedIn();
+  const { merchantId, lang, refused } = await signedIn('business');
+  if (refused) return refused;
   const t = sandboxCopy(lang);
   const db = await getDb();
   const result = await advanceFromForm(db, merchantProcessors(db), merchantId, String(form.get('advanceTo') ?? ''));
@@ -39,7 +40,8 @@ export async function advanceClockAction(_: FormState, form: FormData): Promise<
 
 export async function resetClockAction(): Promise<FormState> {
   if (!sandboxToolsShown()) notFound();
-  const { merchantId, lang } = await signedIn();
+  const { merchantId, lang, refused } = await signedIn('business');
+  if (refused) return refused;
   const t = sandboxCopy(lang);
   const { ok } = await resetFromForm(await getDb(), merchantId);
   if (!ok) return { status: 'error', message: t.busy };

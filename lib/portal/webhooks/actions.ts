@@ -36,7 +36,8 @@ function settingState(result: SettingResult, saved: string, problem: string): Fo
 
 /** A change of where events go or how they are signed: re-authentication first, every owner told after. */
 async function sensitive(change: SensitiveChange, save: (db: Db, merchantId: string, actor: AuditActor) => Promise<SettingResult>, saved: (t: PortalCopy) => string, problem: (t: PortalCopy) => string) {
-  const user = await signedIn();
+  const user = await signedIn('webhooks');
+  if (user.refused) return user.refused;
   const refused = await needsReauth(user);
   if (refused) return refused;
   const db = await getDb();
@@ -50,7 +51,8 @@ export async function saveWebhookUrlAction(_: FormState, form: FormData): Promis
 }
 
 export async function saveWebhookRetriesAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t, actor } = await signedIn();
+  const { merchantId, t, actor, refused } = await signedIn('webhooks');
+  if (refused) return refused;
   const on = form.get('webhookRetries') === 'on';
   if ((await saveWebhookRetries(await getDb(), merchantId, on, actor)) === 'needs_url') return error(t.webhooks.retriesNeedUrl);
   revalidatePath('/portal/settings/webhooks');
@@ -58,7 +60,8 @@ export async function saveWebhookRetriesAction(_: FormState, form: FormData): Pr
 }
 
 export async function reenableWebhookAction(): Promise<FormState> {
-  const { merchantId, t, actor } = await signedIn();
+  const { merchantId, t, actor, refused } = await signedIn('webhooks');
+  if (refused) return refused;
   await reenableWebhook(await getDb(), merchantId, actor);
   revalidatePath('/portal/settings/webhooks');
   return ok(t.webhooks.reenabled);
@@ -73,13 +76,15 @@ export async function saveSecretAction(_: FormState, form: FormData): Promise<Fo
 }
 
 export async function saveDomainsAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t, actor } = await signedIn();
+  const { merchantId, t, actor, refused } = await signedIn('webhooks');
+  if (refused) return refused;
   return settingState(await saveAllowedDomains(await getDb(), merchantId, text(form, 'allowedDomains'), actor), t.webhooks.domainsSaved, t.webhooks.domainsProblem);
 }
 
 /** Which lifecycle events the merchant receives (docs/customers.md). */
 export async function saveWebhookEventsAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, lang, actor } = await signedIn();
+  const { merchantId, lang, actor, refused } = await signedIn('webhooks');
+  if (refused) return refused;
   const c = CUSTOMER_PORTAL_COPY[lang];
   const parsed = webhookEventsSchema.safeParse(form.getAll('webhookEvents'));
   if (!parsed.success) return { status: 'error', message: c.eventsProblem, details: parsed.error.issues.map((i) => i.message) };
@@ -89,7 +94,8 @@ export async function saveWebhookEventsAction(_: FormState, form: FormData): Pro
 }
 
 export async function sendTestEventAction(): Promise<FormState> {
-  const { merchantId, t } = await signedIn();
+  const { merchantId, t, refused } = await signedIn('events');
+  if (refused) return refused;
   let reply;
   try {
     reply = await sendTestEvent(merchantId);
@@ -105,7 +111,8 @@ export async function sendTestEventAction(): Promise<FormState> {
 }
 
 export async function resendEventAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId, t } = await signedIn();
+  const { merchantId, t, refused } = await signedIn('events');
+  if (refused) return refused;
   const eventId = text(form, 'eventId');
   // Another merchant's event (a forged form; the page never offers one) is the 403, a missing one
   // the 404; nothing is sent.
