@@ -34,7 +34,7 @@ export const MAX_TRIAL_DAYS = 365;
 export const MODALITIES = ['RECURRING', 'SINGLE'] as const;
 export const TRANSACTION_STATUSES = ['PENDING', 'APPROVED', 'DECLINED', 'VOIDED', 'ERROR'] as const;
 /** PRORATION: the difference of a price increase applied at once (docs/billing.md#price-changes). */
-export const TRANSACTION_KINDS = ['INITIAL', 'RENEWAL', 'PRORATION'] as const;
+export const TRANSACTION_KINDS = ['INITIAL', 'RENEWAL', 'PRORATION', 'SETUP_FEE'] as const;
 export const ID_TYPES = ['CC', 'CE', 'NIT', 'PP'] as const;
 export const PROCESSOR_TYPES = ['sandbox', 'wompi'] as const;
 export const PAYMENT_METHOD_TYPES = ['CARD', 'NEQUI', 'PSE'] as const;
@@ -312,6 +312,8 @@ export const subscriptionPlans = pgTable(
     // a change waits in scheduled_quantity beside scheduled_amount.
     quantity: integer('quantity').notNull().default(1),
     scheduledQuantity: integer('scheduled_quantity'),
+    // Charged once with the first payment, or at a trial's start (docs/billing.md#setup-fee).
+    setupFee: cents('setup_fee'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -332,6 +334,7 @@ export const subscriptionPlans = pgTable(
     // A sweep's own claims, given back when it ends (lib/billing/sweep.ts).
     index('subscription_plans_sweep_claim_idx').on(t.sweepClaim).where(sql`sweep_claim is not null`),
     index('subscription_plans_trial_notice_idx').on(t.trialNoticeAt).where(sql`status = 'TRIALING' and trial_notice_at is not null`),
+    check('subscription_plans_setup_fee_check', sql`setup_fee is null or setup_fee between 100 and 99999999999`),
     check('subscription_plans_quantity_check', sql`quantity between 1 and 10000 and (scheduled_quantity is null or scheduled_quantity between 1 and 10000)`),
     // Plans whose cancellation at the end of the period is due (lib/plans/cancel-at.ts).
     index('subscription_plans_cancel_at_idx').on(t.cancelAt).where(sql`cancel_at is not null and status in ('ACTIVE', 'TRIALING', 'PAUSED')`),
@@ -407,6 +410,7 @@ export const transactions = pgTable(
     // unit price; null for a proration and for charges recorded before quantities.
     quantity: integer('quantity'),
     unitAmount: cents('unit_amount'),
+    setupFee: cents('setup_fee').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -30,6 +30,7 @@ type PlanInput = Pick<
   | 'customerTaxIdDv'
   | 'customerLegalName'
   | 'quantity'
+  | 'setupFee'
 > & { nextChargeDate: Date; tokenExpiresAt: Date; createdAt: Date };
 
 const ph = sql.placeholder;
@@ -55,12 +56,12 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
         insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval_unit, interval_count,
           trial_days, status, next_charge_date, checkout_token, token_expires_at, customer_phone, customer_email, customer_first_name,
           customer_last_name, customer_id_type, customer_id_number, allow_promotion_codes, coupon_id, discount_percent, discount_amount,
-          discount_periods, customer_tax_id_type, customer_tax_id_number, customer_tax_id_dv, customer_legal_name, quantity, created_at, updated_at)
+          discount_periods, customer_tax_id_type, customer_tax_id_number, customer_tax_id_dv, customer_legal_name, quantity, setup_fee, created_at, updated_at)
         values (${ph('planId')}, ${ph('merchantId')}, (select id from customer), ${ph('externalReference')}, ${ph('description')},
           ${ph('amount')}, ${ph('modality')}, ${ph('intervalUnit')}, ${ph('intervalCount')}, ${ph('trialDays')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
           ${ph('tokenExpiresAt')}, ${ph('phone')}, ${ph('email')}, ${ph('firstName')}, ${ph('lastName')}, ${ph('idType')},
           ${ph('idNumber')}, ${ph('allowPromotionCodes')}, ${ph('couponId')}, ${ph('discountPercent')}, ${ph('discountAmount')},
-          ${ph('discountPeriods')}, ${ph('taxIdType')}, ${ph('taxIdNumber')}, ${ph('taxIdDv')}, ${ph('legalName')}, ${ph('quantity')}, ${ph('createdAt')}, ${ph('createdAt')})`,
+          ${ph('discountPeriods')}, ${ph('taxIdType')}, ${ph('taxIdNumber')}, ${ph('taxIdDv')}, ${ph('legalName')}, ${ph('quantity')}, ${ph('setupFee')}, ${ph('createdAt')}, ${ph('createdAt')})`,
   ),
 );
 
@@ -104,6 +105,7 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
     taxIdDv: p.customerTaxIdDv ?? null,
     legalName: p.customerLegalName ?? null,
     quantity: p.quantity ?? 1,
+    setupFee: p.setupFee ?? null,
     createdAt: p.createdAt.toISOString(),
   });
 }

@@ -1,4 +1,5 @@
 import type { Db } from '@/db/client';
+import { discountFor } from '@/lib/coupons/discount';
 import { listAmountOf } from '@/lib/calendar/schedule';
 import { findNequiWait } from '@/db/queries/nequi-waits';
 import { type PlanRow, setCustomerLang } from '@/db/queries/plans';
@@ -97,6 +98,14 @@ function refusal(plan: PlanRow, link: RenewalLinkRow | null, now: Date): ApiErro
   return null;
 }
 
+/** A plan's first charge: its seats less the coupon, plus the setup fee, which no coupon takes anything off (docs/billing.md#setup-fee). */
+function firstCharge(plan: PlanRow) {
+  const list = listAmountOf(plan);
+  const discount = discountFor(plan, list);
+  const setupFee = plan.setupFee ?? 0;
+  return { kind: 'INITIAL' as const, amount: list - discount + setupFee, discount, setupFee, quantity: plan.quantity, unitAmount: plan.amount };
+}
+
 /** Under the plan's lock: refuses what may not be paid, then names the payment and records the customer's language. */
 function preparePayment({ instrument, lang, renewalLinkId }: { instrument: PaymentInstrument; lang?: Lang; renewalLinkId: string | null }, now: Date) {
   return async (tx: Db, plan: PlanRow): Promise<NewCharge> => {
@@ -109,7 +118,7 @@ function preparePayment({ instrument, lang, renewalLinkId }: { instrument: Payme
     }
     // The plan's amount, or the period's: nothing the browser sends decides what is charged.
     if (link) return { kind: 'RENEWAL', amount: link.amount, periodStart: link.period, renewalLinkId: link.id, ...methodOf(instrument) };
-    return { kind: 'INITIAL', amount: listAmountOf(plan), quantity: plan.quantity, unitAmount: plan.amount, ...methodOf(instrument) };
+    return { ...firstCharge(plan), ...methodOf(instrument) };
   };
 }
 

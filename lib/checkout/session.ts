@@ -71,7 +71,7 @@ async function discountView(db: Db, { plan, link }: FoundPlan): Promise<Pick<Che
       code: coupon?.code ?? null,
       listAmount,
       discount: charges.discount,
-      amountDue: charges.now,
+      amountDue: charges.now + (link ? 0 : firstSetupFee(plan)),
       amountLater: charges.later,
       discountedCharges: charges.discountedCharges,
     },
@@ -101,11 +101,16 @@ export async function loadCheckoutPage(db: Db, token: string, now: Date = new Da
   };
 }
 
+/** The setup fee the plan's own checkout charges with its first payment (a trial's start charges it too). */
+function firstSetupFee(plan: FoundPlan['plan']): number {
+  return plan.status === 'PENDING_ACTIVATION' ? (plan.setupFee ?? 0) : 0;
+}
+
 function sessionView({ plan, link, merchantName, allowedDomains }: FoundPlan): CheckoutSessionView {
   return {
     customer: { phone: plan.customerPhone, firstName: plan.customerFirstName },
     planName: plan.description,
-    amount: link ? link.amount : listAmountOf(plan),
+    amount: link ? link.amount : listAmountOf(plan) + firstSetupFee(plan),
     currency: 'COP',
     merchantName,
     merchantId: plan.merchantId,

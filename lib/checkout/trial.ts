@@ -5,7 +5,9 @@ import { anchorFor, intervalOf, MONTHLY } from '@/lib/calendar/interval';
 import { noteTrialStarted } from '@/lib/notices';
 import type { Lang } from '@/lib/i18n/locale';
 import type { DeclineReason, PaymentProcessor } from '@/lib/processors';
-import type { Consent, PaymentInstrument } from '@/lib/processors/processor';
+import { type Consent, type PaymentInstrument, savedMethodType } from '@/lib/processors/processor';
+import type { TransactionRow } from '@/db/queries/transactions';
+import { openCharge, sendCharge } from '@/lib/settlement/attempt';
 import { inTransaction } from '@/lib/unit-of-work';
 
 // A free trial's start (docs/billing.md#trials): the method is checked and saved without a charge,
@@ -46,6 +48,31 @@ export function trialSchedule(trialDays: number, now: Date): { endsAt: Date; not
   return { endsAt, noticeAt: trialDays * DAY_MS > TRIAL_NOTICE_MS ? new Date(endsAt.getTime() - TRIAL_NOTICE_MS) : null };
 }
 
+/**
+ * A trial's setup fee (docs/billing.md#setup-fee), charged to the method just saved before the
+ * trial starts, through the one charge attempt; the trial starts only once it is approved.
+ */
+async function chargeSetupFee(db: Db, processor: PaymentProcessor, found: PlanRow, token: string, now: Date): Promise<Pick<TransactionRow, 'status' | 'failureCode'>> {
+  const opened = await openCharge(db, {
+    plan: found.id,
+    now,
+    prepare: async (_tx, plan) =>
+      plan.status === 'PENDING_ACTIVATION' && plan.setupFee
+        ? { kind: 'SETUP_FEE', amount: plan.setupFee, discount: 0, setupFee: plan.setupFee, paymentMethodToken: token, paymentMethodType: savedMethodType(token) }
+        : 'skip',
+  });
+  if (opened.status === 'in_progress') throw new ApiError('conflict', 'A payment of this link is already in progress');
+  if (opened.status !== 'opened') throw new ApiError('conflict', 'This subscription no longer accepts payments');
+  const { transaction } = await sendCharge(
+    db,
+    processor,
+    opened,
+    (txn) => processor.charge({ amount: txn.amount, currency: 'COP', reference: txn.id, paymentMethod: token, initiator: 'customer', customerEmail: found.customerEmail }),
+    { now },
+  );
+  return transaction;
+}
+
 /** Starts the trial of `found` (a plan with trialDays, its own token) with the customer's method. */
 export async function startTrial(
   db: Db,
@@ -69,6 +96,11 @@ export async function startTrial(
   }
   const saved = await processor.saveMethod({ instrument, customerEmail: found.customerEmail, consent });
   if (!saved.ok) return view('DECLINED', { declineReason: saved.declineReason });
+  if (found.setupFee) {
+    const fee = await chargeSetupFee(db, processor, found, saved.token, now);
+    if (fee.status === 'PENDING') return view('PENDING');
+    if (fee.status !== 'APPROVED') return view('DECLINED', { declineReason: (fee.failureCode as DeclineReason | null) ?? 'processor_error' });
+  }
   const plan = await inTransaction(db, async (tx, outbox) => {
     const locked = await lockPlan(tx, found.id);
     const refusedNow = trialRefusal(locked);

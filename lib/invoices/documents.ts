@@ -8,6 +8,7 @@ import { finalConsumer, type Buyer } from '@/lib/einvoicing/draft';
 import { type LineInput, priceLine, totalsOf } from '@/lib/einvoicing/money';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
+import { chargeLines } from '@/lib/receipts/lines';
 import { ivaOfColumn } from './settings';
 
 // Writing electronic invoices in the unit of work of the change that causes them
@@ -39,6 +40,15 @@ function periodOf(plan: PlanRow, txn: TransactionRow) {
   return invoicePeriod(start, intervalOf(plan), plan.billingAnchorDay);
 }
 
+/** The charge's lines as the receipt has them (lib/receipts/lines.ts): seats, setup fee; the coupon a discount of the seats' line. */
+function invoiceLines(plan: PlanRow, txn: TransactionRow, iva: LineInput['iva']): LineInput[] {
+  return chargeLines(txn).flatMap((line): LineInput[] => {
+    if (line.kind === 'fixed') return [{ description: plan.description, quantity: line.quantity, unitPrice: line.unitAmount, discount: txn.discount, iva }];
+    if (line.kind === 'setup_fee') return [{ description: 'Cargo de inscripción', quantity: 1, unitPrice: line.amount, discount: 0, iva }];
+    return [];
+  });
+}
+
 /**
  * An APPROVED charge's PENDING invoice, when its merchant invoices; true when the charge has one.
  * A second settler's insert does nothing: one invoice per charge.
@@ -47,8 +57,8 @@ export async function noteInvoice(tx: Db, outbox: Outbox, plan: PlanRow, txn: Tr
   if (txn.status !== 'APPROVED') return false;
   const settings = await getEInvoicingOf(tx, plan.merchantId);
   if (!settings?.provider || !settings.iva) return false;
-  const line: LineInput = { description: plan.description, quantity: 1, unitPrice: txn.amount + txn.discount, discount: txn.discount, iva: ivaOfColumn(settings.iva) };
-  const totals = totalsOf([priceLine(line)]);
+  const lines = invoiceLines(plan, txn, ivaOfColumn(settings.iva));
+  const totals = totalsOf(lines.map(priceLine));
   const period = periodOf(plan, txn);
   const inserted = await insertInvoice(tx, {
     id: createId('inv', now.getTime()),
@@ -63,7 +73,7 @@ export async function noteInvoice(tx: Db, outbox: Outbox, plan: PlanRow, txn: Tr
     net: totals.lineExtension,
     ivaAmount: totals.iva,
     ivaRate: settings.iva,
-    lines: [line],
+    lines,
     buyer: buyerOf(plan) as unknown as Record<string, unknown>,
     paymentMethod: txn.paymentMethodType,
     periodStart: period.start,

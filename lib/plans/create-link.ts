@@ -43,6 +43,10 @@ async function insertLink(
   if (offAmount && (await getMerchant(db, merchantId))?.processorType === 'wompi') {
     throw new ApiError('invalid_request', `plan.amount ${offAmount}`, { details: [{ path: 'plan.amount', message: offAmount }] });
   }
+  if (plan.setupFee !== undefined && plan.setupFee % 100 !== 0 && (await getMerchant(db, merchantId))?.processorType === 'wompi') {
+    const message = 'must be whole pesos (a multiple of 100 cents) through Wompi';
+    throw new ApiError('invalid_request', `plan.setupFee ${message}`, { details: [{ path: 'plan.setupFee', message }] });
+  }
   const interval = plan.modality === 'RECURRING' ? (plan.interval ?? MONTHLY) : null;
   const token = randomBase62(CHECKOUT_TOKEN_LENGTH);
   const planId = createId('sub', now.getTime());
@@ -81,6 +85,7 @@ async function insertLink(
         tokenExpiresAt,
         allowPromotionCodes: plan.allowPromotionCodes ?? false,
         quantity: plan.quantity ?? 1,
+        setupFee: plan.setupFee ?? null,
         ...coupon,
         createdAt: now,
       },

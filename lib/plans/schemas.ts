@@ -173,6 +173,17 @@ const planShape = z.object(
           'Extension, RECURRING only (docs/billing.md#trials): days of free trial. The checkout saves a card or Nequi account without charging; the first charge is at the end of the trial. PSE cannot start a trial',
         examples: [14],
       }),
+    setupFee: z
+      .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number of cents (not a string)') })
+      .int('must be a whole number of cents')
+      .min(MIN_AMOUNT, `must be at least ${MIN_AMOUNT} cents`)
+      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`)
+      .optional()
+      .meta({
+        description:
+          'Extension, API version 2026-11-28 (docs/billing.md#setup-fee): cents charged once with the first payment (at the start of a free trial), its own line on the receipt and the invoice; whole pesos through Wompi',
+        examples: [5_000_000],
+      }),
     quantity: quantitySchema.optional().meta({
       description:
         'Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, 1 to 10,000 (default 1). `amount` is then the unit price, and each charge takes unit × quantity',
@@ -199,7 +210,7 @@ function checkPlan(plan: Partial<PlanFields> & Pick<PlanFields, 'amount' | 'moda
 const planSchema = planShape.superRefine(checkPlan);
 
 /** What 2026-11-26 reads of a plan: without 2026-11-28's fields. */
-const plan20261126 = planShape.omit({ quantity: true }).superRefine(checkPlan);
+const plan20261126 = planShape.omit({ quantity: true, setupFee: true }).superRefine(checkPlan);
 
 export const createLinkBodySchema = z
   .object({ customer: customerSchema, plan: planSchema })
@@ -293,6 +304,7 @@ export const planRecordSchema = z
     trial: trialSchema.optional().describe('Extension (docs/billing.md#trials): present only for a plan created with a free trial'),
     cancelAt: cancelAtSchema,
     quantity: quantityReplySchema,
+    setupFee: z.number().int().optional().describe('Extension, API version 2026-11-28 (docs/billing.md#setup-fee): the setup fee the first payment carries, present when the link set one'),
     renewalUrl: z
       .string()
       .optional()
@@ -440,7 +452,7 @@ export const planRecord20261120Schema = z
 
 // What 2026-11-26 sees: 2026-11-28's fields (docs/billing.md, part two) left out.
 
-export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true }).meta({ id: 'SubscriptionPlan' });
+export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true, setupFee: true }).meta({ id: 'SubscriptionPlan' });
 
 export const planStatus20261126Schema = planStatusSchema
   .extend({ plan: planStatusSchema.shape.plan.omit({ cancelAt: true, quantity: true }) })

@@ -84,6 +84,7 @@ export function toPlanRecord(plan: PlanRow, { renewalUrl }: { renewalUrl?: strin
     ...trialFields(plan),
     ...cancelAtFields(plan),
     ...quantityFields(plan),
+    ...(plan.setupFee !== null ? { setupFee: plan.setupFee } : {}),
     ...(renewalUrl ? { renewalUrl } : {}),
     createdAt: plan.createdAt.toISOString(),
     updatedAt: plan.updatedAt.toISOString(),

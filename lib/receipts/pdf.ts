@@ -40,6 +40,7 @@ const WORDS = {
     chargeDate: 'Fecha del cobro',
     listAmount: 'Precio de lista',
     fixedLine: 'Cargo fijo: {quantity} × {unit}',
+    setupFeeLine: 'Cargo de inscripción (una vez)',
     discount: 'Descuento',
     amount: 'Valor cobrado',
     method: 'Medio de pago',
@@ -62,6 +63,7 @@ const WORDS = {
     chargeDate: 'Charge date',
     listAmount: 'List price',
     fixedLine: 'Fixed charge: {quantity} × {unit}',
+    setupFeeLine: 'Setup fee (once)',
     discount: 'Discount',
     amount: 'Amount charged',
     method: 'Payment method',
@@ -82,6 +84,7 @@ const dateOf = (lang: Lang, date: Date) => new Intl.DateTimeFormat(LANG_TAG[lang
 /** One line of the charge as the receipt lists it (the discount has its own row). */
 function lineRow(lang: Lang, line: Exclude<ChargeLine, { kind: 'discount' }>): [string, string] {
   const w = WORDS[lang];
+  if (line.kind === 'setup_fee') return [w.setupFeeLine, `${formatCop(line.amount)} COP`];
   return [fill(w.fixedLine, { quantity: line.quantity, unit: formatCop(line.unitAmount) }), `${formatCop(line.amount)} COP`];
 }
 

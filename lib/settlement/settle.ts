@@ -77,6 +77,8 @@ async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionR
     return activated ?? plan;
   }
   if (txn.kind === 'PRORATION') return applyProration(tx, plan, txn);
+  // A trial's setup fee (docs/billing.md#setup-fee) moves nothing: the trial starts once it is approved.
+  if (txn.kind === 'SETUP_FEE') return plan;
   if (txn.status === 'VOIDED' || txn.status === 'PENDING') return plan;
   // A link's payment, or the saved method's attempt at a period with an open link; one approved
   // after its plan was cancelled or paused is late and pays nothing (renewal-links.ts).

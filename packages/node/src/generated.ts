@@ -99,6 +99,8 @@ export type CreateLinkRequest = {
     allowPromotionCodes?: boolean;
     /** Extension, RECURRING only (docs/billing.md#trials): days of free trial. The checkout saves a card or Nequi account without charging; the first charge is at the end of the trial. PSE cannot start a trial */
     trialDays?: number;
+    /** Extension, API version 2026-11-28 (docs/billing.md#setup-fee): cents charged once with the first payment (at the start of a free trial), its own line on the receipt and the invoice; whole pesos through Wompi */
+    setupFee?: number;
     /** Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, 1 to 10,000 (default 1). `amount` is then the unit price, and each charge takes unit × quantity */
     quantity?: number;
   };
@@ -327,6 +329,8 @@ export type SubscriptionPlan = {
   cancelAt?: number;
   /** Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, present when not 1; `amount` is then the unit price */
   quantity?: number;
+  /** Extension, API version 2026-11-28 (docs/billing.md#setup-fee): the setup fee the first payment carries, present when the link set one */
+  setupFee?: number;
   /** Only while a renewal link is open (extension, docs/billing.md#renewal-links): the link that pays the period due, to send the customer */
   renewalUrl?: string;
   createdAt: string;
@@ -753,6 +757,11 @@ export const REQUEST_BODIES: Record<string, unknown> = {
             "type": "integer",
             "minimum": 1,
             "maximum": 365
+          },
+          "setupFee": {
+            "type": "integer",
+            "minimum": 100,
+            "maximum": 99999999999
           },
           "quantity": {
             "type": "integer",
