@@ -5,6 +5,7 @@ import { PortalShell } from '@/components/portal/portal-shell';
 import { getDb } from '@/db/client';
 import { auditCopy } from '@/lib/portal/audit-i18n';
 import { couponsCopy } from '@/lib/portal/coupons-i18n';
+import { einvoicingCopy } from '@/lib/portal/einvoicing-i18n';
 import { processorCopy } from '@/lib/portal/processor-i18n';
 import { merchantSuspended } from '@/lib/merchants/suspension';
 import { getProcessorSettings, inTestMode } from '@/lib/portal/processor-page';
@@ -29,6 +30,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
         { href: '/portal/activity', text: t.nav.activity },
         { href: '/portal/transactions', text: t.nav.transactions },
         { href: '/portal/coupons', text: couponsCopy(lang).nav },
+        { href: '/portal/invoices', text: einvoicingCopy(lang).invoicesNav },
       ],
     },
     {
@@ -38,6 +40,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
         { href: '/portal/settings/webhooks', text: t.nav.webhooks },
         { href: '/portal/settings/processor', text: processorCopy(lang).nav },
         { href: '/portal/settings/members', text: membersCopy(lang).nav },
+        { href: '/portal/settings/invoicing', text: einvoicingCopy(lang).nav },
         { href: '/portal/settings/security', text: securityCopy(lang).nav },
         { href: '/portal/settings/audit', text: auditCopy(lang).nav },
       ],

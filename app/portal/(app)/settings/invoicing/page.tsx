@@ -1,0 +1,89 @@
+// /portal/settings/invoicing (docs/einvoicing.md#settings): Settings → Facturación. Factus or
+// Alegra credentials (never shown again), the IVA rate, turning it off, and "Probar", which asks the
+// provider whether the saved credentials work and issues nothing. All forms work without JavaScript.
+import { ActionForm } from '@/components/portal/action-form';
+import { ReauthCard } from '@/components/portal/reauth-card';
+import { getDb } from '@/db/client';
+import { fill } from '@/lib/i18n/format';
+import { saveAlegraAction, saveFactusAction, testEInvoicingAction, turnEInvoicingOffAction } from '@/lib/portal/einvoicing/actions';
+import { einvoicingCopy } from '@/lib/portal/einvoicing-i18n';
+import { loadEInvoicingSettings } from '@/lib/portal/einvoicing-page';
+import { portalLang, requireUser } from '@/lib/portal/request';
+
+const IVA_VALUES = ['19', '5', '0', 'excluded'] as const;
+
+export default async function InvoicingSettingsPage() {
+  const user = await requireUser();
+  const { lang, t: portal } = await portalLang();
+  const t = einvoicingCopy(lang);
+  const { view, resolution } = await loadEInvoicingSettings(await getDb(), user.merchantId);
+  const copy = { label: t.copy, copied: t.copied };
+  const ivaNow = view ? String(view.iva) : '19';
+  const field = (name: keyof typeof t.labels, props: { type?: string; required?: boolean; defaultValue?: string | number; inputMode?: 'numeric' } = {}) => (
+    <label key={name}>
+      {t.labels[name]}
+      <input name={name} type={props.type ?? 'text'} required={props.required ?? true} autoComplete="off" spellCheck={false} defaultValue={props.defaultValue} inputMode={props.inputMode} />
+    </label>
+  );
+  const ivaSelect = (
+    <label>
+      {t.labels.iva}
+      <select name="iva" defaultValue={ivaNow}>
+        {IVA_VALUES.map((v) => (
+          <option key={v} value={v}>
+            {t.ivaOptions[v]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <>
+      <h1>{t.title}</h1>
+      <ReauthCard user={user} />
+      <p>{t.intro}</p>
+      <section className="card" aria-labelledby="einvoicing-now">
+        <h2 id="einvoicing-now">{t.current}</h2>
+        <p data-testid="einvoicing-state">
+          {view ? fill(t.on, { provider: view.provider === 'factus' ? 'Factus' : 'Alegra', iva: view.iva === 'excluded' ? t.excluded : `${view.iva} %` }) : t.off}
+        </p>
+        {view ? (
+          <ActionForm action={turnEInvoicingOffAction} submit={t.turnOff} pending={portal.auth.pending} copy={copy} danger />
+        ) : null}
+      </section>
+      <section className="card" aria-labelledby="einvoicing-test">
+        <h2 id="einvoicing-test">{t.testTitle}</h2>
+        <p>{t.testIntro}</p>
+        <ActionForm action={testEInvoicingAction} submit={t.test} pending={portal.auth.pending} copy={copy} />
+      </section>
+      <section className="card" aria-labelledby="einvoicing-factus">
+        <h2 id="einvoicing-factus">{t.factusTitle}</h2>
+        <p>{t.factusIntro}</p>
+        <ActionForm action={saveFactusAction} submit={t.save} pending={portal.auth.pending} copy={copy}>
+          {field('clientId')}
+          {field('clientSecret', { type: 'password' })}
+          {field('username')}
+          {field('password', { type: 'password' })}
+          {field('numberingRangeId', { required: false, inputMode: 'numeric' })}
+          {ivaSelect}
+        </ActionForm>
+      </section>
+      <section className="card" aria-labelledby="einvoicing-alegra">
+        <h2 id="einvoicing-alegra">{t.alegraTitle}</h2>
+        <p>{t.alegraIntro}</p>
+        <ActionForm action={saveAlegraAction} submit={t.save} pending={portal.auth.pending} copy={copy}>
+          {field('token', { type: 'password' })}
+          {field('companyId')}
+          {field('resolutionNumber', { defaultValue: resolution?.number, inputMode: 'numeric' })}
+          {field('prefix', { required: false, defaultValue: resolution?.prefix })}
+          {field('from', { defaultValue: resolution?.from, inputMode: 'numeric' })}
+          {field('to', { defaultValue: resolution?.to, inputMode: 'numeric' })}
+          {field('startDate', { defaultValue: resolution?.startDate })}
+          {field('endDate', { defaultValue: resolution?.endDate })}
+          {field('technicalKey', { defaultValue: resolution?.technicalKey })}
+          {ivaSelect}
+        </ActionForm>
+      </section>
+    </>
+  );
+}
