@@ -26,7 +26,8 @@ const iva = (form: FormData) => {
 const whole = (form: FormData, name: string) => (text(form, name).trim() === '' ? undefined : Number(text(form, name)));
 
 async function save(settings: unknown): Promise<FormState> {
-  const user = await signedIn();
+  const user = await signedIn('money');
+  if (user.refused) return user.refused;
   const { merchantId, actor } = user;
   const refused = await needsReauth(user);
   if (refused) return refused;
@@ -74,7 +75,8 @@ export async function turnEInvoicingOffAction(): Promise<FormState> {
 }
 
 export async function testEInvoicingAction(): Promise<FormState> {
-  const { merchantId } = await signedIn();
+  const { merchantId, refused } = await signedIn('money');
+  if (refused) return refused;
   const t = await copy();
   const result = await testEInvoicing(await getDb(), merchantId);
   if (result === 'ok') return { status: 'ok', message: t.testOk };
@@ -84,7 +86,8 @@ export async function testEInvoicingAction(): Promise<FormState> {
 }
 
 export async function retryInvoiceAction(_: FormState, form: FormData): Promise<FormState> {
-  const { merchantId } = await signedIn();
+  const { merchantId, refused } = await signedIn('business');
+  if (refused) return refused;
   const t = await copy();
   try {
     await retryInvoice(await getDb(), merchantId, text(form, 'invoiceId'));
