@@ -18,3 +18,12 @@ export function demoCredentials(): DemoCredentials {
   const file = demoCredentialsFile();
   return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as DemoCredentials) : {};
 }
+
+/**
+ * The merchant's API credentials named as the SDK's README names them: SERVICEPAY_API_KEY (pk_…)
+ * and SERVICEPAY_API_SECRET (sk_…) in the environment, else the demo merchant's.
+ */
+export function apiCredentials(): { apiKey?: string; apiSecret?: string } {
+  const demo = demoCredentials();
+  return { apiKey: process.env.SERVICEPAY_API_KEY ?? demo.apiKey, apiSecret: process.env.SERVICEPAY_API_SECRET ?? demo.apiSecret };
+}

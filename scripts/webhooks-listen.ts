@@ -1,7 +1,8 @@
 // npm run webhooks:listen -- --forward-to http://localhost:8080/webhooks
 //   [--url http://localhost:3000] [--replay N] [--interval ms]
 // Receives the merchant's webhooks on this machine (lib/webhooks/listen.ts, docs/webhooks.md).
-// Credentials come from the environment (SERVICEPAY_API_KEY, SERVICEPAY_WEBHOOK_SECRET), else the
+// Credentials come from the environment (SERVICEPAY_API_KEY, SERVICEPAY_API_SECRET and
+// SERVICEPAY_WEBHOOK_SECRET, as the SDK names them), else the
 // demo merchant's (.data/demo-merchant.json, written by the first `npm run dev`), else a prompt on
 // the terminal that does not echo them. Never from the command line: npm prints a script's
 // arguments, and `ps` shows them to every user of the machine.
@@ -9,7 +10,7 @@ import readline from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { listen } from '@/lib/webhooks/listen';
-import { demoCredentials } from './demo-credentials';
+import { apiCredentials, demoCredentials } from './demo-credentials';
 
 /** Asks on the terminal without echoing the answer; undefined without a terminal. */
 async function askHidden(question: string): Promise<string | undefined> {
@@ -38,19 +39,19 @@ async function main() {
   if (values['api-key'] !== undefined || values.secret !== undefined) {
     console.error(
       'webhooks:listen takes no credentials on the command line (npm prints its arguments and `ps` shows them):\n' +
-        '  set SERVICEPAY_API_KEY=pk_…:sk_… and SERVICEPAY_WEBHOOK_SECRET=whsec_… in the environment, or run it in a terminal to be asked.',
+        '  set SERVICEPAY_API_KEY=pk_…, SERVICEPAY_API_SECRET=sk_… and SERVICEPAY_WEBHOOK_SECRET=whsec_… in the environment, or run it in a terminal to be asked.',
     );
     process.exit(2);
   }
-  const demo = demoCredentials();
-  const credentials =
-    process.env.SERVICEPAY_API_KEY ?? (demo.apiKey && demo.apiSecret ? `${demo.apiKey}:${demo.apiSecret}` : await askHidden('API key (pk_…:sk_…): '));
-  const secret = process.env.SERVICEPAY_WEBHOOK_SECRET ?? demo.webhookSecret ?? (await askHidden('Webhook Secret (whsec_…): '));
+  const known = apiCredentials();
+  const apiKey = known.apiKey ?? (await askHidden('API key (pk_…): '));
+  const apiSecret = known.apiSecret ?? (await askHidden('API secret (sk_…): '));
+  const secret = process.env.SERVICEPAY_WEBHOOK_SECRET ?? demoCredentials().webhookSecret ?? (await askHidden('Webhook Secret (whsec_…): '));
   const forwardTo = values['forward-to'];
   const problems = [
     !forwardTo || !/^https?:\/\//.test(forwardTo) ? '--forward-to: the local URL to POST to, e.g. http://localhost:8080/webhooks' : null,
-    !credentials || !/^pk_\w+:sk_\w+$/.test(credentials)
-      ? 'SERVICEPAY_API_KEY=pk_…:sk_… in the environment (the demo merchant’s is read from .data/demo-merchant.json; in a terminal you are asked)'
+    !apiKey || !/^pk_\w+$/.test(apiKey) || !apiSecret || !/^sk_\w+$/.test(apiSecret)
+      ? 'SERVICEPAY_API_KEY=pk_… and SERVICEPAY_API_SECRET=sk_… in the environment (the demo merchant’s are read from .data/demo-merchant.json; in a terminal you are asked)'
       : null,
     !secret ? 'SERVICEPAY_WEBHOOK_SECRET=whsec_… in the environment (the portal shows it under Settings → Webhooks; in a terminal you are asked)' : null,
   ].filter(Boolean);
@@ -63,7 +64,7 @@ async function main() {
   process.once('SIGTERM', () => controller.abort());
   await listen({
     appUrl: (values.url ?? process.env.APP_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, ''),
-    credentials: credentials!,
+    credentials: `${apiKey}:${apiSecret}`,
     secret: secret!,
     forwardTo: forwardTo!,
     replay: values.replay ? Number(values.replay) : 0,
