@@ -785,7 +785,7 @@ export const emailAttempts = pgTable(
 // its field names (`user`, `session`, `account`, `verification` models). A user belongs to one
 // merchant; every portal page and action is scoped to `merchantId`.
 
-/** A member's role in its merchant (DECISIONS 23; lib/portal/roles.ts says what each may do). */
+/** A member's role in its merchant (lib/portal/roles.ts says what each may do). */
 export const MEMBER_ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
 export type MemberRole = (typeof MEMBER_ROLES)[number];
 

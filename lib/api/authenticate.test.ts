@@ -8,6 +8,7 @@ import { useTestDatabase } from '@/test/database';
 import { createTestMerchant } from '@/test/merchants';
 import { authenticateMerchant } from './authenticate';
 import { flushKeyUse } from '@/lib/auth/key-use';
+import { deploymentKeyMode, generateApiKey, generateApiSecret, sha256Hex } from '@/lib/auth/secrets';
 
 let db: Db;
 beforeAll(async () => {
@@ -49,5 +50,26 @@ describe('recording API key use', () => {
     await expect(authenticateMerchant(db, `Bearer ${revoked.apiKey}:${revoked.apiSecret}`)).rejects.toBeInstanceOf(ApiError);
     await flushKeyUse();
     expect(await lastUse([wrong.apiKey, revoked.apiKey])).toEqual({ [wrong.apiKey]: null, [revoked.apiKey]: null });
+  });
+});
+
+describe('live and test keys (docs/api.md#authentication)', () => {
+  it('a sandbox or development deployment issues pk_test_/sk_test_, a production one pk_live_/sk_live_', () => {
+    expect(generateApiKey()).toMatch(/^pk_test_[0-9A-Za-z]{24}$/);
+    expect(generateApiSecret()).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
+    expect(deploymentKeyMode({ NODE_ENV: 'production', SANDBOX_DEPLOYMENT: true } as never)).toBe('test');
+    expect(deploymentKeyMode({ NODE_ENV: 'production', SANDBOX_DEPLOYMENT: false } as never)).toBe('live');
+    expect(generateApiKey('live')).toMatch(/^pk_live_[0-9A-Za-z]{24}$/);
+    expect(generateApiSecret('live')).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
+  });
+
+  it('a live key on a sandbox deployment is a 401 that says so, even with its right secret', async () => {
+    const m = await createTestMerchant(db);
+    const live = { key: generateApiKey('live'), secret: generateApiSecret('live') };
+    await db.insert(apiKeys).values({ key: live.key, merchantId: m.merchantId, secretHash: sha256Hex(live.secret) });
+    const refused = await authenticateMerchant(db, `Bearer ${live.key}:${live.secret}`).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 401, message: 'A live key (pk_live_) was sent to a sandbox deployment: use a pk_test_ key' });
+    expect(await authenticateMerchant(db, `Bearer ${m.apiKey}:${m.apiSecret}`)).toMatchObject({ merchantId: m.merchantId });
   });
 });

@@ -4,7 +4,7 @@ import { findApiKey } from '@/db/queries/api-keys';
 import { type ApiError, bearerUnauthorized } from './errors';
 import type { CachedKey, KeyCache } from '@/lib/auth/key-cache';
 import { recordUse } from '@/lib/auth/key-use';
-import { secretMatchesHash, sha256Hex } from '@/lib/auth/secrets';
+import { deploymentKeyMode, secretMatchesHash, sha256Hex } from '@/lib/auth/secrets';
 
 export interface AuthenticatedMerchant {
   merchantId: string;
@@ -18,6 +18,12 @@ const API_KEY = /^pk_(test|live)_[0-9A-Za-z]{24}$/;
 const DUMMY_HASH = sha256Hex('servicepay-dummy-secret');
 
 const unauthorized = () => bearerUnauthorized('Send Authorization: Bearer <api_key>:<api_secret> with an active key');
+const otherDeployment = (mode: 'live' | 'test') =>
+  bearerUnauthorized(
+    mode === 'live'
+      ? 'A test key (pk_test_) was sent to a live deployment: use a pk_live_ key'
+      : 'A live key (pk_live_) was sent to a sandbox deployment: use a pk_test_ key',
+  );
 
 /**
  * docs/api.md#authentication: `Bearer <api_key>:<api_secret>`; every failure is the same 401. With
@@ -27,6 +33,8 @@ export async function authenticateMerchant(db: Db, authorization: string | null,
   const credentials = bearerCredentials(authorization);
   if (!credentials) throw unauthorized();
   const { apiKey, secret } = credentials;
+  const mode = deploymentKeyMode();
+  if (apiKey.startsWith(mode === 'live' ? 'pk_test_' : 'pk_live_')) throw otherDeployment(mode);
   const wellFormed = API_KEY.test(apiKey);
   const cached = wellFormed ? cache?.get(apiKey) : undefined;
   const ticket = cache?.ticket() ?? 0;

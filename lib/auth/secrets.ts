@@ -1,4 +1,5 @@
 import { hash, timingSafeEqual } from 'node:crypto';
+import { env } from '@/lib/env';
 import { randomBase62 } from '@/lib/ids';
 
 export function sha256Hex(value: string): string {
@@ -17,7 +18,13 @@ export function secretMatchesHash(secret: string, storedHashHex: string): boolea
   return stored.length === presented.length && timingSafeEqual(presented, stored);
 }
 
-// docs/api.md#authentication: every key is a test key while only the sandbox processor exists.
-export const generateApiKey = () => `pk_test_${randomBase62(24)}`;
-export const generateApiSecret = () => `sk_test_${randomBase62(32)}`;
+export type KeyMode = 'live' | 'test';
+
+/** A production deployment's keys are live; every other deployment's are test keys (docs/api.md#authentication). */
+export function deploymentKeyMode(settings = env()): KeyMode {
+  return settings.NODE_ENV === 'production' && !settings.SANDBOX_DEPLOYMENT ? 'live' : 'test';
+}
+
+export const generateApiKey = (mode: KeyMode = deploymentKeyMode()) => `pk_${mode}_${randomBase62(24)}`;
+export const generateApiSecret = (mode: KeyMode = deploymentKeyMode()) => `sk_${mode}_${randomBase62(32)}`;
 export const generateWebhookSecret = () => `whsec_${randomBase62(32)}`;

@@ -1,7 +1,7 @@
 import type { MemberRole } from '@/db/schema';
 import type { Lang } from '@/lib/i18n/locale';
 
-// Who may do what in a merchant's portal (DECISIONS 23, docs/portal.md#members): owner
+// Who may do what in a merchant's portal (docs/portal.md#members): owner
 // (everything), admin (all but members and money settings), developer (API keys, webhooks,
 // events), viewer (read only). Checked on the server by every portal action.
 

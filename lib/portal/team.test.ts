@@ -11,7 +11,7 @@ import { IDLE } from './form-state';
 import { can, roleRefusal } from './roles';
 import { acceptInvitation, changeMemberRole, INVITATION_TTL_MS, inviteMember, listMembers } from './team';
 
-// Members, roles and invitations (DECISIONS 23): the roles' grants, an invitation accepted once
+// Members, roles and invitations (docs/portal.md#members): the roles' grants, an invitation accepted once
 // within 7 days, and a viewer refused a key with a 403 naming the role it lacks.
 
 const request = vi.hoisted(() => ({ headers: new Headers() }));
@@ -55,7 +55,7 @@ async function member(inviter: PortalUser, role: 'admin' | 'developer' | 'viewer
 }
 
 describe('roles', () => {
-  it('grant what DECISIONS 23 says', () => {
+  it('grant what docs/portal.md#members says', () => {
     expect(['members', 'money', 'api_keys', 'webhooks', 'events', 'business'].every((p) => can('owner', p as never))).toBe(true);
     expect(can('admin', 'members')).toBe(false);
     expect(can('admin', 'money')).toBe(false);
