@@ -39,7 +39,6 @@ export interface BoundedOptions extends BoundedLimits {
 }
 
 export interface BoundedSummary {
-  /** Times a key was paused for rate. */
   rateLimited: number;
   /** Items left for the next run because their key stayed rate-limited. */
   dropped: number;

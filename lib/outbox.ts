@@ -21,12 +21,10 @@ export class Outbox {
   readonly emailIds: string[] = [];
   readonly invoices: InvoiceHandOff[] = [];
 
-  /** A webhook event row written in this unit of work. */
   addWebhookEvent(event: WebhookHandOff): void {
     this.webhookEvents.push(event);
   }
 
-  /** An e-mail row written in this unit of work. */
   addEmail(id: string): void {
     this.emailIds.push(id);
   }

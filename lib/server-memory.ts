@@ -9,7 +9,6 @@ import { performance } from 'node:perf_hooks';
 import { errorFields, log } from '@/lib/log';
 
 export const MEMORY_RELEASE = {
-  /** How often the process looks at itself. */
   checkEveryMs: 5_000,
   /** Quiet: over the last this long... */
   quietForMs: 20_000,
@@ -24,9 +23,7 @@ export const MEMORY_RELEASE = {
 export type MemoryReleaseSettings = { [K in keyof typeof MEMORY_RELEASE]: number };
 
 export interface MemoryProbe {
-  /** The process's resident set, in bytes. */
   rss(): number;
-  /** V8's committed heap, in bytes. */
   heapTotal(): number;
   /** HTTP requests started since the previous call (since start-up at the first). */
   requestsSinceLastCall(): number;

@@ -14,7 +14,6 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** What the deployment changes in the document: its URL and the checkout token's lifetime. */
 export interface DocumentSettings {
-  /** The deployment's public base URL (APP_URL). */
   appUrl: string;
   checkoutTokenTtlSeconds: number;
 }
@@ -42,7 +41,6 @@ export interface Example {
 }
 
 export interface Media {
-  /** The shape in the newest API version. */
   schema: z.ZodType;
   /** Older shapes, keyed by the last version that has each (docs/api.md#versioning). */
   before?: Partial<Record<ApiVersion, z.ZodType>>;
@@ -83,7 +81,6 @@ export interface Operation {
   headers?: Record<string, HeaderParam>;
   /** The JSON body, parsed (400, 413, 415) and handed to the handler as `body`. */
   body?: Media & { required: boolean };
-  /** Success replies by status. */
   replies: Partial<Record<number, Reply>>;
   /** Error codes the operation may answer, each documented under its status. */
   errors: ErrorCode[];

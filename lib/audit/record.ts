@@ -8,7 +8,6 @@ import type { AUDIT_ACTOR_TYPES } from '@/db/schema';
 
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
-/** Who made a change and from where. */
 export interface AuditActor {
   type: AuditActorType;
   /** A user id, an API key's public part, `operator`, or a job's name. */

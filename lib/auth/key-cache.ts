@@ -82,7 +82,6 @@ export class KeyCache {
     return this.now() < this.trustedUntil;
   }
 
-  /** This process's own beats that came back so far. */
   get beatsHeard(): number {
     return this.heardBeats;
   }
@@ -138,7 +137,6 @@ export class KeyCache {
 const holder = globalThis as typeof globalThis & { __servicepayKeyCaches?: WeakMap<Db, KeyCache> };
 const caches = (holder.__servicepayKeyCaches ??= new WeakMap());
 
-/** The key cache of a database, made on first use. */
 export function keyCacheOf(database: Pick<Database, 'db' | 'listen'>): KeyCache {
   let cache = caches.get(database.db);
   if (!cache) {

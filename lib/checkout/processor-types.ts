@@ -13,7 +13,6 @@ export type CheckoutProcessor =
   | {
       type: 'wompi';
       publicKey: string;
-      /** Wompi's base URL (…/v1): the browser tokenizes there. */
       apiUrl: string;
       consent: { endUserPolicy: ConsentDocument; personalData: ConsentDocument };
     };

@@ -50,12 +50,10 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
     processorType,
     charges,
     nextCharge: nextChargeDateOf(plan),
-    /** A TRIALING plan's trial: its end and the first charge then (null otherwise). */
     trial: trialOf(plan),
     interval,
     // A SINGLE plan (no interval) is charged once: its amount has no period.
     monthly: interval !== null && isMonthly(interval),
-    /** The saved method may be replaced (a running subscription). */
     changeable,
     cancellable,
     /** When a scheduled cancellation takes effect (null: none is scheduled); until then the customer may keep the plan. */

@@ -8,7 +8,6 @@ export const PROVIDER_CALL_TIMEOUT_MS = 30_000;
 
 export interface ProviderReply {
   status: number;
-  /** The body as JSON, or null when it was empty or not JSON. */
   json: unknown;
   headers: Headers;
 }

@@ -21,7 +21,6 @@ export interface EmailFacts {
   amount: number;
   /** How often the plan is charged (null: SINGLE, or monthly). */
   interval?: BillingInterval | null;
-  /** The charge the e-mail is about. */
   chargeDate?: Date;
   /** The receipt's and notice's processor reference, when known. */
   reference?: string | null;
@@ -62,7 +61,6 @@ export type RenewalStage = 'issued' | 'due' | 'final' | 'ladder';
 export interface RenewalFacts {
   url: string;
   stage: RenewalStage;
-  /** The due date of the period. */
   period: Date;
   expiresAt: Date;
 }

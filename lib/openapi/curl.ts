@@ -9,7 +9,6 @@ const AUTHORIZATION = {
 
 interface CurlOptions {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** The path with its parameters filled in. */
   path: string;
   auth: keyof typeof AUTHORIZATION;
   headers?: string[];

@@ -21,7 +21,6 @@ export interface OpenApiDocument {
   info: JsonObject;
   servers: { url: string; description?: string }[];
   tags: { name: string; description: string }[];
-  /** Path → method → operation. */
   paths: Record<string, Record<string, JsonObject>>;
   webhooks: Record<string, JsonObject>;
   components: { schemas: Record<string, JsonObject> } & JsonObject;

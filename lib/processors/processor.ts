@@ -56,7 +56,6 @@ export interface Consent {
   personalDataToken: string;
 }
 
-/** What the customer pays with on the checkout page. */
 export type PaymentInstrument =
   /** The sandbox only: the card reaches our server, and the sandbox tokenizes it. */
   | { type: 'CARD'; card: Card }
@@ -75,7 +74,6 @@ export type PaymentInstrument =
       phoneNumber: string;
     };
 
-/** The customer's payment of a link. */
 export interface PaymentRequest {
   amount: number;
   currency: 'COP';

@@ -4,7 +4,6 @@ import { LIMITS, WINDOW_MS, windowEnd, type LimitBucket, type LimitResult, type 
 // so both answer alike (docs/api.md#rate-limits).
 
 interface Counts {
-  /** Index of the fixed minute `current` belongs to. */
   window: number;
   current: number;
   previous: number;

@@ -10,7 +10,6 @@ import { LIMITS, WINDOW_MS, windowEnd, type LimitBucket, type LimitResult, type 
 export interface UpstashRateLimiterOptions {
   url: string;
   token: string;
-  /** How long to wait for Redis before letting the request through. */
   timeoutMs?: number;
   /** Start of every key; each bucket adds `:<bucket>`. */
   prefix?: string;

@@ -9,7 +9,6 @@ import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
 export interface Receipt {
   lang: Lang;
   merchantName: string;
-  /** The merchant's NIT, when it has set one. */
   merchantNit: string | null;
   customer: { name: string | null; email: string; idType: string | null; idNumber: string | null };
   description: string;
