@@ -1,4 +1,5 @@
 import type { Db } from '@/db/client';
+import { listPlanInvoices } from '@/db/queries/invoices';
 import { listPlanCharges } from '@/db/queries/transactions';
 import { type CheckoutProcessorConfig, checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { intervalOf, isMonthly } from '@/lib/calendar/interval';
@@ -31,6 +32,10 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
   await recordManageLinkUse(db, token);
   if (chosenLang) await recordCustomerLang(db, plan, chosenLang);
   const charges = await listPlanCharges(db, plan.id);
+  // The plan's electronic invoices DIAN validated (docs/einvoicing.md#where-it-shows); none without e-invoicing.
+  const invoices = (await listPlanInvoices(db, plan.id))
+    .filter((i) => i.status === 'ISSUED')
+    .map((i) => ({ id: i.id, kind: i.kind, number: i.number!, qrUrl: i.qrUrl!, total: i.total, issuedAt: i.issuedAt! }));
   const interval = intervalOf(plan);
   // A free trial's saved method may be replaced and the trial cancelled (nothing is charged), as
   // lib/customers/self-service.ts allows.
@@ -49,6 +54,7 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
     merchantName,
     processorType,
     charges,
+    invoices,
     nextCharge: nextChargeDateOf(plan),
     trial: trialOf(plan),
     interval,

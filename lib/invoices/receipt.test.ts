@@ -9,6 +9,8 @@ import { resetEnvForTests } from '@/lib/env';
 import { parseCard } from '@/lib/processors/card';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { loadReceiptPdf } from '@/lib/receipts/receipt';
+import { createManageLink } from '@/lib/auth/manage-links';
+import { loadManagePage } from '@/lib/customers/manage-page';
 import { deliveriesSettled } from '@/lib/unit-of-work';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
@@ -63,6 +65,9 @@ describe('the receipt of an invoiced charge', () => {
     expect(receipt.html).toContain(`href="${invoice.qrUrl!.replace(/&/g, '&amp;')}"`);
     const text = await pdfText((await loadReceiptPdf(database.db, { transactionId, merchantId: link.merchant.merchantId }))!.pdf);
     for (const fact of ['Factura electrónica', invoice.number!, invoice.cufe!.slice(0, 40)]) expect(text.replace(/\s+/g, '')).toContain(fact.replace(/\s+/g, ''));
+    const manage = await createManageLink(database.db, await link.plan(), { source: 'merchant' });
+    const page = await loadManagePage(database.db, manage.url.split('/manage/')[1]!, { chosenLang: null, confirmCancel: false });
+    expect(page?.invoices).toEqual([{ id: invoice.id, kind: 'INVOICE', number: invoice.number, qrUrl: invoice.qrUrl, total: 4_990_000, issuedAt: expect.any(Date) }]);
   });
 
   it('waits while the invoice is pending, and goes without it after 10 minutes', async () => {
@@ -82,11 +87,13 @@ describe('the receipt of an invoiced charge', () => {
     expect((await invoiceOf(transactionId)).status).toBe('ISSUED');
   });
 
-  it('of a merchant without e-invoicing is sent at once, as before', async () => {
-    const { transactionId } = await pay(false);
+  it('of a merchant without e-invoicing is sent at once, as before, and the manage page lists no invoice', async () => {
+    const { transactionId, link } = await pay(false);
     await deliveriesSettled();
     const receipt = await receiptOf(transactionId);
     expect(receipt.sentAt).not.toBeNull();
     expect(receipt.text).not.toContain('CUFE');
+    const manage = await createManageLink(database.db, await link.plan(), { source: 'merchant' });
+    expect((await loadManagePage(database.db, manage.url.split('/manage/')[1]!, { chosenLang: null, confirmCancel: false }))?.invoices).toEqual([]);
   });
 });

@@ -37,7 +37,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
     confirmCancel: firstParam(query.cancel) === 'confirm',
   });
   if (!page) notFound();
-  const { plan, merchantName, processorType, charges, nextCharge: next, trial, interval, monthly, changeable, cancellable, endsAt, periodEnd, confirming, wompi, sandboxForms } = page;
+  const { plan, merchantName, processorType, charges, invoices, nextCharge: next, trial, interval, monthly, changeable, cancellable, endsAt, periodEnd, confirming, wompi, sandboxForms } = page;
   const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
   const done = firstParam(query.done);
   const problem = firstParam(query.problem);
@@ -146,6 +146,25 @@ export default async function ManagePage({ params, searchParams }: Props) {
           </ScrollTable>
         )}
       </section>
+      {invoices.length > 0 && (
+        <section className={styles.card} aria-labelledby="invoices">
+          <h2 id="invoices">{c.invoices}</h2>
+          <ScrollTable labelledBy="invoices" wrapClassName={styles.tableWrap} className={styles.table} head={[c.chargeDate, c.invoiceKind, c.invoiceNumber, c.chargeAmount]}>
+            {invoices.map((i) => (
+              <tr key={i.id} data-testid="manage-invoice">
+                <td>{dateFormat.format(i.issuedAt)}</td>
+                <td>{c.invoiceKinds[i.kind]}</td>
+                <td>
+                  <a href={i.qrUrl} aria-label={`${c.invoiceDian}: ${i.number}`}>
+                    {i.number}
+                  </a>
+                </td>
+                <td>{formatCop(i.total)}</td>
+              </tr>
+            ))}
+          </ScrollTable>
+        </section>
+      )}
       {changeable && (
         <section className={styles.card} aria-labelledby="replace">
           <h2 id="replace">{c.replaceTitle}</h2>
