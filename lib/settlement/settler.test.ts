@@ -193,6 +193,33 @@ describe('the hosted page while a payment is PENDING', () => {
 });
 
 describe('the orphan limit', () => {
+  it('asks about many PENDING charges at once, within the burst limits', async () => {
+    const { sandbox, clock } = clockedSandbox();
+    const paid = [];
+    for (let i = 0; i < 12; i++) {
+      const link = await createTestLink(database.db);
+      paid.push(await payWithCard(database.db, sandbox, { token: link.token, card: card(CARDS.pendingApproved) }));
+    }
+    clock.now += 5000;
+    let inFlight = 0;
+    let most = 0;
+    const slow: PaymentProcessor = {
+      ...sandbox,
+      async retrieve(id) {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        inFlight--;
+        return sandbox.retrieve(id);
+      },
+    };
+    const summary = await runSettler(database.db, { now: later(11_000), processorFor: () => slow });
+    expect(summary).toMatchObject({ checked: 12, settled: 12, failed: 0 });
+    // One merchant per link here: every check could run at once, and more than one did.
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(12);
+    for (const p of paid) expect((await txnOf(p.subscriptionTransactionId)).status).toBe('APPROVED');
+  });
+
   it('waits out every processor call that could still give a charge its id, twice over', () => {
     // A slow charge that succeeds after the settler marked it ERROR would find it final.
     expect(ORPHAN_AFTER_MS).toBeGreaterThanOrEqual(2 * 2 * WOMPI_CALL_TIMEOUT_MS);

@@ -4,6 +4,7 @@ import type { TransactionRow } from '@/db/queries/transactions';
 import { claimPendingCheck, findPendingToSettle } from '@/db/queries/settlement';
 import { voidLatePayments } from './late-payments';
 import { resumeNequiWait } from './nequi-subscription';
+import { runBounded, sweepLimits } from '@/lib/bounded';
 import { errorFields, log } from '@/lib/log';
 import { merchantProcessors, type PaymentProcessor } from '@/lib/processors';
 import { NEVER_RECEIVED, settleCharge } from './settle';
@@ -55,24 +56,42 @@ async function check(db: Db, txn: TransactionRow, processorFor: ProcessorFor, no
   return known ? 'settled' : 'orphaned';
 }
 
-/** One pass: claims every PENDING transaction due for a check at `now` and asks about it. */
+/**
+ * One pass: claims every PENDING transaction due for a check at `now` and asks about it, as many
+ * at once as a burst allows (lib/bounded.ts), per merchant as well as overall.
+ */
 export async function runSettler(
   db: Db,
   { now = new Date(), processorFor = merchantProcessor(db), limit = 500 }: { now?: Date; processorFor?: ProcessorFor; limit?: number } = {},
 ): Promise<SettlerSummary> {
   const summary: SettlerSummary = { checked: 0, settled: 0, orphaned: 0, stillPending: 0, failed: 0 };
   const schedule = { now, firstCheckAfterMs: FIRST_CHECK_AFTER_MS, orphanAfterMs: ORPHAN_AFTER_MS, maxIntervalMs: MAX_CHECK_INTERVAL_MS };
-  for (const txn of await findPendingToSettle(db, { ...schedule, limit })) {
-    if (!(await claimPendingCheck(db, txn, schedule))) continue;
-    summary.checked++;
-    try {
-      summary[await check(db, txn, processorFor, now)]++;
-    } catch (error) {
-      // A processor that does not answer is asked again at the next interval.
-      summary.failed++;
-      log.error('settler could not settle a pending charge', { transactionId: txn.id, planId: txn.planId, ...errorFields(error) });
-    }
-  }
+  let due: TransactionRow[] | null = null;
+  await runBounded<TransactionRow>(
+    {
+      next: async (max, held) => {
+        due ??= await findPendingToSettle(db, { ...schedule, limit });
+        const taken: TransactionRow[] = [];
+        const rest: TransactionRow[] = [];
+        for (const txn of due) (taken.length < max && !held.has(txn.merchantId) ? taken : rest).push(txn);
+        due = rest;
+        return taken;
+      },
+      keyOf: (txn) => txn.merchantId,
+      run: async (txn) => {
+        if (!(await claimPendingCheck(db, txn, schedule))) return;
+        summary.checked++;
+        try {
+          summary[await check(db, txn, processorFor, now)]++;
+        } catch (error) {
+          // A processor that does not answer is asked again at the next interval.
+          summary.failed++;
+          log.error('settler could not settle a pending charge', { transactionId: txn.id, planId: txn.planId, ...errorFields(error) });
+        }
+      },
+    },
+    sweepLimits(),
+  );
   // Then the late card payments of renewal links, voided (docs/billing.md#late-payments).
   await voidLatePayments(db, processorFor, now).catch((error: unknown) => log.error('settler could not void late payments', errorFields(error)));
   return summary;
