@@ -13,6 +13,7 @@ import path from 'node:path';
 import { type NextRequest, NextResponse } from 'next/server';
 import { getDb } from '@/db/client';
 import { getAllowedDomainsByToken } from '@/db/queries/merchants';
+import { CSP_REPORT_PATH } from '@/lib/checkout/csp-report';
 import { frameAncestors } from '@/lib/checkout/embed';
 import { inlineStyleHashes } from '@/lib/checkout/style-hashes';
 import { devPagesServed, env } from '@/lib/env';
@@ -79,6 +80,8 @@ function checkoutCsp(nonceValue: string, dev: boolean, ancestors: string, wompiO
     "base-uri 'none'",
     "form-action 'self'",
     ancestors,
+    `report-uri ${CSP_REPORT_PATH}`,
+    'report-to csp',
   ].join('; ');
 }
 
@@ -146,6 +149,7 @@ function underCheckoutPolicy(
       ? NextResponse.rewrite(new URL(NOT_FOUND_PATH, request.url), { request: { headers: forwarded } })
       : NextResponse.next({ request: { headers: forwarded } });
   response.headers.set('Content-Security-Policy', csp);
+  response.headers.set('Reporting-Endpoints', `csp="${CSP_REPORT_PATH}"`);
   response.headers.set('Referrer-Policy', 'no-referrer');
   response.headers.set('Cache-Control', 'no-store');
   for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);

@@ -11,7 +11,8 @@ export type LimitBucket =
   | 'sign-in-ip'
   | 'sign-up-ip'
   | 'account-email'
-  | 'reauth';
+  | 'reauth'
+  | 'csp-report';
 
 /** Per sliding minute: per api_key; per IP for checkout-session and sign-up; sign-in and reset links per e-mail and per IP; password checks per user. */
 export const LIMITS: Record<LimitBucket, number> = {
@@ -25,6 +26,7 @@ export const LIMITS: Record<LimitBucket, number> = {
   'sign-up-ip': 5,
   'account-email': 5,
   reauth: 5,
+  'csp-report': 30,
 };
 
 export const WINDOW_MS = 60_000;
