@@ -24,6 +24,7 @@ const NOT_OPERATIONS: Record<string, string> = {
   'GET /portal/export/plans': "the portal's CSV download, behind the portal's sign-in, not the API",
   'GET /portal/export/transactions': "the portal's CSV download, behind the portal's sign-in, not the API",
   'GET /portal/export/audit': "the portal's CSV download of the audit log, behind the portal's sign-in, not the API",
+  'GET /portal/export/invoices': "the portal's CSV download of electronic invoices, behind the portal's sign-in, not the API",
   'GET /portal/receipts/{transactionId}': "the portal's receipt PDF download, behind the portal's sign-in, not the API",
   'POST /manage/{token}/cancel': "the manage page's cancel form, a plain form post answered with a 303, not the API",
   'POST /manage/{token}/method': "the manage page's payment-method form, a plain form post answered with a 303, not the API",
