@@ -1,5 +1,7 @@
 import type { Db } from '@/db/client';
 import { readCapped } from '@/lib/api/body';
+import { clientIp } from '@/lib/api/with-checkout';
+import { getRateLimiter } from '@/lib/rate-limit';
 import { ApiError } from '@/lib/api/errors';
 import { parseCheckoutPayment } from '@/lib/checkout/payment-schemas';
 import { isCrossOriginPost } from '@/lib/http/same-origin';
@@ -119,6 +121,10 @@ function instrumentOf(form: Form): { instrument: PaymentInstrument; consent?: Co
 /** POST /manage/<token>/method: a new payment method for renewals; nothing is charged. */
 export function replaceMethodWithForm(db: Db, processors: ProcessorSource, { req, token }: { req: Request; token: string }): Promise<Response> {
   return answerForm(req, token, async (form): Promise<Outcome> => {
+    // Card testing through a leaked link: a few tries a minute per link and per address.
+    const limiter = getRateLimiter();
+    const perLink = await limiter.limit('manage-method', token);
+    if (!perLink.success || !(await limiter.limit('manage-method-ip', clientIp(req))).success) return { problem: 'too_many' };
     const asked = instrumentOf(form);
     if ('problem' in asked) return asked;
     try {

@@ -12,7 +12,9 @@ export type LimitBucket =
   | 'sign-up-ip'
   | 'account-email'
   | 'reauth'
-  | 'csp-report';
+  | 'csp-report'
+  | 'manage-method'
+  | 'manage-method-ip';
 
 /** Per sliding minute: per api_key; per IP for checkout-session and sign-up; sign-in and reset links per e-mail and per IP; password checks per user. */
 export const LIMITS: Record<LimitBucket, number> = {
@@ -27,6 +29,8 @@ export const LIMITS: Record<LimitBucket, number> = {
   'account-email': 5,
   reauth: 5,
   'csp-report': 30,
+  'manage-method': 3,
+  'manage-method-ip': 10,
 };
 
 export const WINDOW_MS = 60_000;
