@@ -216,6 +216,8 @@ describe('coverage', () => {
     expect(await settled(sp.testClock.retrieve())).toBe('ok');
     expect(await settled(sp.testClock.advance(new Date(Date.now() + 60_000)))).toBe('ok');
     expect(await settled(sp.testClock.delete())).toBe('ok');
+    expect(await settled(sp.invoices.list({ subscriptionPlanId: id }))).toBe('ok');
+    expect(await settled(sp.invoices.retrieve('inv_000000000000000000000000'))).toBe('NotFoundError');
     expect([...reached].sort()).toEqual(Object.keys(OPERATIONS).filter((op) => op !== 'listenWebhookEvents').sort());
   });
 });
