@@ -314,6 +314,9 @@ export const subscriptionPlans = pgTable(
     scheduledQuantity: integer('scheduled_quantity'),
     // Charged once with the first payment, or at a trial's start (docs/billing.md#setup-fee).
     setupFee: cents('setup_fee'),
+    // Metered usage (docs/billing.md#metered-usage): cents per billable unit, and units included free each period.
+    usageUnitAmount: cents('usage_unit_amount'),
+    usageIncludedUnits: bigint('usage_included_units', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -411,6 +414,9 @@ export const transactions = pgTable(
     quantity: integer('quantity'),
     unitAmount: cents('unit_amount'),
     setupFee: cents('setup_fee').notNull().default(0),
+    // The period's reported units this charge billed, and what they cost (docs/billing.md#metered-usage).
+    usageUnits: bigint('usage_units', { mode: 'number' }),
+    usageAmount: cents('usage_amount').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -928,5 +934,33 @@ export const auditLog = pgTable(
     index('audit_log_merchant_idx').on(t.merchantId, t.id),
     index('audit_log_created_idx').on(t.createdAt),
     check('audit_log_actor_type_check', inList('actor_type', AUDIT_ACTOR_TYPES)),
+  ],
+);
+
+/**
+ * Metered usage reports (docs/billing.md#metered-usage): one per plan and idempotency key, whatever
+ * the concurrency (a unique index). `period_due` is null while the report waits for a renewal,
+ * and names the period whose renewal billed it once one took it.
+ */
+export const usageReports = pgTable(
+  'usage_reports',
+  {
+    id: text('id').primaryKey(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => subscriptionPlans.id),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    idempotencyKey: text('idempotency_key').notNull(),
+    quantity: bigint('quantity', { mode: 'number' }).notNull(),
+    reportedAt: timestamp('reported_at', { withTimezone: true, mode: 'date' }).notNull(),
+    periodDue: timestamp('period_due', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('usage_reports_plan_key').on(t.planId, t.idempotencyKey),
+    index('usage_reports_open_idx').on(t.planId).where(sql`period_due is null`),
+    check('usage_reports_quantity_check', sql`quantity > 0`),
   ],
 );

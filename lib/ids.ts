@@ -32,7 +32,7 @@ export function randomBase62(length: number): string {
 const TIME_CHARS = 8; // 62^8 ms reaches past the year 8000
 const RANDOM_CHARS = 16;
 
-export const ID_PREFIXES = ['sub', 'txn', 'evt', 'mch', 'cus', 'eml', 'rnl', 'cpn', 'inv'] as const;
+export const ID_PREFIXES = ['sub', 'txn', 'evt', 'mch', 'cus', 'eml', 'rnl', 'cpn', 'inv', 'usg'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 /** A prefixed id (docs/api.md#create-a-payment-link): `sub_` + 8 chars of ms time + 16 random chars; later ids sort later. */

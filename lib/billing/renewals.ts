@@ -9,6 +9,9 @@ import { chargeSavedMethod, openCharge, type Prepared } from '@/lib/settlement/a
 import { chargedFromSavedMethod } from '@/lib/settlement/renewal-links';
 import { NEVER_RECEIVED, type Settlement, settleCharge } from '@/lib/settlement/settle';
 import { periodDueOf, pricingForPeriod } from '@/lib/calendar/schedule';
+import { closeUsagePeriod } from '@/db/queries/usage';
+import { discountFor } from '@/lib/coupons/discount';
+import { usageCharge } from '@/lib/plans/usage';
 
 // Renewals (docs/billing.md#renewals), one period at a time, named by its due date: retries 1, 3 and
 // 5 days after it (capped to half a weekly period), a fourth failure cancels. nextChargeDate holds
@@ -64,6 +67,17 @@ export async function* findDueRenewals(
   }
 }
 
+/**
+ * A metered plan's renewal (docs/billing.md#metered-usage): the period's usage closes and is billed
+ * in arrears beside the fixed part, which alone carries the coupon's discount.
+ */
+async function meteredPart(tx: Db, plan: PlanRow, fixed: number, due: Date) {
+  const usageUnits = await closeUsagePeriod(tx, plan.id, due);
+  const usageAmount = usageCharge(plan, usageUnits);
+  const discount = discountFor(plan, fixed);
+  return { amount: fixed - discount + usageAmount, discount, usageUnits, usageAmount };
+}
+
 /** Under the plan's lock: start this attempt, take over an abandoned one, or find nothing to do. */
 function prepareRenewal(due: RenewalDue, now: Date) {
   return async (tx: Db, plan: PlanRow): Promise<Prepared> => {
@@ -91,6 +105,7 @@ function prepareRenewal(due: RenewalDue, now: Date) {
       kind: 'RENEWAL',
       amount: link ? link.amount : pricing.unitAmount * pricing.quantity,
       ...(link ? {} : pricing),
+      ...(link || plan.usageUnitAmount === null ? {} : await meteredPart(tx, plan, pricing.unitAmount * pricing.quantity, new Date(due.period))),
       periodStart: new Date(due.period),
       paymentMethodToken: plan.paymentMethodToken,
       paymentMethodType: savedMethodType(plan.paymentMethodToken),

@@ -45,6 +45,7 @@ function invoiceLines(plan: PlanRow, txn: TransactionRow, iva: LineInput['iva'])
   return chargeLines(txn).flatMap((line): LineInput[] => {
     if (line.kind === 'fixed') return [{ description: plan.description, quantity: line.quantity, unitPrice: line.unitAmount, discount: txn.discount, iva }];
     if (line.kind === 'setup_fee') return [{ description: 'Cargo de inscripción', quantity: 1, unitPrice: line.amount, discount: 0, iva }];
+    if (line.kind === 'usage' && line.amount > 0) return [{ description: `Uso del periodo (${line.quantity} unidades)`, quantity: 1, unitPrice: line.amount, discount: 0, iva }];
     return [];
   });
 }

@@ -34,6 +34,7 @@ const OPERATIONS = [
   'POST /merchants/subscription-plans/{id}/manage-link createManageLink → 201 400 401 403 404 413 415 429 500 503',
   'POST /merchants/subscription-plans/{id}/pause pauseSubscriptionPlan → 200 400 401 403 404 409 413 415 429 500 503',
   'POST /merchants/subscription-plans/{id}/resume resumeSubscriptionPlan → 200 400 401 403 404 409 413 415 429 500 503',
+  'POST /merchants/subscription-plans/{id}/usage reportUsage → 200 201 400 401 403 404 409 413 415 429 500 503',
   'POST /merchants/test-clock advanceTestClock → 200 400 401 404 409 413 415 429 500 503',
   'POST /merchants/transactions/{subscriptionTransactionId}/void voidTransaction → 200 400 401 403 404 409 413 415 429 500 503',
   'POST /merchants/webhook-events/{id}/resend resendWebhookEvent → 202 401 403 404 409 429 500 503',
@@ -42,7 +43,7 @@ const OPERATIONS = [
 
 const SCHEMAS = [
   'AdvanceTestClockRequest', 'AlegraSettings', 'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'Coupon', 'CouponPage', 'CreateCouponRequest', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant', 'CustomerTaxId',
-  'EmptyRequest', 'Error', 'FactusSettings', 'Health', 'Invoice', 'InvoicePage', 'ManageLink', 'Merchant', 'MerchantEInvoicing', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PlanTrial', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'TestClock', 'TestClockAdvance', 'TestClockPlan', 'UpdateMerchantRequest',
+  'EmptyRequest', 'Error', 'FactusSettings', 'Health', 'Invoice', 'InvoicePage', 'ManageLink', 'Merchant', 'MerchantEInvoicing', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PlanTrial', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'TestClock', 'TestClockAdvance', 'TestClockPlan', 'UpdateMerchantRequest', 'UsageReport', 'UsageReportRequest',
   'VoidedTransaction', 'WebhookAttempt', 'WebhookEvent', 'WebhookEventPage', 'WebhookEventRecord', 'WebhookResend',
 ];
 

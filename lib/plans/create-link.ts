@@ -86,6 +86,8 @@ async function insertLink(
         allowPromotionCodes: plan.allowPromotionCodes ?? false,
         quantity: plan.quantity ?? 1,
         setupFee: plan.setupFee ?? null,
+        usageUnitAmount: plan.usage?.unitAmount ?? null,
+        usageIncludedUnits: plan.usage ? (plan.usage.includedUnits ?? 0) : null,
         ...coupon,
         createdAt: now,
       },

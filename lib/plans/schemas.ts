@@ -184,6 +184,29 @@ const planShape = z.object(
           'Extension, API version 2026-11-28 (docs/billing.md#setup-fee): cents charged once with the first payment (at the start of a free trial), its own line on the receipt and the invoice; whole pesos through Wompi',
         examples: [5_000_000],
       }),
+    usage: z
+      .object(
+        {
+          unitAmount: z
+            .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number of cents (not a string)') })
+            .int('must be a whole number of cents')
+            .min(1, 'must be at least 1 cent')
+            .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`),
+          includedUnits: z
+            .number({ error: 'must be a whole number' })
+            .int('must be a whole number')
+            .min(0, 'must be 0 or more')
+            .max(1_000_000_000, 'must be at most 1000000000')
+            .optional(),
+        },
+        { error: 'must be an object { unitAmount, includedUnits? }' },
+      )
+      .optional()
+      .meta({
+        description:
+          'Extension, API version 2026-11-28, RECURRING only (docs/billing.md#metered-usage): metered usage billed in arrears with each renewal: `unitAmount` cents per unit over `includedUnits` (default 0) a period',
+        examples: [{ unitAmount: 20_000, includedUnits: 100 }],
+      }),
     quantity: quantitySchema.optional().meta({
       description:
         'Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, 1 to 10,000 (default 1). `amount` is then the unit price, and each charge takes unit × quantity',
@@ -203,6 +226,8 @@ function checkPlan(plan: Partial<PlanFields> & Pick<PlanFields, 'amount' | 'moda
     ctx.addIssue({ code: 'custom', path: ['allowPromotionCodes'], message: 'cannot be true on a link that applies a coupon' });
   if (plan.modality === 'SINGLE' && plan.interval !== undefined)
     ctx.addIssue({ code: 'custom', path: ['interval'], message: 'is only for RECURRING plans (a SINGLE plan is charged once)' });
+  if (plan.modality === 'SINGLE' && plan.usage !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['usage'], message: 'is only for RECURRING plans (usage is billed with each renewal)' });
   if (plan.modality === 'SINGLE' && plan.trialDays !== undefined)
     ctx.addIssue({ code: 'custom', path: ['trialDays'], message: 'is only for RECURRING plans (a SINGLE plan is charged once, when paid)' });
 }
@@ -210,7 +235,7 @@ function checkPlan(plan: Partial<PlanFields> & Pick<PlanFields, 'amount' | 'moda
 const planSchema = planShape.superRefine(checkPlan);
 
 /** What 2026-11-26 reads of a plan: without 2026-11-28's fields. */
-const plan20261126 = planShape.omit({ quantity: true, setupFee: true }).superRefine(checkPlan);
+const plan20261126 = planShape.omit({ quantity: true, setupFee: true, usage: true }).superRefine(checkPlan);
 
 export const createLinkBodySchema = z
   .object({ customer: customerSchema, plan: planSchema })
@@ -305,6 +330,10 @@ export const planRecordSchema = z
     cancelAt: cancelAtSchema,
     quantity: quantityReplySchema,
     setupFee: z.number().int().optional().describe('Extension, API version 2026-11-28 (docs/billing.md#setup-fee): the setup fee the first payment carries, present when the link set one'),
+    usage: z
+      .object({ unitAmount: z.number().int(), includedUnits: z.number().int() })
+      .optional()
+      .describe('Extension, API version 2026-11-28 (docs/billing.md#metered-usage): how usage is billed, present for a metered plan'),
     renewalUrl: z
       .string()
       .optional()
@@ -452,7 +481,7 @@ export const planRecord20261120Schema = z
 
 // What 2026-11-26 sees: 2026-11-28's fields (docs/billing.md, part two) left out.
 
-export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true, setupFee: true }).meta({ id: 'SubscriptionPlan' });
+export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true, setupFee: true, usage: true }).meta({ id: 'SubscriptionPlan' });
 
 export const planStatus20261126Schema = planStatusSchema
   .extend({ plan: planStatusSchema.shape.plan.omit({ cancelAt: true, quantity: true }) })
@@ -474,3 +503,42 @@ export const PLAN_RECORD_BEFORE = { '2026-11-20': recordBefore(planRecord2026112
 
 /** The plan status reply's older shapes. */
 export const PLAN_STATUS_BEFORE = { '2026-11-20': statusBefore(planStatus20261120Schema), '2026-11-26': statusBefore(planStatus20261126Schema) };
+
+/** POST /merchants/subscription-plans/{id}/usage (docs/billing.md#metered-usage). */
+export const usageReportBodySchema = z
+  .object(
+    {
+      quantity: z
+        .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a whole number (not a string)') })
+        .int('must be a whole number')
+        .min(1, 'must be at least 1')
+        .max(1_000_000_000, 'must be at most 1000000000')
+        .describe('Units used'),
+      timestamp: z.iso
+        .datetime({ offset: true, error: 'must be an ISO 8601 date and time, such as 2026-11-28T15:04:05Z' })
+        .optional()
+        .describe('When the units were used (ISO 8601); now when left out. The period is the one open when the report arrives'),
+      idempotencyKey: z
+        .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+        .min(1, 'must be 1 to 255 characters')
+        .max(255, 'must be 1 to 255 characters')
+        .describe('Your key for this report: the same key again counts once'),
+    },
+    { error: 'must be an object' },
+  )
+  .meta({ id: 'UsageReportRequest', description: 'Body of POST /merchants/subscription-plans/{id}/usage (extension, API version 2026-11-28).' });
+
+export type UsageReportBody = z.infer<typeof usageReportBodySchema>;
+
+export const usageReportSchema = z
+  .object({
+    id: z.string().describe('usg_… identifier'),
+    subscriptionPlanId: z.string(),
+    quantity: z.number().int(),
+    timestamp: z.string().describe('When the units were used, ISO 8601'),
+    idempotencyKey: z.string(),
+    createdAt: z.string().describe('When the report was first recorded, ISO 8601'),
+  })
+  .meta({ id: 'UsageReport' });
+
+export type UsageReportView = z.infer<typeof usageReportSchema>;

@@ -85,6 +85,7 @@ export function toPlanRecord(plan: PlanRow, { renewalUrl }: { renewalUrl?: strin
     ...cancelAtFields(plan),
     ...quantityFields(plan),
     ...(plan.setupFee !== null ? { setupFee: plan.setupFee } : {}),
+    ...(plan.usageUnitAmount !== null ? { usage: { unitAmount: plan.usageUnitAmount, includedUnits: plan.usageIncludedUnits ?? 0 } } : {}),
     ...(renewalUrl ? { renewalUrl } : {}),
     createdAt: plan.createdAt.toISOString(),
     updatedAt: plan.updatedAt.toISOString(),

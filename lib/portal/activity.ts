@@ -1,4 +1,5 @@
 import type { Db } from '@/db/client';
+import { openUsageUnits } from '@/db/queries/usage';
 import { listPlans, listPlanTransactions, listTransactions } from '@/db/queries/activity';
 import { listPlanEmails } from '@/db/queries/emails';
 import { manageLinkUse } from '@/db/queries/manage-links';
@@ -32,13 +33,15 @@ export async function loadTransactionsPage(db: Db, merchantId: string, params: S
 /** /portal/activity/plans/<id>: the plan (404, 403), its charges, events, e-mails and manage links. */
 export async function loadPlanPage(db: Db, merchantId: string, planId: string) {
   const plan = await findMerchantPlan(db, planId, () => getPlanForMerchant(db, { merchantId, planId }));
-  const [transactions, events, emails, manageLinks] = await Promise.all([
+  const [transactions, events, emails, manageLinks, usageUnits] = await Promise.all([
     listPlanTransactions(db, { merchantId, planId }),
     listPlanEvents(db, merchantId, planId),
     listPlanEmails(db, { merchantId, planId }),
     manageLinkUse(db, planId),
+    // A metered plan's current period: the units reported and not billed yet (docs/billing.md#metered-usage).
+    plan.usageUnitAmount !== null ? openUsageUnits(db, planId) : Promise.resolve(null),
   ]);
-  return { plan, transactions, events, customerSide: { emails, manageLinks } };
+  return { plan, transactions, events, usageUnits, customerSide: { emails, manageLinks } };
 }
 
 export type CustomerSideData = Awaited<ReturnType<typeof loadPlanPage>>['customerSide'];

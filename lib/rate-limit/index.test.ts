@@ -37,7 +37,7 @@ describe('rateLimitHeaders', () => {
 
 describe('LIMITS', () => {
   it('are those of docs/api.md#rate-limits, the listener’s own bucket, and the portal sign-in limits', () => {
-    expect(LIMITS).toEqual({ 'create-link': 60, 'plan-status': 120, merchant: 60, 'webhook-listen': 120, 'checkout-session': 60, 'sign-in-email': 5, 'sign-in-ip': 30, 'sign-up-ip': 5, 'account-email': 5, reauth: 5, 'csp-report': 30, 'manage-method': 3, 'manage-method-ip': 10 });
+    expect(LIMITS).toEqual({ 'create-link': 60, 'plan-status': 120, merchant: 60, usage: 10_000, 'webhook-listen': 120, 'checkout-session': 60, 'sign-in-email': 5, 'sign-in-ip': 30, 'sign-up-ip': 5, 'account-email': 5, reauth: 5, 'csp-report': 30, 'manage-method': 3, 'manage-method-ip': 10 });
   });
 });
 

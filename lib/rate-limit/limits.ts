@@ -5,6 +5,7 @@ export type LimitBucket =
   | 'create-link'
   | 'plan-status'
   | 'merchant'
+  | 'usage'
   | 'webhook-listen'
   | 'checkout-session'
   | 'sign-in-email'
@@ -21,6 +22,7 @@ export const LIMITS: Record<LimitBucket, number> = {
   'create-link': 60,
   'plan-status': 120,
   merchant: 60,
+  usage: 10_000,
   'webhook-listen': 120,
   'checkout-session': 60,
   'sign-in-email': 5,

@@ -40,6 +40,7 @@ const WORDS = {
     listAmount: 'Precio de lista',
     fixedLine: 'Cargo fijo: {quantity} × {unit}',
     setupFeeLine: 'Cargo de inscripción (una vez)',
+    usageLine: 'Uso del periodo: {quantity} unidades',
     discount: 'Descuento',
     amount: 'Valor cobrado',
     method: 'Medio de pago',
@@ -63,6 +64,7 @@ const WORDS = {
     listAmount: 'List price',
     fixedLine: 'Fixed charge: {quantity} × {unit}',
     setupFeeLine: 'Setup fee (once)',
+    usageLine: "The period's usage: {quantity} units",
     discount: 'Discount',
     amount: 'Amount charged',
     method: 'Payment method',
@@ -84,6 +86,7 @@ const dateOf = (lang: Lang, date: Date) => new Intl.DateTimeFormat(LANG_TAG[lang
 function lineRow(lang: Lang, line: Exclude<ChargeLine, { kind: 'discount' }>): [string, string] {
   const w = WORDS[lang];
   if (line.kind === 'setup_fee') return [w.setupFeeLine, `${formatCop(line.amount)} COP`];
+  if (line.kind === 'usage') return [fill(w.usageLine, { quantity: line.quantity }), `${formatCop(line.amount)} COP`];
   return [fill(w.fixedLine, { quantity: line.quantity, unit: formatCop(line.unitAmount) }), `${formatCop(line.amount)} COP`];
 }
 

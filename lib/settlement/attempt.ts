@@ -20,7 +20,7 @@ import { inTransaction } from '@/lib/unit-of-work';
 /** What a new attempt charges: its kind, amount (integer cents), payment method, the period and discount its receipt shows, and the renewal link it pays. */
 export type NewCharge = Pick<
   typeof transactions.$inferInsert,
-  'kind' | 'amount' | 'paymentMethodType' | 'cardBrand' | 'cardLast4' | 'paymentMethodToken' | 'periodStart' | 'discount' | 'renewalLinkId' | 'quantity' | 'unitAmount' | 'setupFee'
+  'kind' | 'amount' | 'paymentMethodType' | 'cardBrand' | 'cardLast4' | 'paymentMethodToken' | 'periodStart' | 'discount' | 'renewalLinkId' | 'quantity' | 'unitAmount' | 'setupFee' | 'usageUnits' | 'usageAmount'
 >;
 
 /** What `prepare` decides under the lock: a new charge, `{ resume }` a PENDING one, 'skip' or 'in_progress'. */

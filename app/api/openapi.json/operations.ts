@@ -11,6 +11,7 @@ import * as planStatus from '@/app/merchants/plans/[subscriptionPlanId]/status/o
 import * as subscriptionLink from '@/app/merchants/subscription-link/operation';
 import * as cancelPlan from '@/app/merchants/subscription-plans/[id]/cancel/operation';
 import * as manageLink from '@/app/merchants/subscription-plans/[id]/manage-link/operation';
+import * as reportUsage from '@/app/merchants/subscription-plans/[id]/usage/operation';
 import * as plan from '@/app/merchants/subscription-plans/[id]/operation';
 import * as pausePlan from '@/app/merchants/subscription-plans/[id]/pause/operation';
 import * as resumePlan from '@/app/merchants/subscription-plans/[id]/resume/operation';
@@ -37,6 +38,7 @@ const MODULES: Partial<Record<Method, Operation>>[] = [
   resumePlan,
   cancelPlan,
   manageLink,
+  reportUsage,
   voidTransaction,
   coupons,
   coupon,

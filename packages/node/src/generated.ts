@@ -101,6 +101,11 @@ export type CreateLinkRequest = {
     trialDays?: number;
     /** Extension, API version 2026-11-28 (docs/billing.md#setup-fee): cents charged once with the first payment (at the start of a free trial), its own line on the receipt and the invoice; whole pesos through Wompi */
     setupFee?: number;
+    /** Extension, API version 2026-11-28, RECURRING only (docs/billing.md#metered-usage): metered usage billed in arrears with each renewal: `unitAmount` cents per unit over `includedUnits` (default 0) a period */
+    usage?: {
+      unitAmount: number;
+      includedUnits?: number;
+    };
     /** Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, 1 to 10,000 (default 1). `amount` is then the unit price, and each charge takes unit × quantity */
     quantity?: number;
   };
@@ -331,6 +336,11 @@ export type SubscriptionPlan = {
   quantity?: number;
   /** Extension, API version 2026-11-28 (docs/billing.md#setup-fee): the setup fee the first payment carries, present when the link set one */
   setupFee?: number;
+  /** Extension, API version 2026-11-28 (docs/billing.md#metered-usage): how usage is billed, present for a metered plan */
+  usage?: {
+    unitAmount: number;
+    includedUnits: number;
+  };
   /** Only while a renewal link is open (extension, docs/billing.md#renewal-links): the link that pays the period due, to send the customer */
   renewalUrl?: string;
   createdAt: string;
@@ -384,6 +394,28 @@ export type TestClockPlan = {
   /** The plan status after the advance */
   status: string;
   nextChargeDate: string | null;
+};
+
+export type UsageReport = {
+  /** usg_… identifier */
+  id: string;
+  subscriptionPlanId: string;
+  quantity: number;
+  /** When the units were used, ISO 8601 */
+  timestamp: string;
+  idempotencyKey: string;
+  /** When the report was first recorded, ISO 8601 */
+  createdAt: string;
+};
+
+/** Body of POST /merchants/subscription-plans/{id}/usage (extension, API version 2026-11-28). */
+export type UsageReportRequest = {
+  /** Units used */
+  quantity: number;
+  /** When the units were used (ISO 8601); now when left out. The period is the one open when the report arrives */
+  timestamp?: string;
+  /** Your key for this report: the same key again counts once */
+  idempotencyKey: string;
 };
 
 export type VoidedTransaction = {
@@ -475,6 +507,7 @@ export interface Operations {
   resumeSubscriptionPlan: { params: { id: string }; query: {  }; body: EmptyRequest; reply: SubscriptionPlan };
   cancelSubscriptionPlan: { params: { id: string }; query: {  }; body: CancelPlanRequest; reply: SubscriptionPlan };
   createManageLink: { params: { id: string }; query: {  }; body: Record<string, never>; reply: ManageLink };
+  reportUsage: { params: { id: string }; query: {  }; body: UsageReportRequest; reply: UsageReport };
   voidTransaction: { params: { subscriptionTransactionId: string }; query: {  }; body: EmptyRequest; reply: VoidedTransaction };
   listCoupons: { params: {  }; query: { cursor?: string | number; limit?: string | number }; body: never; reply: CouponPage };
   createCoupon: { params: {  }; query: {  }; body: CreateCouponRequest; reply: Coupon };
@@ -538,6 +571,12 @@ export const OPERATIONS = {
     "path": "/merchants/subscription-plans/{id}/manage-link",
     "query": [],
     "bodyRequired": false
+  },
+  "reportUsage": {
+    "method": "POST",
+    "path": "/merchants/subscription-plans/{id}/usage",
+    "query": [],
+    "bodyRequired": true
   },
   "voidTransaction": {
     "method": "POST",
@@ -763,6 +802,24 @@ export const REQUEST_BODIES: Record<string, unknown> = {
             "minimum": 100,
             "maximum": 99999999999
           },
+          "usage": {
+            "type": "object",
+            "properties": {
+              "unitAmount": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 99999999999
+              },
+              "includedUnits": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 1000000000
+              }
+            },
+            "required": [
+              "unitAmount"
+            ]
+          },
           "quantity": {
             "type": "integer",
             "minimum": 1,
@@ -839,6 +896,28 @@ export const REQUEST_BODIES: Record<string, unknown> = {
   "createManageLink": {
     "type": "object",
     "properties": {}
+  },
+  "reportUsage": {
+    "type": "object",
+    "properties": {
+      "quantity": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 1000000000
+      },
+      "timestamp": {
+        "type": "string"
+      },
+      "idempotencyKey": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 255
+      }
+    },
+    "required": [
+      "quantity",
+      "idempotencyKey"
+    ]
   },
   "voidTransaction": {
     "type": "object",

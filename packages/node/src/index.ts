@@ -15,6 +15,8 @@ import {
   type PaymentLink,
   type PlanStatus,
   type PriceChangeRequest,
+  type UsageReport,
+  type UsageReportRequest,
   REQUEST_BODIES,
   type SubscriptionPlan,
   type TestClock,
@@ -142,6 +144,8 @@ export class ServicePay {
     /** Cancels now, or with `{ at: 'period_end' }` at the next charge date (API version 2026-11-28); undo that with `undoCancel`. */
     cancel: (id: string, body: CancelPlanRequest = {}, options: RequestOptions = {}): Promise<SubscriptionPlan> =>
       this.call('cancelSubscriptionPlan', { id }, { ...options, body }),
+    /** Reports metered usage (API version 2026-11-28); the same `idempotencyKey` again counts once. */
+    reportUsage: (id: string, body: UsageReportRequest, options: RequestOptions = {}): Promise<UsageReport> => this.call('reportUsage', { id }, { ...options, body }),
     /** Undoes a cancellation at the end of the period before it takes effect. */
     undoCancel: (id: string, options: RequestOptions = {}): Promise<SubscriptionPlan> => this.call('changeSubscriptionPlanPrice', { id }, { ...options, body: { at: null } }),
     manageLink: (id: string, options: RequestOptions = {}): Promise<ManageLink> => this.call('createManageLink', { id }, { ...options, body: {} }),

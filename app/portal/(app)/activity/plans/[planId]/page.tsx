@@ -21,7 +21,7 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
   const { merchantId } = await requireUser();
   const { lang, t } = await portalLang();
   const { planId } = await params;
-  const { plan, transactions, events, customerSide } = await ownedOrInterrupt(loadPlanPage(await getDb(), merchantId, planId));
+  const { plan, transactions, events, usageUnits, customerSide } = await ownedOrInterrupt(loadPlanPage(await getDb(), merchantId, planId));
   const a = t.activity;
   const interval = intervalOf(plan);
   const next = nextChargeDateOf(plan);
@@ -82,6 +82,19 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
           <>
             <dt>{a.endsOn}</dt>
             <dd data-testid="plan-cancel-at">{formatDateTime(plan.cancelAt, lang)}</dd>
+          </>
+        )}
+        {usageUnits !== null && (
+          <>
+            <dt>{a.usage}</dt>
+            <dd data-testid="plan-usage">
+              {fill(a.usageNow, {
+                units: usageUnits,
+                included: plan.usageIncludedUnits ?? 0,
+                unit: formatCop(plan.usageUnitAmount ?? 0),
+                amount: formatCop(Math.max(0, usageUnits - (plan.usageIncludedUnits ?? 0)) * (plan.usageUnitAmount ?? 0)),
+              })}
+            </dd>
           </>
         )}
         <dt>{a.customer}</dt>

@@ -1,0 +1,41 @@
+// Metered usage reports (docs/billing.md#metered-usage): recorded once per plan and key, and
+// taken by the renewal of the period they fall in.
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import { usageReports } from '../schema';
+
+export type UsageReportRow = typeof usageReports.$inferSelect;
+
+/**
+ * Records a report, or finds the one already recorded with its key: `created` says which. The
+ * unique index decides between concurrent requests with the same key.
+ */
+export async function insertUsageReport(db: Db, report: Omit<typeof usageReports.$inferInsert, 'periodDue'>): Promise<{ row: UsageReportRow; created: boolean }> {
+  const [inserted] = await db.insert(usageReports).values(report).onConflictDoNothing({ target: [usageReports.planId, usageReports.idempotencyKey] }).returning();
+  if (inserted) return { row: inserted, created: true };
+  const [existing] = await db
+    .select()
+    .from(usageReports)
+    .where(and(eq(usageReports.planId, report.planId), eq(usageReports.idempotencyKey, report.idempotencyKey)))
+    .limit(1);
+  return { row: existing!, created: false };
+}
+
+/** Under the plan's lock: the reports no renewal took yet join the period due at `due`; answers that period's units. */
+export async function closeUsagePeriod(db: Db, planId: string, due: Date): Promise<number> {
+  await db.update(usageReports).set({ periodDue: due }).where(and(eq(usageReports.planId, planId), isNull(usageReports.periodDue)));
+  const [row] = await db
+    .select({ units: sql<string>`coalesce(sum(${usageReports.quantity}), 0)` })
+    .from(usageReports)
+    .where(and(eq(usageReports.planId, planId), eq(usageReports.periodDue, due)));
+  return Number(row?.units ?? 0);
+}
+
+/** The units reported and not billed yet: the current period's. */
+export async function openUsageUnits(db: Db, planId: string): Promise<number> {
+  const [row] = await db
+    .select({ units: sql<string>`coalesce(sum(${usageReports.quantity}), 0)` })
+    .from(usageReports)
+    .where(and(eq(usageReports.planId, planId), isNull(usageReports.periodDue)));
+  return Number(row?.units ?? 0);
+}
