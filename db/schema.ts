@@ -91,6 +91,9 @@ export const merchants = pgTable(
     webhookUrl: text('webhook_url'),
     // Kept readable: every delivery is signed with it (HMAC needs the key itself).
     webhookSecret: text('webhook_secret').notNull(),
+    /** During a roll (docs/webhooks.md#rolling-the-secret), the secret being replaced: it still signs X-Webhook-Signature until `webhookSecretRolledUntil`. */
+    webhookSecretPrevious: text('webhook_secret_previous'),
+    webhookSecretRolledUntil: timestamp('webhook_secret_rolled_until', { withTimezone: true, mode: 'date' }),
     allowedDomains: text('allowed_domains').array().notNull().default(sql`'{}'::text[]`),
     // Which processor charges this merchant's customers (docs/processors.md): the built-in sandbox
     // or the merchant's own Wompi account, whose three secrets are kept encrypted (AES-256-GCM).

@@ -31,6 +31,8 @@ export async function updateMerchantRow(
       | 'status'
       | 'webhookUrl'
       | 'webhookSecret'
+      | 'webhookSecretPrevious'
+      | 'webhookSecretRolledUntil'
       | 'allowedDomains'
       | 'processorType'
       | 'wompiPublicKey'

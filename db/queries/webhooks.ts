@@ -16,6 +16,8 @@ const deliveryFields = {
   retries: webhookEvents.retries,
   webhookUrl: merchants.webhookUrl,
   webhookSecret: merchants.webhookSecret,
+  webhookSecretPrevious: merchants.webhookSecretPrevious,
+  webhookSecretRolledUntil: merchants.webhookSecretRolledUntil,
   // Opt-in retries (docs/webhooks.md#retries): whether they are on, and the endpoint's failing state.
   webhookRetries: merchants.webhookRetries,
   webhookFailingSince: merchants.webhookFailingSince,

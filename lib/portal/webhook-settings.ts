@@ -1,7 +1,8 @@
 import type { Db } from '@/db/client';
-import { getMerchant } from '@/db/queries/merchants';
+import { getMerchant, getMerchantForUpdate, updateMerchantRow } from '@/db/queries/merchants';
 import { ApiError } from '@/lib/api/errors';
-import type { AuditActor } from '@/lib/audit/record';
+import { type AuditActor, maskSecrets, recordAudit } from '@/lib/audit/record';
+import { inTransaction } from '@/lib/unit-of-work';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { generateWebhookSecret } from '@/lib/auth/secrets';
 import { allowedDomainsSchema, webhookSecretSchema, webhookUrlSchema } from '@/lib/merchants/schemas';
@@ -62,7 +63,33 @@ export async function saveWebhookSecret(db: Db, merchantId: string, value?: stri
   const parsed = webhookSecretSchema.safeParse(value ?? generateWebhookSecret());
   if (!parsed.success) return problemsOf(parsed.error.issues);
   await updateMerchant(db, merchantId, { webhookSecret: parsed.data }, actor);
+  await updateMerchantRow(db, merchantId, { webhookSecretPrevious: null, webhookSecretRolledUntil: null });
   return { ok: true };
+}
+
+export const WEBHOOK_SECRET_ROLL_MS = 24 * 3600_000;
+
+/**
+ * Rolls the signing secret without a gap (docs/webhooks.md#rolling-the-secret): a new secret is
+ * made, and for 24 hours every delivery carries X-Webhook-Signature with the previous one and
+ * X-Webhook-Signature-Next with the new one. Answers the new secret and when the roll ends.
+ */
+export async function rollWebhookSecret(db: Db, merchantId: string, actor?: AuditActor, now: Date = new Date()): Promise<{ secret: string; until: Date }> {
+  const secret = generateWebhookSecret();
+  const until = new Date(now.getTime() + WEBHOOK_SECRET_ROLL_MS);
+  await inTransaction(db, async (tx) => {
+    const merchant = await getMerchantForUpdate(tx, merchantId);
+    if (!merchant) throw new ApiError('not_found', 'No such merchant');
+    // A roll started during another keeps signing with the secret receivers had before both.
+    const inRoll = merchant.webhookSecretPrevious && merchant.webhookSecretRolledUntil && merchant.webhookSecretRolledUntil > now;
+    const previous = inRoll ? merchant.webhookSecretPrevious! : merchant.webhookSecret;
+    await updateMerchantRow(tx, merchantId, { webhookSecret: secret, webhookSecretPrevious: previous, webhookSecretRolledUntil: until });
+    if (actor) {
+      const changes = maskSecrets({ webhookSecret: { from: merchant.webhookSecret, to: secret } });
+      await recordAudit(tx, { merchantId, actor, action: 'webhook.secret_rolled', changes: { ...changes, rolledUntil: until.toISOString() } });
+    }
+  });
+  return { secret, until };
 }
 
 /** Sets the widget's allowed domains from a text area: one entry per line (commas also separate). */

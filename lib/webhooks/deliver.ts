@@ -113,7 +113,7 @@ export async function deliverEvent(db: Db, eventId: string, options: DeliveryOpt
   const event = options.retry ? await claimRetry(db, eventId, now) : automatic ? await claimBatch(db)(eventId) : await getEventForDelivery(db, eventId);
   if (!event) return { status: automatic ? 'already_handled' : 'not_found' };
   if (options.merchantId && event.merchantId !== options.merchantId) return { status: 'not_found' };
-  const { webhookUrl, webhookSecret } = event;
+  const { webhookUrl } = event;
   if (!webhookUrl || (automatic && event.webhookDisabledAt)) {
     // docs/webhooks.md#delivery: recorded, never attempted; a URL configured later does not send it.
     // An endpoint disabled after 3 days of failures (docs/webhooks.md#retries) likewise.
@@ -124,7 +124,7 @@ export async function deliverEvent(db: Db, eventId: string, options: DeliveryOpt
   const outcome = await postWebhook({
     url: webhookUrl,
     body: event.body,
-    headers: webhookHeaders(event, webhookSecret),
+    headers: webhookHeaders(event, event),
     allowPrivateNetwork: options.allowPrivateNetwork ?? env().WEBHOOK_ALLOW_PRIVATE_NETWORK,
     resolve: options.resolve,
   });

@@ -21,7 +21,7 @@ export async function sendTestEvent(merchantId: string): Promise<PostOutcome> {
   return postWebhook({
     url: merchant.webhookUrl,
     body: event.body,
-    headers: webhookHeaders(event, merchant.webhookSecret),
+    headers: webhookHeaders(event, merchant),
     allowPrivateNetwork: env().WEBHOOK_ALLOW_PRIVATE_NETWORK,
   });
 }

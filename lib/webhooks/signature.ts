@@ -8,12 +8,26 @@ export function signWebhookBody(body: string, secret: string): string {
 
 const WEBHOOK_USER_AGENT = 'ServicePay-Webhooks/1';
 
-/** The headers of every delivery of an event (docs/webhooks.md#delivery). */
-export function webhookHeaders(event: { id: string; body: string }, secret: string): Record<string, string> {
+/** A merchant's signing secrets: during a roll, the one being replaced and until when it signs. */
+export interface SigningSecrets {
+  webhookSecret: string;
+  webhookSecretPrevious?: string | null;
+  webhookSecretRolledUntil?: Date | null;
+}
+
+/**
+ * The headers of every delivery of an event (docs/webhooks.md#delivery). During a roll
+ * (docs/webhooks.md#rolling-the-secret) X-Webhook-Signature is still the previous secret's and
+ * X-Webhook-Signature-Next the new one's; after it, the new secret signs X-Webhook-Signature alone.
+ */
+export function webhookHeaders(event: { id: string; body: string }, given: SigningSecrets | string, now: Date = new Date()): Record<string, string> {
+  const secrets = typeof given === 'string' ? { webhookSecret: given } : given;
+  const rolling = secrets.webhookSecretPrevious && secrets.webhookSecretRolledUntil && secrets.webhookSecretRolledUntil > now;
   return {
     'Content-Type': 'application/json',
     'User-Agent': WEBHOOK_USER_AGENT,
     'X-Webhook-Id': event.id,
-    'X-Webhook-Signature': signWebhookBody(event.body, secret),
+    'X-Webhook-Signature': signWebhookBody(event.body, rolling ? secrets.webhookSecretPrevious! : secrets.webhookSecret),
+    ...(rolling ? { 'X-Webhook-Signature-Next': signWebhookBody(event.body, secrets.webhookSecret) } : {}),
   };
 }

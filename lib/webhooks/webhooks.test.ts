@@ -216,6 +216,8 @@ describe('the delivery statements', () => {
       retries: 0,
       webhookUrl: receiver.url,
       webhookSecret: paid[0]!.link.merchant.webhookSecret,
+      webhookSecretPrevious: null,
+      webhookSecretRolledUntil: null,
       webhookRetries: false,
       webhookFailingSince: null,
       webhookDisabledAt: null,

@@ -6,6 +6,7 @@ import { revalidatePath } from 'next/cache';
 import { getDb } from '@/db/client';
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
 import { fill } from '@/lib/i18n/format';
+import { formatDateTime } from '@/lib/portal/i18n';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { webhookEventsSchema } from '@/lib/merchants/schemas';
 import { findMerchantEvent } from '@/lib/portal/activity';
@@ -17,6 +18,7 @@ import { type SensitiveChange, tellOwners } from '@/lib/portal/reauth';
 import { needsReauth, ownedOrInterrupt, signedIn } from '@/lib/portal/request';
 import {
   reenableWebhook,
+  rollWebhookSecret,
   saveAllowedDomains,
   saveWebhookRetries,
   saveWebhookSecret,
@@ -69,6 +71,19 @@ export async function reenableWebhookAction(): Promise<FormState> {
 
 export async function generateSecretAction(): Promise<FormState> {
   return sensitive('webhook_secret', (db, merchantId, actor) => saveWebhookSecret(db, merchantId, undefined, actor), (t) => t.webhooks.generated, (t) => t.webhooks.secretProblem);
+}
+
+/** Rolls the secret with both signatures for 24 hours (docs/webhooks.md#rolling-the-secret). */
+export async function rollSecretAction(): Promise<FormState> {
+  const user = await signedIn('webhooks');
+  if (user.refused) return user.refused;
+  const again = await needsReauth(user);
+  if (again) return again;
+  const db = await getDb();
+  const { secret, until } = await rollWebhookSecret(db, user.merchantId, user.actor);
+  await tellOwners(db, user.merchantId, 'webhook_secret', user.actor);
+  revalidatePath('/portal/settings/webhooks');
+  return ok(fill(user.t.webhooks.rolled, { until: formatDateTime(until, user.lang) }), { values: [{ label: user.t.webhooks.secretTitle, value: secret }] });
 }
 
 export async function saveSecretAction(_: FormState, form: FormData): Promise<FormState> {

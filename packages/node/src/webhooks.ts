@@ -32,17 +32,25 @@ function rawBytes(rawBody: unknown): Buffer {
   );
 }
 
+/** The X-Webhook-Signature header, or it and X-Webhook-Signature-Next (sent while the secret is rolled). */
+export type Signatures = string | readonly (string | null | undefined)[] | null | undefined;
+
 /**
- * Whether `signature` (the X-Webhook-Signature header) is the HMAC-SHA256 of `rawBody` with
- * `secret`, compared in constant time. Throws only for a `rawBody` that is not raw (a parsed
- * object), which can never verify.
+ * Whether `signature` (the X-Webhook-Signature header, or it and X-Webhook-Signature-Next while
+ * the merchant rolls its secret) is the HMAC-SHA256 of `rawBody` with `secret`, compared in
+ * constant time: either header verifying is enough. Throws only for a `rawBody` that is not raw
+ * (a parsed object), which can never verify.
  */
-export function verify(rawBody: RawBody, signature: string | null | undefined, secret: string): boolean {
+export function verify(rawBody: RawBody, signature: Signatures, secret: string): boolean {
   const body = rawBytes(rawBody);
   if (typeof secret !== 'string' || secret.length === 0) throw new WebhookVerificationError('webhooks: the webhook secret is missing');
-  if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return false;
   const expected = createHmac('sha256', secret).update(body).digest();
-  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+  const given = typeof signature === 'string' ? [signature] : Array.isArray(signature) ? signature : [];
+  let ok = false;
+  for (const one of given) {
+    if (typeof one === 'string' && /^[0-9a-f]{64}$/.test(one) && timingSafeEqual(expected, Buffer.from(one, 'hex'))) ok = true;
+  }
+  return ok;
 }
 
 /**
@@ -50,7 +58,7 @@ export function verify(rawBody: RawBody, signature: string | null | undefined, s
  * WebhookVerificationError saying why (answer it 401 and do nothing). De-duplicate on the
  * X-Webhook-Id header: the same event may arrive more than once.
  */
-export function parse(rawBody: RawBody, signature: string | null | undefined, secret: string, options: VerifyOptions = {}): ServicePayEvent {
+export function parse(rawBody: RawBody, signature: Signatures, secret: string, options: VerifyOptions = {}): ServicePayEvent {
   if (!verify(rawBody, signature, secret)) {
     throw new WebhookVerificationError('webhooks: the signature does not match this body and secret (check the secret, and that the body is the raw bytes)');
   }

@@ -10,6 +10,7 @@ import { portalLang, requireUser } from '@/lib/portal/request';
 import { getWebhookSettings } from '@/lib/portal/webhook-settings';
 import {
   generateSecretAction,
+  rollSecretAction,
   reenableWebhookAction,
   saveDomainsAction,
   saveSecretAction,
@@ -69,6 +70,9 @@ export default async function WebhookSettingsPage() {
           </pre>
           <CopyButton value={settings.webhookSecret} label={copy.label} copiedLabel={copy.copied} />
         </details>
+        <ActionForm action={rollSecretAction} submit={w.roll} pending={t.auth.pending} copy={copy}>
+          <p className="hint">{w.rollHint}</p>
+        </ActionForm>
         <ActionForm action={generateSecretAction} submit={w.generate} pending={t.auth.pending} copy={copy} />
         <h3>{w.ownSecret}</h3>
         <ActionForm action={saveSecretAction} submit={w.saveSecret} pending={t.auth.pending} copy={copy}>
