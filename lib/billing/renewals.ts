@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { findDuePlans, type PlanRow } from '@/db/queries/plans';
 import { getOpenRenewalLink } from '@/db/queries/renewal-links';
-import { getPendingTransaction, withdrawUnsentAttempt } from '@/db/queries/transactions';
+import { getPendingTransaction, savedCardOf, withdrawUnsentAttempt } from '@/db/queries/transactions';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, type ProcessorSource, resolveProcessor } from '@/lib/processors';
 import { savedMethodType } from '@/lib/processors/processor';
@@ -109,6 +109,8 @@ function prepareRenewal(due: RenewalDue, now: Date) {
       periodStart: new Date(due.period),
       paymentMethodToken: plan.paymentMethodToken,
       paymentMethodType: savedMethodType(plan.paymentMethodToken),
+      // The receipt shows the card charged (issue 40, item 7): as it was when saved.
+      ...(savedMethodType(plan.paymentMethodToken) === 'CARD' ? await savedCardOf(tx, plan.id, plan.paymentMethodToken) : {}),
       ...(link ? { renewalLinkId: link.id } : {}),
     };
   };

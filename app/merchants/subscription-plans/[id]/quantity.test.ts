@@ -56,6 +56,9 @@ describe('a plan with seats', () => {
 
     await runRenewalSweep(database.db, sandbox, { now: new Date((await planOf(s.id)).nextChargeDate!.getTime() + 1000) });
     expect((await txnsOf(s.id))[1]).toMatchObject({ kind: 'RENEWAL', status: 'APPROVED', amount: 5_000_000, quantity: 5, unitAmount: 1_000_000 });
+    // The renewal records the card it charged, as the first payment saw it (issue 40, item 7).
+    expect(first!.cardLast4).toBe('4242');
+    expect((await txnsOf(s.id))[1]).toMatchObject({ cardBrand: first!.cardBrand, cardLast4: '4242' });
     // MRR: weekly × 52 / 12 of what each charge takes.
     expect((await planFigures(database.db, s.merchant.merchantId, new Date())).mrr).toBe(Math.round((5_000_000 * 52) / 12));
   });
