@@ -159,6 +159,8 @@ export const apiKeys = pgTable(
       .notNull()
       .references(() => merchants.id),
     secretHash: text('secret_hash').notNull(),
+    /** A key restricted to reading (docs/api.md#authentication): any other method is a 403. */
+    readOnly: boolean('read_only').notNull().default(false),
     createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),

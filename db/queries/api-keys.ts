@@ -8,6 +8,7 @@ const findApiKeyQuery = preparedFor((db) =>
       key: apiKeys.key,
       merchantId: apiKeys.merchantId,
       secretHash: apiKeys.secretHash,
+      readOnly: apiKeys.readOnly,
       revokedAt: apiKeys.revokedAt,
       merchantStatus: merchants.status,
       apiVersion: merchants.apiVersion,
@@ -41,13 +42,13 @@ export async function touchApiKeys(db: Db, keys: string[]): Promise<void> {
 /** A merchant's keys, newest first: public parts and dates only, never the secret's hash. */
 export async function listApiKeys(db: Db, merchantId: string) {
   return db
-    .select({ key: apiKeys.key, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt })
+    .select({ key: apiKeys.key, readOnly: apiKeys.readOnly, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt })
     .from(apiKeys)
     .where(eq(apiKeys.merchantId, merchantId))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.key));
 }
 
-export async function insertApiKey(db: Db, values: { key: string; merchantId: string; secretHash: string }): Promise<void> {
+export async function insertApiKey(db: Db, values: { key: string; merchantId: string; secretHash: string; readOnly?: boolean }): Promise<void> {
   await db.insert(apiKeys).values(values);
 }
 

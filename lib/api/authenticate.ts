@@ -11,6 +11,8 @@ export interface AuthenticatedMerchant {
   apiKey: string;
   /** The version a request naming none is answered in (docs/api.md#versioning). */
   pinnedVersion: ApiVersion;
+  /** A key restricted to reading: any method but GET and HEAD is a 403 (lib/api/with-merchant.ts). */
+  readOnly: boolean;
 }
 
 const API_KEY = /^pk_(test|live)_[0-9A-Za-z]{24}$/;
@@ -43,7 +45,7 @@ export async function authenticateMerchant(db: Db, authorization: string | null,
   if (!known || !matches || secret.length === 0) throw unauthorized();
   if (!cached) cache?.remember(apiKey, known, ticket);
   recordUse(db, apiKey);
-  return { merchantId: known.merchantId, apiKey, pinnedVersion: known.apiVersion };
+  return { merchantId: known.merchantId, apiKey, pinnedVersion: known.apiVersion, readOnly: known.readOnly };
 }
 
 /** `Bearer <api_key>:<api_secret>` split on the first colon; undefined for any other header or none. */
@@ -60,5 +62,5 @@ export function missingCredentials(req: Pick<Request, 'headers'>): ApiError | un
 
 /** A key that may authenticate (not revoked, its merchant active): what is checked and kept of it. */
 function usable(row: Awaited<ReturnType<typeof findApiKey>>): CachedKey | undefined {
-  return row && !row.revokedAt && row.merchantStatus === 'ACTIVE' ? { merchantId: row.merchantId, secretHash: row.secretHash, apiVersion: row.apiVersion } : undefined;
+  return row && !row.revokedAt && row.merchantStatus === 'ACTIVE' ? { merchantId: row.merchantId, secretHash: row.secretHash, apiVersion: row.apiVersion, readOnly: row.readOnly } : undefined;
 }

@@ -26,6 +26,7 @@ export function withMerchant<P = Record<string, never>>(
     const database = await getDatabase();
     const { db } = database;
     const merchant = await authenticateMerchant(db, req.headers.get('authorization'), keyCacheOf(database));
+    if (merchant.readOnly && req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError('forbidden', 'This api_key is read-only: it may only read (GET)');
     const result = await getRateLimiter().limit(options.limit, merchant.apiKey);
     const headers = rateLimitHeaders(result);
     if (!result.success) {

@@ -32,8 +32,8 @@ describe('the key cache against the database', () => {
     const cache = await informedCache();
     const m = await createTestMerchant(db);
     expect(cache.get(m.apiKey)).toBeUndefined();
-    await expect(authenticateMerchant(db, bearer(m), cache)).resolves.toEqual({ merchantId: m.merchantId, apiKey: m.apiKey, pinnedVersion: LATEST_API_VERSION });
-    expect(cache.get(m.apiKey)).toEqual({ merchantId: m.merchantId, secretHash: expect.any(String), apiVersion: LATEST_API_VERSION });
+    await expect(authenticateMerchant(db, bearer(m), cache)).resolves.toEqual({ merchantId: m.merchantId, apiKey: m.apiKey, pinnedVersion: LATEST_API_VERSION, readOnly: false });
+    expect(cache.get(m.apiKey)).toEqual({ merchantId: m.merchantId, secretHash: expect.any(String), readOnly: false, apiVersion: LATEST_API_VERSION });
 
     await expect(authenticateMerchant(db, `Bearer ${m.apiKey}:sk_test_wrong`, cache)).rejects.toMatchObject({ code: 'unauthorized' });
     await expect(authenticateMerchant(db, `Bearer ${m.apiKey}:`, cache)).rejects.toMatchObject({ code: 'unauthorized' });
@@ -148,7 +148,7 @@ async function handDelivered() {
   };
 }
 
-const KEY = { merchantId: 'mch_x', secretHash: 'h', apiVersion: '2026-11-20' } as const;
+const KEY = { merchantId: 'mch_x', secretHash: 'h', readOnly: false, apiVersion: '2026-11-20' } as const;
 
 describe('when the cache may be used', () => {
   it('is never used while its beats do not come back', async () => {

@@ -15,6 +15,7 @@ export const KEY_CHANGES_CHANNEL = 'servicepay_api_key_changes';
 export interface CachedKey {
   merchantId: string;
   secretHash: string;
+  readOnly: boolean;
   /** The merchant's pinned API version (docs/api.md#versioning); a change of it is announced. */
   apiVersion: ApiVersion;
 }

@@ -15,12 +15,12 @@ export function listKeys(db: Db, merchantId: string): Promise<ApiKeyView[]> {
 }
 
 /** A new key of the merchant; with `actor`, recorded in the audit log (`api_key.created`) in the same transaction. */
-export async function createKey(db: Db, merchantId: string, actor?: AuditActor): Promise<{ apiKey: string; apiSecret: string }> {
+export async function createKey(db: Db, merchantId: string, actor?: AuditActor, { readOnly = false }: { readOnly?: boolean } = {}): Promise<{ apiKey: string; apiSecret: string }> {
   const apiKey = generateApiKey();
   const apiSecret = generateApiSecret();
   await inTransaction(db, async (tx) => {
-    await insertApiKey(tx, { key: apiKey, merchantId, secretHash: sha256Hex(apiSecret) });
-    if (actor) await recordAudit(tx, { merchantId, actor, action: 'api_key.created', target: apiKey });
+    await insertApiKey(tx, { key: apiKey, merchantId, secretHash: sha256Hex(apiSecret), readOnly });
+    if (actor) await recordAudit(tx, { merchantId, actor, action: 'api_key.created', target: apiKey, changes: { readOnly: { from: null, to: readOnly } } });
   });
   return { apiKey, apiSecret };
 }

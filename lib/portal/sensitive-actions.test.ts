@@ -53,7 +53,7 @@ describe('a session older than 5 minutes', () => {
   it('cannot create a key, change the webhook URL or the Wompi keys; nothing changes and nobody is e-mailed', async () => {
     const { merchantId } = await ownerWithStaleSession();
     const refused = expect.objectContaining({ status: 'error', message: expect.stringContaining('confirme su identidad') });
-    expect(await createKeyAction()).toEqual(refused);
+    expect(await createKeyAction(IDLE, new FormData())).toEqual(refused);
     expect(await saveWebhookUrlAction(IDLE, form({ webhookUrl: 'https://attacker.example/hooks' }))).toEqual(refused);
     expect(await saveWompiKeysAction(IDLE, form({ ...testWompiKeys() }))).toEqual(refused);
     expect(await db.$count(apiKeys, eq(apiKeys.merchantId, merchantId))).toBe(0);
@@ -66,7 +66,7 @@ describe('a session older than 5 minutes', () => {
   it('is refused re-authentication with a wrong password, and then still changes nothing', async () => {
     const { merchantId } = await ownerWithStaleSession();
     expect(await reauthenticateAction(IDLE, form({ password: 'wrong password 1' }))).toMatchObject({ status: 'error', message: 'La contraseña no es correcta.' });
-    expect((await createKeyAction()).status).toBe('error');
+    expect((await createKeyAction(IDLE, new FormData())).status).toBe('error');
     expect(await db.$count(apiKeys, eq(apiKeys.merchantId, merchantId))).toBe(0);
   });
 });
@@ -78,7 +78,7 @@ describe('after re-authenticating', () => {
     const keys = testWompiKeys();
     expect(await saveWompiKeysAction(IDLE, form({ ...keys }))).toMatchObject({ status: 'ok' });
     expect(await saveWebhookUrlAction(IDLE, form({ webhookUrl: 'https://tienda.example/hooks' }))).toMatchObject({ status: 'ok' });
-    expect(await createKeyAction()).toMatchObject({ status: 'ok' });
+    expect(await createKeyAction(IDLE, new FormData())).toMatchObject({ status: 'ok' });
     expect(await db.$count(apiKeys, eq(apiKeys.merchantId, merchantId))).toBe(1);
 
     const entries = await db.select().from(auditLog).where(eq(auditLog.merchantId, merchantId));

@@ -29,7 +29,7 @@ describe('API keys', () => {
     const listed = await listKeys(db, m.merchantId);
     expect(listed.map((k) => k.key)).toEqual([apiKey, m.apiKey]);
     expect(JSON.stringify(listed)).not.toContain(apiSecret);
-    expect(Object.keys(listed[0]!).sort()).toEqual(['createdAt', 'key', 'lastUsedAt', 'revokedAt']);
+    expect(Object.keys(listed[0]!).sort()).toEqual(['createdAt', 'key', 'lastUsedAt', 'readOnly', 'revokedAt']);
   });
 
   it('a revoked key gets 401 on the API; the other key keeps working', async () => {

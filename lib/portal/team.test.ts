@@ -115,11 +115,11 @@ describe('a member’s role on the server', () => {
     const { createKeyAction } = await import('./api-keys/actions');
     const viewer = await member(inviter, 'viewer');
     request.headers = viewer.cookie;
-    expect(await createKeyAction()).toMatchObject({ status: 'error', message: expect.stringContaining('Prohibido (403): su rol, Lector') });
+    expect(await createKeyAction(IDLE, new FormData())).toMatchObject({ status: 'error', message: expect.stringContaining('Prohibido (403): su rol, Lector') });
     expect(await db.$count(apiKeys, eq(apiKeys.merchantId, inviter.merchantId))).toBe(0);
     const developer = await member(inviter, 'developer');
     request.headers = developer.cookie;
-    expect(await createKeyAction()).toMatchObject({ status: 'ok' });
+    expect(await createKeyAction(IDLE, new FormData())).toMatchObject({ status: 'ok' });
     expect(await db.$count(apiKeys, eq(apiKeys.merchantId, inviter.merchantId))).toBe(1);
     await handOffsSettled();
     const told = await db.select({ to: emails.toAddress }).from(emails).where(and(eq(emails.merchantId, inviter.merchantId), eq(emails.kind, 'security_notice')));

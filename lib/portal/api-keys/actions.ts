@@ -13,14 +13,15 @@ import { errorState as error, type FormState, formText as text, okState as ok } 
 import { tellOwners } from '@/lib/portal/reauth';
 import { needsReauth, signedIn } from '@/lib/portal/request';
 
-export async function createKeyAction(): Promise<FormState> {
+export async function createKeyAction(_: FormState, form: FormData): Promise<FormState> {
   const user = await signedIn('api_keys');
   if (user.refused) return user.refused;
   const { merchantId, t, actor } = user;
   const refused = await needsReauth(user);
   if (refused) return refused;
   const db = await getDb();
-  const { apiKey, apiSecret } = await createKey(db, merchantId, actor);
+  const readOnly = form.get('readOnly') === 'on';
+  const { apiKey, apiSecret } = await createKey(db, merchantId, actor, { readOnly });
   await tellOwners(db, merchantId, 'api_key', actor);
   revalidatePath('/portal/settings/api');
   return ok(t.api.created_ok, {

@@ -39,7 +39,13 @@ export default async function ApiSettingsPage() {
               { label: t.api.key, cell: (k) => <code>{k.key}</code> },
               { label: t.api.created, cell: (k) => formatDateTime(k.createdAt, lang) },
               { label: t.api.lastUsed, cell: (k) => (k.lastUsedAt ? formatDateTime(k.lastUsedAt, lang) : t.api.never) },
-              { label: t.api.status, cell: (k) => <span className={`badge ${k.revokedAt ? 'neutral' : 'ok'}`}>{k.revokedAt ? t.api.revoked : t.api.active}</span> },
+              { label: t.api.status, cell: (k) => (
+                  <>
+                    <span className={`badge ${k.revokedAt ? 'neutral' : 'ok'}`}>{k.revokedAt ? t.api.revoked : t.api.active}</span>
+                    {k.readOnly && <span className="badge neutral">{t.api.readOnlyBadge}</span>}
+                  </>
+                ),
+              },
               {
                 label: t.api.revoke,
                 hideLabel: true,
@@ -62,7 +68,12 @@ export default async function ApiSettingsPage() {
             ]}
           />
         )}
-        <ActionForm action={createKeyAction} submit={t.api.create} pending={t.auth.pending} copy={copy} />
+        <ActionForm action={createKeyAction} submit={t.api.create} pending={t.auth.pending} copy={copy}>
+          <label className="checkbox">
+            <input type="checkbox" name="readOnly" />
+            {t.api.readOnly}
+          </label>
+        </ActionForm>
       </section>
       <section className="card" aria-labelledby="version">
         <h2 id="version">{t.api.versionTitle}</h2>
