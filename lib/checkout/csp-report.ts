@@ -1,7 +1,5 @@
-// Content-Security-Policy violation reports of the hosted checkout and the manage page (PCI DSS
-// 11.6.1, docs/checkout.md#csp-reports): both report formats read into one shape, logged. A page's
-// URL holds its token, a credential, so only the path with the token masked is kept, and of a
-// blocked resource only its origin.
+// CSP violation reports of the checkout and the manage page (docs/checkout.md#csp-reports); a
+// page's token and a blocked URL's path are never kept.
 
 export const CSP_REPORT_PATH = '/checkout/csp-report';
 export const CSP_REPORT_MAX_BYTES = 16 * 1024;

@@ -1,8 +1,5 @@
-// E-mails about a merchant's portal accounts (docs/portal.md#accounts): verifying the address,
-// resetting a password, a security notice to the owners, an invitation. In Spanish, the portal's
-// first language; written in the caller's unit of work like every e-mail (record.ts) and sent after
-// commit. They carry no plan, and the sandbox's e-mail log never lists them (a link in them is a
-// credential).
+// E-mails about a merchant's portal accounts (docs/portal.md#accounts), queued like every e-mail
+// (record.ts); no plan, and never in the sandbox's e-mail log (their links are credentials).
 
 import type { Db } from '@/db/client';
 import type { ACCOUNT_EMAIL_KINDS } from '@/db/schema';

@@ -11,12 +11,8 @@ import { getAuth } from './auth';
 import { merchantOwners } from './members';
 import { codeIsRight, twoFactorState } from './two-factor';
 
-// Re-authentication before a change to where money settles or where the merchant's integration
-// points (docs/portal.md#re-authentication): Wompi or e-invoicing credentials, the processor, the
-// webhook URL or secret, a new API key. The session must have been given the password (and the
-// code, when the user has a second factor) within the last 5 minutes: at sign-in or on the
-// "Confirme su identidad" form. A stolen session cookie alone changes none of them. Every owner is
-// e-mailed after each such change.
+// Re-authentication before a change to money or integration settings, and the owners' notice
+// after it (docs/portal.md#re-authentication).
 
 export const REAUTH_WINDOW_MS = 5 * 60_000;
 

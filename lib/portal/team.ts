@@ -17,10 +17,7 @@ import { getAuth, withNewUserMerchant } from './auth';
 import { emailSchema, type PasswordProblem, passwordProblem } from './passwords';
 import { ROLE_NAMES } from './roles';
 
-// A merchant's members and their invitations (docs/portal.md#members): an owner invites by e-mail
-// with a role; the link (7 days, once) lets the invitee choose a name and a password, and the new
-// user belongs to the merchant with that role, its address verified by the link. A user belongs to
-// one merchant, so an address that already has an account cannot be invited.
+// A merchant's members and their invitations (docs/portal.md#members).
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 const roleSchema = z.enum(MEMBER_ROLES);

@@ -7,9 +7,7 @@ import { inTransaction } from '@/lib/unit-of-work';
 import { overLimit, type PortalUser } from './accounts';
 import { getAuth } from './auth';
 
-// The second factor (docs/portal.md#accounts), better-auth's twoFactor plugin: TOTP from an
-// authenticator app, 10 single-use backup codes. Enrolling takes the password, then a first code;
-// a sign-in of an enrolled user ends on a code (or a backup code) before any session opens.
+// The second factor with better-auth's twoFactor plugin: TOTP and backup codes (docs/portal.md#accounts).
 
 const apiCode = (error: unknown) => (error instanceof APIError ? String(error.body?.code ?? '') : '');
 const TOTP_CODE = /^\d{6}$/;
