@@ -5,7 +5,7 @@ import { accounts, emails, merchants, users, verifications } from '@/db/schema';
 import { listMerchantEmails } from '@/db/queries/emails';
 import { handOffsSettled } from '@/lib/unit-of-work';
 import { useTestDatabase } from '@/test/database';
-import { changePassword, createPortalUser, currentUser, requestPasswordReset, resetPassword, signIn, signOutEverywhere, signUp, verifyEmail } from './accounts';
+import { changePassword, createPortalUser, currentUser, endSession, listSessions, requestPasswordReset, resetPassword, signIn, signOutEverywhere, signUp, verifyEmail } from './accounts';
 import { getAuth, withNewUserMerchant } from './auth';
 
 let db: Db;
@@ -290,5 +290,26 @@ describe('createPortalUser', () => {
     const user = await currentUser(await sessionCookie(email, 'demo-Kx81pQz3'));
     expect(user).toMatchObject({ merchantId, email });
     await expect(createPortalUser({ merchantId, name: 'Demo', email: fresh().email, password: 'short' })).rejects.toThrow('too_short');
+  });
+});
+
+describe('open sessions', () => {
+  it('lists the user’s sessions marking this one, and ends another but never this one nor another user’s', async () => {
+    const { email } = await signedUp();
+    const laptop = await sessionCookie(email);
+    const phone = await sessionCookie(email);
+    const me = (await currentUser(laptop))!;
+    const phoneUser = (await currentUser(phone))!;
+    const listed = await listSessions(db, me);
+    expect(listed.filter((s) => s.current).map((s) => s.id)).toEqual([me.sessionId]);
+    const other = listed.find((s) => s.id === phoneUser.sessionId)!;
+    expect(other.current).toBe(false);
+    expect(await endSession(db, me, me.sessionId)).toBe(false);
+    const stranger = (await currentUser(await sessionCookie((await signedUp()).email)))!;
+    expect(await endSession(db, stranger, other.id)).toBe(false);
+    expect(await currentUser(phone)).not.toBeNull();
+    expect(await endSession(db, me, other.id)).toBe(true);
+    expect(await currentUser(phone)).toBeNull();
+    expect(await currentUser(laptop)).not.toBeNull();
   });
 });

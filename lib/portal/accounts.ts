@@ -2,7 +2,7 @@ import { APIError } from 'better-auth/api';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { deleteUnusedMerchant, insertMerchant } from '@/db/queries/merchants';
-import { merchantHasUser } from '@/db/queries/users';
+import { deleteUserSession, listUserSessions, merchantHasUser } from '@/db/queries/users';
 import { MEMBER_ROLES, type MemberRole } from '@/db/schema';
 import { clientIp } from '@/lib/api/with-checkout';
 import { generateWebhookSecret } from '@/lib/auth/secrets';
@@ -221,4 +221,15 @@ export async function signOutEverywhere(headers: Headers): Promise<void> {
   const auth = await getAuth();
   await auth.api.revokeSessions({ headers });
   await auth.api.signOut({ headers }).catch(() => {});
+}
+
+/** The user's open sessions, newest last, marking this one (Ajustes → Seguridad). */
+export async function listSessions(db: Db, user: PortalUser, now: Date = new Date()) {
+  return (await listUserSessions(db, user.userId, now)).map((s) => ({ ...s, current: s.id === user.sessionId }));
+}
+
+/** Ends one of the user's other sessions; false for this one or another user's. */
+export async function endSession(db: Db, user: PortalUser, sessionId: string): Promise<boolean> {
+  if (!sessionId || sessionId === user.sessionId) return false;
+  return deleteUserSession(db, user.userId, sessionId);
 }

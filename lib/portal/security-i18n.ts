@@ -76,6 +76,14 @@ const es = {
     change: 'Cambiar la contraseña',
     changed: 'Contraseña cambiada. Cerramos sus otras sesiones y le avisamos por correo.',
     wrongPassword: 'La contraseña actual no es correcta.',
+    sessionsTitle: 'Sesiones abiertas',
+    device: 'Navegador',
+    address: 'Dirección',
+    started: 'Inicio',
+    thisOne: 'Esta sesión',
+    end: 'Cerrar',
+    ended: 'Sesión cerrada.',
+    endMissing: 'Esa sesión ya no está abierta.',
   },
 };
 
@@ -154,6 +162,14 @@ const en: SecurityCopy = {
     change: 'Change password',
     changed: 'Password changed. We closed your other sessions and told you by e-mail.',
     wrongPassword: 'The current password is not correct.',
+    sessionsTitle: 'Open sessions',
+    device: 'Browser',
+    address: 'Address',
+    started: 'Started',
+    thisOne: 'This session',
+    end: 'End',
+    ended: 'Session ended.',
+    endMissing: 'That session is no longer open.',
   },
 };
 

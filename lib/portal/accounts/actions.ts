@@ -7,7 +7,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { fill } from '@/lib/i18n/format';
-import { changePassword, requestPasswordReset, resetPassword, signIn, signOut, signOutEverywhere, signUp, verifyEmail } from '@/lib/portal/accounts';
+import { changePassword, endSession, requestPasswordReset, resetPassword, signIn, signOut, signOutEverywhere, signUp, verifyEmail } from '@/lib/portal/accounts';
 import { errorState as error, type FormState, formText as text, okState as ok } from '@/lib/portal/form-state';
 import { revalidatePath } from 'next/cache';
 import { formatDateTime } from '@/lib/portal/i18n';
@@ -141,6 +141,15 @@ export async function reauthenticateAction(_: FormState, form: FormData): Promis
   }
   if (result.problem === 'rate_limited') return error(fill(s.rateLimited, { seconds: result.retryAfterSeconds }));
   return error(result.problem === 'wrong_code' ? s.twoFactor.wrongCode : s.reauth.wrongPassword);
+}
+
+export async function endSessionAction(_: FormState, form: FormData): Promise<FormState> {
+  const user = await requireUser();
+  const { lang } = await portalLang();
+  const s = securityCopy(lang).security;
+  if (!(await endSession(await getDb(), user, text(form, 'sessionId')))) return error(s.endMissing);
+  revalidatePath('/portal/settings/security');
+  return ok(s.ended);
 }
 
 export async function signOutAction(): Promise<void> {

@@ -1,7 +1,10 @@
 // /portal/settings/security (docs/portal.md#accounts): the password and the second factor.
 import { ActionForm } from '@/components/portal/action-form';
 import { getDb } from '@/db/client';
-import { changePasswordAction, confirmTwoFactorAction, disableTwoFactorAction, startTwoFactorAction } from '@/lib/portal/accounts/actions';
+import { DataTable } from '@/components/portal/data-table';
+import { listSessions } from '@/lib/portal/accounts';
+import { formatDateTime } from '@/lib/portal/i18n';
+import { changePasswordAction, confirmTwoFactorAction, endSessionAction, disableTwoFactorAction, startTwoFactorAction } from '@/lib/portal/accounts/actions';
 import { portalLang, requireUser } from '@/lib/portal/request';
 import { securityCopy } from '@/lib/portal/security-i18n';
 import { twoFactorState } from '@/lib/portal/two-factor';
@@ -10,7 +13,8 @@ export default async function SecuritySettingsPage() {
   const user = await requireUser();
   const { lang, t } = await portalLang();
   const s = securityCopy(lang);
-  const factor = await twoFactorState(await getDb(), user.userId);
+  const db = await getDb();
+  const [factor, sessions] = await Promise.all([twoFactorState(db, user.userId), listSessions(db, user)]);
   const copy = { label: t.api.copy, copied: t.api.copied };
   return (
     <>
@@ -47,6 +51,31 @@ export default async function SecuritySettingsPage() {
             </label>
           </ActionForm>
         )}
+      </section>
+      <section className="card" aria-labelledby="sessions">
+        <h2 id="sessions">{s.security.sessionsTitle}</h2>
+        <DataTable
+          labelledBy="sessions"
+          rows={sessions}
+          rowKey={(r) => r.id}
+          columns={[
+            { label: s.security.device, cell: (r) => r.userAgent ?? '—' },
+            { label: s.security.address, cell: (r) => r.ipAddress ?? '—' },
+            { label: s.security.started, cell: (r) => formatDateTime(r.createdAt, lang) },
+            {
+              label: s.security.end,
+              hideLabel: true,
+              cell: (r) =>
+                r.current ? (
+                  s.security.thisOne
+                ) : (
+                  <ActionForm action={endSessionAction} submit={s.security.end} pending={t.auth.pending} copy={copy} danger>
+                    <input type="hidden" name="sessionId" value={r.id} />
+                  </ActionForm>
+                ),
+            },
+          ]}
+        />
       </section>
       <section className="card" aria-labelledby="password">
         <h2 id="password">{s.security.passwordTitle}</h2>
