@@ -102,8 +102,6 @@ describe('POST /manage/{token}/method', () => {
   });
 
   it('comes back with the problem, never a card value, for a declined, malformed or missing method', async () => {
-    const { link, token } = await paidPlan();
-    const before = (await link.plan()).paymentMethodToken;
     const cases: [Record<string, string>, string][] = [
       [cardFields(CARDS.declined), 'declined'],
       [cardFields('4242 4242 4242 4241'), 'card'],
@@ -111,13 +109,28 @@ describe('POST /manage/{token}/method', () => {
       [{ method: 'NEQUI', phoneNumber: '300' }, 'nequi'],
       [{ method: 'CARD', cardToken: 'tok_x', acceptanceToken: '' }, 'card'],
     ];
-    for (const [fields, problem] of cases) {
-      const res = await post(methodRoute, token, fields);
+    // A link and an address of its own for each: the replacement limits are not what is tested here.
+    for (const [i, [fields, problem]] of cases.entries()) {
+      const { link, token } = await paidPlan();
+      const before = (await link.plan()).paymentMethodToken;
+      const res = await post(methodRoute, token, fields, { ...SAME_ORIGIN, 'x-forwarded-for': `10.31.${process.pid % 250}.${i + 1}` });
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe(`/manage/${token}?problem=${problem}`);
+      expect((await link.plan()).paymentMethodToken).toBe(before);
     }
-    expect((await link.plan()).paymentMethodToken).toBe(before);
+    const { link, token } = await paidPlan();
+    const before = (await link.plan()).paymentMethodToken;
     expect((await post(methodRoute, token, cardFields(CARDS.approved), { ...SAME_ORIGIN, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await link.plan()).paymentMethodToken).toBe(before);
+  });
+
+  it('refuses a fourth replacement of one link within a minute, and changes nothing', async () => {
+    const { link, token } = await paidPlan();
+    const from = { ...SAME_ORIGIN, 'x-forwarded-for': `10.32.${process.pid % 250}.1` };
+    for (let i = 0; i < 3; i++) expect((await post(methodRoute, token, cardFields(CARDS.declined), from)).headers.get('location')).toBe(`/manage/${token}?problem=declined`);
+    const before = (await link.plan()).paymentMethodToken;
+    const res = await post(methodRoute, token, cardFields(CARDS.approved), from);
+    expect(res.headers.get('location')).toBe(`/manage/${token}?problem=too_many`);
     expect((await link.plan()).paymentMethodToken).toBe(before);
   });
 });

@@ -29,6 +29,7 @@ const NOT_OPERATIONS: Record<string, string> = {
   'POST /manage/{token}/cancel': "the manage page's cancel form, a plain form post answered with a 303, not the API",
   'POST /manage/{token}/method': "the manage page's payment-method form, a plain form post answered with a 303, not the API",
   'GET /manage/{token}/receipts/{transactionId}': "the customer's receipt PDF from the manage page, a download for a person, not the API",
+  'POST /checkout/csp-report': "where browsers send the checkout's and manage page's Content-Security-Policy violations, not the API",
 };
 
 /** Every route.ts under app/, as its URL path (Next's [param] folders as {param}). */

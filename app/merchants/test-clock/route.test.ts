@@ -177,16 +177,19 @@ describe('POST /merchants/test-clock', () => {
   });
 
   it('answers 404 in production, unless the deployment is a sandbox', async () => {
-    const merchant = await createTestMerchant(database.db);
+    // Each deployment takes its own kind of key (live in production, test on a sandbox).
+    const sandboxMerchant = await createTestMerchant(database.db);
     vi.stubEnv('NODE_ENV', 'production');
     vi.stubEnv('BETTER_AUTH_SECRET', 'test-better-auth-secret-0123456789abcdef');
     resetEnvForTests();
+    const merchant = await createTestMerchant(database.db);
+    expect(merchant.headers.authorization).toMatch(/^Bearer pk_live_/);
     for (const res of [await advance(merchant, new Date(Date.now() + DAY_MS).toISOString()), await clockOf(merchant), await call(DELETE, { method: 'DELETE', headers: merchant.headers })]) {
       expect(res.status).toBe(404);
       expect(res.json.error.message).toContain('sandbox deployments');
     }
     vi.stubEnv('SANDBOX_DEPLOYMENT', '1');
     resetEnvForTests();
-    expect((await clockOf(merchant)).status).toBe(200);
+    expect((await clockOf(sandboxMerchant)).status).toBe(200);
   });
 });
