@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { env, EnvError, parseEnv, resetEnvForTests } from './env';
+import { burstSettings, env, EnvError, parseEnv, resetEnvForTests } from './env';
 
 describe('parseEnv', () => {
   it('gives the docs/operations.md#running-it defaults with nothing set', () => {
@@ -77,5 +77,13 @@ describe('env', () => {
     expect(() => env()).toThrow(first as EnvError);
     resetEnvForTests();
     expect(env().PORT).toBe(4000);
+  });
+});
+
+describe('burstSettings', () => {
+  it('reads the burst settings alone, as a production build loads them without its secrets', () => {
+    expect(burstSettings({ NODE_ENV: 'production' })).toEqual({ SWEEP_CONCURRENCY: 64, SWEEP_MERCHANT_CONCURRENCY: 16, SWEEP_LEASE_SECONDS: 120 });
+    expect(burstSettings({ SWEEP_MERCHANT_CONCURRENCY: '4' }).SWEEP_MERCHANT_CONCURRENCY).toBe(4);
+    expect(() => burstSettings({ SWEEP_MERCHANT_CONCURRENCY: '0' })).toThrow(/SWEEP_MERCHANT_CONCURRENCY: expected a number above 0/);
   });
 });

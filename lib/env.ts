@@ -29,6 +29,25 @@ function developmentAuthSecret(database: string): string {
   return createHash('sha256').update(`servicepay-development-auth:${database}`).digest('hex');
 }
 
+// The day's bursts (docs/operations.md#bursts): processor calls in flight at once per instance,
+// all merchants together and per merchant (its Wompi account has its own rate limits), and how
+// long a sweep's claim on a due plan lasts if its instance dies before giving it back.
+const burstSchema = z.object({
+  SWEEP_CONCURRENCY: positiveInt(64),
+  SWEEP_MERCHANT_CONCURRENCY: positiveInt(16),
+  SWEEP_LEASE_SECONDS: positiveInt(120),
+});
+
+/**
+ * The burst settings alone, for what is declared when a module loads (an Inngest function's
+ * concurrency): `next build` loads it without the deployment's other settings.
+ */
+export function burstSettings(source: Record<string, string | undefined> = process.env): z.infer<typeof burstSchema> {
+  const result = burstSchema.safeParse(source);
+  if (!result.success) throw new EnvError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  return result.data;
+}
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -76,13 +95,7 @@ const schema = z
     // Unset outside production: e-mails are kept (shown at /dev/emails in development), never sent anywhere.
     SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\/[^/]/.test(v), 'expected an smtp:// or smtps:// URL'),
     EMAIL_FROM: optionalString,
-    // The day's bursts (docs/operations.md#bursts): processor calls in flight at once per instance,
-    // all merchants together and per merchant (its Wompi account has its own rate limits). The
-    // renewal sweep, the settler's pass and renewal links use them, and so may any new burst.
-    SWEEP_CONCURRENCY: positiveInt(64),
-    SWEEP_MERCHANT_CONCURRENCY: positiveInt(16),
-    // How long a renewal sweep's claim on a due plan lasts if its instance dies before giving it back.
-    SWEEP_LEASE_SECONDS: positiveInt(120),
+    ...burstSchema.shape,
     // Wompi's base URL (…/v1) for every merchant, instead of the one its key prefix names: a local double.
     WOMPI_API_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
     // E-invoicing providers' base URLs (docs/einvoicing.md#settings): a local double. Unset, each

@@ -1,6 +1,6 @@
 import { getDb } from '@/db/client';
 import { chargeRenewal, type RenewalOutcome } from '@/lib/billing/renewals';
-import { env } from '@/lib/env';
+import { burstSettings } from '@/lib/env';
 import { merchantProcessors } from '@/lib/processors';
 import { inngest, renewalDue } from '../client';
 import { INNGEST_FUNCTION_IDS } from '../function-ids';
@@ -21,7 +21,7 @@ export const chargeRenewalFunction = inngest.createFunction(
     triggers: [renewalDue],
     concurrency: [
       { key: 'event.data.planId', limit: 1 },
-      { key: 'event.data.merchantId', limit: env().SWEEP_MERCHANT_CONCURRENCY },
+      { key: 'event.data.merchantId', limit: burstSettings().SWEEP_MERCHANT_CONCURRENCY },
     ],
   },
   async ({ event, step }) => {
