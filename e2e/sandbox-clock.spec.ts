@@ -74,6 +74,7 @@ test('a merchant script drives its own clock through trial, renewals, a declined
   expect(await servicepay.plans.status(planId)).toMatchObject({ plan: { status: 'TRIALING' } });
 
   let seen = 0;
+  let logged = (await loggedSubjects(page)).length;
   /** Moves the clock to `at` and checks that the status reply's lastTransaction is the newest charge it made. */
   async function advanceTo(at: number, expected: 'APPROVED' | 'DECLINED' | 'none') {
     const clock = await servicepay.testClock.advance(new Date(at));
@@ -90,6 +91,9 @@ test('a merchant script drives its own clock through trial, renewals, a declined
     expect(status.lastTransaction!.chargeDate).toBeLessThanOrEqual(at);
     seen++;
     await expect.poll(() => events().filter((e) => e.startsWith('subscription.charge.')).length, { timeout: 15_000 }).toBe(seen);
+    // Every charge tells the customer (a receipt, or what failed and what comes next).
+    await expect.poll(async () => (await loggedSubjects(page)).length).toBeGreaterThan(logged);
+    logged = (await loggedSubjects(page)).length;
     return status;
   }
 
