@@ -49,7 +49,7 @@ test('without JavaScript at 360 px a customer replaces the card and cancels the 
   await expect(page.getByRole('alert')).toHaveText('El medio de pago fue rechazado. Pruebe con otro.');
 
   // Cancel, after the confirmation step.
-  await page.getByRole('link', { name: 'Cancelar suscripción' }).click();
+  await page.getByRole('link', { name: 'O cancelar ahora mismo' }).click();
   await expect(page.getByRole('heading', { name: '¿Seguro que desea cancelar?' })).toBeVisible();
   await noSidewaysScroll(page);
   await page.getByRole('button', { name: 'Sí, cancelar la suscripción' }).click();

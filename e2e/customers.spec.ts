@@ -125,7 +125,7 @@ test('a customer cancels from the manage page; the merchant gets subscription.ca
 
   async function cancelOnPage(url: string) {
     await page.goto(url);
-    await page.getByRole('link', { name: 'Cancelar suscripción' }).click();
+    await page.getByRole('link', { name: 'O cancelar ahora mismo' }).click();
     await expect(page.getByRole('heading', { name: '¿Seguro que desea cancelar?' })).toBeVisible();
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Sí, cancelar la suscripción' }).click();
@@ -180,7 +180,8 @@ test("the customer's e-mails follow the checkout page's language, and later the 
   // The customer switches the manage page to Spanish and cancels: the confirmation is in Spanish.
   await page.goto(`${manageUrl}?lang=es`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Su suscripción');
-  await page.getByRole('link', { name: 'Cancelar suscripción' }).click();
+  // Cancelling at once (the page offers the end of the period first).
+  await page.goto(`${manageUrl}?cancel=confirm&lang=es`);
   await page.getByRole('button', { name: 'Sí, cancelar la suscripción' }).click();
   await expect(page.getByTestId('manage-status')).toHaveText('Cancelada');
   const [, cancelled] = await mailTo(email, 2);

@@ -48,7 +48,11 @@ export const test = base.extend<{ admin: APIRequestContext }>({
    */
   context: async ({ context }, use, testInfo) => {
     const address = `127.0.0.${10 + testInfo.parallelIndex}`;
-    await context.route(OWN_ORIGINS, (route) => route.fallback({ headers: { ...route.request().headers(), 'x-forwarded-for': address } }));
+    // A journey that says its own address (a sign-up, limited per address) keeps it.
+    await context.route(OWN_ORIGINS, (route) => {
+      const headers = route.request().headers();
+      return route.fallback({ headers: { ...headers, 'x-forwarded-for': headers['x-forwarded-for'] ?? address } });
+    });
     await use(context);
   },
   /** An API client that presents the operator token, as an operator's script would. */

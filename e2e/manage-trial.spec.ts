@@ -40,7 +40,8 @@ async function expectTrialShown(page: Page, end: string) {
   await expect(page.getByTestId('manage-first-charge')).toHaveText(`$ 29.900, el ${end}`);
   await expect(page.getByTestId('manage-trial-note')).toHaveText(`Durante la prueba no se le cobra nada. Si cancela antes del ${end}, no se hará ningún cobro.`);
   await expect(page.getByText('Aún no hay cobros.')).toBeVisible();
-  await expect(page.getByText('La cancelación es inmediata: su prueba gratis termina ahora y no se hará ningún cobro.')).toBeVisible();
+  // Cancelling at the trial's end is offered first; at once is one step further.
+  await expect(page.getByText(`Puede cancelar al final de su prueba gratis: sigue hasta el ${end} y no se hará ningún cobro.`)).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 }
 
@@ -58,7 +59,7 @@ test.describe('without JavaScript', () => {
     const trial = await startedTrial(request, merchant);
     await page.goto(trial.url);
     await expectTrialShown(page, trial.end);
-    await page.getByRole('link', { name: 'Cancelar suscripción' }).click();
+    await page.getByRole('link', { name: 'O cancelar ahora mismo' }).click();
     await page.getByRole('button', { name: 'Sí, cancelar la suscripción' }).click();
     await expect(page.getByRole('status')).toContainText('Su suscripción fue cancelada.');
     await expect(page.getByTestId('manage-status')).toHaveText('Cancelada');

@@ -8,7 +8,9 @@ import { membersCopy } from '@/lib/portal/members-i18n';
 import { portalLang } from '@/lib/portal/request';
 import { securityCopy } from '@/lib/portal/security-i18n';
 
-export const metadata: Metadata = { referrer: 'no-referrer' };
+// The token in the URL never leaves this site; under no-referrer the form would post `Origin: null`,
+// which Server Actions refuse.
+export const metadata: Metadata = { referrer: 'same-origin' };
 
 export default async function InvitationPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { lang, t } = await portalLang();
