@@ -60,10 +60,11 @@ export async function ownedOrInterrupt<T>(load: Promise<T>): Promise<T> {
 }
 
 /**
- * A sensitive change's gate (lib/portal/reauth.ts): null when this session gave the password (and
- * code) within the last 5 minutes, else the refusal the form shows; nothing is changed then.
+ * A sensitive change's start (lib/portal/reauth.ts): `signedIn`, and `refused` also when this
+ * session did not give the password (and code) within the last 5 minutes; nothing is changed then.
  */
-export async function needsReauth(user: PortalUser & { lang: Lang }): Promise<FormState | null> {
-  if (await reauthenticatedUntil(await getDb(), user)) return null;
-  return errorState(securityCopy(user.lang).reauth.needed);
+export async function signedInRecently(permission: Permission): ReturnType<typeof signedIn> {
+  const user = await signedIn(permission);
+  if (user.refused || (await reauthenticatedUntil(await getDb(), user))) return user;
+  return { ...user, refused: errorState(securityCopy(user.lang).reauth.needed) };
 }

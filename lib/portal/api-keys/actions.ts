@@ -11,14 +11,12 @@ import { savePinnedVersion } from '@/lib/portal/api-version';
 import { curlExample } from '@/lib/portal/curl';
 import { errorState as error, type FormState, formText as text, okState as ok } from '@/lib/portal/form-state';
 import { tellOwners } from '@/lib/portal/reauth';
-import { needsReauth, signedIn } from '@/lib/portal/request';
+import { signedIn, signedInRecently } from '@/lib/portal/request';
 
 export async function createKeyAction(_: FormState, form: FormData): Promise<FormState> {
-  const user = await signedIn('api_keys');
+  const user = await signedInRecently('api_keys');
   if (user.refused) return user.refused;
   const { merchantId, t, actor } = user;
-  const refused = await needsReauth(user);
-  if (refused) return refused;
   const db = await getDb();
   const readOnly = form.get('readOnly') === 'on';
   const { apiKey, apiSecret } = await createKey(db, merchantId, actor, { readOnly });

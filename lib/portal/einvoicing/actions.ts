@@ -13,7 +13,7 @@ import { einvoicingCopy } from '@/lib/portal/einvoicing-i18n';
 import { saveEInvoicing, testEInvoicing } from '@/lib/portal/einvoicing-page';
 import { type FormState, formText as text } from '@/lib/portal/form-state';
 import { tellOwners } from '@/lib/portal/reauth';
-import { needsReauth, signedIn } from '@/lib/portal/request';
+import { signedIn, signedInRecently } from '@/lib/portal/request';
 
 async function copy() {
   return einvoicingCopy((await headers()).get(LANG_HEADER) === 'en' ? 'en' : 'es');
@@ -26,11 +26,9 @@ const iva = (form: FormData) => {
 const whole = (form: FormData, name: string) => (text(form, name).trim() === '' ? undefined : Number(text(form, name)));
 
 async function save(settings: unknown): Promise<FormState> {
-  const user = await signedIn('money');
+  const user = await signedInRecently('money');
   if (user.refused) return user.refused;
   const { merchantId, actor } = user;
-  const refused = await needsReauth(user);
-  if (refused) return refused;
   const t = await copy();
   const db = await getDb();
   const result = await saveEInvoicing(db, merchantId, settings, actor);

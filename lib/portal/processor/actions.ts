@@ -11,18 +11,16 @@ import { type FormState, formText as text } from '@/lib/portal/form-state';
 import { processorCopy } from '@/lib/portal/processor-i18n';
 import { saveProcessor } from '@/lib/portal/processor-page';
 import { tellOwners } from '@/lib/portal/reauth';
-import { needsReauth, signedIn } from '@/lib/portal/request';
+import { signedInRecently } from '@/lib/portal/request';
 
 async function copy() {
   return processorCopy((await headers()).get(LANG_HEADER) === 'en' ? 'en' : 'es');
 }
 
 export async function saveWompiKeysAction(_: FormState, form: FormData): Promise<FormState> {
-  const user = await signedIn('money');
+  const user = await signedInRecently('money');
   if (user.refused) return user.refused;
   const { merchantId, actor } = user;
-  const refused = await needsReauth(user);
-  if (refused) return refused;
   const t = await copy();
   const db = await getDb();
   const result = await saveProcessor(db, merchantId, {
@@ -39,11 +37,9 @@ export async function saveWompiKeysAction(_: FormState, form: FormData): Promise
 }
 
 export async function useSandboxAction(): Promise<FormState> {
-  const user = await signedIn('money');
+  const user = await signedInRecently('money');
   if (user.refused) return user.refused;
   const { merchantId, actor } = user;
-  const refused = await needsReauth(user);
-  if (refused) return refused;
   const t = await copy();
   const db = await getDb();
   const result = await saveProcessor(db, merchantId, { type: 'sandbox' }, actor);

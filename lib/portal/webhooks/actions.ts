@@ -15,7 +15,7 @@ import type { Db } from '@/db/client';
 import type { AuditActor } from '@/lib/audit/record';
 import type { PortalCopy } from '@/lib/portal/i18n';
 import { type SensitiveChange, tellOwners } from '@/lib/portal/reauth';
-import { needsReauth, ownedOrInterrupt, signedIn } from '@/lib/portal/request';
+import { ownedOrInterrupt, signedIn, signedInRecently } from '@/lib/portal/request';
 import {
   reenableWebhook,
   rollWebhookSecret,
@@ -38,10 +38,8 @@ function settingState(result: SettingResult, saved: string, problem: string): Fo
 
 /** A change of where events go or how they are signed: re-authentication first, every owner told after. */
 async function sensitive(change: SensitiveChange, save: (db: Db, merchantId: string, actor: AuditActor) => Promise<SettingResult>, saved: (t: PortalCopy) => string, problem: (t: PortalCopy) => string) {
-  const user = await signedIn('webhooks');
+  const user = await signedInRecently('webhooks');
   if (user.refused) return user.refused;
-  const refused = await needsReauth(user);
-  if (refused) return refused;
   const db = await getDb();
   const result = await save(db, user.merchantId, user.actor);
   if (result.ok) await tellOwners(db, user.merchantId, change, user.actor);
@@ -75,10 +73,8 @@ export async function generateSecretAction(): Promise<FormState> {
 
 /** Rolls the secret with both signatures for 24 hours (docs/webhooks.md#rolling-the-secret). */
 export async function rollSecretAction(): Promise<FormState> {
-  const user = await signedIn('webhooks');
+  const user = await signedInRecently('webhooks');
   if (user.refused) return user.refused;
-  const again = await needsReauth(user);
-  if (again) return again;
   const db = await getDb();
   const { secret, until } = await rollWebhookSecret(db, user.merchantId, user.actor);
   await tellOwners(db, user.merchantId, 'webhook_secret', user.actor);
