@@ -11,6 +11,7 @@ describe('parseEnv', () => {
       SANDBOX_PENDING_MS: 3000,
       WEBHOOK_ALLOW_PRIVATE_NETWORK: false,
       SANDBOX_DEPLOYMENT: false,
+      EINVOICE_CALL_TIMEOUT_MS: 30_000,
     });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.ADMIN_API_TOKEN).toBeUndefined();
@@ -31,6 +32,7 @@ describe('parseEnv', () => {
     ['SANDBOX_PENDING_MS', { SANDBOX_PENDING_MS: '-1' }],
     ['WEBHOOK_ALLOW_PRIVATE_NETWORK', { WEBHOOK_ALLOW_PRIVATE_NETWORK: 'yes' }],
     ['SANDBOX_DEPLOYMENT', { SANDBOX_DEPLOYMENT: 'yes' }],
+    ['EINVOICE_CALL_TIMEOUT_MS', { EINVOICE_CALL_TIMEOUT_MS: '0' }],
     ['ADMIN_API_TOKEN', { ADMIN_API_TOKEN: 'short' }],
     ['UPSTASH_REDIS_REST_TOKEN', { UPSTASH_REDIS_REST_URL: 'https://redis.example.com' }],
     ['UPSTASH_REDIS_REST_URL', { UPSTASH_REDIS_REST_TOKEN: 'token' }],

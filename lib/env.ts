@@ -102,6 +102,8 @@ const schema = z
     // provider's sandbox outside production and in a sandbox deployment, its production URL in production.
     FACTUS_API_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
     ALEGRA_API_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
+    // One e-invoicing provider call's deadline; an invoice's claim lasts three.
+    EINVOICE_CALL_TIMEOUT_MS: positiveInt(30_000),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {

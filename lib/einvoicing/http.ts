@@ -3,7 +3,7 @@ import { EInvoiceAuthError, EInvoiceRetryableError } from './provider';
 // One HTTP call to a provider: a deadline on every call, JSON read once, and the statuses every
 // provider means alike turned into the port's errors.
 
-/** The longest one call to a provider may take. DIAN's validation happens inside the call. */
+/** The default of EINVOICE_CALL_TIMEOUT_MS. */
 export const PROVIDER_CALL_TIMEOUT_MS = 30_000;
 
 export interface ProviderReply {

@@ -10,7 +10,7 @@ import type { EInvoiceProvider } from './provider';
 
 export type ProviderSettings = ({ provider: 'factus' } & FactusCredentials) | ({ provider: 'alegra' } & AlegraCredentials);
 
-type Deployment = Pick<ReturnType<typeof env>, 'NODE_ENV' | 'SANDBOX_DEPLOYMENT' | 'FACTUS_API_URL' | 'ALEGRA_API_URL'>;
+type Deployment = Pick<ReturnType<typeof env>, 'NODE_ENV' | 'SANDBOX_DEPLOYMENT' | 'FACTUS_API_URL' | 'ALEGRA_API_URL'> & { EINVOICE_CALL_TIMEOUT_MS?: number };
 
 const isProduction = (settings: Deployment) => settings.NODE_ENV === 'production' && !settings.SANDBOX_DEPLOYMENT;
 
@@ -27,7 +27,7 @@ export function providerBaseUrl(provider: 'factus' | 'alegra', settings: Deploym
 
 export function createEInvoiceProvider(settings: ProviderSettings, options: CallOptions & { deployment?: Deployment } = {}): EInvoiceProvider {
   const deployment = options.deployment ?? env();
-  const common = { ...options, environment: dianEnvironment(deployment) };
+  const common = { timeoutMs: deployment.EINVOICE_CALL_TIMEOUT_MS, ...options, environment: dianEnvironment(deployment) };
   if (settings.provider === 'factus') {
     const { clientId, clientSecret, username, password, numberingRangeId } = settings;
     return createFactusProvider({ ...common, baseUrl: providerBaseUrl('factus', deployment), credentials: { clientId, clientSecret, username, password, numberingRangeId } });

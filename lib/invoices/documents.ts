@@ -20,6 +20,9 @@ import { ivaOfColumn } from './settings';
 export const RETRY_WINDOW_MS = 72 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Due at once even when a test clock's `now` is ahead: issuers run on the real clock. */
+const dueAt = (now: Date) => new Date(Math.min(now.getTime(), Date.now()));
+
 /** Who the plan's invoices are made out to: its tax id and legal name, or the final consumer. */
 export function buyerOf(plan: PlanRow): Buyer {
   if (!plan.customerTaxIdType || !plan.customerTaxIdNumber) return finalConsumer(plan.customerEmail);
@@ -69,7 +72,7 @@ export async function noteInvoice(tx: Db, outbox: Outbox, plan: PlanRow, txn: Tr
     kind: 'INVOICE',
     provider: settings.provider,
     retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS),
-    nextAttemptAt: now,
+    nextAttemptAt: dueAt(now),
     total: totals.payable,
     net: totals.lineExtension,
     ivaAmount: totals.iva,
@@ -96,7 +99,7 @@ export async function insertCreditNote(tx: Db, outbox: Outbox, invoice: InvoiceR
     invoiceId: invoice.id,
     provider: invoice.provider,
     retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS),
-    nextAttemptAt: now,
+    nextAttemptAt: dueAt(now),
     total: invoice.total,
     net: invoice.net,
     ivaAmount: invoice.ivaAmount,

@@ -19,7 +19,7 @@ import { factusDoubleAccount, startFactusDouble, type FactusDouble } from '@/tes
 import { alegraSettings, factusSettings, holdInvoiceHandOffs, restoreInvoiceQueue, turnEInvoicingOn } from '@/test/invoices';
 import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { retryInvoice } from './views';
-import { INVOICE_LEASE_MS, issueDueInvoices, type IssueOptions, retryDelayMs } from './issue';
+import { invoiceLeaseMs, issueDueInvoices, type IssueOptions, retryDelayMs } from './issue';
 import { openSettings } from './settings';
 
 // Issuing electronic invoices against the Factus and Alegra doubles (docs/einvoicing.md#issuing):
@@ -103,6 +103,14 @@ describe('an approved charge', () => {
     expect(await invoiceOf(transactionId)).toMatchObject({ status: 'ISSUED', buyer: { taxId: { type: 'NIT', number: '900559088', dv: 2 }, legalName: 'Empresa de Pruebas SAS' } });
     const customer = (factusDocs(transactionId)[0]!.body as { customer: Record<string, unknown> }).customer;
     expect(customer).toMatchObject({ identification_document_code: '31', identification: '900559088', dv: '2', company: 'Empresa de Pruebas SAS' });
+  });
+
+  it("dated ahead by a merchant's test clock is issued at once, on the real clock", async () => {
+    const link = await createTestLink(database.db, { amount: 4_990_000 });
+    await turnEInvoicingOn(database.db, link.merchant.merchantId, factusSettings(factusDoubleAccount(factus)));
+    const paid = await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(CARDS.approved))!, now: later(12 * 60 * 60_000) });
+    await deliveriesSettled();
+    expect(await invoiceOf(paid.subscriptionTransactionId!)).toMatchObject({ status: 'ISSUED', attempts: 1 });
   });
 
   it('of a merchant without e-invoicing has no invoice and calls no provider', async () => {
@@ -210,13 +218,13 @@ describe('several issuers', () => {
     const held = holdInvoiceHandOffs();
     const { transactionId } = await approvedCharge('factus');
     const id = held[0]!.invoiceId;
-    const [crashed] = await claimDueInvoices(database.db, { claim: 'crashed-issuer', now: new Date(), until: later(INVOICE_LEASE_MS), limit: 1, ids: [id] });
+    const [crashed] = await claimDueInvoices(database.db, { claim: 'crashed-issuer', now: new Date(), until: later(invoiceLeaseMs()), limit: 1, ids: [id] });
     expect(crashed?.id).toBe(id);
     // The crashed issuer had reached Factus: the document exists there already.
     const merchant = openSettings((await getMerchant(database.db, crashed!.merchantId))!.einvoiceSecrets!);
     const first = await createEInvoiceProvider(merchant).issueInvoice((await import('@/test/einvoicing-drafts')).sampleInvoice({ reference: transactionId, number: null }));
     expect(await issueDueInvoices(database.db, { ids: [id] })).toMatchObject({ issued: 0 });
-    expect(await issueDueInvoices(database.db, { ids: [id], now: later(INVOICE_LEASE_MS + 1000) })).toMatchObject({ issued: 1 });
+    expect(await issueDueInvoices(database.db, { ids: [id], now: later(invoiceLeaseMs() + 1000) })).toMatchObject({ issued: 1 });
     const row = await rowOf(id);
     expect(row).toMatchObject({ status: 'ISSUED', attempts: 2, number: first.status === 'ISSUED' ? first.number : 'none' });
     expect(await finishInvoice(database.db, { id, claim: 'crashed-issuer' }, { status: 'REJECTED' })).toBeUndefined();

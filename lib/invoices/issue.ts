@@ -5,23 +5,22 @@ import { getMerchant } from '@/db/queries/merchants';
 import { createEInvoiceProvider } from '@/lib/einvoicing';
 import { bogotaDate } from '@/lib/einvoicing/dates';
 import { type Buyer, type CallerNumbering, creditNoteDraft, EInvoiceDraftError, invoiceDraft } from '@/lib/einvoicing/draft';
-import { PROVIDER_CALL_TIMEOUT_MS } from '@/lib/einvoicing/http';
 import type { LineInput } from '@/lib/einvoicing/money';
 import { EInvoiceAuthError, type EInvoiceProvider, EInvoiceRetryableError, type IssueResult } from '@/lib/einvoicing/provider';
 import { sendWaitingReceipt } from '@/lib/email/send';
+import { env } from '@/lib/env';
 import { errorFields, log } from '@/lib/log';
 import { inTransaction } from '@/lib/unit-of-work';
 import { insertCreditNote } from './documents';
 import { openSettings } from './settings';
 
-// Issuing electronic invoices and credit notes (docs/einvoicing.md#issuing), whoever runs it: the
-// hand-off after a settlement commits, the Inngest function, the sweeper. Each document is claimed
-// first (FOR UPDATE SKIP LOCKED with a lease), so two issuers never send it at once, and is finished
-// only by the claim that holds it; the provider's idempotency (our transaction id as Factus'
-// reference, our reserved number at Alegra) makes a resend after a crash answer the same document.
+// Issuing electronic invoices and credit notes (docs/einvoicing.md#issuing) for the hand-off, the
+// Inngest function and the sweep. Each document is claimed first (FOR UPDATE SKIP LOCKED, a lease),
+// so two issuers never send it at once, and finished only by the claim that holds it; the
+// provider's idempotency (Factus' reference, Alegra's reserved number) answers a resend the same document.
 
 /** Long enough for a token request, the document and a lookup, each within its deadline. */
-export const INVOICE_LEASE_MS = 3 * PROVIDER_CALL_TIMEOUT_MS;
+export const invoiceLeaseMs = () => 3 * env().EINVOICE_CALL_TIMEOUT_MS;
 const FIRST_RETRY_MS = 30_000;
 const MAX_RETRY_MS = 60 * 60_000;
 /** Our internal consecutive's prefix for credit notes when we number them (Alegra). */
@@ -50,7 +49,7 @@ class LostClaim extends Error {}
 export async function issueDueInvoices(db: Db, { ids, limit = 50, ...options }: IssueOptions & { ids?: string[]; limit?: number } = {}): Promise<Record<Outcome, number>> {
   const now = options.now ?? new Date();
   const claim = randomUUID();
-  const rows = await claimDueInvoices(db, { claim, now, until: new Date(now.getTime() + INVOICE_LEASE_MS), limit, ids });
+  const rows = await claimDueInvoices(db, { claim, now, until: new Date(now.getTime() + invoiceLeaseMs()), limit, ids });
   const outcomes = await Promise.all(
     rows.map(async (row) => {
       const outcome = await issueClaimed(db, row, claim, { ...options, now });
