@@ -2,6 +2,7 @@ import type { Db } from '@/db/client';
 import { getPlanForMerchant, lockPlan, type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { repriceOpenRenewalLink } from '@/db/queries/renewal-links';
 import { ApiError } from '@/lib/api/errors';
+import { merchantNow } from '@/lib/clock';
 import { addInterval, intervalOf, MONTHLY, proratedDifference } from '@/lib/calendar/interval';
 import { notePriceChange } from '@/lib/notices';
 import { type ProcessorSource, resolveProcessor } from '@/lib/processors';
@@ -82,7 +83,9 @@ async function dropScheduled(db: Db, planId: string): Promise<void> {
 }
 
 /** PATCH /merchants/subscription-plans/{id}: the plan after the change; a refused proration is a 409. */
-export async function changePlanPrice(db: Db, processors: ProcessorSource, scope: Scope, body: PriceChangeBody, now: Date = new Date()): Promise<PlanRow> {
+export async function changePlanPrice(db: Db, processors: ProcessorSource, scope: Scope, body: PriceChangeBody, at?: Date): Promise<PlanRow> {
+  // A merchant's test clock dates the change and prorates by its time (docs/billing.md#test-clocks).
+  const now = at ?? (await merchantNow(db, scope.merchantId));
   const recorded = await applyWithoutCharge(db, scope, body, now);
   if (!('charge' in recorded)) return recorded;
   const processor = await resolveProcessor(processors, scope.merchantId).catch(() => null);

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { planFigures } from '@/db/queries/overview';
 import { subscriptionPlans, transactions } from '@/db/schema';
+import { advanceMerchantTestClock } from '@/lib/billing/test-clock';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/processors/card';
@@ -104,6 +105,16 @@ describe('a quantity change', () => {
     expect(await planOf(s.id)).toMatchObject({ quantity: 8, scheduledQuantity: null, scheduledAmount: null, nextChargeDate: before.nextChargeDate });
     await runRenewalSweep(database.db, sandbox, { now: new Date(before.nextChargeDate!.getTime() + 1000) });
     expect((await txnsOf(s.id)).find((t) => t.kind === 'RENEWAL')).toMatchObject({ amount: 8_000_000, quantity: 8 });
+  });
+
+  it("now on a merchant's test clock: prorated by the clock's time and dated on it", async () => {
+    const s = await seats({ daysAgo: 0 });
+    const before = await planOf(s.id);
+    const at = new Date(before.nextChargeDate!.getTime() - 2 * DAY_MS);
+    await advanceMerchantTestClock(database.db, sandbox, s.merchant.merchantId, at);
+    expect((await patch(s, { quantity: 8, effective: 'now' })).status).toBe(200);
+    // 2 of 7 days ahead of 3 more seats at $ 10.000: $ 8.571,43, whole pesos.
+    expect((await txnsOf(s.id)).find((t) => t.kind === 'PRORATION')).toMatchObject({ status: 'APPROVED', amount: 857_100, chargeDate: at });
   });
 
   it('next_charge: keeps the seats until the next renewal, which charges the new ones', async () => {
