@@ -190,6 +190,8 @@ const es = {
     priceIntro:
       'Desde el próximo cobro, o ahora mismo si sube: entonces se cobra enseguida la diferencia por lo que queda del periodo en curso. Se le avisa al cliente por correo.',
     priceAmount: 'Nuevo precio (pesos)',
+    priceQuantity: 'Puestos',
+    priceFieldsHint: 'Llene el precio, los puestos o ambos; lo que deje vacío no cambia. El precio es por puesto; ahora hay {quantity}.',
     priceEffective: 'Desde cuándo',
     priceNextCharge: 'Desde el próximo cobro',
     priceNow: 'Ahora (solo una subida; se cobra la diferencia)',
@@ -450,6 +452,8 @@ const en: PortalCopy = {
     priceIntro:
       'From the next charge, or right now for an increase: the difference for the rest of the current period is then charged at once. The customer is told by e-mail.',
     priceAmount: 'New price (pesos)',
+    priceQuantity: 'Seats',
+    priceFieldsHint: 'Fill in the price, the seats or both; what you leave empty does not change. The price is per seat; there are {quantity} now.',
     priceEffective: 'From when',
     priceNextCharge: 'From the next charge',
     priceNow: 'Now (increases only; the difference is charged)',

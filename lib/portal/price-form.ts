@@ -3,21 +3,29 @@ import type { PlanRow } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
 import type { ProcessorSource } from '@/lib/processors';
 import { changePlanPrice } from '@/lib/plans/price-change';
-import { priceChangeBodySchema } from '@/lib/plans/schemas';
+import { planChangeBodySchema } from '@/lib/plans/schemas';
 
-// The plan page's price change form as the API's body (docs/billing.md#price-changes); a refused
-// field is named with the form's label.
+// The plan page's price and seats form as the API's body (docs/billing.md#price-changes,
+// docs/billing.md#quantity); a field left empty is not sent, a refused one is named with its label.
 
 export interface PriceFormLabels {
   amount: string;
+  quantity: string;
   effective: string;
 }
 
-/** Whole pesos as typed ("34.900" and "34900" alike) in cents, or the text itself for the schema to refuse. */
+/** Whole numbers as typed ("34.900" and "34900" alike), or the text itself for the schema to refuse. */
+function typedNumber(text: string | undefined, scale: number): unknown {
+  const typed = (text ?? '').trim().replace(/[.\s]/g, '');
+  if (typed === '') return undefined;
+  return /^\d{1,12}$/.test(typed) ? Number(typed) * scale : text;
+}
+
+/** The price in whole pesos as cents, and the seats; either may be left empty. */
 export function priceChangeBodyOf(form: Record<string, string>): Record<string, unknown> {
-  const typed = (form.amount ?? '').trim().replace(/[.\s]/g, '');
   return {
-    amount: /^\d{1,12}$/.test(typed) ? Number(typed) * 100 : (form.amount ?? ''),
+    amount: typedNumber(form.amount, 100),
+    quantity: typedNumber(form.quantity, 1),
     effective: form.effective || undefined,
   };
 }
@@ -31,8 +39,8 @@ export async function changePriceFromForm(
   form: Record<string, string>,
   labels: PriceFormLabels,
 ): Promise<PriceFormResult> {
-  const named = (path: string, message: string) => (path === 'amount' || path === 'effective' ? `${labels[path]}: ${message}` : message);
-  const parsed = priceChangeBodySchema.safeParse(priceChangeBodyOf(form));
+  const named = (path: string, message: string) => (path === 'amount' || path === 'quantity' || path === 'effective' ? `${labels[path]}: ${message}` : message);
+  const parsed = planChangeBodySchema.safeParse(priceChangeBodyOf(form));
   if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((issue) => named(String(issue.path[0] ?? ''), issue.message)) };
   try {
     return { ok: true, plan: await changePlanPrice(db, processors, scope, parsed.data) };

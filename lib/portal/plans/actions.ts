@@ -19,18 +19,22 @@ export async function changePriceAction(_: FormState, form: FormData): Promise<F
   const a = t.activity;
   const value = (name: string) => String(form.get(name) ?? '');
   const db = await getDb();
-  const result = await changePriceFromForm(db, merchantProcessors(db), { merchantId, planId: value('planId') }, { amount: value('amount'), effective: value('effective') }, {
-    amount: a.priceAmount,
-    effective: a.priceEffective,
-  });
+  const result = await changePriceFromForm(
+    db,
+    merchantProcessors(db),
+    { merchantId, planId: value('planId') },
+    { amount: value('amount'), quantity: value('quantity'), effective: value('effective') },
+    { amount: a.priceAmount, quantity: a.priceQuantity, effective: a.priceEffective },
+  );
   if (!result.ok) return { status: 'error', message: a.priceProblem, details: result.problems };
   revalidatePath('/portal/activity/plans/[planId]', 'page');
   const { plan } = result;
+  const price = (unit: number, quantity: number) => (quantity === 1 ? formatCop(unit) : fill(a.seatsAmount, { quantity, unit: formatCop(unit), total: formatCop(unit * quantity) }));
   // Applied; or, for `now`, the difference's charge still PENDING at the processor (applied when it is approved); or scheduled.
   const message =
     plan.scheduledAmount === null
-      ? fill(a.priceChanged, { amount: formatCop(plan.amount) })
-      : fill(value('effective') === 'now' ? a.pricePending : a.priceScheduled, { amount: formatCop(plan.scheduledAmount) });
+      ? fill(a.priceChanged, { amount: price(plan.amount, plan.quantity) })
+      : fill(value('effective') === 'now' ? a.pricePending : a.priceScheduled, { amount: price(plan.scheduledAmount, plan.scheduledQuantity ?? plan.quantity) });
   return { status: 'ok', message };
 }
 

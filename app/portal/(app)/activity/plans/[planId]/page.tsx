@@ -105,11 +105,16 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
         <section className="card" aria-labelledby="price-change">
           <h2 id="price-change">{a.priceTitle}</h2>
           <p>{a.priceIntro}</p>
+          <p id="price-fields">{fill(a.priceFieldsHint, { quantity: plan.quantity })}</p>
           <ActionForm action={changePriceAction} submit={a.priceSubmit} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
             <input type="hidden" name="planId" value={plan.id} />
             <label>
               {a.priceAmount}
-              <input name="amount" inputMode="numeric" autoComplete="off" required />
+              <input name="amount" inputMode="numeric" autoComplete="off" aria-describedby="price-fields" />
+            </label>
+            <label>
+              {a.priceQuantity}
+              <input name="quantity" inputMode="numeric" autoComplete="off" aria-describedby="price-fields" />
             </label>
             <fieldset>
               <legend>{a.priceEffective}</legend>
