@@ -6,11 +6,25 @@ import { LIMITS } from '@/lib/rate-limit';
 import type { BenchMerchant } from './setup';
 
 /**
- * `create` and `status` are the measured endpoints. `floor` is GET status without credentials: a
- * 401 from the route wrapper before any database work, so it prices the plumbing alone.
+ * `create` and `status` are bench:api's endpoints, `usage` bench:usage's. `floor` is GET status
+ * without credentials: a 401 from the route wrapper before any database work, so it prices the
+ * plumbing alone.
  */
-export type Scenario = 'create' | 'status' | 'floor';
-export type Measured = Exclude<Scenario, 'floor'>;
+export type Scenario = 'create' | 'status' | 'usage' | 'floor';
+export type Measured = 'create' | 'status';
+
+export interface BenchRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Where a run takes its requests: a Rotation, or bench:usage's reports. */
+export interface RequestSource {
+  readonly keys: number;
+  request(scenario: Scenario): BenchRequest;
+}
 
 export const CONNECTIONS = 50;
 
@@ -44,7 +58,7 @@ export function expectedStatus(scenario: Scenario, code: number): boolean {
  * of the load. The rotation continues across runs (one cursor per server and scenario), since each
  * server keeps its limiter's counts for the whole bench.
  */
-export class Rotation {
+export class Rotation implements RequestSource {
   private cursor = 0;
   constructor(
     private readonly merchants: BenchMerchant[],
@@ -56,7 +70,7 @@ export class Rotation {
   }
 
   /** The next request of `scenario`, from the next merchant in turn. */
-  request(scenario: Scenario): { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string } {
+  request(scenario: Scenario): BenchRequest {
     const n = this.cursor++;
     const merchant = this.merchants[n % this.merchants.length]!;
     if (scenario === 'create') {
@@ -83,7 +97,7 @@ export class Rotation {
 function nearRateLimit(scenario: Scenario, rps: number, keys: number): string | undefined {
   if (scenario === 'floor') return undefined;
   const perKeyPerMinute = (rps * 60) / keys;
-  const limit = LIMITS[scenario === 'create' ? 'create-link' : 'plan-status'];
+  const limit = LIMITS[scenario === 'create' ? 'create-link' : scenario === 'usage' ? 'usage' : 'plan-status'];
   return perKeyPerMinute > limit / 2 ? `${perKeyPerMinute.toFixed(0)} requests a minute per key, near the limit of ${limit}: raise --merchants` : undefined;
 }
 
@@ -125,14 +139,16 @@ export function resultOf(
 export interface LoadOptions {
   url: string;
   scenario: Scenario;
-  rotation: Rotation;
+  rotation: RequestSource;
   seconds: number;
   /** Sent with every request besides the scenario's own. */
   headers?: Record<string, string>;
+  /** Stop after this many requests instead of after `seconds`. */
+  amount?: number;
 }
 
 /** Flat out: every connection sends its next request as soon as the previous one is answered. */
-export async function runLoad({ url, scenario, rotation, seconds, headers }: LoadOptions): Promise<RunResult> {
+export async function runLoad({ url, scenario, rotation, seconds, headers, amount }: LoadOptions): Promise<RunResult> {
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -140,6 +156,7 @@ export async function runLoad({ url, scenario, rotation, seconds, headers }: Loa
         url,
         connections: CONNECTIONS,
         duration: seconds,
+        amount,
         requests: [
           {
             setupRequest: (req) => {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { openPostgres } from '@/db/client';
 import { createMerchant } from '@/lib/merchants/merchants';
+import { resetEnvForTests } from '@/lib/env';
 import { createPaymentLink } from '@/lib/plans/create-link';
 export { ensureBuild } from '@/scripts/build-if-stale';
 
@@ -72,8 +73,32 @@ export interface BenchMerchant {
   planId: string;
 }
 
+/**
+ * Runs `seed` with this process's settings as a production deployment's, so createMerchant issues
+ * the live keys the measured servers (NODE_ENV=production) accept; a test key would be a 401.
+ */
+export async function asProduction<T>(seed: () => Promise<T>): Promise<T> {
+  const vars = process.env as Record<string, string | undefined>;
+  const saved = { NODE_ENV: vars.NODE_ENV, BETTER_AUTH_SECRET: vars.BETTER_AUTH_SECRET, SANDBOX_DEPLOYMENT: vars.SANDBOX_DEPLOYMENT };
+  Object.assign(vars, { NODE_ENV: 'production', BETTER_AUTH_SECRET: randomBytes(24).toString('hex'), SANDBOX_DEPLOYMENT: '' });
+  resetEnvForTests();
+  try {
+    return await seed();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete vars[name];
+      else vars[name] = value;
+    }
+    resetEnvForTests();
+  }
+}
+
 /** `count` merchants through createMerchant, each with one pending plan made by createPaymentLink. */
-export async function seedMerchants(url: string, count: number): Promise<BenchMerchant[]> {
+export function seedMerchants(url: string, count: number): Promise<BenchMerchant[]> {
+  return asProduction(() => seedPending(url, count));
+}
+
+async function seedPending(url: string, count: number): Promise<BenchMerchant[]> {
   const database = await openPostgres(url, { max: 20 });
   const merchants: BenchMerchant[] = [];
   try {
