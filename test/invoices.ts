@@ -1,9 +1,11 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { Db } from '@/db/client';
+import { resetEnvForTests } from '@/lib/env';
 import { type InvoiceJob, installInvoiceQueue } from '@/lib/invoices/hand-off';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import type { AlegraAccount } from './alegra-double';
 import { TEST_RESOLUTION } from './einvoicing-drafts';
-import type { FactusAccount } from './factus-double';
+import { type FactusAccount, type FactusDouble, startFactusDouble } from './factus-double';
 
 // Test support for electronic invoicing (docs/einvoicing.md#issuing): a merchant's settings for a
 // double's account, and a hand-off that holds committed documents back, as if the process had died
@@ -35,4 +37,20 @@ export function holdInvoiceHandOffs(): InvoiceJob[] {
 
 export function restoreInvoiceQueue(): void {
   installInvoiceQueue(undefined);
+}
+
+/** The Factus double for a test file's tests, with FACTUS_API_URL pointing at it; call at the top level. */
+export function withFactusDouble(): () => FactusDouble {
+  let double: FactusDouble | undefined;
+  beforeAll(async () => {
+    double = await startFactusDouble();
+    process.env.FACTUS_API_URL = double.url;
+    resetEnvForTests();
+  });
+  afterAll(async () => {
+    await double?.close();
+    delete process.env.FACTUS_API_URL;
+    resetEnvForTests();
+  });
+  return () => double!;
 }

@@ -5,7 +5,6 @@ import type { Database } from '@/db/client';
 import { emails, invoices } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
 import { RECEIPT_WAITS_FOR_INVOICE_MS, sweepEmails } from '@/lib/email/send';
-import { resetEnvForTests } from '@/lib/env';
 import { parseCard } from '@/lib/processors/card';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { loadReceiptPdf } from '@/lib/receipts/receipt';
@@ -14,8 +13,8 @@ import { loadManagePage } from '@/lib/customers/manage-page';
 import { deliveriesSettled } from '@/lib/unit-of-work';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
-import { factusDoubleAccount, startFactusDouble, type FactusDouble } from '@/test/factus-double';
-import { factusSettings, turnEInvoicingOn } from '@/test/invoices';
+import { factusDoubleAccount } from '@/test/factus-double';
+import { factusSettings, turnEInvoicingOn, withFactusDouble } from '@/test/invoices';
 import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { issueDueInvoices } from './issue';
 
@@ -24,25 +23,17 @@ import { issueDueInvoices } from './issue';
 // takes over 10 minutes goes without it; a merchant without e-invoicing gets the receipt as before.
 
 let database: Database;
-let factus: FactusDouble;
+const factus = withFactusDouble();
 beforeAll(async () => {
-  factus = await startFactusDouble();
-  process.env.FACTUS_API_URL = factus.url;
-  resetEnvForTests();
   database = await useTestDatabase();
   holdWebhookHandOffs();
 });
-afterAll(async () => {
-  restoreWebhookQueue();
-  await factus.close();
-  delete process.env.FACTUS_API_URL;
-  resetEnvForTests();
-});
-beforeEach(() => factus.clearFaults());
+afterAll(() => restoreWebhookQueue());
+beforeEach(() => factus().clearFaults());
 
 async function pay(eInvoicing: boolean) {
   const link = await createTestLink(database.db, { amount: 4_990_000 });
-  if (eInvoicing) await turnEInvoicingOn(database.db, link.merchant.merchantId, factusSettings(factusDoubleAccount(factus)));
+  if (eInvoicing) await turnEInvoicingOn(database.db, link.merchant.merchantId, factusSettings(factusDoubleAccount(factus())));
   const paid = await payWithCard(database.db, createSandboxProcessor({ pendingMs: 0 }), { token: link.token, card: parseCard(cardForm(CARDS.approved))! });
   return { link, transactionId: paid.subscriptionTransactionId! };
 }
@@ -71,7 +62,7 @@ describe('the receipt of an invoiced charge', () => {
   });
 
   it('waits while the invoice is pending, and goes without it after 10 minutes', async () => {
-    factus.fail({ kind: 'status', status: 503, path: '/v2/bills', times: 5 });
+    factus().fail({ kind: 'status', status: 503, path: '/v2/bills', times: 5 });
     const { transactionId } = await pay(true);
     await deliveriesSettled();
     expect((await invoiceOf(transactionId)).status).toBe('PENDING');
@@ -82,7 +73,7 @@ describe('the receipt of an invoiced charge', () => {
     const receipt = await receiptOf(transactionId);
     expect(receipt.sentAt).not.toBeNull();
     expect(receipt.text).not.toContain('Factura electrónica');
-    factus.clearFaults();
+    factus().clearFaults();
     await issueDueInvoices(database.db, { ids: [(await invoiceOf(transactionId)).id], now: new Date(Date.now() + 3600_000) });
     expect((await invoiceOf(transactionId)).status).toBe('ISSUED');
   });

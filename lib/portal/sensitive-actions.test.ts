@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import { apiKeys, auditLog, emails, merchants, sessions } from '@/db/schema';
 import { handOffsSettled } from '@/lib/unit-of-work';
 import { useTestDatabase } from '@/test/database';
-import { signUpVerified } from '@/test/portal-users';
+import { signedInOwner, TEST_PASSWORD } from '@/test/portal-users';
 import { testWompiKeys } from '@/test/wompi-double';
 import { reauthenticateAction } from './accounts/actions';
 import { createKeyAction } from './api-keys/actions';
@@ -27,15 +27,9 @@ beforeAll(async () => {
   db = (await useTestDatabase()).db;
 });
 
-const PASSWORD = 'correct horse 42';
-let sequence = 0;
-
 async function ownerWithStaleSession() {
-  sequence += 1;
-  const email = `owner-s${sequence}-${Date.now()}@example.com`;
-  const merchantId = await signUpVerified(db, { merchantName: 'Tienda Sur', name: 'Ana', email, password: PASSWORD }, new Headers({ 'x-forwarded-for': `10.9.${sequence}.1` }));
-  const { headers } = await (await getAuth()).api.signInEmail({ body: { email, password: PASSWORD }, returnHeaders: true });
-  request.headers = new Headers({ cookie: headers.getSetCookie().map((c) => c.split(';')[0]).join('; '), 'x-forwarded-for': '203.0.113.9' });
+  const { email, merchantId, cookie } = await signedInOwner(db, 9, 'Tienda Sur');
+  request.headers = new Headers({ cookie, 'x-forwarded-for': '203.0.113.9' });
   const session = await (await getAuth()).api.getSession({ headers: request.headers });
   await db.update(sessions).set({ authenticatedAt: new Date(Date.now() - REAUTH_WINDOW_MS - 60_000) }).where(eq(sessions.id, session!.session.id));
   return { email, merchantId };
@@ -74,7 +68,7 @@ describe('a session older than 5 minutes', () => {
 describe('after re-authenticating', () => {
   it('changes the Wompi keys and the webhook URL, audits them with secrets masked, and e-mails every owner', async () => {
     const { email, merchantId } = await ownerWithStaleSession();
-    expect(await reauthenticateAction(IDLE, form({ password: PASSWORD }))).toMatchObject({ status: 'ok', message: expect.stringContaining('Identidad confirmada hasta') });
+    expect(await reauthenticateAction(IDLE, form({ password: TEST_PASSWORD }))).toMatchObject({ status: 'ok', message: expect.stringContaining('Identidad confirmada hasta') });
     const keys = testWompiKeys();
     expect(await saveWompiKeysAction(IDLE, form({ ...keys }))).toMatchObject({ status: 'ok' });
     expect(await saveWebhookUrlAction(IDLE, form({ webhookUrl: 'https://tienda.example/hooks' }))).toMatchObject({ status: 'ok' });

@@ -4,9 +4,8 @@ import type { Db } from '@/db/client';
 import { apiKeys, auditLog, emails, users } from '@/db/schema';
 import { handOffsSettled } from '@/lib/unit-of-work';
 import { useTestDatabase } from '@/test/database';
-import { signUpVerified } from '@/test/portal-users';
+import { signedInOwner, signInCookie, TEST_PASSWORD } from '@/test/portal-users';
 import { currentUser, type PortalUser } from './accounts';
-import { getAuth } from './auth';
 import { IDLE } from './form-state';
 import { can, roleRefusal } from './roles';
 import { acceptInvitation, changeMemberRole, INVITATION_TTL_MS, inviteMember, listMembers } from './team';
@@ -23,19 +22,12 @@ beforeAll(async () => {
   db = (await useTestDatabase()).db;
 });
 
-const PASSWORD = 'correct horse 42';
 let sequence = 0;
-
-async function cookieFor(email: string, password = PASSWORD): Promise<Headers> {
-  const { headers } = await (await getAuth()).api.signInEmail({ body: { email, password }, returnHeaders: true });
-  return new Headers({ cookie: headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') });
-}
+const cookieFor = async (email: string) => new Headers({ cookie: await signInCookie(email) });
 
 async function owner() {
-  sequence += 1;
-  const email = `team-owner${sequence}-${Date.now()}@example.com`;
-  await signUpVerified(db, { merchantName: 'Tienda Equipo', name: 'Olga', email, password: PASSWORD }, new Headers({ 'x-forwarded-for': `10.11.${sequence}.1` }));
-  const user = (await currentUser(await cookieFor(email)))!;
+  const { email, cookie } = await signedInOwner(db, 11, 'Tienda Equipo');
+  const user = (await currentUser(new Headers({ cookie })))!;
   return { user, actor: { type: 'user' as const, id: user.userId, label: email, ip: null } };
 }
 
@@ -49,7 +41,7 @@ async function member(inviter: PortalUser, role: 'admin' | 'developer' | 'viewer
   sequence += 1;
   const email = `team-${role}${sequence}-${Date.now()}@example.com`;
   expect(await inviteMember(db, inviter, { email, role }, { type: 'user', id: inviter.userId, label: inviter.email, ip: null })).toMatchObject({ ok: true });
-  expect(await acceptInvitation(db, { token: await invitationToken(email), name: 'Vera', password: PASSWORD }, new Headers())).toEqual({ ok: true });
+  expect(await acceptInvitation(db, { token: await invitationToken(email), name: 'Vera', password: TEST_PASSWORD }, new Headers())).toEqual({ ok: true });
   const cookie = await cookieFor(email);
   return { email, cookie, user: (await currentUser(cookie))! };
 }
@@ -76,10 +68,10 @@ describe('invitations', () => {
     expect(invited).toMatchObject({ ok: true });
     expect(invited.ok && invited.expiresAt.getTime() - Date.now()).toBeGreaterThan(INVITATION_TTL_MS - 60_000);
     const token = await invitationToken(email);
-    expect(await acceptInvitation(db, { token: `${token}x`, name: 'Vera', password: PASSWORD }, new Headers())).toEqual({ ok: false, problem: 'invalid_token' });
+    expect(await acceptInvitation(db, { token: `${token}x`, name: 'Vera', password: TEST_PASSWORD }, new Headers())).toEqual({ ok: false, problem: 'invalid_token' });
     expect(await acceptInvitation(db, { token, name: 'Vera', password: 'short' }, new Headers())).toEqual({ ok: false, problem: 'too_short' });
-    expect(await acceptInvitation(db, { token, name: 'Vera', password: PASSWORD }, new Headers())).toEqual({ ok: true });
-    expect(await acceptInvitation(db, { token, name: 'Eve', password: PASSWORD }, new Headers())).toEqual({ ok: false, problem: 'invalid_token' });
+    expect(await acceptInvitation(db, { token, name: 'Vera', password: TEST_PASSWORD }, new Headers())).toEqual({ ok: true });
+    expect(await acceptInvitation(db, { token, name: 'Eve', password: TEST_PASSWORD }, new Headers())).toEqual({ ok: false, problem: 'invalid_token' });
     const [joined] = await db.select().from(users).where(eq(users.email, email));
     expect(joined).toMatchObject({ merchantId: inviter.merchantId, role: 'developer', emailVerified: true });
     expect((await listMembers(db, inviter.merchantId)).map((m) => m.role).sort()).toEqual(['developer', 'owner']);
@@ -96,7 +88,7 @@ describe('invitations', () => {
     await inviteMember(db, inviter, { email, role: 'viewer' }, actor);
     const token = await invitationToken(email);
     const later = new Date(Date.now() + INVITATION_TTL_MS + 1000);
-    expect(await acceptInvitation(db, { token, name: 'Vera', password: PASSWORD }, new Headers(), later)).toEqual({ ok: false, problem: 'invalid_token' });
+    expect(await acceptInvitation(db, { token, name: 'Vera', password: TEST_PASSWORD }, new Headers(), later)).toEqual({ ok: false, problem: 'invalid_token' });
     expect(await db.$count(users, eq(users.email, email))).toBe(0);
   });
 

@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import { sessions, twoFactors, users } from '@/db/schema';
 import type { AuditActor } from '@/lib/audit/record';
 import { useTestDatabase } from '@/test/database';
-import { signUpVerified } from '@/test/portal-users';
+import { signedInOwner, TEST_PASSWORD } from '@/test/portal-users';
 import { totp } from '@/test/totp';
 import { currentUser, type PortalUser, signIn } from './accounts';
 import { getAuth } from './auth';
@@ -16,19 +16,14 @@ beforeAll(async () => {
   db = (await useTestDatabase()).db;
 });
 
-const PASSWORD = 'correct horse 42';
-let sequence = 0;
-
 function cookieOf(headers: Headers): Headers {
   return new Headers({ cookie: headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') });
 }
 
 async function signedIn(): Promise<{ email: string; cookie: Headers; user: PortalUser; actor: AuditActor }> {
-  sequence += 1;
-  const email = `tfa${sequence}-${Date.now()}@example.com`;
-  await signUpVerified(db, { merchantName: 'Tienda', name: 'Ana', email, password: PASSWORD }, new Headers({ 'x-forwarded-for': `10.7.${sequence}.1` }));
-  const { headers } = await (await getAuth()).api.signInEmail({ body: { email, password: PASSWORD }, returnHeaders: true });
-  const cookie = cookieOf(headers);
+  const owner = await signedInOwner(db, 7);
+  const { email } = owner;
+  const cookie = new Headers({ cookie: owner.cookie });
   const user = (await currentUser(cookie))!;
   return { email, cookie, user, actor: { type: 'user', id: user.userId, label: email, ip: '10.0.0.9' } };
 }
@@ -36,7 +31,7 @@ async function signedIn(): Promise<{ email: string; cookie: Headers; user: Porta
 /** A user with TOTP on; the cookie is that of a new session (enrolling replaces the session). */
 async function enrolled() {
   const who = await signedIn();
-  const started = await startTwoFactor(who.user, PASSWORD, who.cookie);
+  const started = await startTwoFactor(who.user, TEST_PASSWORD, who.cookie);
   if (!started.ok) throw new Error(started.problem);
   expect(await confirmTwoFactor(db, who.user, totp(started.secret), who.cookie, who.actor)).toEqual({ ok: true });
   return { ...who, secret: started.secret, backupCodes: started.backupCodes };
@@ -44,7 +39,7 @@ async function enrolled() {
 
 /** The password step of a sign-in with TOTP: better-auth's two-factor cookie, no session. */
 async function passwordStep(email: string): Promise<Headers> {
-  const { headers, response } = await (await getAuth()).api.signInEmail({ body: { email, password: PASSWORD }, returnHeaders: true });
+  const { headers, response } = await (await getAuth()).api.signInEmail({ body: { email, password: TEST_PASSWORD }, returnHeaders: true });
   expect(response).toMatchObject({ twoFactorRedirect: true });
   return cookieOf(headers);
 }
@@ -55,7 +50,7 @@ describe('enrolling TOTP', () => {
     expect(await startTwoFactor(user, 'wrong password 1', cookie)).toEqual({ ok: false, problem: 'wrong_password' });
     expect(await twoFactorState(db, user.userId)).toBe('off');
 
-    const started = await startTwoFactor(user, PASSWORD, cookie);
+    const started = await startTwoFactor(user, TEST_PASSWORD, cookie);
     if (!started.ok) throw new Error(started.problem);
     expect(started.totpURI).toMatch(/^otpauth:\/\/totp\/ServicePay:/);
     expect(started.qrSvg).toContain('<svg');
@@ -82,7 +77,7 @@ describe('enrolling TOTP', () => {
 describe('signing in with TOTP', () => {
   it('opens no session on the password alone; a wrong code is refused, the right one signs in', async () => {
     const { email, secret } = await enrolled();
-    expect(await signIn({ email, password: PASSWORD }, new Headers({ 'x-forwarded-for': '10.8.0.1' }))).toEqual({ ok: true, twoFactor: true });
+    expect(await signIn({ email, password: TEST_PASSWORD }, new Headers({ 'x-forwarded-for': '10.8.0.1' }))).toEqual({ ok: true, twoFactor: true });
     const pending = await passwordStep(email);
     expect(await currentUser(pending)).toBeNull();
     expect(await verifySignInCode('000000', pending)).toEqual({ ok: false, problem: 'wrong_code' });
@@ -112,10 +107,10 @@ describe('turning TOTP off', () => {
     const cookie = cookieOf(headers);
     const user = (await currentUser(cookie))!;
     const actor: AuditActor = { type: 'user', id: user.userId, label: email, ip: null };
-    expect(await disableTwoFactor(db, user, { password: PASSWORD, code: '000000' }, cookie, actor)).toEqual({ ok: false, problem: 'wrong_code' });
+    expect(await disableTwoFactor(db, user, { password: TEST_PASSWORD, code: '000000' }, cookie, actor)).toEqual({ ok: false, problem: 'wrong_code' });
     expect(await disableTwoFactor(db, user, { password: 'wrong password 1', code: totp(secret) }, cookie, actor)).toEqual({ ok: false, problem: 'wrong_password' });
     expect(await twoFactorState(db, user.userId)).toBe('on');
-    expect(await disableTwoFactor(db, user, { password: PASSWORD, code: totp(secret) }, cookie, actor)).toMatchObject({ ok: true });
+    expect(await disableTwoFactor(db, user, { password: TEST_PASSWORD, code: totp(secret) }, cookie, actor)).toMatchObject({ ok: true });
     expect(await twoFactorState(db, user.userId)).toBe('off');
   });
 });
@@ -129,7 +124,7 @@ describe('re-authentication', () => {
     expect(await reauthenticatedUntil(db, user, now)).toBeNull();
     expect(await reauthenticate(db, user, { password: 'wrong password 1', code: '' }, cookie)).toEqual({ ok: false, problem: 'wrong_password' });
     expect(await reauthenticatedUntil(db, user)).toBeNull();
-    expect(await reauthenticate(db, user, { password: PASSWORD, code: '' }, cookie)).toEqual({ ok: true });
+    expect(await reauthenticate(db, user, { password: TEST_PASSWORD, code: '' }, cookie)).toEqual({ ok: true });
     expect(await reauthenticatedUntil(db, user)).not.toBeNull();
   });
 
@@ -139,10 +134,10 @@ describe('re-authentication', () => {
     const cookie = cookieOf(headers);
     const user = (await currentUser(cookie))!;
     await db.update(sessions).set({ authenticatedAt: new Date(Date.now() - REAUTH_WINDOW_MS - 1000) }).where(eq(sessions.id, user.sessionId));
-    expect(await reauthenticate(db, user, { password: PASSWORD, code: '' }, cookie)).toEqual({ ok: false, problem: 'wrong_code' });
-    expect(await reauthenticate(db, user, { password: PASSWORD, code: '000000' }, cookie)).toEqual({ ok: false, problem: 'wrong_code' });
+    expect(await reauthenticate(db, user, { password: TEST_PASSWORD, code: '' }, cookie)).toEqual({ ok: false, problem: 'wrong_code' });
+    expect(await reauthenticate(db, user, { password: TEST_PASSWORD, code: '000000' }, cookie)).toEqual({ ok: false, problem: 'wrong_code' });
     expect(await reauthenticatedUntil(db, user)).toBeNull();
-    expect(await reauthenticate(db, user, { password: PASSWORD, code: totp(secret) }, cookie)).toEqual({ ok: true });
+    expect(await reauthenticate(db, user, { password: TEST_PASSWORD, code: totp(secret) }, cookie)).toEqual({ ok: true });
     expect(await reauthenticatedUntil(db, user)).not.toBeNull();
   });
 
@@ -157,6 +152,6 @@ describe('re-authentication', () => {
     // A sliding window that turns a minute during the loop may admit one more than the limit.
     expect(before).toBeGreaterThanOrEqual(5);
     expect(before).toBeLessThanOrEqual(6);
-    expect(await reauthenticate(db, user, { password: PASSWORD, code: '' }, cookie)).toMatchObject({ ok: false, problem: 'rate_limited' });
+    expect(await reauthenticate(db, user, { password: TEST_PASSWORD, code: '' }, cookie)).toMatchObject({ ok: false, problem: 'rate_limited' });
   });
 });

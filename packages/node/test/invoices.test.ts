@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { payWithCard } from '@/lib/checkout/payments';
-import { resetEnvForTests } from '@/lib/env';
 import { parseCard } from '@/lib/processors/card';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { deliveriesSettled } from '@/lib/unit-of-work';
 import { type ApiServer, startApiServer } from '@/test/api-server';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
-import { factusDoubleAccount, startFactusDouble, type FactusDouble } from '@/test/factus-double';
-import { factusSettings, turnEInvoicingOn } from '@/test/invoices';
+import { factusDoubleAccount } from '@/test/factus-double';
+import { factusSettings, turnEInvoicingOn, withFactusDouble } from '@/test/invoices';
 import { createTestMerchant } from '@/test/merchants';
 import { InvalidRequestError, NotFoundError, PermissionError, ServicePay } from '../src/index.js';
 
@@ -18,20 +17,14 @@ import { InvalidRequestError, NotFoundError, PermissionError, ServicePay } from 
 
 let database: Database;
 let api: ApiServer;
-let factus: FactusDouble;
+const factus = withFactusDouble();
 beforeAll(async () => {
-  factus = await startFactusDouble();
-  process.env.FACTUS_API_URL = factus.url;
-  resetEnvForTests();
   database = await useTestDatabase();
   api = await startApiServer();
 });
 afterAll(async () => {
   await deliveriesSettled();
   await api.close();
-  await factus.close();
-  delete process.env.FACTUS_API_URL;
-  resetEnvForTests();
 });
 
 const sdk = (m: { apiKey: string; apiSecret: string }) => new ServicePay({ apiKey: m.apiKey, apiSecret: m.apiSecret, baseUrl: api.url });
@@ -39,7 +32,7 @@ const sdk = (m: { apiKey: string; apiSecret: string }) => new ServicePay({ apiKe
 describe('the invoices API', () => {
   it('lists and shows the invoices of approved charges, newest first, each with number, CUFE, QR and amounts', async () => {
     const link = await createTestLink(database.db, { amount: 4_990_000 });
-    await turnEInvoicingOn(database.db, link.merchant.merchantId, factusSettings(factusDoubleAccount(factus), 19));
+    await turnEInvoicingOn(database.db, link.merchant.merchantId, factusSettings(factusDoubleAccount(factus()), 19));
     const paid = await payWithCard(database.db, createSandboxProcessor({ pendingMs: 0 }), { token: link.token, card: parseCard(cardForm(CARDS.approved))! });
     await deliveriesSettled();
     const client = sdk(link.merchant);
