@@ -1,46 +1,41 @@
 import { env } from '@/lib/env';
 
-// Performance (docs/performance.md#the-days-bursts): a burst's processor calls bounded in flight,
-// overall and per key (a merchant), its work taken in batches so memory stays flat. A key
-// refused for rate pauses with a growing backoff; the others go on.
+// A burst's processor calls bounded in flight, overall and per merchant, taken in batches so memory
+// stays flat; a key refused for rate pauses with a growing backoff while others go on.
 
 export interface BoundedLimits {
-  /** Items in flight at once, all keys together. */
   overall: number;
-  /** Items of one key in flight at once. */
   perKey: number;
 }
 
-/** The limits of this instance's bursts (SWEEP_CONCURRENCY, SWEEP_MERCHANT_CONCURRENCY), per merchant. */
+/** This instance's burst limits (SWEEP_CONCURRENCY, SWEEP_MERCHANT_CONCURRENCY). */
 export function sweepLimits(settings = env()): BoundedLimits {
   return { overall: settings.SWEEP_CONCURRENCY, perKey: settings.SWEEP_MERCHANT_CONCURRENCY };
 }
 
-/** What `run` says of an item its key's processor refused for rate: put it back, pause the key. */
+/** An item refused for rate: put it back, pause its key. */
 export interface RateLimitedItem {
   retryAfterMs: number | null;
 }
 
 export interface BoundedWork<T> {
-  /** Up to `max` more items, none of a key in `held`; [] when none are left outside it. */
+  /** Up to `max` more items, none of a key in `held`; [] when none are left. */
   next(max: number, held: ReadonlySet<string>): Promise<T[]>;
   keyOf(item: T): string;
   run(item: T): Promise<void | RateLimitedItem>;
-  /** Items of a key given up on (its backoff ran past `giveUpAfterMs`): the next run takes them. */
+  /** Items of given-up keys: the next run takes them. */
   dropped?(items: T[]): Promise<void>;
 }
 
 export interface BoundedOptions extends BoundedLimits {
-  /** The first pause of a rate-limited key; each further one in a row doubles, up to `maxBackoffMs`. */
+  /** Doubles with each refusal in a row, up to `maxBackoffMs`. */
   firstBackoffMs?: number;
   maxBackoffMs?: number;
-  /** A key refused for rate again and again for longer than this is left for the next run. */
   giveUpAfterMs?: number;
 }
 
 export interface BoundedSummary {
   rateLimited: number;
-  /** Items left for the next run because their key stayed rate-limited. */
   dropped: number;
 }
 
@@ -48,14 +43,13 @@ interface KeyState<T> {
   queued: T[];
   inFlight: number;
   pausedUntil: number;
-  /** Refusals in a row since the key's last item went through, and when the first came. */
+  /** Refusals in a row, and when the first came. */
   strikes: number;
   limitedSince: number;
-  /** Given up on: nothing more of this key is taken in this run. */
   abandoned: boolean;
 }
 
-/** Runs every item `work.next` hands out, within the limits; resolves when all are done. */
+/** Runs every item `work.next` hands out, within the limits. */
 export async function runBounded<T>(work: BoundedWork<T>, options: BoundedOptions): Promise<BoundedSummary> {
   const overall = Math.max(1, options.overall);
   const perKey = Math.max(1, Math.min(options.perKey, overall));
@@ -66,8 +60,7 @@ export async function runBounded<T>(work: BoundedWork<T>, options: BoundedOption
   const summary: BoundedSummary = { rateLimited: 0, dropped: 0 };
   let queued = 0;
   let inFlight = 0;
-  // The keys held when the source last answered []: every item left is of one of them, so it is
-  // asked again only once one of them is no longer held.
+  // Keys held when the source last answered []: it is asked again only once one is released.
   let drainedWith: Set<string> | null = null;
   let failure: unknown = null;
   let wake: (() => void) | null = null;
@@ -83,7 +76,7 @@ export async function runBounded<T>(work: BoundedWork<T>, options: BoundedOption
     return state;
   };
 
-  /** Keys the source must not hand out now: paused, given up, or holding a batch of their own already. */
+  /** Paused, given up, or already holding a batch. */
   const heldKeys = (at: number) => {
     const held = new Set<string>();
     for (const [key, state] of keys) {
@@ -100,7 +93,7 @@ export async function runBounded<T>(work: BoundedWork<T>, options: BoundedOption
       .then((result) => {
         const at = Date.now();
         if (result && 'retryAfterMs' in result) {
-          // Back first in its key's line; the key waits, longer with each refusal in a row.
+          // Back first in its key's line; the key waits longer with each refusal in a row.
           state.queued.unshift(item);
           queued++;
           if (!state.strikes) state.limitedSince = at;
@@ -124,7 +117,7 @@ export async function runBounded<T>(work: BoundedWork<T>, options: BoundedOption
 
   let timer: NodeJS.Timeout | undefined;
   let timerAt = Infinity;
-  /** Wakes the loop when the first paused key comes back (one timer at a time). */
+  /** Wakes the loop when the first paused key comes back. */
   const wakeAt = (at: number) => {
     if (at >= timerAt) return;
     clearTimeout(timer);
@@ -138,7 +131,6 @@ export async function runBounded<T>(work: BoundedWork<T>, options: BoundedOption
   try {
     while (!failure) {
       let at = Date.now();
-      // Keys refused for too long in a row: their items go back for the next run.
       for (const [key, state] of keys) {
         if (!state.abandoned && state.strikes && at - state.limitedSince >= giveUpAfterMs) state.abandoned = true;
         if (state.abandoned && state.queued.length) {
@@ -149,8 +141,7 @@ export async function runBounded<T>(work: BoundedWork<T>, options: BoundedOption
         }
         if (!state.queued.length && !state.inFlight && !state.strikes && !state.abandoned) keys.delete(key);
       }
-      // Take more while fewer than `overall` could run now (a paused key's line, or one at its own
-      // limit, does not count), in batches, never holding more than a few times the limit.
+      // Take more while fewer than `overall` could run now, in batches of a few times the limit.
       let held = heldKeys(at);
       const drained = () => drainedWith !== null && [...drainedWith].every((k) => held.has(k));
       let ready = 0;
@@ -165,7 +156,7 @@ export async function runBounded<T>(work: BoundedWork<T>, options: BoundedOption
           queued++;
         }
       }
-      // Start what the limits allow, taking keys in turn so no merchant waits behind another's line.
+      // Keys in turn, so no merchant waits behind another's line.
       at = Date.now();
       for (let started = true; started && inFlight < overall; ) {
         started = false;
@@ -180,7 +171,6 @@ export async function runBounded<T>(work: BoundedWork<T>, options: BoundedOption
       held = heldKeys(at);
       if (!inFlight && !queued && drained() && [...drainedWith!].every((k) => keys.get(k)?.abandoned ?? true)) break;
       if (!inFlight && !queued && !drained()) continue;
-      // Wait for an item to finish, or a paused key to come back, whichever is first.
       const paused = [...keys.values()].filter((s) => !s.abandoned && s.pausedUntil > at).map((s) => s.pausedUntil);
       if (paused.length) wakeAt(Math.min(...paused));
       if (!inFlight && !paused.length) continue;

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-// Every setting of docs/operations.md#running-it, read and validated in one place. A bad value stops start-up
-// with a message naming the variable and what it expects.
+// Every setting of docs/operations.md#running-it, validated in one place; a bad value stops start-up naming it.
 
 const optionalString = z
   .string()
@@ -24,24 +23,20 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: 'expected an http(s):// URL' })
   .transform((u) => u.replace(/\/+$/, ''));
 
-/** Outside production a missing BETTER_AUTH_SECRET comes from the database's name: stable, and worth nothing. */
+/** Outside production a missing BETTER_AUTH_SECRET derives from the database name: stable, worthless. */
 function developmentAuthSecret(database: string): string {
   return createHash('sha256').update(`servicepay-development-auth:${database}`).digest('hex');
 }
 
-// The day's bursts (docs/operations.md#bursts): processor calls in flight at once per instance,
-// all merchants together and per merchant (its Wompi account has its own rate limits), and how
-// long a sweep's claim on a due plan lasts if its instance dies before giving it back.
+// The day's bursts (docs/operations.md#bursts): processor calls in flight per instance and per
+// merchant, and how long a sweep's claim on a due plan lasts if its instance dies.
 const burstSchema = z.object({
   SWEEP_CONCURRENCY: positiveInt(64),
   SWEEP_MERCHANT_CONCURRENCY: positiveInt(16),
   SWEEP_LEASE_SECONDS: positiveInt(120),
 });
 
-/**
- * The burst settings alone, for what is declared when a module loads (an Inngest function's
- * concurrency): `next build` loads it without the deployment's other settings.
- */
+/** The burst settings alone: `next build` loads them (Inngest concurrency) without the other settings. */
 export function burstSettings(source: Record<string, string | undefined> = process.env): z.infer<typeof burstSchema> {
   const result = burstSchema.safeParse(source);
   if (!result.success) throw new EnvError(result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
@@ -82,24 +77,20 @@ const schema = z
       (v) => v === undefined || v.length >= 32,
       'expected at least 32 characters (it signs portal session cookies)',
     ),
-    // A deployment that only ever talks to the sandbox processor, for merchants' integration
-    // tests: the test clock (POST /admin/billing/run) is allowed there even in production.
+    // Sandbox-only deployment: the test clock is allowed even in production.
     SANDBOX_DEPLOYMENT: flag,
-    // Encrypts merchants' Wompi secrets at rest (AES-256-GCM): 32 bytes as 64 hex digits or base64.
-    // Required in production once a merchant has Wompi keys (docs/processors.md).
+    // Merchants' Wompi secrets at rest (AES-256-GCM): 32 bytes, hex or base64; required once one has Wompi keys.
     SECRETS_ENCRYPTION_KEY: optionalString.refine(
       (v) => v === undefined || (/^[0-9a-f]{64}$/i.test(v) ? true : Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/]+=*$/.test(v)),
       'expected 32 random bytes as 64 hex digits or base64 (openssl rand -hex 32)',
     ),
-    // Customer e-mails (docs/customers.md#e-mails): an smtp:// or smtps:// URL with any credentials.
-    // Unset outside production: e-mails are kept (shown at /dev/emails in development), never sent anywhere.
+    // smtp:// or smtps:// URL. Unset outside production: e-mails are kept (/dev/emails), never sent.
     SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\/[^/]/.test(v), 'expected an smtp:// or smtps:// URL'),
     EMAIL_FROM: optionalString,
     ...burstSchema.shape,
-    // Wompi's base URL (…/v1) for every merchant, instead of the one its key prefix names: a local double.
+    // A local Wompi double's base URL (…/v1) instead of the key prefix's.
     WOMPI_API_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
-    // E-invoicing providers' base URLs (docs/einvoicing.md#settings): a local double. Unset, each
-    // provider's sandbox outside production and in a sandbox deployment, its production URL in production.
+    // E-invoicing providers' base URLs (a local double). Unset: sandbox outside production, else production.
     FACTUS_API_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
     ALEGRA_API_URL: httpUrl.optional().or(z.literal('').transform(() => undefined)),
     // One e-invoicing provider call's deadline; an invoice's claim lasts three.
@@ -147,7 +138,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 
 let cached: Env | EnvError | undefined;
 
-/** The validated settings, parsed on first use; invalid ones throw the same EnvError every time. */
+/** Parsed on first use; invalid settings throw the same EnvError every time. */
 export function env(): Env {
   if (cached === undefined) {
     try {
@@ -161,12 +152,11 @@ export function env(): Env {
   return cached;
 }
 
-/** Tests that change process.env re-read the settings. */
 export function resetEnvForTests(): void {
   cached = undefined;
 }
 
-/** Whether the /dev pages exist: on a development server only (docs/customers.md#e-mails). */
+/** On a development server only. */
 export function devPagesServed(settings: Pick<Env, 'NODE_ENV'> = env()): boolean {
   return settings.NODE_ENV !== 'production';
 }

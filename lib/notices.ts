@@ -8,22 +8,19 @@ import { trialCharges } from '@/lib/coupons/discount';
 import type { RenewalStage } from '@/lib/email/templates';
 
 export type { RenewalStage };
-// Where a change is told, its reason is named too: settlement reads it from here.
 export { type CancelReason, cancelReasonText } from './cancel-reason';
 import type { Outbox } from './outbox';
 import type { CancelReason } from './cancel-reason';
 import { recordLifecycleEvent } from '@/lib/webhooks/events';
 import type { LifecycleEventType } from '@/lib/webhooks/payload';
 
-// What a change to a plan tells (docs/customers.md): lifecycle webhook events for the merchants
-// who chose them, and the customer's e-mails, written in the change's unit of work.
+// What a plan change tells: lifecycle webhook events and the customer's e-mails, in its unit of work.
 
-/** Whether the customer ever paid this plan: a plan still PENDING_ACTIVATION never was. */
 export function wasPaid(plan: Pick<PlanRow, 'status'>): boolean {
   return plan.status !== 'PENDING_ACTIVATION';
 }
 
-/** A plan change by the merchant or the customer; a cancel e-mails the customer unless the plan was never paid. */
+/** A cancel e-mails the customer unless the plan was never paid. */
 export async function notePlanChange(
   tx: Db,
   outbox: Outbox,
@@ -35,7 +32,7 @@ export async function notePlanChange(
   if (type === 'subscription.cancelled' && wasPaid(before)) await queueCustomerEmail(tx, outbox, 'cancelled', { plan: after, now, reason });
 }
 
-/** What a settled charge tells (lib/settlement/settle.ts, once for every caller): receipt, notice, activation, cancellation. */
+/** What a settled charge tells (receipt, notice, activation, cancellation); settle.ts calls it once. */
 export async function noteSettlement(
   tx: Db,
   outbox: Outbox,
@@ -45,15 +42,12 @@ export async function noteSettlement(
   now: Date,
   { late = false }: { late?: boolean } = {},
 ): Promise<void> {
-  // A renewal link's payment approved after its plan was cancelled or paused pays nothing: the
-  // customer is told what happens to the money instead (docs/billing.md#late-payments).
+  // A link payment after a cancel or pause pays nothing: the customer is told what happens to the money.
   if (txn.status === 'APPROVED') await queueCustomerEmail(tx, outbox, late ? 'late_payment' : 'receipt', { plan: after, txn, now });
-  // Activated by its first approved charge: the checkout's, or a trial's end (docs/billing.md#trials).
   if ((before.status === 'PENDING_ACTIVATION' || before.status === 'TRIALING') && after.status === 'ACTIVE') {
     await recordLifecycleEvent(tx, outbox, after, 'subscription.activated', now);
   }
-  // A retry is announced only for a plan still charged automatically: a link's failed payment
-  // changes nothing, and the ladder's link e-mail (noteRenewalLink) replaces the notice.
+  // A retry is announced only for automatic charging; a link's failure gets the ladder's link e-mail instead.
   const failedRenewal = txn.kind === 'RENEWAL' && !txn.renewalLinkId && (txn.status === 'DECLINED' || txn.status === 'ERROR');
   if (failedRenewal && (after.status === 'ACTIVE' || after.status === 'TRIALING') && after.renewalCollection === 'AUTOMATIC' && after.renewalFailures > 0) {
     await queueCustomerEmail(tx, outbox, 'renewal_failed', { plan: after, txn, now });
@@ -63,23 +57,21 @@ export async function noteSettlement(
   }
   if (before.status !== 'CANCELLED' && after.status === 'CANCELLED') {
     await recordLifecycleEvent(tx, outbox, after, 'subscription.cancelled', now);
-    // Only a renewal's last failed retry cancels a plan in settlement (lib/calendar/schedule.ts).
+    // Only a renewal's last failed retry cancels in settlement.
     const reason: CancelReason = { code: 'renewal_failed', attempts: before.renewalFailures + 1, last: txn.failureCode ?? txn.status };
     await queueCustomerEmail(tx, outbox, 'cancelled', { plan: after, now, reason });
   }
 }
 
-/** A free trial started (docs/billing.md#trials); a trial of 3 days or less sends its trial_will_end now. */
+/** A trial of 3 days or less sends its trial_will_end now. */
 export async function noteTrialStarted(tx: Db, outbox: Outbox, plan: PlanRow, now: Date): Promise<void> {
   const endsAt = plan.trialEndsAt!;
   const noticeFollows = plan.trialNoticeAt !== null;
-  // The first charge is the trial's end, with the plan's coupon taken off (docs/billing.md#coupons).
   const charges = trialCharges(plan, amountForPeriod(plan, endsAt));
   await queueCustomerEmail(tx, outbox, 'trial_started', { plan, now, trial: { endsAt, noticeFollows, ...charges } });
   if (!noticeFollows) await recordLifecycleEvent(tx, outbox, plan, 'subscription.trial_will_end', now, { trial: { endsAt: endsAt.getTime(), amount: charges.amount } });
 }
 
-/** 3 days before a trial ends: the e-mail and the opt-in `subscription.trial_will_end`. */
 export async function noteTrialEnding(tx: Db, outbox: Outbox, plan: PlanRow, now: Date): Promise<void> {
   const endsAt = plan.trialEndsAt!;
   const charges = trialCharges(plan, amountForPeriod(plan, endsAt));
@@ -87,7 +79,6 @@ export async function noteTrialEnding(tx: Db, outbox: Outbox, plan: PlanRow, now
   await recordLifecycleEvent(tx, outbox, plan, 'subscription.trial_will_end', now, { trial: { endsAt: endsAt.getTime(), amount: charges.amount } });
 }
 
-/** The e-mail and the opt-in event of a price change, in the unit of work that records it. */
 export async function notePriceChange(
   tx: Db,
   outbox: Outbox,
@@ -96,7 +87,7 @@ export async function notePriceChange(
   const amount = after.scheduledAmount ?? after.amount;
   const quantity = after.scheduledAmount !== null ? (after.scheduledQuantity ?? after.quantity) : after.quantity;
   const description = after.scheduledDescription ?? after.description;
-  // The e-mail quotes what each charge takes, seats included (docs/billing.md#quantity).
+  // Quotes each charge with seats included.
   await queueCustomerEmail(tx, outbox, 'price_change', {
     plan: { ...after, amount, quantity, description },
     now,
@@ -107,7 +98,6 @@ export async function notePriceChange(
   });
 }
 
-/** A renewal link's e-mail and, when issued, the opt-in `subscription.renewal_due`. */
 export async function noteRenewalLink(
   tx: Db,
   outbox: Outbox,

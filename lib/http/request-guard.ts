@@ -7,10 +7,8 @@ import { requestIdOf } from '@/lib/api/handler';
 import { log, redactPath } from '@/lib/log';
 import { isProductionDeployment } from '@/lib/processors/secret-box';
 
-// Requests Next.js cannot represent, answered before it sees them (docs/settlement.md#no-5xx-for-a-bad-request):
-// methods a WHATWG Request refuses, undecodable path segments, public/ files asked with another
-// method or a bad Range, bodies to paths the build does not serve, and client-router requests
-// whose router state header Next cannot read. Next answers each with a plain 500 and no request id.
+// Requests Next.js cannot represent, answered before it sees them (each would be a bare 500
+// there; docs/settlement.md#no-5xx-for-a-bad-request).
 
 /** Two years, subdomains included: what preload lists ask for. */
 export const HSTS = 'max-age=63072000; includeSubDomains';
@@ -18,7 +16,7 @@ export const HSTS = 'max-age=63072000; includeSubDomains';
 /** Methods the WHATWG Request constructor refuses. */
 const UNREPRESENTABLE_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 
-/** What replaces a path segment that is not valid percent-encoded UTF-8: no route takes it as an id. */
+/** Replaces a path segment that is not valid percent-encoded UTF-8. */
 const UNDECODABLE_SEGMENT = '_';
 
 function decodes(segment: string): boolean {
@@ -30,7 +28,7 @@ function decodes(segment: string): boolean {
   }
 }
 
-/** The target with each undecodable path segment replaced (the route then answers as for an unknown id), or null. */
+/** The target with undecodable segments replaced, or null. */
 export function repairTarget(target: string): string | null {
   if (!target.includes('%')) return null;
   const query = target.indexOf('?');
@@ -40,7 +38,7 @@ export function repairTarget(target: string): string | null {
   return segments.map((s) => (decodes(s) ? s : UNDECODABLE_SEGMENT)).join('/') + (query === -1 ? '' : target.slice(query));
 }
 
-/** The URL paths of the files under public/, read once at start-up (read at run time, never traced into the build). */
+/** The URL paths under public/, read once at start-up (never traced into the build). */
 function publicPaths(root = path.join(process.cwd(), 'public')): Set<string> {
   const found = new Set<string>();
   const walk = (dir: string, prefix: string) => {
@@ -55,7 +53,7 @@ function publicPaths(root = path.join(process.cwd(), 'public')): Set<string> {
 
 let staticFiles = new Set<string>();
 
-/** Answers here with our JSON error; the body of the request is not read, so the connection closes. */
+/** Answers with our JSON error without reading the body, so the connection closes. */
 function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: 400 | 404 | 405, code: string, message: string, headers: Record<string, string> = {}): void {
   const requestId = requestIdOf({ headers: new Headers({ 'x-request-id': String(req.headers['x-request-id'] ?? '') }) });
   const body = JSON.stringify({ error: { code, message, requestId } });
@@ -75,13 +73,12 @@ function refuseMethod(req: http.IncomingMessage, res: http.ServerResponse, allow
   refuse(req, res, 405, 'method_not_allowed', `${req.method} is not supported`, { Allow: allow });
 }
 
-/** What the production build serves: route and page paths, and its Server Action ids (a body to anything else would 500 in Next's not-found page). */
+/** Route and page paths and Server Action ids of the build: a body to anything else would 500. */
 interface BuildRoutes {
   paths: RegExp[];
   actions: Set<string>;
 }
 
-/** `/portal/(app)/activity/plans/[planId]/page` → a pattern of the URL paths it serves. */
 export function routePattern(entry: string): RegExp {
   const segments = entry
     .replace(/\/(page|route)$/, '')
@@ -108,7 +105,7 @@ function buildRoutes(dir = path.join(process.cwd(), '.next', 'server')): BuildRo
 
 let routes: BuildRoutes | null = null;
 
-/** Whether Next.js can read a client-router request's router state (checked with Next's own parser). */
+/** Whether Next.js can parse a client-router request's router state. */
 export function readableRouterState(headers: http.IncomingHttpHeaders): boolean {
   const state = headers['next-router-state-tree'];
   if (headers.rsc !== '1' || state === undefined) return true;
@@ -120,7 +117,7 @@ export function readableRouterState(headers: http.IncomingHttpHeaders): boolean 
   }
 }
 
-/** The path a request target names, dot segments resolved as Next.js resolves them (`/a/x/../b` is `/a/b`). */
+/** The path of a target, dot segments resolved as Next.js does. */
 function pathOf(target: string): string | null {
   try {
     return new URL(target, 'http://servicepay.invalid').pathname;
@@ -129,11 +126,10 @@ function pathOf(target: string): string | null {
   }
 }
 
-/** Handles `req` here when Next.js could not (`files`: public/ paths, for tests); false to let Next.js have it (its URL repaired if need be). */
+/** Handles `req` here when Next.js could not; false to let Next.js have it (URL repaired if need be). */
 export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse, files: Set<string> = staticFiles, build: BuildRoutes | null = routes): boolean {
-  // Set once here rather than by a header rule Next matches on every request (docs/benchmarks.md).
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  // A sandbox or development server may be plain HTTP on a laptop (docs/operations.md#deployments).
+  // A sandbox or development server may be plain HTTP (docs/operations.md#deployments).
   if (isProductionDeployment()) res.setHeader('Strict-Transport-Security', HSTS);
   if (req.method && UNREPRESENTABLE_METHODS.has(req.method.toUpperCase())) {
     refuseMethod(req, res);
@@ -167,24 +163,18 @@ export function guardRequest(req: http.IncomingMessage, res: http.ServerResponse
   return false;
 }
 
-// Node's own flushHeaders lives on OutgoingMessage; only ServerResponse's is replaced, so this one
-// stays Node's even in a copy of this module evaluated after the guard was installed.
+// Only ServerResponse's flushHeaders is replaced, so Node's own stays reachable on OutgoingMessage.
 function flushUnsentHeaders(res: http.ServerResponse): void {
   if (!res.headersSent && !res.destroyed) http.OutgoingMessage.prototype.flushHeaders.call(res);
 }
 
-/**
- * Performance (docs/performance.md): the deferred header flush. The headers go out with the first
- * chunk written in the same tick, in one system call and TCP segment, or alone a tick later.
- */
+/** Deferred header flush: headers go out with the first chunk of the same tick, in one segment. */
 export function flushHeadersWithFirstChunk(this: http.ServerResponse): void {
   process.nextTick(flushUnsentHeaders, this);
 }
 
-/** What a refused connection may still send, and for how long, before it is cut (a reset then). */
 export const LINGER = { bytes: 1024 * 1024, ms: 5000 };
 
-/** Node's answers to what its parser refuses, as its own default 'clientError' handling writes them. */
 function parserRefusal(code: string | undefined): string {
   const status =
     code === 'HPE_HEADER_OVERFLOW'
@@ -197,14 +187,10 @@ function parserRefusal(code: string | undefined): string {
   return `HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`;
 }
 
-/**
- * Answers what Node's HTTP parser refuses as Node does, then closes our side first while reading and
- * dropping what the client still sends (up to LINGER): closing at once with the body unread made
- * the kernel reset the connection before the 400 arrived (docs/settlement.md#no-5xx-for-a-bad-request).
- */
+/** Answers what Node's parser refuses as Node does, then drains before closing: closing with the
+body unread made the kernel reset the connection before the 400 arrived. */
 export function answerUnparsable(error: NodeJS.ErrnoException, socket: net.Socket): void {
   const inFlight = (socket as net.Socket & { _httpMessage?: http.ServerResponse | null })._httpMessage;
-  // Part of an answer already went out: nothing can follow it on this connection.
   if (!socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
@@ -223,18 +209,17 @@ export function answerUnparsable(error: NodeJS.ErrnoException, socket: net.Socke
 
 const holder = globalThis as typeof globalThis & { __servicepayRequestGuard?: boolean };
 
-/** Puts guardRequest in front of every HTTP server of this process (through the prototype: next start's server exists before instrumentation runs). */
+/** Puts guardRequest in front of every HTTP server (via the prototype: next start's server exists before instrumentation). */
 export function installRequestGuard(): void {
   if (holder.__servicepayRequestGuard) return;
   holder.__servicepayRequestGuard = true;
   staticFiles = publicPaths();
-  // Only what `next start` serves has manifests that are current; `next dev` builds as it goes.
+  // `next dev` builds as it goes: only `next start` has current manifests.
   if (process.env.NODE_ENV === 'production') routes = buildRoutes();
   http.ServerResponse.prototype.flushHeaders = flushHeadersWithFirstChunk;
   const emit = http.Server.prototype.emit;
   http.Server.prototype.emit = function guardedEmit(this: http.Server, event: string | symbol, req?: unknown, res?: unknown) {
     if (event === 'request' && guardRequest(req as http.IncomingMessage, res as http.ServerResponse)) return true;
-    // Node answers when no listener does (returning false); we answer in its place.
     if (event === 'clientError' && this.listenerCount('clientError') === 0) {
       answerUnparsable(req as NodeJS.ErrnoException, res as net.Socket);
       return true;
