@@ -13,24 +13,20 @@ import { closeUsagePeriod } from '@/db/queries/usage';
 import { discountFor } from '@/lib/coupons/discount';
 import { usageCharge } from '@/lib/plans/usage';
 
-// Renewals (docs/billing.md#renewals), one period at a time, named by its due date: retries 1, 3 and
-// 5 days after it (capped to half a weekly period), a fourth failure cancels. nextChargeDate holds
-// the next attempt and `renewalFailures` which one it is. Every attempt goes through
-// lib/settlement/attempt.ts, so a second sweep or a retried step charges nothing twice.
+// Renewals (docs/billing.md#renewals), one period at a time: retries 1, 3 and 5 days after the due
+// date (capped to half a weekly period), a fourth failure cancels. Every attempt goes through
+// lib/settlement/attempt.ts, so nothing is charged twice.
 
 export { MAX_RENEWAL_FAILURES, periodDueOf } from '@/lib/calendar/schedule';
 
-/** How long an attempt may stay PENDING with no processor id before another worker takes it over, with the same reference. */
+/** How long an attempt may stay PENDING with no processor id before another worker takes it over. */
 const ATTEMPT_LEASE_MS = 10 * 60 * 1000;
 
-/** One attempt to collect one period of one plan: what a sweep sends and a worker charges. */
 export interface RenewalDue {
   planId: string;
-  /** The plan's merchant: whose processor limits the attempt waits on (absent in events sent before it was added). */
+  /** Whose processor limits the attempt waits on (absent in events sent before it was added). */
   merchantId?: string;
-  /** The period's due date, epoch ms. */
   period: number;
-  /** 0 for the first attempt, 1..3 for the retries. */
   attempt: number;
 }
 
@@ -38,20 +34,19 @@ export type RenewalOutcome =
   | { planId: string; result: 'APPROVED' | 'DECLINED' | 'ERROR'; transactionId: string; planStatus: PlanRow['status'] }
   | { planId: string; result: 'PENDING'; transactionId: string }
   | { planId: string; result: 'in_progress' | 'skipped' }
-  /** The merchant's processor refused the call for rate: nothing was charged or recorded; try again after a while. */
+  /** Refused for rate: nothing charged or recorded; try again later. */
   | { planId: string; result: 'rate_limited'; retryAfterMs: number | null };
 
-/** Deterministic per plan, period and attempt: Inngest drops a second event with the same id. */
+/** Inngest drops a second event with the same id. */
 export function renewalEventId(due: RenewalDue): string {
   return `renewal-${due.planId}-${due.period}-${due.attempt}`;
 }
 
-/** The attempt a due plan is at. */
 export function renewalDueOf(plan: Pick<PlanRow, 'id' | 'merchantId' | 'renewalFailures' | 'intervalUnit' | 'intervalCount'> & { nextChargeDate: Date }): RenewalDue {
   return { planId: plan.id, merchantId: plan.merchantId, period: periodDueOf(plan).getTime(), attempt: plan.renewalFailures };
 }
 
-/** Every attempt due at `now`, in pages: of `merchantId` only (its test clock), else of every merchant without one. */
+/** Every attempt due at `now`, in pages: of `merchantId` only (its test clock), else of merchants without one. */
 export async function* findDueRenewals(
   db: Db,
   now: Date,
@@ -67,10 +62,7 @@ export async function* findDueRenewals(
   }
 }
 
-/**
- * A metered plan's renewal (docs/billing.md#metered-usage): the period's usage closes and is billed
- * in arrears beside the fixed part, which alone carries the coupon's discount.
- */
+/** A metered plan's usage is billed in arrears beside the fixed part, which alone takes the coupon. */
 async function meteredPart(tx: Db, plan: PlanRow, fixed: number, due: Date) {
   const usageUnits = await closeUsagePeriod(tx, plan.id, due);
   const usageAmount = usageCharge(plan, usageUnits);
@@ -78,7 +70,7 @@ async function meteredPart(tx: Db, plan: PlanRow, fixed: number, due: Date) {
   return { amount: fixed - discount + usageAmount, discount, usageUnits, usageAmount };
 }
 
-/** Under the plan's lock: start this attempt, take over an abandoned one, or find nothing to do. */
+/** Under the plan's lock: start, take over an abandoned attempt, or find nothing to do. */
 function prepareRenewal(due: RenewalDue, now: Date) {
   return async (tx: Db, plan: PlanRow): Promise<Prepared> => {
     // A plan collected by link is never charged; a trial's end is charged as a renewal.
@@ -86,18 +78,17 @@ function prepareRenewal(due: RenewalDue, now: Date) {
     if (!charged || !plan.nextChargeDate || plan.renewalCollection !== 'AUTOMATIC') return 'skip';
     const pending = await getPendingTransaction(tx, plan.id);
     if (pending) {
-      // A payment on the link's page under way: the period may be paid there.
+      // A payment on the link's page is under way.
       if (pending.kind !== 'RENEWAL' || (pending.renewalLinkId && !chargedFromSavedMethod(plan, pending))) return 'skip';
-      // Charged already (it has the processor's id): only the answer is awaited.
       if (pending.gatewayTransactionId) return { resume: pending };
       const abandoned = now.getTime() - pending.chargeDate.getTime() >= ATTEMPT_LEASE_MS;
       return abandoned ? { resume: pending } : 'in_progress';
     }
     const current = plan.nextChargeDate <= now && periodDueOf(plan).getTime() === due.period && plan.renewalFailures === due.attempt;
-    // A period from which the plan is cancelled is never charged (lib/plans/cancel-at.ts ends it).
+    // Never charged for a period from which the plan is cancelled.
     if (!current || (plan.cancelAt && plan.cancelAt.getTime() <= due.period)) return 'skip';
-    // A method saved while the period's renewal link is open (docs/billing.md#a-new-method-while-a-link-is-open):
-    // this charge is one of that link's payments, at the link's amount, so the period is paid once.
+    // A method saved while the period's link is open: this charge is one of that link's payments,
+    // at its amount, so the period is paid once.
     const open = await getOpenRenewalLink(tx, plan.id);
     const link = open && open.period.getTime() === due.period ? open : null;
     const pricing = pricingForPeriod(plan, new Date(due.period));
@@ -109,14 +100,12 @@ function prepareRenewal(due: RenewalDue, now: Date) {
       periodStart: new Date(due.period),
       paymentMethodToken: plan.paymentMethodToken,
       paymentMethodType: savedMethodType(plan.paymentMethodToken),
-      // The receipt shows the card charged (issue 40, item 7): as it was when saved.
       ...(savedMethodType(plan.paymentMethodToken) === 'CARD' ? await savedCardOf(tx, plan.id, plan.paymentMethodToken) : {}),
       ...(link ? { renewalLinkId: link.id } : {}),
     };
   };
 }
 
-/** What a renewal's settlement says, for the sweep's summary. */
 function renewalOutcome(planId: string, { transaction, plan, settled }: Settlement): RenewalOutcome {
   if (transaction.status === 'PENDING') return { planId, result: 'PENDING', transactionId: transaction.id };
   if (!settled) {
@@ -126,13 +115,12 @@ function renewalOutcome(planId: string, { transaction, plan, settled }: Settleme
   return { planId, result: transaction.status as 'APPROVED' | 'DECLINED' | 'ERROR', transactionId: transaction.id, planStatus: plan.status };
 }
 
-/** One renewal attempt of one plan for one period, exactly once: for Inngest and the in-process timer alike. */
+/** One attempt of one plan for one period, exactly once (Inngest and the in-process timer alike). */
 export async function chargeRenewal(db: Db, processors: ProcessorSource, due: RenewalDue, now: Date = new Date()): Promise<RenewalOutcome> {
   const opened = await openCharge(db, { plan: due.planId, now, prepare: prepareRenewal(due, now) });
   if (opened.status !== 'opened') return { planId: due.planId, result: opened.status };
   const { txn, plan } = opened;
-  // The merchant's processor (docs/processors.md); none in production without Wompi keys, which
-  // fails the attempt as a charge the processor never received rather than charging through the sandbox.
+  // None in production without Wompi keys: the attempt fails as a charge the processor never got.
   const processor = await resolveProcessor(processors, plan.merchantId).catch((error: unknown) => {
     log.error('could not resolve the processor of a renewal', { planId: due.planId, ...errorFields(error) });
     return null;
@@ -143,8 +131,7 @@ export async function chargeRenewal(db: Db, processors: ProcessorSource, due: Re
     return renewalOutcome(due.planId, await settleCharge(db, { planId: due.planId, transactionId: txn.id }, NEVER_RECEIVED, { now }));
   }
   if (txn.gatewayTransactionId) {
-    // Charged already: only the processor's answer is awaited. A failure to ask is not a failure
-    // of the charge; the next sweep asks again.
+    // Charged already: only the answer is awaited; a failure to ask is not the charge's.
     let result: ChargeResult;
     try {
       result = await processor.retrieve(txn.gatewayTransactionId);
@@ -157,7 +144,7 @@ export async function chargeRenewal(db: Db, processors: ProcessorSource, due: Re
   }
   const sent = await chargeSavedMethod(db, processor, opened, now);
   if (sent.rateLimited) {
-    // Refused before it was handled: the attempt is taken back, so it is no failure of the plan.
+    // Refused before it was handled: taken back, no failure of the plan.
     await withdrawUnsentAttempt(db, txn.id);
     return { planId: due.planId, result: 'rate_limited', retryAfterMs: sent.rateLimited.retryAfterMs };
   }

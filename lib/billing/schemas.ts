@@ -1,11 +1,9 @@
 import { z } from 'zod';
 
-/** Body of POST /admin/billing/run: the time the sweep runs as. */
 export const billingRunBodySchema = z
   .object({ now: z.number().int('must be whole epoch milliseconds').min(0).describe('Epoch milliseconds: run the renewal sweep as if it were this time') })
   .meta({ id: 'BillingRunRequest' });
 
-/** What a renewal sweep did (lib/billing/sweep.ts). */
 export const sweepSummarySchema = z
   .object({
     now: z.number().int().describe('The time the sweep ran as, epoch ms'),
@@ -43,7 +41,6 @@ export const sweepSummarySchema = z
 
 export type SweepSummary = z.infer<typeof sweepSummarySchema>;
 
-/** Body of POST /merchants/test-clock: the time to move the merchant's clock to. */
 export const advanceTestClockBodySchema = z
   .object({
     advanceTo: z.iso
@@ -54,7 +51,6 @@ export const advanceTestClockBodySchema = z
 
 const isoTime = z.iso.datetime({ offset: true });
 
-/** A plan a test clock's advance moved, as it stands after it. */
 const movedPlanSchema = z
   .object({
     subscriptionPlanId: z.string(),
@@ -64,7 +60,6 @@ const movedPlanSchema = z
   })
   .meta({ id: 'TestClockPlan' });
 
-/** What one advance did. */
 const testClockAdvanceSchema = z
   .object({
     from: isoTime.describe('The clock before the advance'),
@@ -82,7 +77,6 @@ const testClockAdvanceSchema = z
   })
   .meta({ id: 'TestClockAdvance' });
 
-/** GET, POST and DELETE /merchants/test-clock reply. */
 export const testClockSchema = z
   .object({
     status: z

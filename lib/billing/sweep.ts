@@ -11,32 +11,27 @@ import { runTrialNotices } from '@/lib/settlement/trial-notices';
 import { endScheduledCancellations } from '@/lib/plans/cancel-at';
 import type { SweepSummary } from './schemas';
 
-// The renewal sweep in this process: the embedded setup's timer, the test clock and the bench.
-// Performance (docs/performance.md#the-days-bursts): due plans are claimed in leased batches as the
-// line drains, charges bounded overall and per merchant (lib/bounded.ts); the plan's lock and the
-// one-PENDING index still make each attempt exactly once.
+// The renewal sweep in this process (embedded timer, test clock, bench): due plans claimed in
+// leased batches, charges bounded overall and per merchant (lib/bounded.ts).
 
-/** How many due plans one claim takes at most. */
 const CLAIM_BATCH = 200;
-/** The transaction ids a sweep lists in its summary at most (the test clock's reply). */
 const LISTED_IDS = 1000;
 
 export interface SweepOptions {
   now?: Date;
-  /** One merchant's plans, when its test clock moves (lib/billing/test-clock.ts); otherwise those of every merchant without a test clock. */
+  /** One merchant's plans (its test clock); otherwise every merchant without a test clock. */
   merchantId?: string;
-  /** Charges in flight at once, all merchants together (SWEEP_CONCURRENCY). */
+  /** SWEEP_CONCURRENCY */
   concurrency?: number;
-  /** Charges of one merchant in flight at once (SWEEP_MERCHANT_CONCURRENCY). */
+  /** SWEEP_MERCHANT_CONCURRENCY */
   merchantConcurrency?: number;
-  /** How long a claim lasts if this process dies holding it. */
   leaseMs?: number;
-  /** How long a merchant refused for rate again and again is waited for before its plans are left to the next sweep. */
+  /** How long a merchant refused for rate is waited for before its plans go to the next sweep. */
   giveUpAfterMs?: number;
   firstBackoffMs?: number;
 }
 
-/** The processor of each merchant, looked up once per sweep rather than once per charge. */
+/** Looked up once per sweep rather than once per charge. */
 function memoized(source: ProcessorSource): ProcessorSource {
   if (typeof source !== 'function') return source;
   const known = new Map<string, Promise<PaymentProcessor | null>>();
@@ -51,22 +46,19 @@ function memoized(source: ProcessorSource): ProcessorSource {
   };
 }
 
-/** Charges every attempt due at `now`, within SweepOptions' limits. */
 export async function runRenewalSweep(db: Db, processor: ProcessorSource, options: SweepOptions = {}): Promise<Omit<SweepSummary, 'idempotencyKeysDeleted'>> {
   const now = options.now ?? new Date();
   const settings = env();
   const limits = sweepLimits(settings);
-  // Trials ending in 3 days are told first (docs/billing.md#trials); their ends are charged below, as renewals.
+  // Trials ending in 3 days are told first; their ends are charged below as renewals.
   const merchantId = options.merchantId;
-  // Plans cancelled at the end of their period end first, so none of them is charged below.
   const ended = await endScheduledCancellations(db, now, { merchantId });
   const trialNotices = await runTrialNotices(db, now, { merchantId });
   const counts = { due: 0, approved: 0, declined: 0, error: 0, pending: 0, skipped: 0 };
   const transactionIds: string[] = [];
   const cancelledPlanIds: string[] = [...ended];
   const processors = memoized(processor);
-  // A claim names this sweep: a plan it attempted stays claimed until the sweep ends, so one
-  // attempt per plan per sweep, even when a retry is already due again at `now` (a test clock).
+  // A claim names this sweep, so one attempt per plan per sweep even when a retry is due again at `now`.
   const claim = `swp_${randomUUID()}`;
   const leaseMs = options.leaseMs ?? settings.SWEEP_LEASE_SECONDS * 1000;
   try {
@@ -86,7 +78,7 @@ export async function runRenewalSweep(db: Db, processor: ProcessorSource, option
           if ('transactionId' in outcome && transactionIds.length < LISTED_IDS) transactionIds.push(outcome.transactionId);
           if ('planStatus' in outcome && outcome.planStatus === 'CANCELLED') cancelledPlanIds.push(outcome.planId);
         },
-        // A merchant still refused for rate: its plans go back at once, for the next sweep.
+        // Still refused for rate: its plans go back for the next sweep.
         dropped: (items) => releaseSweepClaims(db, claim, items.map((due) => due.planId)),
       },
       {
@@ -99,7 +91,7 @@ export async function runRenewalSweep(db: Db, processor: ProcessorSource, option
   } finally {
     await releaseSweepClaims(db, claim);
   }
-  // Then the plans collected by link: their e-mails, reminders and ends of grace.
+  // Then the plans collected by link.
   const links = await runRenewalLinks(db, now, { merchantId });
   return {
     now: now.getTime(),
@@ -111,7 +103,6 @@ export async function runRenewalSweep(db: Db, processor: ProcessorSource, option
   };
 }
 
-/** POST /admin/billing/run: the renewal sweep and the idempotency retention as of `now`. */
 export async function runTestClock(db: Db, processor: ProcessorSource, now: Date): Promise<SweepSummary> {
   const summary = await runRenewalSweep(db, processor, { now });
   return { ...summary, idempotencyKeysDeleted: await deleteExpiredIdempotencyKeys(db) };

@@ -17,15 +17,13 @@ import { linkIssueTime } from '@/lib/settlement/renewal-links';
 import type { TestClockAdvance, TestClockView } from './schemas';
 import { runRenewalSweep } from './sweep';
 
-// Test clocks per merchant (docs/billing.md#test-clocks): an advance runs the merchant's sweep at
-// each time something of its plans falls due on the way, so every record is dated as the scheduled
-// sweep would have dated it. The clock's row lease makes a concurrent advance a 409.
+// Test clocks per merchant (docs/billing.md#test-clocks): an advance sweeps at each time something
+// falls due on the way, so records are dated as the scheduled sweep would; a concurrent advance is a 409.
 
-/** How far ahead of real time a clock may go. */
 const MAX_YEARS_AHEAD = 2;
-/** The advance's lease, renewed at every step: a crashed advance frees the clock after this. */
+/** Renewed at every step: a crashed advance frees the clock after this. */
 const LEASE_MS = 5 * 60_000;
-/** A bound on the sweeps of one advance (two years of weekly plans take about a hundred). */
+/** Two years of weekly plans take about a hundred. */
 const MAX_STEPS = 5_000;
 
 function view(row: TestClockRow | undefined, realNow: Date): TestClockView {
@@ -38,7 +36,7 @@ export async function getMerchantTestClock(db: Db, merchantId: string, realNow: 
   return view(await getTestClock(db, merchantId), realNow);
 }
 
-/** Puts the merchant back on real time (plans made from now on live there); 409 while an advance runs. */
+/** Back to real time (new plans live there); 409 while an advance runs. */
 export async function deleteMerchantTestClock(db: Db, merchantId: string, realNow: Date = new Date()): Promise<TestClockView> {
   if ((await deleteTestClock(db, merchantId, realNow)) === 'advancing') {
     throw new ApiError('conflict', 'The test clock is advancing; delete it once the advance has finished');
@@ -46,7 +44,6 @@ export async function deleteMerchantTestClock(db: Db, merchantId: string, realNo
   return view(undefined, realNow);
 }
 
-/** The latest time `advanceTo` may be: 2 calendar years after `realNow`. */
 export function latestAdvance(realNow: Date): Date {
   const latest = new Date(realNow);
   latest.setUTCFullYear(latest.getUTCFullYear() + MAX_YEARS_AHEAD);
@@ -57,13 +54,11 @@ function refuse(message: string): ApiError {
   return new ApiError('invalid_request', message, { details: [{ path: 'advanceTo', message }] });
 }
 
-/** The earliest time something of the merchant falls due after `after` (or at all, when null). */
 async function nextDue(db: Db, merchantId: string, after: Date | null, until: Date): Promise<Date | undefined> {
   const times: number[] = [];
   const scheduled = await nextDueOfMerchant(db, merchantId, after);
   if (scheduled) times.push(scheduled.getTime());
-  // Plans collected by link wait for their link's e-mail, reminderDays before the due date (less
-  // in a short period): the same time the sweep checks (lib/settlement/renewal-links.ts).
+  // Link-collected plans wait for their link's e-mail, reminderDays before the due date, as the sweep does.
   const horizon = new Date(until.getTime() + 31 * 86_400_000);
   for (const { plan, reminderDays, graceDays } of await findPlansAwaitingRenewalLink(db, { horizon, limit: 100, merchantId })) {
     if (!plan.nextChargeDate || plan.renewalFailures !== 0) continue;
@@ -73,7 +68,7 @@ async function nextDue(db: Db, merchantId: string, after: Date | null, until: Da
   return times.length ? new Date(Math.min(...times)) : undefined;
 }
 
-/** Moves the merchant's clock forward to `advanceTo` (at most 2 years ahead), running what falls due. */
+/** Moves the clock to `advanceTo` (at most 2 years ahead), running what falls due. */
 export async function advanceMerchantTestClock(
   db: Db,
   processors: ProcessorSource,
@@ -93,7 +88,6 @@ export async function advanceMerchantTestClock(
   if (!claimed) throw new ApiError('conflict', 'Your test clock is already advancing; wait until that advance finishes, then advance again');
   let outcome: TestClockAdvance;
   try {
-    // Checked again under the lease: another advance may have moved the clock in between.
     if (advanceTo < claimed.frozenAt) throw backwards(claimed.frozenAt);
     outcome = await walk(db, processors, merchantId, claimed.frozenAt, advanceTo);
     outcome.plans = (await plansChangedSince(db, merchantId, claimed.updatedAt)).map((p) => ({
@@ -103,7 +97,7 @@ export async function advanceMerchantTestClock(
       nextChargeDate: p.nextChargeDate?.toISOString() ?? null,
     }));
   } catch (error) {
-    // Given back whatever happened; a refused or failed advance keeps the last one's summary.
+    // Given back whatever happened; a failed advance keeps the last summary.
     await releaseTestClock(db, merchantId);
     throw error;
   }
@@ -128,11 +122,10 @@ async function walk(db: Db, processors: ProcessorSource, merchantId: string, fro
   let at = from;
   let ran = false;
   while (total.steps < MAX_STEPS) {
-    // First whatever is due by the clock's time (never swept while it stood there), then each time
-    // after it; past `to`, the last sweep runs at `to`.
+    // First what is due by the clock's time, then each time after it; the last sweep runs at `to`.
     const due = await nextDue(db, merchantId, ran ? at : null, to);
     const stepAt = due && due <= to ? new Date(Math.max(due.getTime(), at.getTime())) : to;
-    // The clock is moved first, so a payment made meanwhile on the page is dated with the sweep.
+    // Moved first, so a page payment meanwhile is dated with the sweep.
     await moveTestClock(db, merchantId, { at: stepAt, leaseUntil: new Date(Date.now() + LEASE_MS) });
     const summary = await runRenewalSweep(db, processors, { now: stepAt, merchantId });
     total.steps++;

@@ -1,5 +1,5 @@
-// Card fields as the checkout form sends them (docs/checkout.md#hosted-page), checked in the
-// browser and again on the server. The number never leaves memory: callers keep brand and last4.
+// Card fields as the checkout form sends them, checked in the browser and again on the server. The
+// number never leaves memory: callers keep brand and last4.
 
 export type CardField = 'cardNumber' | 'cardExpiry' | 'cardCvc' | 'cardHolder';
 export type CardProblem = 'required' | 'invalid_number' | 'invalid_expiry' | 'expired' | 'invalid_cvc' | 'invalid_holder' | 'short_holder';
@@ -8,7 +8,7 @@ export type CardProblem = 'required' | 'invalid_number' | 'invalid_expiry' | 'ex
 export const WOMPI_MIN_HOLDER = 5;
 
 export interface CardRules {
-  /** The shortest holder the processor takes: WOMPI_MIN_HOLDER with Wompi; the sandbox takes any. */
+  /** WOMPI_MIN_HOLDER with Wompi; the sandbox takes any. */
   minHolder?: number;
 }
 
@@ -57,7 +57,7 @@ export function brandOf(digits: string): CardBrand {
   return 'unknown';
 }
 
-/** MM/YY (also M/YY, MM/YYYY, MMYY) → month and four-digit year, or null. */
+/** MM/YY (also M/YY, MM/YYYY, MMYY), or null. */
 export function parseExpiry(value: string): { month: number; year: number } | null {
   const match = /^\s*(\d{1,2})\s*\/?\s*(\d{2}|\d{4})\s*$/.exec(value);
   if (!match) return null;
@@ -66,13 +66,12 @@ export function parseExpiry(value: string): { month: number; year: number } | nu
   return month >= 1 && month <= 12 ? { month, year } : null;
 }
 
-/** A card is good through the last day of its expiry month. */
 function isExpired(expiry: { month: number; year: number }, now: Date): boolean {
   const current = now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
   return expiry.year * 12 + expiry.month < current;
 }
 
-/** Every problem of the form, field by field; an empty object means the card can be sent. */
+/** Every problem, field by field; empty means the card can be sent. */
 export function cardProblems(input: Partial<CardInput>, now: Date = new Date(), rules: CardRules = {}): Partial<Record<CardField, CardProblem>> {
   const problems: Partial<Record<CardField, CardProblem>> = {};
   const digits = digitsOf(input.cardNumber ?? '');
@@ -88,7 +87,7 @@ export function cardProblems(input: Partial<CardInput>, now: Date = new Date(), 
 
   const cvc = (input.cardCvc ?? '').trim();
   if (!cvc) problems.cardCvc = 'required';
-  // docs/processors.md#the-sandbox: any 3-digit CVC (American Express uses 4).
+  // Any 3-digit CVC (American Express uses 4).
   else if (!(brandOf(digits) === 'amex' ? /^\d{4}$/ : /^\d{3}$/).test(cvc)) problems.cardCvc = 'invalid_cvc';
 
   const holder = (input.cardHolder ?? '').trim();
@@ -98,7 +97,6 @@ export function cardProblems(input: Partial<CardInput>, now: Date = new Date(), 
   return problems;
 }
 
-/** The card, or null when any field has a problem (see cardProblems). */
 export function parseCard(input: CardInput, now: Date = new Date(), rules: CardRules = {}): Card | null {
   if (Object.keys(cardProblems(input, now, rules)).length > 0) return null;
   const number = digitsOf(input.cardNumber);

@@ -19,7 +19,7 @@ export { isProductionDeployment } from './secret-box';
 
 let sandbox: PaymentProcessor | undefined;
 
-/** The sandbox's ledger in the database: shared by every instance, kept across restarts. */
+/** In the database: shared by every instance, kept across restarts. */
 function databaseLedger(): SandboxLedger {
   return {
     find: async (reference) => findSandboxCharge(await getDb(), reference),
@@ -27,13 +27,12 @@ function databaseLedger(): SandboxLedger {
   };
 }
 
-/** The built-in sandbox (docs/processors.md): what a merchant without its own Wompi account uses. */
 export function getPaymentProcessor(): PaymentProcessor {
   sandbox ??= createSandboxProcessor({ pendingMs: env().SANDBOX_PENDING_MS, ledger: databaseLedger() });
   return sandbox;
 }
 
-/** The three Wompi secrets as stored (sealed together). */
+/** Sealed together. */
 interface WompiSecrets {
   privateKey: string;
   eventsSecret: string;
@@ -46,7 +45,7 @@ export function wompiKeysOf(merchant: Pick<MerchantRow, 'wompiPublicKey' | 'womp
   return { publicKey: merchant.wompiPublicKey, ...secrets };
 }
 
-/** The merchant's processor: its Wompi account or the sandbox; null in production without Wompi keys. */
+/** Null in production without Wompi keys. */
 export function processorOfMerchant(
   merchant: Pick<MerchantRow, 'processorType' | 'wompiPublicKey' | 'wompiSecrets'>,
   settings = env(),
@@ -58,10 +57,9 @@ export function processorOfMerchant(
   return isProductionDeployment(settings) ? null : getPaymentProcessor();
 }
 
-/** Where a merchant's processor comes from: one processor for all (tests), or a lookup per merchant. */
+/** One processor for all (tests), or a lookup per merchant. */
 export type ProcessorSource = PaymentProcessor | ((merchantId: string) => Promise<PaymentProcessor | null>);
 
-/** The per-merchant lookup every route and worker uses. */
 export function merchantProcessors(db: Db): ProcessorSource {
   return async (merchantId) => {
     const merchant = await getMerchant(db, merchantId);

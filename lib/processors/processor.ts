@@ -1,18 +1,16 @@
 import type { Card, CardBrand } from './card';
 
-// What the domain needs of a payment processor. The built-in sandbox and each merchant's Wompi
-// account implement it (docs/processors.md), so processor details stay out of the domain.
+// What the domain needs of a payment processor: the sandbox and each merchant's Wompi account (docs/processors.md).
 
 export type DeclineReason = 'insufficient_funds' | 'card_not_supported' | 'processor_error';
 
-/** What a transaction records as its failureMessage for each reason. */
 export const DECLINE_MESSAGES: Record<DeclineReason, string> = {
   insufficient_funds: 'Declined: insufficient funds',
   card_not_supported: 'Declined: card not supported',
   processor_error: 'The processor failed to handle the charge',
 };
 
-/** The processor refused a call for rate (Wompi's 429) before handling it: nothing was charged; retry after `retryAfterMs`. */
+/** Refused for rate (Wompi's 429) before it was handled: nothing charged. */
 export class ProcessorRateLimited extends Error {
   constructor(readonly retryAfterMs: number | null) {
     super(`The payment processor refused the call for rate${retryAfterMs === null ? '' : `; try again in ${retryAfterMs} ms`}`);
@@ -21,48 +19,46 @@ export class ProcessorRateLimited extends Error {
 }
 
 export interface PaymentMethod {
-  /** The processor's reusable token for the card: what renewals charge; never the card number. */
+  /** The processor's reusable token; never the card number. */
   token: string;
   brand: CardBrand;
   last4: string;
 }
 
-/** How a payment is made: what a transaction records as its method. Only a CARD charge can be voided. */
+/** Only a CARD charge can be voided. */
 export type PaymentMethodType = 'CARD' | 'NEQUI' | 'PSE';
 
 export interface ChargeResult {
   status: 'APPROVED' | 'DECLINED' | 'ERROR' | 'PENDING';
-  /** The processor's id: hyphen-separated numeric parts. Every charge gets one, ERROR included. */
+  /** Hyphen-separated numeric parts; every charge gets one, ERROR included. */
   gatewayTransactionId: string;
   declineReason?: DeclineReason;
-  /** PSE: the bank's page the payer is sent to, once the processor has it. */
+  /** PSE: the bank's page, once the processor has it. */
   redirectUrl?: string;
 }
 
-/** A repeat charge of a saved payment method (renewals). */
 export interface ChargeRequest {
   amount: number;
   currency: 'COP';
   reference: string;
   paymentMethod: string;
-  /** `customer` when the customer is paying now, `recurring` for a renewal the customer agreed to. */
+  /** `recurring` for a renewal the customer agreed to. */
   initiator: 'customer' | 'recurring';
   customerEmail?: string;
 }
 
-/** Both Wompi acceptance tokens the payer accepted on the page (docs/processors.md). */
 export interface Consent {
   acceptanceToken: string;
   personalDataToken: string;
 }
 
 export type PaymentInstrument =
-  /** The sandbox only: the card reaches our server, and the sandbox tokenizes it. */
+  /** The sandbox only: it tokenizes the card on our server. */
   | { type: 'CARD'; card: Card }
-  /** Tokenized in the browser at the processor; only the token reaches us. */
+  /** Tokenized in the browser; only the token reaches us. */
   | { type: 'CARD_TOKEN'; token: string; brand: CardBrand; last4: string }
   | { type: 'NEQUI'; phoneNumber: string }
-  /** A Nequi token the payer already approved in the app (tokenized in the browser). */
+  /** Approved in the app, tokenized in the browser. */
   | { type: 'NEQUI_TOKEN'; token: string; phoneNumber: string }
   | {
       type: 'PSE';
@@ -82,17 +78,16 @@ export interface PaymentRequest {
   instrument: PaymentInstrument;
   /** A RECURRING plan's first payment: the method is saved for the renewals. */
   saveForRenewals: boolean;
-  /** The pair the payer accepted for this attempt (Wompi): fresh, and spent by this payment. */
+  /** Fresh, and spent by this payment. */
   consent?: Consent;
-  /** Called with the saved method before it is charged, so a charge whose reply is lost still renews on it. */
+  /** Called before the charge, so a charge whose reply is lost still renews on it. */
   onMethodSaved?: (paymentMethodToken: string) => Promise<void>;
   description: string;
-  /** Where a payer sent to their bank (PSE) comes back to. */
   redirectUrl: string;
 }
 
 export interface PaymentResult extends ChargeResult {
-  /** What renewals charge (a saved method), or null when nothing was saved. */
+  /** Null when nothing was saved. */
   paymentMethodToken: string | null;
 }
 
@@ -102,29 +97,28 @@ export interface PseInstitution {
 }
 
 export interface PaymentProcessor {
-  /** True for a processor that moves no real money (the sandbox): what a demo may use freely. */
+  /** True for the sandbox: no real money moves. */
   readonly sandbox: boolean;
   readonly kind: 'sandbox' | 'wompi';
   pay(request: PaymentRequest): Promise<PaymentResult>;
   charge(request: ChargeRequest): Promise<ChargeResult>;
-  /** The current state of a charge; a PENDING one settles here once the processor decides. */
   retrieve(gatewayTransactionId: string): Promise<ChargeResult>;
-  /** The charge made under our reference (the `txn_` id), or null if none was received (docs/settlement.md). */
+  /** The charge made under our reference, or null if none was received (docs/settlement.md). */
   findByReference(reference: string): Promise<ChargeResult | null>;
-  /** VOIDED: done; ERROR: refused; PENDING: the processor has not decided yet (its event will say). */
+  /** PENDING: the processor's event will say. */
   void(gatewayTransactionId: string): Promise<{ status: 'VOIDED' | 'ERROR' | 'PENDING' }>;
   pseInstitutions(): Promise<PseInstitution[]>;
-  /** Wompi: where a Nequi token stands while the payer approves it in the app (docs/processors.md#nequi-subscriptions). */
+  /** Wompi: a Nequi token's state while the payer approves it. */
   nequiTokenStatus?(token: string): Promise<'PENDING' | 'APPROVED' | 'DECLINED'>;
-  /** Wompi: the transaction as the processor tells it, what its events are checked against (docs/processors.md#wompis-events). */
+  /** Wompi: what events are checked against. */
   readTransaction?(gatewayTransactionId: string): Promise<{ reference: string; amountInCents: number; status: string; result: ChargeResult }>;
-  /** Saves a new method for renewals without charging it (the manage page); absent where not supported. */
+  /** Saves a method without charging it; absent where not supported. */
   saveMethod?(request: { instrument: PaymentInstrument; customerEmail: string; consent?: Consent }): Promise<SavedMethod>;
 }
 
 type SavedMethod = { ok: true; token: string } | { ok: false; declineReason: DeclineReason };
 
-/** The method of a saved token (sandbox `pm_sandbox_nequi_…`, Wompi `wompi_source_NEQUI_…`): what a renewal charges. */
+/** A saved token's method (`pm_sandbox_nequi_…`, `wompi_source_NEQUI_…`). */
 export function savedMethodType(token: string | null): PaymentMethodType {
   return token && /(^pm_sandbox_nequi_|^wompi_source_NEQUI_)/.test(token) ? 'NEQUI' : 'CARD';
 }

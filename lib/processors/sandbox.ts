@@ -13,17 +13,15 @@ import type {
 } from './processor';
 
 // The deterministic sandbox (docs/processors.md#the-sandbox): a card's behaviour travels in its
-// token and an outcome in its processor id, so it survives restarts. Its ledger of references
-// answers findByReference and makes a repeated reference the same charge.
+// token and an outcome in its id, so it survives restarts; a repeated reference is the same charge.
 
-/** The sandbox's record of which processor id each reference was charged as. */
 export interface SandboxLedger {
   find(reference: string): Promise<string | null>;
-  /** Keeps `gatewayTransactionId` for `reference` unless one is kept already; returns the one kept. */
+  /** Returns the id kept for `reference`, keeping this one if none is. */
   claim(reference: string, gatewayTransactionId: string): Promise<string>;
 }
 
-/** A ledger in this process's memory: for tests and scripts (the server keeps it in the database). */
+/** In memory, for tests and scripts. */
 function memoryLedger(): SandboxLedger {
   const charges = new Map<string, string>();
   return {
@@ -48,7 +46,7 @@ type Behaviour =
   | 'nequi_approve'
   | 'nequi_decline';
 
-/** The sandbox's test cards (docs/processors.md#the-sandbox), as a customer types them: the one list tests and tools use. */
+/** The test cards as a customer types them: the one list tests and tools use. */
 export const SANDBOX_CARDS = {
   approved: '4242 4242 4242 4242',
   declined: '4111 1111 1111 1111',
@@ -56,7 +54,6 @@ export const SANDBOX_CARDS = {
   pendingApproved: '4000 0000 0000 0051',
   pendingDeclined: '4000 0000 0000 0069',
   renewalsDecline: '4000 0000 0000 0341',
-  /** Luhn-valid, but not one the sandbox knows. */
   unsupported: '5555 5555 5555 4444',
 };
 
@@ -71,7 +68,7 @@ const CARDS: Record<string, Behaviour> = {
   [digits(SANDBOX_CARDS.renewalsDecline)]: 'renewals_decline',
 };
 
-// Final outcome of a charge, as the last digit of the first part of its id.
+// The outcome is the last digit of the id's first part.
 const OUTCOMES: Record<string, { status: ChargeResult['status']; declineReason?: DeclineReason; pending?: boolean }> = {
   '0': { status: 'APPROVED' },
   '1': { status: 'DECLINED', declineReason: 'insufficient_funds' },
@@ -81,9 +78,7 @@ const OUTCOMES: Record<string, { status: ChargeResult['status']; declineReason?:
   '5': { status: 'DECLINED', declineReason: 'insufficient_funds', pending: true },
 };
 
-// Nequi and PSE with Wompi's sandbox data (docs/processors.md): the payer approves in the app, or
-// at the bank, so the first payment stays PENDING for SANDBOX_PENDING_MS; a saved Nequi account
-// is charged at once on renewals.
+// Nequi and PSE: the first payment stays PENDING for SANDBOX_PENDING_MS; a saved Nequi account is charged at once.
 const NEQUI: Record<string, Behaviour> = { '3991111111': 'nequi_approve', '3992222222': 'nequi_decline' };
 const PSE: Record<string, Behaviour> = { '1': 'pending_approve', '2': 'pending_decline' };
 
@@ -171,7 +166,6 @@ export function createSandboxProcessor(options: { pendingMs: number; now?: () =>
       const { behaviour } = behaviourOf(request.instrument);
       const token = `pm_sandbox_${behaviour}_${randomHex()}`;
       const result = await charge({ amount: request.amount, currency: 'COP', reference: request.reference, paymentMethod: token, initiator: 'customer' });
-      // The sandbox's bank answers at once: the payer comes straight back to the page.
       const redirect = request.instrument.type === 'PSE' && result.status === 'PENDING' ? { redirectUrl: request.redirectUrl } : {};
       return { ...result, ...redirect, paymentMethodToken: request.instrument.type !== 'PSE' ? token : null };
     },
@@ -185,8 +179,7 @@ export function createSandboxProcessor(options: { pendingMs: number; now?: () =>
       return id ? resultOf(id) : null;
     },
 
-    // A card check, as a processor's zero-amount authorization: the methods docs/processors.md#the-sandbox declines
-    // or fails are refused; the others are saved with their behaviour, as a first payment saves them.
+    // A zero-amount card check: methods the sandbox declines or fails are refused; the others are saved.
     async saveMethod({ instrument }) {
       if (instrument.type === 'PSE') return { ok: false, declineReason: 'card_not_supported' };
       const { behaviour } = behaviourOf(instrument);

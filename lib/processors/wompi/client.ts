@@ -1,11 +1,10 @@
-// A small typed client of Wompi's HTTP API: the calls ServicePay makes, and no more
-// (docs/processors.md). The published SDK drops fields Wompi needs (accept_personal_auth,
-// recurrent), so these few calls are ours. `baseUrl` ends in /v1.
+// A small typed client of the Wompi calls we make (docs/processors.md). The published SDK drops
+// fields Wompi needs (accept_personal_auth, recurrent). `baseUrl` ends in /v1.
 
 export const WOMPI_SANDBOX_URL = 'https://sandbox.wompi.co/v1';
 const WOMPI_PRODUCTION_URL = 'https://production.wompi.co/v1';
 
-/** Wompi's base URL for a key: `WOMPI_API_URL` when set (a local double), else by the key's prefix. */
+/** `WOMPI_API_URL` when set (a local double), else by the key's prefix. */
 export function wompiBaseUrl(publicKey: string, override?: string): string {
   if (override) return override.replace(/\/+$/, '');
   return publicKey.startsWith('pub_prod_') ? WOMPI_PRODUCTION_URL : WOMPI_SANDBOX_URL;
@@ -56,7 +55,7 @@ interface WompiNequiToken {
   phone_number: string;
 }
 
-/** Wompi's reply to a void: the void operation's own status, and the transaction as it stood (still APPROVED). */
+/** The void's own status, and the transaction as it stood (still APPROVED). */
 interface WompiVoid {
   status: 'APPROVED' | 'DECLINED' | 'PENDING';
   status_message?: string | null;
@@ -68,10 +67,7 @@ interface WompiInstitution {
   financial_institution_name: string;
 }
 
-/**
- * A transaction. Both acceptance tokens go with a token or a payment method (a fresh pair, spent
- * there); a charge of a saved `payment_source_id` carries none.
- */
+/** A fresh pair of acceptance tokens goes with a token or payment method; a saved source carries none. */
 export interface CreateTransaction {
   acceptance_token?: string;
   accept_personal_auth?: string;
@@ -88,13 +84,12 @@ export interface CreateTransaction {
   customer_data?: { phone_number?: string; full_name?: string };
 }
 
-/** Wompi's error reply, `{ error: { type, reason | messages } }`, with its HTTP status. */
 export class WompiError extends Error {
   constructor(
     readonly status: number,
     readonly type: string,
     readonly reason: unknown,
-    /** A 429's Retry-After, in milliseconds, when Wompi sent one. */
+    /** A 429's Retry-After in ms. */
     readonly retryAfterMs: number | null = null,
   ) {
     super(`Wompi answered ${status} ${type}: ${typeof reason === 'string' ? reason : JSON.stringify(reason)}`);
@@ -102,7 +97,7 @@ export class WompiError extends Error {
   }
 }
 
-/** Retry-After as seconds or an HTTP date, in milliseconds; null when absent or unreadable. */
+/** Seconds or an HTTP date, in ms; null when absent or unreadable. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | null {
   if (!header) return null;
   const seconds = Number(header);
@@ -111,7 +106,7 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
-/** The longest one call to Wompi may take; the settler waits well past it (lib/settlement/settler.ts). */
+/** The settler waits well past it. */
 export const WOMPI_CALL_TIMEOUT_MS = 15_000;
 
 interface WompiClientOptions {
@@ -119,7 +114,6 @@ interface WompiClientOptions {
   publicKey: string;
   privateKey?: string;
   fetch?: typeof fetch;
-  /** Per call; Wompi's own calls answer in well under this. */
   timeoutMs?: number;
 }
 
@@ -149,7 +143,7 @@ export function createWompiClient(options: WompiClientOptions) {
     return json.data;
   }
 
-  /** The acceptance documents with a fresh single-use pair (the deprecated path form only on a 404). */
+  /** A fresh single-use pair (the deprecated path form only on a 404). */
   async function merchant(): Promise<WompiMerchant> {
     try {
       return await call<WompiMerchant>('GET', '/merchants/info', 'none', undefined, { 'x-merchant-public-key': options.publicKey });
@@ -173,7 +167,7 @@ export function createWompiClient(options: WompiClientOptions) {
       accept_personal_auth: string;
     }) => call<WompiPaymentSource>('POST', '/payment_sources', 'private', body),
     createTransaction: (body: CreateTransaction) => call<WompiTransaction>('POST', '/transactions', 'private', body),
-    /** Read with the private key where the client has it: the safe choice for a server. */
+    /** Read with the private key where the client has it. */
     transaction: (id: string) => call<WompiTransaction>('GET', `/transactions/${encodeURIComponent(id)}`, options.privateKey ? 'private' : 'public'),
     transactionsByReference: (reference: string) =>
       call<WompiTransaction[]>('GET', `/transactions?reference=${encodeURIComponent(reference)}`, 'private'),

@@ -10,9 +10,8 @@ import { ProcessorRateLimited } from '../processor';
 import { type CreateTransaction, createWompiClient, WompiError, type WompiTransaction, wompiBaseUrl } from './client';
 import { integritySignature } from './signatures';
 
-// A merchant's own Wompi account behind the processor interface (docs/processors.md): our `txn_`
-// id as every reference, with the integrity signature. A RECURRING plan's first payment saves a
-// payment source that renewals charge with `recurrent: true`.
+// A merchant's Wompi account as a processor: our `txn_` id as every reference, signed. A RECURRING
+// plan's first payment saves a payment source that renewals charge with `recurrent: true`.
 
 export interface WompiKeys {
   publicKey: string;
@@ -21,16 +20,15 @@ export interface WompiKeys {
   integritySecret: string;
 }
 
-/** What renewals charge: a saved Wompi payment source, kept as `wompi_source_<TYPE>_<id>`. */
+/** Kept as `wompi_source_<TYPE>_<id>`. */
 const SOURCE_TOKEN = /^wompi_source_(CARD|NEQUI)_(\d+)$/;
 
 const sourceToken = (type: 'CARD' | 'NEQUI', id: number) => `wompi_source_${type}_${id}`;
 
-/** How long to wait before each new look at a charge whose void Wompi answered PENDING. */
 const VOID_RECHECK_MS = [500, 1000, 2000];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Wompi's PSE description limit is printed as 30 in one place and 64 in another: keep to 30. */
+/** Wompi documents the PSE description limit as both 30 and 64: keep to 30. */
 const PSE_DESCRIPTION_MAX = 30;
 
 export function toChargeResult(transaction: WompiTransaction): ChargeResult {
@@ -44,7 +42,6 @@ export function toChargeResult(transaction: WompiTransaction): ChargeResult {
     case 'ERROR':
       return { status: 'ERROR', ...base, declineReason: 'processor_error' };
     default:
-      // DECLINED, or VOIDED before we ever saw it approved: not a payment.
       return { status: 'DECLINED', ...base };
   }
 }
@@ -67,8 +64,7 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
   const accepted = (consent: Consent) => ({ acceptance_token: consent.acceptanceToken, accept_personal_auth: consent.personalDataToken });
 
   async function pay(request: PaymentRequest): Promise<PaymentResult> {
-    // A fresh pair the payer accepted for this attempt, spent once: on the payment source
-    // (RECURRING, whose charge of the saved source carries none) or on the transaction (SINGLE).
+    // A fresh pair, spent once: on the payment source (RECURRING) or on the transaction (SINGLE).
     if (!request.consent) throw new Error('Wompi needs both acceptance tokens the payer accepted for this attempt');
     const consent = accepted(request.consent);
     const base: CreateTransaction = {
@@ -84,7 +80,7 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
       if (request.saveForRenewals) {
         const source = await client.createPaymentSource({ type, token: instrument.token, customer_email: request.customerEmail, ...consent });
         paymentMethodToken = sourceToken(type, source.id);
-        // Recorded before it is charged: a charge whose reply is lost still renews on it (docs/settlement.md).
+        // Recorded before the charge: a charge whose reply is lost still renews on it.
         await request.onMethodSaved?.(paymentMethodToken);
         body = { ...base, payment_source_id: source.id, ...(type === 'CARD' ? { payment_method: { installments: 1 } } : {}) };
       } else if (instrument.type === 'CARD_TOKEN') {
@@ -107,7 +103,6 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
           financial_institution_code: instrument.institutionCode,
           payment_description: request.description.slice(0, PSE_DESCRIPTION_MAX),
         },
-        // With the country code, as Wompi's example gives it.
         customer_data: { phone_number: `57${instrument.phoneNumber}`, full_name: instrument.fullName },
       };
     } else {
@@ -116,7 +111,7 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
     return { ...toChargeResult(await client.createTransaction(body)), paymentMethodToken };
   }
 
-  /** After a void Wompi answered PENDING: the charge read again until it shows VOIDED. */
+  /** After a void answered PENDING: read again until VOIDED. */
   async function voidedLater(gatewayTransactionId: string): Promise<boolean> {
     for (const wait of VOID_RECHECK_MS) {
       await sleep(wait);
@@ -133,7 +128,7 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
     async charge(request: ChargeRequest): Promise<ChargeResult> {
       const source = SOURCE_TOKEN.exec(request.paymentMethod);
       if (!source) throw new Error('Not a saved Wompi payment source');
-      // A saved source carries no acceptance tokens: consent was given when it was made.
+      // Consent was given when the source was made.
       const transaction = await client
         .createTransaction({
           ...signed(request.reference, request.amount),
@@ -143,17 +138,15 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
           ...(source[1] === 'CARD' ? { payment_method: { installments: 1 } } : {}),
         })
         .catch((error: unknown) => {
-          // The merchant's account over its rate: refused before it was handled, nothing charged.
           if (error instanceof WompiError && error.status === 429) throw new ProcessorRateLimited(error.retryAfterMs);
           throw error;
         });
       return toChargeResult(transaction);
     },
 
-    // A payment source without a charge: a card token or an approved Nequi token from the browser.
-    // A source Wompi refuses (a bad or unapproved token, 4xx) or does not make AVAILABLE saves nothing.
+    // A source without a charge. One Wompi refuses or does not make AVAILABLE saves nothing.
     async saveMethod({ instrument, customerEmail, consent }) {
-      // A card number or a bare phone posted to us (a forged form): never sent on, refused.
+      // A card number or bare phone (a forged form) is never sent on.
       if (instrument.type !== 'CARD_TOKEN' && instrument.type !== 'NEQUI_TOKEN') return { ok: false, declineReason: 'card_not_supported' };
       if (!consent) throw new Error('Wompi needs both acceptance tokens on every payment source');
       const type = instrument.type === 'CARD_TOKEN' ? 'CARD' : 'NEQUI';
@@ -184,8 +177,7 @@ export function createWompiProcessor(keys: WompiKeys, options: { apiUrl?: string
       return transaction ? toChargeResult(transaction) : null;
     },
 
-    // The reply describes the void, not the charge (still APPROVED inside it): APPROVED means
-    // accepted, DECLINED refused, PENDING undecided, so the charge is read again.
+    // The reply describes the void (the charge still APPROVED inside it); PENDING means read again.
     async void(gatewayTransactionId: string) {
       const reply = await client.voidTransaction(gatewayTransactionId);
       if (reply.status === 'APPROVED') return { status: 'VOIDED' as const };

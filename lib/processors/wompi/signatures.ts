@@ -1,8 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { sha256Hex } from '@/lib/auth/secrets';
 
-// Wompi's two hashes (docs/processors.md): the integrity signature we put on every transaction,
-// and the checksum Wompi puts on every event it sends us. Pure functions, so known answers test them.
+// Wompi's two hashes (docs/processors.md): our integrity signature and its event checksum.
 
 /** sha256_hex(reference + amount_in_cents + currency [+ expiration_time] + integrity_secret). */
 export function integritySignature(
@@ -21,7 +20,7 @@ export interface WompiEvent {
   sent_at?: string;
 }
 
-/** A value of `data` by a dotted path such as `transaction.amount_in_cents`; '' when absent. */
+/** '' when absent. */
 function lookup(data: unknown, path: string): string {
   let value: unknown = data;
   for (const part of path.split('.')) {
@@ -30,13 +29,12 @@ function lookup(data: unknown, path: string): string {
   return value === undefined || value === null ? '' : String(value);
 }
 
-/** An event's checksum: the values its own `signature.properties` name, the timestamp, the secret. */
 export function eventChecksum(event: Pick<WompiEvent, 'data' | 'signature' | 'timestamp'>, eventsSecret: string): string {
   const values = event.signature.properties.map((property) => lookup(event.data, property)).join('');
   return sha256Hex(`${values}${event.timestamp}${eventsSecret}`);
 }
 
-/** True when the event's checksum (in any letter case, as Wompi prints it upper-case) is ours. */
+/** Any letter case: Wompi prints it upper-case. */
 export function verifyEventChecksum(event: Pick<WompiEvent, 'data' | 'signature' | 'timestamp'>, eventsSecret: string): boolean {
   const given = Buffer.from(String(event.signature.checksum).toLowerCase(), 'utf8');
   const expected = Buffer.from(eventChecksum(event, eventsSecret), 'utf8');
