@@ -13,24 +13,23 @@ import { type ChargeResult, type PaymentProcessor, ProcessorRateLimited } from '
 import { type ChargeOutcome, outcomeAfterFailedCharge, type Settlement, settleCharge } from './settle';
 import { inTransaction } from '@/lib/unit-of-work';
 
-// One charge attempt, whatever the charge (docs/architecture.md#a-charge-attempt): openCharge
-// under the plan's lock, then sendCharge outside any transaction with our id as the reference,
-// then the one settlement (./settle.ts). A charge the processor took is never lost.
+// One charge attempt (docs/architecture.md#a-charge-attempt): openCharge under the plan's lock,
+// sendCharge outside any transaction with our id as reference, then the one settlement (./settle.ts).
 
-/** What a new attempt charges: its kind, amount (integer cents), payment method, the period and discount its receipt shows, and the renewal link it pays. */
+/** Kind, amount (integer cents), method, the period and discount its receipt shows, the renewal link it pays. */
 export type NewCharge = Pick<
   typeof transactions.$inferInsert,
   'kind' | 'amount' | 'paymentMethodType' | 'cardBrand' | 'cardLast4' | 'paymentMethodToken' | 'periodStart' | 'discount' | 'renewalLinkId' | 'quantity' | 'unitAmount' | 'setupFee' | 'usageUnits' | 'usageAmount'
 >;
 
-/** What `prepare` decides under the lock: a new charge, `{ resume }` a PENDING one, 'skip' or 'in_progress'. */
+/** A new charge, `{ resume }` a PENDING one, 'skip' or 'in_progress'. */
 export type Prepared = NewCharge | { resume: TransactionRow } | 'skip' | 'in_progress';
 
 export type OpenedCharge = { status: 'opened'; plan: PlanRow; txn: TransactionRow };
 
 export type Opening = OpenedCharge | { status: 'skipped' | 'in_progress' };
 
-/** Step one: under the plan's lock `prepare` decides, and the charge is recorded PENDING less the coupon. */
+/** Under the plan's lock `prepare` decides; the charge is recorded PENDING less the coupon. */
 export async function openCharge(
   db: Db,
   { plan, now, prepare }: { plan: string | ((tx: Db) => Promise<string>); now: Date; prepare: (tx: Db, plan: PlanRow) => Promise<Prepared> },
@@ -38,7 +37,7 @@ export async function openCharge(
   try {
     return await inTransaction(db, async (tx): Promise<Opening> => {
       const locked = await lockPlan(tx, typeof plan === 'string' ? plan : await plan(tx));
-      // A suspended merchant takes no payments, of any kind (docs/operations.md#suspending-a-merchant).
+      // A suspended merchant takes no payments (docs/operations.md#suspending-a-merchant).
       if ((await getMerchantStatus(tx, locked.merchantId)) !== 'ACTIVE') return { status: 'skipped' };
       const prepared = await prepare(tx, locked);
       if (prepared === 'skip') return { status: 'skipped' };
@@ -50,27 +49,26 @@ export async function openCharge(
         merchantId: locked.merchantId,
         status: 'PENDING',
         chargeDate: now,
-        // `prepare` names the list price; the plan's coupon, while its periods last, takes its
-        // discount off here, for every kind of charge alike (docs/billing.md#coupons).
+        // `prepare` names the list price; the coupon's discount comes off here for every kind of charge.
         ...withDiscount(locked, prepared),
       });
       return { status: 'opened', plan: locked, txn };
     });
   } catch (error) {
-    // Caught outside: the failed insert has aborted the database transaction, which rolls back.
+    // The failed insert aborted the transaction: caught outside, after the rollback.
     if (uniqueViolation(error) === 'transactions_one_pending_per_plan') return { status: 'in_progress' };
     throw error;
   }
 }
 
-/** A new transaction's id at `now`, a millisecond after the plan's newest when a test clock stands still. */
+/** A millisecond after the plan's newest when a test clock stands still. */
 async function transactionId(tx: Db, planId: string, now: Date): Promise<string> {
   if (!testClocksAvailable()) return createId('txn', now.getTime());
   const newest = await newestTransactionId(tx, planId);
   return createId('txn', Math.max(now.getTime(), newest ? idTime(newest) + 1 : 0));
 }
 
-/** Step two: `send` asks the processor with `txn.id` as the reference, and the answer is settled. */
+/** Asks the processor with `txn.id` as reference and settles the answer. */
 export async function sendCharge<R extends ChargeResult>(
   db: Db,
   processor: PaymentProcessor,
@@ -84,7 +82,7 @@ export async function sendCharge<R extends ChargeResult>(
     result = await send(txn);
     outcome = result;
   } catch (error) {
-    // Refused for rate before it was handled: nothing to ask about; the caller decides when to try again.
+    // Refused for rate before it was handled: the caller decides when to retry.
     if (error instanceof ProcessorRateLimited) return { transaction: txn, plan, settled: false, result, rateLimited: error };
     log.error('payment processor failed', { planId: plan.id, transactionId: txn.id, kind: txn.kind, ...errorFields(error) });
     outcome = await outcomeAfterFailedCharge(processor, txn.id);
@@ -97,8 +95,8 @@ export async function sendCharge<R extends ChargeResult>(
     return { ...(await settle()), result };
   } catch (error) {
     if (!databaseUnavailable(error)) throw error;
-    // The processor answered and the database is out of reach: the customer is told PENDING (the
-    // charge may have been taken), and the answer we hold is recorded as soon as the database is back.
+    // Answered, but the database is out of reach: the customer sees PENDING and the answer is recorded
+    // once the database is back.
     log.warn('the processor answered but the database is out of reach; retrying the settlement', {
       planId: plan.id,
       transactionId: txn.id,
@@ -110,7 +108,7 @@ export async function sendCharge<R extends ChargeResult>(
   }
 }
 
-/** Retries of a refused settlement: 250 ms doubling to 2 s, for 10 minutes; then the settler takes it. */
+/** 250 ms doubling to 2 s, for 10 minutes; then the settler takes it. */
 const SETTLE_RETRY = { firstDelayMs: 250, maxDelayMs: 2000, giveUpAfterMs: 10 * 60_000 };
 
 const retrying = new Set<Promise<void>>();
@@ -140,12 +138,12 @@ function retryInBackground(settle: () => Promise<Settlement>, ids: { planId: str
   retrying.add(running);
 }
 
-/** Resolves once every settlement being retried has been recorded or given up (tests). */
+/** Resolves once every retried settlement is recorded or given up (tests). */
 export async function settleRetriesSettled(): Promise<void> {
   while (retrying.size > 0) await Promise.all(retrying);
 }
 
-/** Step two for a charge of the plan's saved method, without the payer (a renewal, a proration). */
+/** Charges the plan's saved method without the payer (a renewal, a proration). */
 export function chargeSavedMethod(
   db: Db,
   processor: PaymentProcessor,

@@ -5,17 +5,15 @@ import { recordVoid } from './void';
 import { errorFields, log } from '@/lib/log';
 import type { PaymentProcessor } from '@/lib/processors';
 
-// Late payments of renewal links (docs/billing.md#late-payments): approved after the plan was
-// cancelled or paused, it pays nothing. A card charge is voided here; PSE and Nequi cannot be, so
-// the e-mail asks the customer to claim it from the merchant.
+// Renewal-link payments approved after the plan was cancelled or paused pay nothing (docs/billing.md#late-payments):
+// a card is voided; PSE and Nequi cannot be, so the e-mail sends the customer to the merchant.
 
-/** Whether an APPROVED or VOIDED payment of a renewal link came after the link stopped taking payments. */
 export async function isLatePayment(db: Db, txn: Pick<TransactionRow, 'renewalLinkId' | 'status'>): Promise<boolean> {
   if (!txn.renewalLinkId || (txn.status !== 'APPROVED' && txn.status !== 'VOIDED')) return false;
   return (await getRenewalLink(db, txn.renewalLinkId))?.status !== 'PAID';
 }
 
-/** Voids a late card payment, then records it; null when there is nothing to void yet. */
+/** Null when there is nothing to void yet. */
 export async function voidLatePayment(db: Db, processor: PaymentProcessor, txn: TransactionRow, now: Date): Promise<TransactionRow | null> {
   if (txn.status !== 'APPROVED' || txn.paymentMethodType !== 'CARD' || !txn.gatewayTransactionId || !(await isLatePayment(db, txn))) return null;
   try {
@@ -31,7 +29,6 @@ export async function voidLatePayment(db: Db, processor: PaymentProcessor, txn: 
   return (await recordVoid(db, txn, now)) ?? null;
 }
 
-/** The settler's step: every late card payment still APPROVED, voided. */
 export async function voidLatePayments(
   db: Db,
   processorFor: (txn: TransactionRow) => PaymentProcessor | null | Promise<PaymentProcessor | null>,

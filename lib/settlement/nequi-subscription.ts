@@ -10,16 +10,14 @@ import { NEVER_RECEIVED, settleCharge } from './settle';
 import { sendPayerPayment } from './payer-payment';
 import { inTransaction } from '@/lib/unit-of-work';
 
-// A Wompi Nequi subscription's first payment (docs/processors.md#nequi-subscriptions): the attempt
-// waits PENDING until the payer approves in the app; whoever hears first (the event, the page's
-// poll, the settler) takes the wait and charges or declines. No page needs to stay open.
+// A Nequi subscription's first payment (docs/processors.md#nequi-subscriptions) waits PENDING for the
+// payer's approval; whoever hears first (the event, the page's poll, the settler) charges or declines.
 
-/** How long a wait may last: the acceptance pair it holds expires an hour after it was issued. */
+/** The acceptance pair it holds expires an hour after issue. */
 const NEQUI_WAIT_MS = 55 * 60_000;
 
 type Status = 'PENDING' | 'APPROVED' | 'DECLINED';
 
-/** The first payment with a Nequi token: charged now if the payer approved already, else it waits. */
 export async function startNequiSubscription(
   db: Db,
   processor: PaymentProcessor,
@@ -40,12 +38,12 @@ async function decide(db: Db, processor: PaymentProcessor, opened: OpenedCharge,
     const declined = { status: 'DECLINED' as const, gatewayTransactionId: null, declineReason: 'card_not_supported' as const };
     return (await settleCharge(db, { planId: opened.plan.id, transactionId: opened.txn.id }, declined, { now })).transaction;
   }
-  // The phone is not sent again: the token stands for the account the payer approved.
+  // The token stands for the approved account: the phone is not sent again.
   const payment = { instrument: { type: 'NEQUI_TOKEN' as const, token, phoneNumber: '' }, consent };
   return (await sendPayerPayment(db, processor, opened, payment, now)).transaction;
 }
 
-/** Goes on with a waiting payment once its token is decided; ends as ERROR before its consent expires. */
+/** Ends as ERROR before its consent expires. */
 export async function resumeNequiWait(
   db: Db,
   processor: PaymentProcessor,

@@ -5,9 +5,8 @@ import type { PaymentProcessor } from '@/lib/processors';
 import type { Consent, PaymentInstrument } from '@/lib/processors/processor';
 import { type OpenedCharge, sendCharge } from './attempt';
 
-// The processor call of a payment the payer makes with what they give now (card, PSE, Nequi): a
-// plan's first payment (docs/states.md) or a renewal link's period (docs/billing.md#renewal-links).
-// `token` is the page a payer back from the bank returns to (the plan's own by default).
+// The processor call of a payment made with what the payer gives now: a plan's first payment or a
+// renewal link's period. `token` is the page a payer back from the bank returns to.
 
 export async function sendPayerPayment(
   db: Db,
@@ -29,10 +28,10 @@ export async function sendPayerPayment(
         reference: txn.id,
         customerEmail: plan.customerEmail,
         instrument: payment.instrument,
-        // PSE cannot be charged again without the payer: such a plan is renewed by link.
+        // PSE cannot be charged without the payer: renewed by link.
         saveForRenewals: plan.modality === 'RECURRING' && payment.instrument.type !== 'PSE',
         consent: payment.consent,
-        // Recorded before it is charged: a charge whose reply is lost still renews on it.
+        // Recorded before the charge: a charge whose reply is lost still renews on it.
         onMethodSaved: (paymentMethodToken) => recordSavedMethod(db, txn.id, paymentMethodToken),
         description: plan.description,
         redirectUrl: `${env().APP_URL}/pay/${token}?payment=${txn.id}`,

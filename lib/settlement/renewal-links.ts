@@ -23,22 +23,19 @@ import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import { clampRenewalSettings, DAY_MS, issueTime, nextStepAt, reminderTimes, type RenewalSettings } from '@/lib/calendar/grace';
 import { amountForPeriod, applyScheduled, followingPeriodDue, periodDueOf } from '@/lib/calendar/schedule';
 
-// Renewal links (docs/billing.md#renewal-links): one checkout link per period for a plan that
-// cannot be charged without its payer. Unique indexes hold one link per period, one OPEN per plan
-// and one approval per link.
+// Renewal links (docs/billing.md#renewal-links): one checkout link per period for a plan that cannot
+// be charged without its payer. Unique indexes hold one per period, one OPEN per plan, one approval per link.
 
-/** The page that pays a renewal link: the hosted checkout, like a plan's own token. */
 export function renewalUrl(token: string): string {
   return `${env().APP_URL}/pay/${token}`;
 }
 
-/** The plan's open renewal link, for the plan record and the portal, or null. */
 export async function openRenewalUrl(db: Db, planId: string): Promise<string | null> {
   const open = await getOpenRenewalLink(db, planId);
   return open ? renewalUrl(open.token) : null;
 }
 
-/** A merchant's plans waiting for a renewal link to be paid, soonest expiry first (the portal). */
+/** Soonest expiry first. */
 export async function awaitingRenewals(db: Db, merchantId: string, limit = 100) {
   const rows = await listOpenRenewalLinks(db, { merchantId, limit });
   return rows.map(({ link, plan }) => ({
@@ -51,22 +48,21 @@ export async function awaitingRenewals(db: Db, merchantId: string, limit = 100) 
   }));
 }
 
-/** While a payment of the link is at the bank at the end of grace, the plan waits this long before looking again. */
+/** While a payment is at the bank at the end of grace, the plan waits this long before looking again. */
 export const PENDING_AT_EXPIRY_RECHECK_MS = 10 * 60 * 1000;
-/** How far ahead the sweep looks for plans to e-mail: the largest reminderDays. */
+/** The largest reminderDays. */
 const ISSUE_HORIZON_MS = 10 * DAY_MS;
 
-/** When the link of the period due at `plan.nextChargeDate` is e-mailed (the test clock times its advance by it). */
 export function linkIssueTime(plan: PlanRow & { nextChargeDate: Date }, settings: RenewalSettings): Date {
   return issueTime(plan.nextChargeDate, settingsFor(plan, plan.nextChargeDate, settings));
 }
 
-/** The merchant's settings as they apply to the plan's period due at `due` (grace.ts clamps short periods). */
+/** grace.ts clamps short periods. */
 function settingsFor(plan: PlanRow, due: Date, settings: RenewalSettings): RenewalSettings {
   return clampRenewalSettings(settings, followingPeriodDue(plan, due).getTime() - due.getTime());
 }
 
-/** A token no plan has (links and plans share /pay/<token>). */
+/** Links and plans share /pay/<token>. */
 async function freshToken(tx: Db): Promise<string> {
   for (;;) {
     const token = randomBase62(CHECKOUT_TOKEN_LENGTH);
@@ -74,7 +70,7 @@ async function freshToken(tx: Db): Promise<string> {
   }
 }
 
-/** Issues the period's link in the caller's transaction (`reminder` or `ladder`); a second call tells nobody. */
+/** Issues the period's link in the caller's transaction; a second call tells nobody. */
 export async function issueRenewalLink(
   tx: Db,
   outbox: Outbox,
@@ -92,7 +88,7 @@ export async function issueRenewalLink(
     planId: plan.id,
     merchantId: plan.merchantId,
     period,
-    // A price change scheduled from this period on is what the period costs (docs/billing.md#price-changes).
+    // A price change scheduled from this period on is what it costs.
     amount: amountForPeriod(plan, period),
     expiresAt,
     source,
@@ -103,29 +99,25 @@ export async function issueRenewalLink(
   return { link, created };
 }
 
-/** After an automatic renewal's last failed retry, with the ladder on: the plan is collected by link. */
+/** After the last failed retry, with the ladder on: the plan is collected by link. */
 export async function stepDownToLink(tx: Db, outbox: Outbox, plan: PlanRow, now: Date): Promise<PlanRow | null> {
   const merchant = await getMerchant(tx, plan.merchantId);
   if (!merchant?.renewalLadder) return null;
   const settings = { reminderDays: merchant.reminderDays, graceDays: merchant.graceDays };
   if (settingsFor(plan, periodDueOf(plan), settings).graceDays === 0) return null;
-  // The failures stay at the last retry, so the period's due date is still nextChargeDate less its offset.
+  // Failures stay at the last retry, so the due date is still nextChargeDate less its offset.
   const moved = await transitionPlan(tx, plan.id, ['ACTIVE'], { renewalCollection: 'LINK' });
   if (!moved) return null;
   await issueRenewalLink(tx, outbox, moved, { source: 'ladder', settings, now });
   return moved;
 }
 
-/** Whether a charge of a period with an open link was the saved method's (it carries its token). */
 export function chargedFromSavedMethod(plan: Pick<PlanRow, 'paymentMethodToken'>, txn: Pick<TransactionRow, 'paymentMethodToken'>): boolean {
   return plan.paymentMethodToken !== null && txn.paymentMethodToken === plan.paymentMethodToken;
 }
 
-/**
- * What a settled charge of a renewal link's period does to its plan: an approval pays the period and
- * moves the plan on (late if the link had closed); a customer's decline changes nothing, a saved
- * method's hands the period back to the link.
- */
+/** An approval pays the period (late if the link had closed); a customer's decline changes nothing; a
+saved method's hands the period back to the link. */
 export async function settleLinkPayment(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
   if (!txn.renewalLinkId) return plan;
   if (txn.status === 'DECLINED' || txn.status === 'ERROR') {
@@ -139,14 +131,13 @@ export async function settleLinkPayment(tx: Db, plan: PlanRow, txn: TransactionR
     return plan;
   }
   const pse = txn.paymentMethodType === 'PSE';
-  // Paid by PSE after a method was saved on the manage page: renewals stay on that method.
+  // Paid by PSE after a method was saved: renewals stay on that method.
   const keepSaved = pse && plan.renewalCollection === 'AUTOMATIC' && plan.paymentMethodToken !== null;
   const moved = await transitionPlan(tx, plan.id, ['ACTIVE'], {
     nextChargeDate: followingPeriodDue(plan, link.period),
     renewalFailures: 0,
     renewalCollection: pse && !keepSaved ? 'LINK' : 'AUTOMATIC',
     paymentMethodToken: pse ? (keepSaved ? plan.paymentMethodToken : null) : txn.paymentMethodToken,
-    // A price change scheduled from this period on becomes the plan's price, as an automatic renewal does it.
     ...applyScheduled(plan, link.period),
   });
   return moved ?? plan;
@@ -154,7 +145,6 @@ export async function settleLinkPayment(tx: Db, plan: PlanRow, txn: TransactionR
 
 export type LinkStepResult = 'issued' | 'reminded' | 'cancelled' | 'waiting' | 'skipped';
 
-/** Issues the link of one plan collected by link, if its time has come and no other worker did. */
 async function issueForPlan(db: Db, planId: string, settings: RenewalSettings, now: Date): Promise<LinkStepResult> {
   return inTransaction(db, async (tx, outbox): Promise<LinkStepResult> => {
     const plan = await lockPlan(tx, planId);
@@ -166,7 +156,7 @@ async function issueForPlan(db: Db, planId: string, settings: RenewalSettings, n
   });
 }
 
-/** One due step of an OPEN link: the latest reminder, or at the end of grace the plan CANCELLED (`unpaid`). */
+/** The latest reminder, or at the end of grace the plan CANCELLED (`unpaid`). */
 export async function runRenewalLinkStep(db: Db, linkId: string, now: Date): Promise<{ result: LinkStepResult; planId: string }> {
   return inTransaction(db, async (tx, outbox) => {
     const found = await getRenewalLink(tx, linkId);
@@ -196,7 +186,6 @@ export async function runRenewalLinkStep(db: Db, linkId: string, now: Date): Pro
     const reason: CancelReason = { code: 'unpaid' };
     const cancelled = await transitionPlan(tx, plan.id, ['ACTIVE'], { status: 'CANCELLED', cancelReason: cancelReasonText(reason) });
     if (!cancelled) return done('skipped');
-    // The events and e-mail of a cancellation after the last failed retry (docs/customers.md).
     await notePlanChange(tx, outbox, { before: plan, after: cancelled }, 'subscription.cancelled', { now, reason });
     return done('cancelled');
   });
@@ -208,7 +197,7 @@ export interface RenewalLinkSweep {
   cancelledPlanIds: string[];
 }
 
-/** The renewal links' part of a sweep: first e-mails due, then each OPEN link's due step, each under the plan's lock. */
+/** First e-mails due, then each OPEN link's step, each under the plan's lock. */
 export async function runRenewalLinks(
   db: Db,
   now: Date,
@@ -226,7 +215,7 @@ export async function runRenewalLinks(
     const last = page[page.length - 1]!.plan;
     after = { nextChargeDate: last.nextChargeDate!, id: last.id };
   }
-  // Links issued above have their first step later; one step per link per sweep.
+  // One step per link per sweep.
   for (const { id } of await findRenewalLinkStepsDue(db, { now, limit: pageSize, merchantId })) {
     const step = await runRenewalLinkStep(db, id, now);
     if (step.result === 'reminded') summary.reminded++;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 
-/** The reply of POST /merchants/transactions/{id}/void (docs/billing.md). */
 export const voidedTransactionSchema = z
   .object({
     subscriptionTransactionId: z.string(),

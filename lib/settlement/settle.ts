@@ -14,21 +14,19 @@ import type { Outbox } from '@/lib/outbox';
 import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 
-// The one way a charge's outcome is recorded (docs/settlement.md), whoever learnt it: under the
-// plan's lock, the transaction's state, what it does to the plan, and its events, in one unit of
-// work. Whoever settles first wins.
+// The one way a charge's outcome is recorded (docs/settlement.md): under the plan's lock, state,
+// plan change and events in one unit of work. Whoever settles first wins.
 
-/** The processor's answer, or our own ERROR for a charge it never received. */
 export type ChargeOutcome =
   | ChargeResult
   | { status: 'ERROR'; gatewayTransactionId: null; declineReason: DeclineReason }
-  /** Declined before any charge reached the processor: the payer refused a Nequi account in the app. */
+  /** Declined before reaching the processor (a Nequi account refused in the app). */
   | { status: 'DECLINED'; gatewayTransactionId: null; declineReason: DeclineReason };
 
-/** Our ERROR for a charge the processor never received (its id stays null). */
+/** Its id stays null. */
 export const NEVER_RECEIVED: ChargeOutcome = { status: 'ERROR', gatewayTransactionId: null, declineReason: 'processor_error' };
 
-/** After a failed call the processor is asked by our reference; null leaves the charge PENDING for the settler. */
+/** Looks the charge up by our reference; null leaves it PENDING for the settler. */
 export async function outcomeAfterFailedCharge(processor: PaymentProcessor, reference: string): Promise<ChargeOutcome | null> {
   try {
     return (await processor.findByReference(reference)) ?? NEVER_RECEIVED;
@@ -40,13 +38,12 @@ export async function outcomeAfterFailedCharge(processor: PaymentProcessor, refe
 
 export interface Settlement {
   transaction: TransactionRow;
-  /** The plan after the outcome. */
   plan: PlanRow;
-  /** True when this call made the transaction final (false: still PENDING, or settled before). */
+  /** False: still PENDING, or settled before. */
   settled: boolean;
 }
 
-/** A prorated charge approved makes the scheduled price the plan's; refused, the change is dropped. */
+/** Approved makes the scheduled price the plan's; refused drops the change. */
 async function applyProration(tx: Db, plan: PlanRow, txn: TransactionRow): Promise<PlanRow> {
   if (plan.scheduledAmount === null || (txn.status !== 'APPROVED' && txn.status !== 'DECLINED' && txn.status !== 'ERROR')) return plan;
   const cleared = { scheduledAmount: null, scheduledQuantity: null, scheduledDescription: null, scheduledFrom: null };
@@ -57,12 +54,11 @@ async function applyProration(tx: Db, plan: PlanRow, txn: TransactionRow): Promi
   return (await transitionPlan(tx, plan.id, [plan.status], { ...applied, ...cleared })) ?? plan;
 }
 
-/** What a final outcome does to the plan, inside the settling transaction (a ladder's link is told in its outbox). */
+/** Inside the settling transaction. */
 async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionRow, now: Date): Promise<PlanRow> {
   if (txn.kind === 'INITIAL') {
     if (txn.status !== 'APPROVED') return plan;
-    // RECURRING → ACTIVE with its next charge one interval on; SINGLE → COMPLETED. A RECURRING plan
-    // paid by PSE has nothing to charge: it is renewed by link (docs/billing.md#renewal-links).
+    // RECURRING → ACTIVE one interval on; SINGLE → COMPLETED. RECURRING paid by PSE renews by link.
     const interval = plan.modality === 'RECURRING' ? intervalOf(plan) : null;
     const recurring = interval !== null;
     const anchor = interval && anchorFor(interval, txn.chargeDate);
@@ -77,23 +73,20 @@ async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionR
     return activated ?? plan;
   }
   if (txn.kind === 'PRORATION') return applyProration(tx, plan, txn);
-  // A trial's setup fee (docs/billing.md#setup-fee) moves nothing: the trial starts once it is approved.
+  // A trial's setup fee moves nothing: the trial starts once it is approved.
   if (txn.kind === 'SETUP_FEE') return plan;
   if (txn.status === 'VOIDED' || txn.status === 'PENDING') return plan;
-  // A link's payment, or the saved method's attempt at a period with an open link; one approved
-  // after its plan was cancelled or paused is late and pays nothing (renewal-links.ts).
+  // A link's payment, or the saved method's at a period with an open link (renewal-links.ts).
   if (txn.renewalLinkId) return settleLinkPayment(tx, plan, txn);
-  // A plan paused or cancelled while a renewal was in flight keeps its state; the charge is still
-  // recorded, with its event. A TRIALING plan's renewal is its trial's end (docs/billing.md#trials).
+  // A plan paused or cancelled during a renewal keeps its state; a TRIALING plan's renewal ends its trial.
   if (plan.status !== 'ACTIVE' && plan.status !== 'TRIALING') return plan;
   const values = afterRenewalOutcome(plan, txn.status, txn.failureCode);
-  // The ladder: before cancelling, the customer gets a renewal link and grace. A trial never paid
-  // is cancelled after its last retry, as before the ladder.
+  // The ladder: a renewal link and grace before cancelling. A trial never paid is cancelled.
   const ladder = values.status === 'CANCELLED' && plan.status === 'ACTIVE' ? await stepDownToLink(tx, outbox, plan, now) : null;
   return ladder ?? (await transitionPlan(tx, plan.id, [plan.status], values)) ?? plan;
 }
 
-/** Records `outcome` on a transaction of `planId`: PENDING keeps the processor's id, a final one settles it. */
+/** PENDING keeps the processor's id; a final outcome settles it. */
 export async function settleCharge(
   db: Db,
   { planId, transactionId }: { planId: string; transactionId: string },
@@ -120,16 +113,14 @@ export async function settleCharge(
       failureCode: outcome.declineReason ?? null,
       failureMessage: outcome.declineReason ? DECLINE_MESSAGES[outcome.declineReason] : null,
     });
-    // Under the plan's lock a PENDING transaction cannot change, so this only guards the invariant.
+    // Under the plan's lock a PENDING transaction cannot change: this guards the invariant.
     if (!settled) return unchanged;
     await recordChargeEvent(tx, outbox, plan, settled, now);
-    // Its electronic invoice, issued after commit (docs/einvoicing.md#issuing).
     await noteInvoice(tx, outbox, plan, settled, now);
-    // An approved charge that carried the coupon's discount uses one of its periods (docs/billing.md#coupons).
+    // An approved discounted charge uses one of the coupon's periods.
     const counted = settled.status === 'APPROVED' && settled.discount > 0 ? await countDiscountedCharge(tx, plan.id) : plan;
     const moved = await movePlan(tx, outbox, counted, settled, now);
-    // Lifecycle events (activated; cancelled after the last failed retry) and the customer's
-    // e-mails, once here for every caller (docs/customers.md); a late payment gets no receipt.
+    // Lifecycle events and e-mails, once here for every caller; a late payment gets no receipt.
     await noteSettlement(tx, outbox, plan, moved, settled, now, { late: await isLatePayment(tx, settled) });
     return { transaction: settled, plan: moved, settled: true };
   });

@@ -9,20 +9,17 @@ import { errorFields, log } from '@/lib/log';
 import { merchantProcessors, type PaymentProcessor } from '@/lib/processors';
 import { NEVER_RECEIVED, settleCharge } from './settle';
 
-// The settler (docs/settlement.md#the-settler): every PENDING charge reaches a final state with no
-// page or event involved. With a processor id it is asked at doubling intervals; without one,
-// looked up by our reference after ORPHAN_AFTER_MS, else ERROR. Each check is claimed by a
-// conditional update, so two instances never ask about the same charge.
+// The settler (docs/settlement.md#the-settler): every PENDING charge reaches a final state. With a
+// processor id it is asked at doubling intervals; without one, looked up after ORPHAN_AFTER_MS, else
+// ERROR. A conditional update claims each check, so two instances never ask twice.
 
 const FIRST_CHECK_AFTER_MS = 10_000;
-/** After every call that could still give a charge its id has timed out (settler.test.ts holds the margin). */
+/** After every call that could still give a charge its id has timed out. */
 export const ORPHAN_AFTER_MS = 2 * 60_000;
 export const MAX_CHECK_INTERVAL_MS = 10 * 60_000;
 
-/** The processor of a transaction, or null when the merchant has none any more. */
 type ProcessorFor = (txn: TransactionRow) => PaymentProcessor | null | Promise<PaymentProcessor | null>;
 
-/** The merchant's own processor (docs/processors.md). */
 const merchantProcessor =
   (db: Db): ProcessorFor =>
   (txn) =>
@@ -31,7 +28,7 @@ const merchantProcessor =
 interface SettlerSummary {
   checked: number;
   settled: number;
-  /** Charges the processor never received, now ERROR. */
+  /** Never received by the processor, now ERROR. */
   orphaned: number;
   stillPending: number;
   failed: number;
@@ -42,7 +39,7 @@ type Check = 'settled' | 'orphaned' | 'stillPending' | 'failed';
 async function check(db: Db, txn: TransactionRow, processorFor: ProcessorFor, now: Date): Promise<Check> {
   const processor = await processorFor(txn);
   if (!processor) return 'stillPending';
-  // A Nequi subscription waiting for the payer's approval in the app is no orphan: its token is asked about.
+  // A Nequi subscription awaiting approval is no orphan: its token is asked about.
   const wait = txn.gatewayTransactionId ? undefined : await findNequiWait(db, txn.id);
   if (wait) {
     const resumed = await resumeNequiWait(db, processor, wait, { now });
@@ -56,10 +53,7 @@ async function check(db: Db, txn: TransactionRow, processorFor: ProcessorFor, no
   return known ? 'settled' : 'orphaned';
 }
 
-/**
- * One pass: claims every PENDING transaction due for a check at `now` and asks about it, as many
- * at once as a burst allows (lib/bounded.ts), per merchant as well as overall.
- */
+/** Claims every PENDING transaction due at `now` and asks about it, bounded (lib/bounded.ts). */
 export async function runSettler(
   db: Db,
   { now = new Date(), processorFor = merchantProcessor(db), limit = 500 }: { now?: Date; processorFor?: ProcessorFor; limit?: number } = {},
@@ -84,7 +78,6 @@ export async function runSettler(
         try {
           summary[await check(db, txn, processorFor, now)]++;
         } catch (error) {
-          // A processor that does not answer is asked again at the next interval.
           summary.failed++;
           log.error('settler could not settle a pending charge', { transactionId: txn.id, planId: txn.planId, ...errorFields(error) });
         }
@@ -92,7 +85,7 @@ export async function runSettler(
     },
     sweepLimits(),
   );
-  // Then the late card payments of renewal links, voided (docs/billing.md#late-payments).
+  // Then late card payments of renewal links, voided.
   await voidLatePayments(db, processorFor, now).catch((error: unknown) => log.error('settler could not void late payments', errorFields(error)));
   return summary;
 }

@@ -3,23 +3,22 @@ import { findTrialNoticesDue, lockPlan, transitionPlan } from '@/db/queries/plan
 import { noteTrialEnding } from '@/lib/notices';
 import { inTransaction } from '@/lib/unit-of-work';
 
-// The notice 3 days before a free trial ends (docs/billing.md#trials): e-mail and the opt-in event,
-// in the unit of work that clears it, so it goes once.
+// The notice 3 days before a trial ends, in the unit of work that clears it, so it goes once.
 
-/** Sends one plan's notice if it is still due; false when another worker sent it or the plan moved on. */
+/** False when another worker sent it or the plan moved on. */
 export async function sendTrialNotice(db: Db, planId: string, now: Date): Promise<boolean> {
   return inTransaction(db, async (tx, outbox) => {
     const plan = await lockPlan(tx, planId);
     if (plan.status !== 'TRIALING' || !plan.trialNoticeAt || plan.trialNoticeAt > now || !plan.trialEndsAt) return false;
     const cleared = (await transitionPlan(tx, plan.id, ['TRIALING'], { trialNoticeAt: null }))!;
-    // A sweep that comes after the end (a stopped clock) says nothing: the charge follows at once.
+    // After the end (a stopped clock) nothing: the charge follows at once.
     if (plan.trialEndsAt <= now) return false;
     await noteTrialEnding(tx, outbox, cleared, now);
     return true;
   });
 }
 
-/** Every trial-end notice due at `now` (of `merchantId` only, for its test clock); returns how many were sent. */
+/** Of `merchantId` only for its test clock; returns how many were sent. */
 export async function runTrialNotices(db: Db, now: Date, { merchantId, pageSize = 500 }: { merchantId?: string; pageSize?: number } = {}): Promise<number> {
   let sent = 0;
   for (;;) {

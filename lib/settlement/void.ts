@@ -9,17 +9,17 @@ import { inTransaction } from '@/lib/unit-of-work';
 import { recordChargeEvent } from '@/lib/webhooks/events';
 import type { VoidedView } from './schemas';
 
-// POST /merchants/transactions/{id}/void (docs/billing.md): the processor voids first, then the
-// void is recorded under the plan's lock. The plan does not change.
+// POST /merchants/transactions/{id}/void: the processor voids first, then the void is recorded
+// under the plan's lock. The plan does not change.
 
-/** APPROVED → VOIDED with its event, once however many paths learn of it; undefined otherwise. */
+/** Once however many paths learn of it; undefined otherwise. */
 export async function recordVoid(db: Db, txn: Pick<TransactionRow, 'id' | 'planId'>, now = new Date()): Promise<TransactionRow | undefined> {
   return inTransaction(db, async (tx, outbox) => {
     const plan = await lockPlan(tx, txn.planId);
     const voided = await voidTransaction(tx, txn.id);
     if (voided) {
       await recordChargeEvent(tx, outbox, plan, voided, now);
-      // Its invoice's credit note, or the pending invoice's cancellation (docs/einvoicing.md#voids).
+      // Its invoice's credit note or cancellation (docs/einvoicing.md#voids).
       await noteVoidedCharge(tx, outbox, voided, now);
     }
     return voided;
@@ -34,7 +34,7 @@ export async function voidCharge(
   const txn = await findOwned(db, 'txn', transactionId, () => getTransactionForMerchant(db, { merchantId, transactionId }));
   const refused = (status: string) => new ApiError('conflict', `Only an APPROVED transaction can be voided; this one is ${status}`);
   if (txn.status !== 'APPROVED' || !txn.gatewayTransactionId) throw refused(txn.status);
-  // Wompi voids card charges only (docs/processors.md); a Nequi or PSE payment is refunded by the merchant.
+  // Wompi voids card charges only; the merchant refunds Nequi or PSE.
   if (txn.paymentMethodType !== 'CARD') {
     throw new ApiError('conflict', `A ${txn.paymentMethodType} payment cannot be voided; only card charges can`);
   }
@@ -46,8 +46,7 @@ export async function voidCharge(
   }
   if (result.status !== 'VOIDED') throw new ApiError('conflict', 'The processor refused to void this charge');
   const voided = await recordVoid(db, txn, now);
-  // Another void won the race (a concurrent request, or Wompi's VOIDED event): it wrote the event;
-  // this one is refused like any other repeat.
+  // Another void won (a concurrent request or Wompi's VOIDED event) and wrote the event.
   if (!voided) throw refused('VOIDED');
   return {
     subscriptionTransactionId: voided.id,

@@ -12,20 +12,18 @@ import { resumeNequiWait } from './nequi-subscription';
 import { settleCharge } from './settle';
 import { verifyEventChecksum } from '@/lib/processors/wompi/signatures';
 
-// Events from a merchant's Wompi account (docs/processors.md#wompis-events), checked, not believed:
-// the checksum must sign what we act on, the event be under 72 hours old, and the transaction is
-// read back from Wompi before anything settles. A valid event is always answered 200.
+// Wompi events (docs/processors.md#wompis-events) are checked, not believed: checksum over what we act
+// on, under 72 hours old, the transaction read back from Wompi. A valid event is always a 200.
 
-/** The oldest event acted on: a replayed capture is refused, Wompi's own retries are not. */
+/** A replayed capture is refused, Wompi's own retries are not. */
 export const WOMPI_EVENT_MAX_AGE_MS = 72 * 3600_000;
 
-/** What each event type must sign for us to act on it. */
 const SIGNED_PROPERTIES: Record<string, readonly string[]> = {
   'transaction.updated': ['transaction.id', 'transaction.status', 'transaction.amount_in_cents'],
   'nequi_token.updated': ['nequi_token.id', 'nequi_token.status'],
 };
 
-/** An event's envelope, as the route parses it (400 with one detail per bad field). */
+/** As the route parses it (400 with one detail per bad field). */
 export const wompiEventSchema = z.object({
   event: z.string().meta({ examples: ['transaction.updated'] }),
   data: z.record(z.string(), z.unknown()),
@@ -45,7 +43,7 @@ type EventOutcome = 'settled' | 'already_settled' | 'pending' | 'ignored';
 
 const nequiTokenSchema = z.object({ id: z.string().min(1).max(200), status: z.enum(['PENDING', 'APPROVED', 'DECLINED']) });
 
-/** The payer answered in the Nequi app: the waiting subscription goes on at once. */
+/** The waiting subscription goes on at once. */
 async function nequiTokenUpdated(db: Db, merchantId: string, data: unknown): Promise<EventOutcome> {
   const token = nequiTokenSchema.safeParse(data);
   if (!token.success) return 'ignored';
@@ -54,17 +52,16 @@ async function nequiTokenUpdated(db: Db, merchantId: string, data: unknown): Pro
   const processor = await resolveProcessor(merchantProcessors(db), merchantId);
   if (!processor) return 'pending';
   try {
-    // Gone on with (charged, or declined), or still waiting for the payer.
     // The token's state as Wompi tells it now, not as the event says.
     return (await resumeNequiWait(db, processor, wait)) ? 'settled' : 'pending';
   } catch (error) {
-    // The page's poll and the settler ask Wompi about the token too: nothing is lost.
+    // The poll and the settler ask too: nothing is lost.
     log.error('could not go on with a Nequi subscription from a Wompi event', { merchantId, transactionId: wait.transactionId, ...errorFields(error) });
     return 'pending';
   }
 }
 
-/** Why an event is refused (401), each named so the merchant's logs can tell them apart. */
+/** Each named so the merchant's logs tell them apart (401). */
 function refusal(merchantId: string, event: z.output<typeof wompiEventSchema>, now: Date): ApiError | null {
   const age = now.getTime() - event.timestamp * 1000;
   if (!Number.isFinite(age) || age > WOMPI_EVENT_MAX_AGE_MS) {
@@ -103,7 +100,6 @@ export async function receiveWompiEvent(db: Db, merchantId: string, event: z.out
   const voids = said.status === 'VOIDED' && txn.status === 'APPROVED';
   if (txn.status !== 'PENDING' && !voids) return 'already_settled';
 
-  // The event names the transaction; Wompi tells its state.
   const told = await readBack(db, merchantId, txn.id, said.id);
   if (!told) return 'pending';
   if (told.reference !== txn.id || told.amountInCents !== txn.amount) {
@@ -111,7 +107,7 @@ export async function receiveWompiEvent(db: Db, merchantId: string, event: z.out
     return 'ignored';
   }
   if (voids) {
-    // A void, through our API or in Wompi's dashboard: a change to record, not a repeat to drop.
+    // A void (our API or Wompi's dashboard) is a change to record, not a repeat.
     if (told.status !== 'VOIDED') return 'already_settled';
     return (await recordVoid(db, txn)) ? 'settled' : 'already_settled';
   }
@@ -120,13 +116,13 @@ export async function receiveWompiEvent(db: Db, merchantId: string, event: z.out
     const { transaction } = await settleCharge(db, { planId: txn.planId, transactionId: txn.id }, told.result);
     return transaction.status === 'PENDING' ? 'pending' : 'settled';
   } catch (error) {
-    // The settler asks Wompi about every PENDING charge (docs/settlement.md): nothing is lost.
+    // The settler asks about every PENDING charge: nothing is lost.
     log.error('could not settle a charge from a Wompi event', { merchantId, transactionId: txn.id, ...errorFields(error) });
     return 'pending';
   }
 }
 
-/** Wompi's own answer about a transaction, or null when it does not give one (the settler asks again later). */
+/** Null when Wompi gives none (the settler asks again later). */
 async function readBack(db: Db, merchantId: string, transactionId: string, gatewayTransactionId: string) {
   const processor = await resolveProcessor(merchantProcessors(db), merchantId);
   if (!processor?.readTransaction) return null;

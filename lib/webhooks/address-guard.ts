@@ -2,16 +2,14 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-// docs/webhooks.md#delivery: in production a webhook reaches only a public address, checked on the
-// address the socket connects to, so DNS rebinding is refused too.
+// In production a webhook reaches only a public address, checked on the connecting socket so DNS
+// rebinding is refused too (docs/webhooks.md#delivery).
 
-// Only global unicast passes, by ipaddr.js's IANA special-purpose ranges; IPv6 must also be in
-// 2000::/3. Tunnelling and translation prefixes are refused whole.
+// Global unicast only (ipaddr.js's IANA ranges), IPv6 also within 2000::/3.
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
-/** Whether `address` (an IP literal) is a global unicast address a webhook may reach. */
 export function isPublicAddress(address: string): boolean {
-  // net.isIP first: ipaddr.js also reads loose IPv4 forms (0x7f.1, 127.1) that no socket is given.
+  // net.isIP first: ipaddr.js reads loose IPv4 forms (0x7f.1) that no socket is given.
   if (net.isIP(address) === 0 || !ipaddr.isValid(address)) return false;
   const parsed = ipaddr.parse(address);
   if (parsed.range() !== 'unicast') return false;
@@ -28,7 +26,7 @@ export class PrivateAddressError extends Error {
 
 export type LookupFunction = typeof dns.lookup;
 
-/** A `lookup` for `https.request` that fails the connection on any address that is not public. */
+/** Fails the connection on any address that is not public. */
 export function publicOnlyLookup(resolve: LookupFunction = dns.lookup): LookupFunction {
   const lookup = (hostname: string, options: dns.LookupOptions, callback: (...args: never[]) => void) => {
     resolve(hostname, { ...options, all: true }, (error, addresses) => {

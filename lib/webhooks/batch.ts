@@ -1,8 +1,6 @@
-// Performance (docs/performance.md): shared delivery statements. Deliveries under way at once share
-// their database statements; a batch starts after the current turn (setImmediate) so replies
-// that arrived together go together.
+// Deliveries under way at once share their database statements: a batch starts after the current
+// turn, so replies that arrived together go together.
 
-/** Bounds one statement's parameter list. */
 const MAX_BATCH = 100;
 
 interface Call<I, O> {
@@ -11,7 +9,7 @@ interface Call<I, O> {
   reject: (error: unknown) => void;
 }
 
-/** Turns `run` into a per-item call, one batch at a time; a failed batch is rerun item by item. */
+/** A failed batch is rerun item by item. */
 export function batchCalls<I, O>(run: (items: I[]) => Promise<O[]>): (item: I) => Promise<O> {
   const waiting: Call<I, O>[] = [];
   let running = false;

@@ -17,12 +17,12 @@ import { DELIVERY_TIMEOUT_MS, postWebhook } from './http';
 import { afterAutomaticAttempt } from './retries';
 import { webhookHeaders } from './signature';
 
-// One delivery of an outbox event (docs/webhooks.md#delivery): the stored bytes, signed, POSTed
-// once, recorded. An automatic delivery takes the event's lease first; a resend always sends.
+// One delivery of an outbox event (docs/webhooks.md#delivery): stored bytes, signed, POSTed once,
+// recorded. An automatic delivery takes the event's lease; a resend always sends.
 
 type DeliveryTrigger = (typeof WEBHOOK_ATTEMPT_TRIGGERS)[number];
 
-/** Longer than any delivery can take, so a live one is never taken over. */
+/** Longer than any delivery, so a live one is never taken over. */
 export const LEASE_MS = DELIVERY_TIMEOUT_MS * 6;
 
 type DeliveryResult =
@@ -31,39 +31,36 @@ type DeliveryResult =
 
 interface DeliveryOptions {
   trigger: DeliveryTrigger;
-  /** A due retry of a failed automatic delivery (docs/webhooks.md#retries), taken by its own lease. */
+  /** A due retry, taken by its own lease. */
   retry?: boolean;
-  /** The time retries are due by and scheduled from (a test clock); the attempt itself is timed for real. */
+  /** Retries are due by and scheduled from this (a test clock); the attempt is timed for real. */
   now?: Date;
-  /** When given, an event of another merchant is `not_found` (a merchant's own resend). */
+  /** Another merchant's event is `not_found` (a merchant's own resend). */
   merchantId?: string;
-  /** Overrides WEBHOOK_ALLOW_PRIVATE_NETWORK (tests of the address guard). */
+  /** Overrides WEBHOOK_ALLOW_PRIVATE_NETWORK (tests). */
   allowPrivateNetwork?: boolean;
   resolve?: LookupFunction;
 }
 
-/** At most this many deliveries of one merchant at a time, so a hanging receiver holds up only its own. */
+/** Per merchant, so a hanging receiver holds up only its own. */
 export const WEBHOOK_CONCURRENCY_PER_MERCHANT = 5;
 
-/** One event to deliver, as queued: a first hand-off, the sweeper's, a due retry, or a merchant's resend. */
 export interface WebhookJob {
   eventId: string;
   merchantId: string;
   kind: 'created' | 'swept' | 'retry' | 'resent';
-  /** A retry: when it was due (ISO). It is taken as of then or now, whichever is later. */
+  /** A retry: when it was due (ISO); taken as of then or now, whichever is later. */
   dueAt?: string;
 }
 
-/** What a runner of deliveries offers the domain (lib/webhooks/queue.ts holds the one in use). */
+/** lib/webhooks/queue.ts holds the one in use. */
 export interface WebhookQueue {
-  /** Takes the jobs for delivery; resolves once they are accepted, not delivered. */
+  /** Resolves once the jobs are accepted, not delivered. */
   enqueue(jobs: WebhookJob[]): Promise<void>;
 }
 
-/** What a queue runner does with a job: the one delivery, whatever ran it. */
 export async function deliverJob(db: Db, job: Pick<WebhookJob, 'eventId' | 'kind' | 'dueAt'>) {
-  // A retry runs when it is due, or later: as of the later of the two, so a runner woken on time
-  // (a durable sleep, a sweep with a test clock) finds it due, and a late one leases it from now.
+  // As of the later of due and now: a runner woken on time finds it due, a late one leases from now.
   const now = job.dueAt ? new Date(Math.max(Date.now(), Date.parse(job.dueAt))) : undefined;
   const result = await deliverEvent(db, job.eventId, { trigger: job.kind === 'resent' ? 'manual' : 'automatic', retry: job.kind === 'retry', now });
   return result.status === 'sent'
@@ -77,11 +74,10 @@ export async function deliverJob(db: Db, job: Pick<WebhookJob, 'eventId' | 'kind
     : { status: result.status, nextRetryAt: null };
 }
 
-/** Takes an event's lease and reads it, batched with the other deliveries starting (./batch.ts). */
 const claimBatch = preparedFor((db) =>
   batchCalls(async (eventIds: string[]): Promise<(DeliveryTarget | undefined)[]> => {
     const taken = new Map((await claimEvents(db, [...new Set(eventIds)], new Date(), LEASE_MS)).map((row) => [row.id, row]));
-    // The same event twice in one batch (two dispatchers racing) is taken once: the first gets it.
+    // The same event twice in one batch (racing dispatchers) is taken once.
     return eventIds.map((id) => {
       const row = taken.get(id);
       taken.delete(id);
@@ -90,7 +86,7 @@ const claimBatch = preparedFor((db) =>
   }),
 );
 
-/** Records an attempt (and an automatic one's dispatch, atomically), batched with the others ending. */
+/** An automatic one's dispatch is recorded atomically with it. */
 const recordBatch = preparedFor((db) =>
   batchCalls((records: { attempt: NewWebhookAttempt; automatic: boolean }[]) =>
     recordAttempts(
@@ -101,7 +97,7 @@ const recordBatch = preparedFor((db) =>
   ),
 );
 
-/** Takes a due retry's lease (one statement each: retries are few, and come apart in time). */
+/** One statement each: retries are few and spread in time. */
 async function claimRetry(db: Db, eventId: string, now: Date): Promise<DeliveryTarget | undefined> {
   const [event] = await claimRetries(db, [eventId], now, LEASE_MS);
   return event;
@@ -115,8 +111,7 @@ export async function deliverEvent(db: Db, eventId: string, options: DeliveryOpt
   if (options.merchantId && event.merchantId !== options.merchantId) return { status: 'not_found' };
   const { webhookUrl } = event;
   if (!webhookUrl || (automatic && event.webhookDisabledAt)) {
-    // docs/webhooks.md#delivery: recorded, never attempted; a URL configured later does not send it.
-    // An endpoint disabled after 3 days of failures (docs/webhooks.md#retries) likewise.
+    // Recorded, never attempted, without a URL or with the endpoint disabled; a URL set later sends nothing.
     if (automatic) await markDispatched(db, event.id, new Date());
     return { status: webhookUrl ? 'disabled' : 'no_url' };
   }
@@ -130,7 +125,6 @@ export async function deliverEvent(db: Db, eventId: string, options: DeliveryOpt
   });
   const attempt = await recordBatch(db)({
     attempt: { eventId: event.id, trigger: options.trigger, url: webhookUrl, attemptedAt, ...outcome },
-    // A retry's event was marked dispatched by its first attempt.
     automatic: automatic && !options.retry,
   });
   const nextRetryAt = automatic ? await afterAutomaticAttempt(db, event, attempt.ok, options.now ?? new Date()) : null;

@@ -1,5 +1,4 @@
-// The e-mail to a merchant whose webhook endpoint was disabled after 3 days of failures
-// (docs/webhooks.md#retries), in Spanish, laid out as the account e-mails are.
+// The e-mail to a merchant whose webhook endpoint was disabled after 3 days of failures.
 
 import { renderAccountEmail } from '@/lib/email/account';
 
@@ -9,7 +8,6 @@ interface DisabledNotice {
   merchantName: string;
   webhookUrl: string;
   failingSince: Date;
-  /** The portal's webhook settings, where the endpoint is re-enabled. */
   settingsUrl: string;
 }
 

@@ -17,15 +17,14 @@ import {
   serializeWebhookPayload,
 } from './payload';
 
-// The outbox side of webhooks (docs/webhooks.md#delivery): the event is written by the database transaction
-// that records the outcome it reports, its body serialized here once. Those bytes are what is
-// signed, stored and sent, on every delivery and resend.
+// Webhook events are written by the transaction that records their outcome, the body serialized
+// once here: those bytes are signed, stored and sent on every delivery (docs/webhooks.md#delivery).
 
 function isFinalStatus(status: TransactionRow['status']): status is FinalStatus {
   return status in EVENT_TYPE_FOR_STATUS;
 }
 
-/** The webhook body (docs/webhooks.md#payload) in `version`. `timestamp` is when the body was made. */
+/** In `version`; `timestamp` is when the body was made. */
 function serializeEventBody(
   plan: Pick<PlanRow, 'id' | 'externalReference'>,
   txn: Pick<TransactionRow, 'id' | 'gatewayTransactionId' | 'amount' | 'chargeDate'> & { status: FinalStatus },
@@ -47,14 +46,14 @@ function serializeEventBody(
   }, version);
 }
 
-/** The event body in its merchant's pinned version: `serialize` in each version, chosen as the row is written. */
+/** In the merchant's pinned version, chosen as the row is written. */
 function inMerchantVersion(merchantId: string, serialize: (version: ApiVersion) => string) {
   const latest = serialize(LATEST_API_VERSION);
   const older = API_VERSIONS.map((version) => [version, serialize(version)] as [ApiVersion, string]).filter(([, body]) => body !== latest);
   return bodyInMerchantVersion(merchantId, latest, older);
 }
 
-/** Writes a transaction's outcome event in the caller's unit of work; null when it already has one. */
+/** Null when the transaction already has its event. */
 export async function recordChargeEvent(
   tx: Db,
   outbox: Outbox,
@@ -77,7 +76,7 @@ export async function recordChargeEvent(
   return id;
 }
 
-/** Writes a lifecycle event in the change's unit of work, when the merchant chose the type. */
+/** When the merchant chose the type. */
 export async function recordLifecycleEvent(
   tx: Db,
   outbox: Outbox,

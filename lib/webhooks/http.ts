@@ -4,9 +4,8 @@ import net from 'node:net';
 import { isPublicAddress, type LookupFunction, PrivateAddressError, publicOnlyLookup } from './address-guard';
 import { agentFor } from './connections';
 
-// One HTTPS POST of a webhook (docs/webhooks.md#delivery): 10 s in all, no redirects, 2xx only,
-// 2 KiB of the reply kept; only a POST never written is retried. Connections are reused per
-// origin (./connections.ts); the address guard runs on each new socket.
+// One HTTPS POST of a webhook: 10 s in all, no redirects, 2xx only, 2 KiB of the reply kept; only a
+// POST never written is retried. The address guard runs on each new socket.
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const RESPONSE_EXCERPT_BYTES = 2048;
@@ -15,10 +14,10 @@ export interface PostRequest {
   url: string;
   body: string;
   headers: Record<string, string>;
-  /** Lets the POST reach loopback and private addresses (WEBHOOK_ALLOW_PRIVATE_NETWORK). */
+  /** WEBHOOK_ALLOW_PRIVATE_NETWORK */
   allowPrivateNetwork: boolean;
   timeoutMs?: number;
-  /** The DNS resolver (tests stub it); the address guard checks what it returns. */
+  /** Tests stub it; the address guard checks what it returns. */
   resolve?: LookupFunction;
 }
 
@@ -26,7 +25,7 @@ export interface PostOutcome {
   ok: boolean;
   statusCode: number | null;
   latencyMs: number;
-  /** Why it failed, as `<kind>: <detail>`; null for a 2xx or a plain non-2xx reply. */
+  /** `<kind>: <detail>`; null for a 2xx or a plain non-2xx reply. */
   error: string | null;
   responseExcerpt: string | null;
 }
@@ -51,7 +50,7 @@ export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
 
   const url = new URL(request.url);
   if (url.protocol !== 'https:') return failed('invalid_url: webhook URLs must be https');
-  // An IP literal never goes through the lookup, so it is checked here.
+  // An IP literal skips the lookup, so it is checked here.
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   if (!request.allowPrivateNetwork && net.isIP(literal) && !isPublicAddress(literal)) {
     return failed(`private_address: ${new PrivateAddressError(literal).message}`);
@@ -69,13 +68,11 @@ export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
       clearTimeout(timer);
       resolve(outcome);
     };
-    // One timer for the whole exchange, a stale-socket retry included.
     const timer = setTimeout(() => {
       timedOut = true;
       current?.destroy(new Error('timeout'));
     }, timeoutMs);
 
-    // `fresh` is the one retry: a new connection outside the pool.
     const send = (fresh: boolean) => {
       const req = https.request(url, {
         method: 'POST',
@@ -91,12 +88,10 @@ export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
         written = true;
         req.end(request.body);
       };
-      // A kept-alive socket the receiver closed while it sat idle may still look open: its close
-      // is on the wire, not yet read. One turn of the event loop reads it, so such a socket fails
-      // with nothing of the POST written (node:http reports "socket hang up" or ECONNRESET).
+      // An idle kept-alive socket the receiver closed may still look open: it fails with nothing written.
       req.on('socket', () => (req.reusedSocket ? setImmediate(write) : write()));
       req.on('error', (error: NodeJS.ErrnoException) => {
-        // Only a POST of which no byte was written goes again: any other may have reached the receiver.
+        // Only a POST of which no byte was written goes again.
         if (abandoned) return;
         if (!fresh && !timedOut && req.reusedSocket && !written) {
           abandoned = true;
@@ -122,14 +117,12 @@ export async function postWebhook(request: PostRequest): Promise<PostOutcome> {
         res.on('data', (chunk: Buffer) => {
           if (size < RESPONSE_EXCERPT_BYTES) chunks.push(chunk);
           size += chunk.length;
-          // The excerpt is all we keep: stop reading a long reply once we have it (that socket
-          // is dropped, not reused).
+          // The excerpt is all we keep: stop reading and drop the socket.
           if (size >= RESPONSE_EXCERPT_BYTES) {
             done();
             res.destroy();
           }
         });
-        // A reply read to its end leaves the socket free for the next POST to this origin.
         res.on('end', done);
         res.on('error', (error: NodeJS.ErrnoException) => finish(failed(describe(error, timedOut, timeoutMs))));
       });

@@ -2,8 +2,7 @@ import { getDb } from '@/db/client';
 import { errorFields, log } from '@/lib/log';
 import { deliverJob, WEBHOOK_CONCURRENCY_PER_MERCHANT, type WebhookJob, type WebhookQueue } from './deliver';
 
-// docs/operations.md#running-it: without Inngest, deliveries run in this process with the same per-merchant
-// concurrency limit as the send-webhook function, and the same delivery code (deliverJob).
+// Without Inngest, deliveries run in this process with the send-webhook function's per-merchant limit and code.
 
 const lanes = new Map<string, { active: number; waiting: WebhookJob[] }>();
 const idle = new Set<() => void>();
@@ -25,7 +24,6 @@ function pump(merchantId: string) {
   }
 }
 
-/** Queues deliveries in this process; returns at once. */
 export const inProcessQueue: WebhookQueue = {
   async enqueue(jobs) {
     for (const job of jobs) {
@@ -37,7 +35,6 @@ export const inProcessQueue: WebhookQueue = {
   },
 };
 
-/** Resolves once every queued in-process delivery has finished. */
 export async function inProcessIdle(): Promise<void> {
   if (lanes.size === 0) return;
   return new Promise((resolve) => {

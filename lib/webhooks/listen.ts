@@ -1,19 +1,16 @@
 import { webhookHeaders } from './signature';
 
-// `npm run webhooks:listen` (docs/webhooks.md#on-your-laptop), like `stripe listen`: the laptop
-// polls for new events and POSTs each, signed as a delivery would be, to a local URL. The
-// server's own deliveries are unchanged.
+// `npm run webhooks:listen` (docs/webhooks.md#on-your-laptop): polls for new events and POSTs each,
+// signed, to a local URL. The server's own deliveries are unchanged.
 
 interface ListenOptions {
-  /** ServicePay's base URL, e.g. http://localhost:3000. */
   appUrl: string;
-  /** `pk_…:sk_…`, the merchant API credentials. */
   credentials: string;
-  /** The merchant's Webhook Secret (whsec_…), to sign what is forwarded. */
+  /** whsec_…, to sign what is forwarded. */
   secret: string;
   forwardTo: string;
   intervalMs?: number;
-  /** Also forward this many of the newest events already there at start. */
+  /** Forward this many of the newest events already there at start. */
   replay?: number;
   log?: (line: string) => void;
   signal?: AbortSignal;
@@ -26,9 +23,9 @@ interface ListedEvent {
 }
 
 const PAGE = 100;
-/** The listener's own endpoint: its own rate-limit bucket, apart from the merchant's backend's calls. */
+/** Its own rate-limit bucket, apart from the merchant backend's calls. */
 export const LISTEN_PATH = '/merchants/webhook-events/listen';
-/** Ids remembered so an event is forwarded once; far more than a poll can return. */
+/** Far more than a poll can return. */
 const SEEN_LIMIT = 5_000;
 
 async function newestEvents(options: ListenOptions): Promise<ListedEvent[]> {
@@ -40,7 +37,6 @@ async function newestEvents(options: ListenOptions): Promise<ListedEvent[]> {
   return ((await res.json()) as { data: ListedEvent[] }).data;
 }
 
-/** One event to the local URL, as ServicePay delivers it; what came of it, as one line. */
 async function forwardEvent(event: ListedEvent, options: Pick<ListenOptions, 'secret' | 'forwardTo' | 'signal'>): Promise<string> {
   const started = performance.now();
   try {
@@ -59,7 +55,7 @@ async function forwardEvent(event: ListedEvent, options: Pick<ListenOptions, 'se
   }
 }
 
-/** Polls and forwards until `signal` aborts. The events present at start are skipped (but `replay`). */
+/** Until `signal` aborts; events present at start are skipped (but `replay`). */
 export async function listen(options: ListenOptions): Promise<void> {
   const log = options.log ?? console.log;
   const interval = options.intervalMs ?? 1000;
@@ -74,7 +70,6 @@ export async function listen(options: ListenOptions): Promise<void> {
   log(`Ready: forwarding ${options.appUrl}'s webhook events to ${options.forwardTo} (Ctrl+C to stop)`);
   let pending = replay;
   while (!options.signal?.aborted) {
-    // Oldest first, as they happened.
     for (const event of pending) {
       remember(event.id);
       log(await forwardEvent(event, options));

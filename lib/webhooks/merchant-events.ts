@@ -39,7 +39,6 @@ function toEventView(e: EventWithAttempts): WebhookEventRecord {
 export async function listMerchantEvents(db: Db, merchantId: string, query: z.infer<typeof listEventsQuerySchema>) {
   const planId = query.subscriptionPlanId;
   if (planId !== undefined) await findMerchantPlan(db, planId, () => getPlanForMerchant(db, { merchantId, planId }));
-  // One row more than the page tells whether another page follows.
   const rows = await listEvents(db, { merchantId, planId, before: query.cursor, limit: query.limit + 1 });
   const page = await withAttempts(db, rows.slice(0, query.limit));
   return {
@@ -48,12 +47,10 @@ export async function listMerchantEvents(db: Db, merchantId: string, query: z.in
   };
 }
 
-/** Queues the event's delivery again (same bytes, same id); 404/403 as for plans, 409 with no URL. */
+/** Same bytes, same id; 404/403 as for plans, 409 with no URL. */
 export async function resendMerchantEvent(db: Db, merchantId: string, eventId: string) {
-  // One read for the merchant's own event: its id with the merchant's current URL (no secret).
   const found = await findOwned(db, 'evt', eventId, () => getEventWebhookUrl(db, { merchantId, eventId }));
   if (!found.webhookUrl) throw new ApiError('conflict', 'No webhook URL is configured; set one, then resend');
-  // The same bytes and id, delivered again whatever happened before.
   await webhookQueue().enqueue([{ eventId, merchantId, kind: 'resent' }]);
   return { id: eventId, status: 'queued' as const };
 }

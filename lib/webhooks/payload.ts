@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { type ApiVersion, forVersion, LATEST_API_VERSION, planStatus20261120 } from '../api-versions';
 
-// The webhook body, defined once (docs/webhooks.md#payload): the outbox builds every body by
-// parsing through this schema, the OpenAPI document publishes it, and the tests check every body
-// the suite stores against it. No app imports here: db/schema.ts reads the event names too.
+// The webhook body, defined once (docs/webhooks.md#payload): the outbox parses every body through it
+// and the OpenAPI document publishes it. No app imports: db/schema.ts reads the event names.
 
-/** The charge events (docs/webhooks.md#events), each with the transaction status it reports: every merchant gets these. */
+/** Every merchant gets these. */
 export const WEBHOOK_EVENTS = {
   'subscription.charge.approved': { status: 'APPROVED', when: 'A charge was processed and approved' },
   'subscription.charge.declined': { status: 'DECLINED', when: 'A charge was rejected (insufficient funds, blocked card…)' },
@@ -16,7 +15,7 @@ export const WEBHOOK_EVENTS = {
 export type ChargeEventType = keyof typeof WEBHOOK_EVENTS;
 export const CHARGE_EVENT_TYPES = Object.keys(WEBHOOK_EVENTS) as [ChargeEventType, ...ChargeEventType[]];
 
-/** The lifecycle events (docs/customers.md#lifecycle-events), sent only to merchants who chose them. */
+/** Only to merchants who chose them. */
 export const LIFECYCLE_EVENTS = {
   'subscription.activated': 'A RECURRING plan became ACTIVE with its first approved charge',
   'subscription.paused': 'The merchant paused the plan',
@@ -39,7 +38,6 @@ function isLifecycleEvent(type: string): type is LifecycleEventType {
   return type in LIFECYCLE_EVENTS;
 }
 
-/** The transaction statuses that end in an event, and the event each one is. */
 export type FinalStatus = (typeof WEBHOOK_EVENTS)[ChargeEventType]['status'];
 const FINAL_STATUSES = CHARGE_EVENT_TYPES.map((type) => WEBHOOK_EVENTS[type].status) as [FinalStatus, ...FinalStatus[]];
 export const EVENT_TYPE_FOR_STATUS = Object.fromEntries(
@@ -48,7 +46,6 @@ export const EVENT_TYPE_FOR_STATUS = Object.fromEntries(
 
 const epochMs = z.number().int().describe('Epoch milliseconds');
 
-/** The plan an event is about, as every body names it. */
 const planReference = {
   subscriptionPlanId: z.string().describe('The plan id returned at link creation (sub_…)'),
   externalReference: z.string().describe('Your reference, as given at link creation'),
@@ -126,11 +123,9 @@ export const lifecyclePayloadSchema = z
 
 export type LifecyclePayload = z.infer<typeof lifecyclePayloadSchema>;
 
-// The bodies as version 2026-11-20, the contract as first published, has them (docs/api.md#versioning):
-// 2026-11-20's fields, each with the validator above, so what a later version adds to a body is not in
-// that version's bytes, and a plan state added later shows as the one it grew from.
+// The bodies as 2026-11-20 published them (docs/api.md#versioning): later fields are not in that
+// version's bytes, and a later plan state shows as the one it grew from.
 
-/** `schema`'s body as 2026-11-20 has it: the `fields` named, published under the same id. */
 function body20261120<Data extends z.ZodRawShape>(
   schema: z.ZodObject<{ event: z.ZodType; data: z.ZodObject<Data>; timestamp: z.ZodType }>,
   fields: { [K in keyof Data]?: true },
@@ -159,12 +154,11 @@ const lifecyclePayload20261120 = body20261120(
   { status: planStatus20261120 },
 );
 
-/** The charge event body's shape in `version`. */
 export function webhookPayloadIn(version: ApiVersion): z.ZodType {
   return forVersion<z.ZodType>(webhookPayloadSchema, { '2026-11-20': webhookPayload20261120 }, version);
 }
 
-/** 2026-11-26's lifecycle body: without what 2026-11-28 added (docs/billing.md#cancel-at-the-end-of-the-period). */
+/** Without what 2026-11-28 added. */
 const lifecyclePayload20261126 = z
   .object({
     ...lifecyclePayloadSchema.shape,
@@ -174,22 +168,20 @@ const lifecyclePayload20261126 = z
   })
   .meta({ id: lifecyclePayloadSchema.meta()?.id, description: lifecyclePayloadSchema.meta()?.description });
 
-/** The lifecycle event body's shape in `version`. */
 export function lifecyclePayloadIn(version: ApiVersion): z.ZodType {
   return forVersion<z.ZodType>(lifecyclePayloadSchema, { '2026-11-20': lifecyclePayload20261120, '2026-11-26': lifecyclePayload20261126 }, version);
 }
 
-/** Any stored body: the schema its `event` names. */
 export function payloadSchemaFor(event: unknown) {
   return typeof event === 'string' && isLifecycleEvent(event) ? lifecyclePayloadSchema : webhookPayloadSchema;
 }
 
-/** The lifecycle body's bytes in `version` (the newest unless given). */
+/** The newest version unless given. */
 export function serializeLifecyclePayload(payload: LifecyclePayload, version: ApiVersion = LATEST_API_VERSION): string {
   return JSON.stringify(lifecyclePayloadIn(version).parse(lifecyclePayloadSchema.parse(payload)));
 }
 
-/** The exact bytes of a webhook body in `version`, checked against the published schema first. */
+/** Checked against the published schema first. */
 export function serializeWebhookPayload(payload: WebhookPayload, version: ApiVersion = LATEST_API_VERSION): string {
   return JSON.stringify(webhookPayloadIn(version).parse(webhookPayloadSchema.parse(payload)));
 }

@@ -6,15 +6,14 @@ import { deliverEvent } from './deliver';
 import { type PostOutcome, postWebhook } from './http';
 import { webhookHeaders } from './signature';
 
-// The portal's two webhook buttons, on the same delivery code as every webhook: signing, the
-// connect-time address guard, 10 s, no redirects. The portal waits for the reply to show it.
+// The portal's two webhook buttons, on the delivery code every webhook uses; the portal shows the reply.
 
-/** Sends a signed test event to the merchant's webhook URL and answers the reply. Records nothing. */
+/** Records nothing. */
 export async function sendTestEvent(merchantId: string): Promise<PostOutcome> {
   const merchant = await getMerchant(await getDb(), merchantId);
   if (!merchant?.webhookUrl) throw new Error('no webhook URL configured');
   const event = {
-    // Its own id each time, so a receiver that de-duplicates by X-Webhook-Id still answers it.
+    // A new id each time, so a de-duplicating receiver still answers.
     id: `evt_test_${randomBase62(16)}`,
     body: JSON.stringify({ event: 'servicepay.test', data: { message: 'Test event from the ServicePay portal' }, timestamp: Date.now() }),
   };
@@ -26,7 +25,7 @@ export async function sendTestEvent(merchantId: string): Promise<PostOutcome> {
   });
 }
 
-/** Sends one of the merchant's events again now (same bytes and id), recorded as a manual attempt. */
+/** Recorded as a manual attempt. */
 export async function resendEvent(merchantId: string, eventId: string): Promise<void> {
   const db = await getDb();
   const result = await deliverEvent(db, eventId, { trigger: 'manual', merchantId });

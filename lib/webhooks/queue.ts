@@ -3,13 +3,11 @@ import { registerHandOff } from '@/lib/outbox';
 import type { WebhookQueue } from './deliver';
 import { inProcessIdle, inProcessQueue } from './in-process';
 
-// Where committed events go to be delivered: the one seam of delivery, chosen at start-up
-// (lib/runners.ts), the in-process queue until then. Tests swap it (test/webhook-queue.ts).
+// Where committed events go to be delivered, chosen at start-up (lib/runners.ts); tests swap it.
 
 export type { WebhookQueue };
 
-// On globalThis: Next.js evaluates instrumentation and the routes as separate module graphs, and
-// both must see the queue start-up chose.
+// On globalThis: instrumentation and the routes are separate module graphs in Next.js.
 const slot = globalThis as typeof globalThis & { __servicepayWebhookQueue?: WebhookQueue };
 
 export function installWebhookQueue(queue: WebhookQueue | undefined): void {
@@ -20,8 +18,7 @@ export function webhookQueue(): WebhookQueue {
   return slot.__servicepayWebhookQueue ?? inProcessQueue;
 }
 
-// The webhook events a unit of work recorded go to the queue once it commits (lib/outbox.ts):
-// registered here, and loaded by every recorder (events.ts).
+// Registered here for the outbox (lib/outbox.ts); every recorder loads it.
 registerHandOff('webhooks', {
   async send({ webhookEvents }) {
     if (webhookEvents.length === 0) return;

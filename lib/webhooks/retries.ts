@@ -14,30 +14,29 @@ import { log } from '@/lib/log';
 import { inTransaction } from '@/lib/unit-of-work';
 import { renderDisabledNotice } from './disabled-notice';
 
-// Opt-in webhook retries (docs/webhooks.md#retries): the same bytes about 1 min to 12 h apart for
-// up to 3 days. The database holds when each is due, and one conditional UPDATE takes it. An
-// endpoint failing for 3 days is disabled and the merchant told.
+// Opt-in webhook retries (docs/webhooks.md#retries): the same bytes ~1 min to 12 h apart for up to
+// 3 days, taken by one conditional UPDATE. An endpoint failing for 3 days is disabled and the merchant told.
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** The wait after each failed attempt: the first attempt, then each retry; the last repeats. */
+/** After the first attempt, then each retry; the last repeats. */
 export const RETRY_DELAYS_MS = [MINUTE, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 12 * HOUR] as const;
 
-/** No retry is due later than this after the event was written; an endpoint failing this long is disabled. */
+/** An endpoint failing this long is disabled. */
 export const RETRY_WINDOW_MS = 72 * HOUR;
 
-/** At most this many due retries are taken per sweep. */
+/** Per sweep. */
 const RETRY_SWEEP_BATCH = 500;
 
-/** When the event is tried again after a failed attempt with `retriesDone` retries before it; null once 3 days would pass. */
+/** Null once 3 days would pass. */
 export function nextRetryAt(event: { createdAt: Date; retries: number }, now: Date): Date | null {
   const delay = RETRY_DELAYS_MS[Math.min(event.retries, RETRY_DELAYS_MS.length - 1)]!;
   const at = new Date(now.getTime() + delay);
   return at.getTime() - event.createdAt.getTime() <= RETRY_WINDOW_MS ? at : null;
 }
 
-/** After an automatic attempt: ends or continues the failing spell, disables, or schedules the next retry. */
+/** Ends or continues the failing spell, disables, or schedules the next retry. */
 export async function afterAutomaticAttempt(db: Db, event: DeliveryTarget, ok: boolean, now: Date): Promise<Date | null> {
   if (ok) {
     if (event.webhookFailingSince) await markEndpointHealthy(db, event.merchantId);
@@ -54,7 +53,6 @@ export async function afterAutomaticAttempt(db: Db, event: DeliveryTarget, ok: b
   return at;
 }
 
-/** Disables the endpoint and e-mails the merchant in one unit of work. */
 async function disableAndTell(db: Db, event: DeliveryTarget, now: Date): Promise<void> {
   await inTransaction(db, async (tx, outbox) => {
     if (!(await disableEndpoint(tx, event.merchantId, now))) return;
@@ -79,7 +77,6 @@ async function disableAndTell(db: Db, event: DeliveryTarget, now: Date): Promise
   });
 }
 
-/** The retries due at `now`, to hand to the webhook queue. */
 export function findRetriesToSend(db: Db, now: Date = new Date()) {
   return findDueRetries(db, { now, limit: RETRY_SWEEP_BATCH });
 }

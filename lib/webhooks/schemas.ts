@@ -3,8 +3,7 @@ import { WEBHOOK_ATTEMPT_TRIGGERS } from '@/db/schema';
 import { WEBHOOK_EVENT_TYPES } from './payload';
 import { cursorParam, pageSchema } from '@/lib/api/pages';
 
-// The merchant's view of its webhook events (extension, issue "webhooks"): what was sent, and
-// what became of each attempt.
+// The merchant's view of its webhook events: what was sent and what became of each attempt.
 
 const MAX_EVENTS_PAGE = 100;
 
@@ -49,7 +48,7 @@ const webhookEventRecordSchema = z
 
 export const webhookEventPageSchema = pageSchema(webhookEventRecordSchema, { id: 'WebhookEventPage', order: 'Newest first' });
 
-/** A page of events as versions before 2026-11-28 have it: without `nextRetryAt`. */
+/** Versions before 2026-11-28: without `nextRetryAt`. */
 export const webhookEventPage20261126Schema = z.object({
   data: z.array(webhookEventRecordSchema.omit({ nextRetryAt: true })),
   nextCursor: z.string().nullable(),

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-// docs/webhooks.md#signature: lowercase hex HMAC-SHA256 of the raw body, keyed with the merchant's Webhook Secret.
+// Lowercase hex HMAC-SHA256 of the raw body, keyed with the Webhook Secret (docs/webhooks.md#signature).
 
 export function signWebhookBody(body: string, secret: string): string {
   return createHmac('sha256', secret).update(body, 'utf8').digest('hex');
@@ -8,18 +8,14 @@ export function signWebhookBody(body: string, secret: string): string {
 
 const WEBHOOK_USER_AGENT = 'ServicePay-Webhooks/1';
 
-/** A merchant's signing secrets: during a roll, the one being replaced and until when it signs. */
+/** During a roll: the one being replaced, and until when it signs. */
 export interface SigningSecrets {
   webhookSecret: string;
   webhookSecretPrevious?: string | null;
   webhookSecretRolledUntil?: Date | null;
 }
 
-/**
- * The headers of every delivery of an event (docs/webhooks.md#delivery). During a roll
- * (docs/webhooks.md#rolling-the-secret) X-Webhook-Signature is still the previous secret's and
- * X-Webhook-Signature-Next the new one's; after it, the new secret signs X-Webhook-Signature alone.
- */
+/** During a roll X-Webhook-Signature is the previous secret's and X-Webhook-Signature-Next the new one's. */
 export function webhookHeaders(event: { id: string; body: string }, given: SigningSecrets | string, now: Date = new Date()): Record<string, string> {
   const secrets = typeof given === 'string' ? { webhookSecret: given } : given;
   const rolling = secrets.webhookSecretPrevious && secrets.webhookSecretRolledUntil && secrets.webhookSecretRolledUntil > now;

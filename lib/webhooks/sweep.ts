@@ -4,9 +4,8 @@ import type { WebhookJob } from './deliver';
 import { webhookQueue } from './queue';
 import { findRetriesToSend } from './retries';
 
-// The safety net of the outbox (docs/webhooks.md#delivery): events committed but never handed to delivery
-// (the process died after the commit, or the hand-off to Inngest failed). An event gets a grace
-// period first, so the sweeper does not race the normal path; the lease decides any race anyway.
+// The outbox's safety net (docs/webhooks.md#delivery): events committed but never handed off. A
+// grace period first, so it does not race the normal path; the lease decides anyway.
 
 export const SWEEP_GRACE_MS = 30_000;
 const SWEEP_BATCH = 500;
@@ -15,7 +14,7 @@ function findEventsToSweep(db: Db, now: Date = new Date()) {
   return findUndispatchedEvents(db, { createdBefore: new Date(now.getTime() - SWEEP_GRACE_MS), now, limit: SWEEP_BATCH });
 }
 
-/** Hands every event the sweeper finds, and every retry due, to the webhook queue; returns how many. */
+/** Returns how many. */
 export async function sweepAndDispatch(db: Db, now: Date = new Date()): Promise<number> {
   const [events, retries] = await Promise.all([findEventsToSweep(db, now), findRetriesToSend(db, now)]);
   const jobs: WebhookJob[] = [
