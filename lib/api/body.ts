@@ -2,14 +2,14 @@ import type { z } from 'zod';
 import { ApiError, validationError } from './errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
-/** Objects and arrays inside one another: our deepest body (a Wompi event) nests 5 levels. */
+/** Our deepest body (a Wompi event) nests 5 levels. */
 export const MAX_JSON_DEPTH = 32;
-/** Object keys in one body, all levels together: our largest body holds under 100. */
+/** All levels together; our largest body holds under 100. */
 export const MAX_JSON_KEYS = 1000;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
-/** A body's text, refused with 413 past 64 KiB (declared or as read) before it is all held. */
+/** Refused with 413 past 64 KiB (declared or as read) before it is all held. */
 export async function readCapped(req: Request): Promise<string> {
   const declared = req.headers.get('content-length');
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
@@ -18,7 +18,7 @@ export async function readCapped(req: Request): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    // A client that hangs up mid-body is a bad request, not a fault of ours to log as one.
+    // A client hanging up mid-body is a bad request, not our fault to log.
     const { done, value } = await reader.read().catch(() => {
       throw new ApiError('invalid_request', 'The request body ended before it was complete');
     });
@@ -37,7 +37,7 @@ function tooLarge() {
   return new ApiError('payload_too_large', `The body is larger than ${MAX_BODY_BYTES / 1024} KiB`);
 }
 
-/** Refuses JSON nested past MAX_JSON_DEPTH (400) or with more than MAX_JSON_KEYS keys (413), before parsing. */
+/** 400 past MAX_JSON_DEPTH, 413 past MAX_JSON_KEYS, before parsing. */
 function checkJsonShape(text: string): void {
   let depth = 0;
   let keys = 0;
@@ -59,7 +59,7 @@ function checkJsonShape(text: string): void {
   }
 }
 
-/** A body's text as a JSON object: 415, 400 or 413 for anything else, never a 500; with `optional`, empty is `{}`. */
+/** 415, 400 or 413 for anything but a JSON object, never a 500; with `optional`, empty is `{}`. */
 export function parseJsonObject(
   text: string,
   contentType: string | null,
@@ -86,9 +86,8 @@ export function parseJsonObject(
   return value as Record<string, unknown>;
 }
 
-/** The path of the first string holding U+0000 (PostgreSQL's text cannot store it), or null. */
+/** PostgreSQL's text cannot store U+0000. */
 function findNul(root: unknown): string | null {
-  // Iterative, depth first in document order; a path is spelt out only for the string found.
   interface At { value: unknown; key: string; parent: At | null }
   const pathOf = (at: At | null): string => {
     const keys: string[] = [];
@@ -110,12 +109,11 @@ function findNul(root: unknown): string | null {
   return null;
 }
 
-/** A request's JSON object body, refused with 413 past 64 KiB before any parsing. */
 export async function readJsonObject(req: Request, options: { optional?: boolean } = {}): Promise<Record<string, unknown>> {
   return parseJsonObject(await readCapped(req), req.headers.get('content-type'), options);
 }
 
-/** `value` validated by `schema`: 400 with one detail per bad field, or naming a field that holds NUL. */
+/** 400 with one detail per bad field, or naming a field that holds NUL. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const nul = findNul(value);
   if (nul !== null) {
@@ -128,7 +126,6 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
   return result.data;
 }
 
-/** A JSON object body validated by `schema`: 400 with one detail per bad field. */
 export async function readJson<S extends z.ZodType>(
   req: Request,
   schema: S,

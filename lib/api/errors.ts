@@ -23,7 +23,7 @@ interface ErrorDetail {
   message: string;
 }
 
-/** An Error to `instanceof` whose constructor never runs: an answer needs no stack (docs/benchmarks.md). */
+/** Its constructor never runs: an answer needs no stack. */
 const Answer = function Answer() {} as unknown as new () => Error;
 Answer.prototype = Error.prototype;
 
@@ -43,17 +43,16 @@ export class ApiError extends Answer {
   }
 }
 
-/** Seconds a client is asked to wait when the database is out of reach (a restart takes a few). */
+/** A restart takes a few. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
-/** The 503 of a request that found the database out of reach: the same request may be sent again. */
 export function serviceUnavailable(): ApiError {
   return new ApiError('service_unavailable', 'The service is briefly unavailable; try again in a few seconds', {
     headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
   });
 }
 
-/** A 401 for missing or wrong Bearer credentials, naming the scheme as RFC 9110 asks of every 401. */
+/** Names the scheme, as RFC 9110 asks of every 401. */
 export function bearerUnauthorized(message: string): ApiError {
   return new ApiError('unauthorized', message, { headers: { 'WWW-Authenticate': 'Bearer' } });
 }
@@ -62,9 +61,8 @@ function issuePath(path: readonly PropertyKey[]): string {
   return path.map(String).join('.');
 }
 
-/** A zod failure as a 400 `invalid_request` with one detail per bad field. */
 export function validationError(error: z.ZodError): ApiError {
-  // One detail per bad field: the first problem zod found with it.
+  // The first problem zod found with each field.
   const byPath = new Map<string, ErrorDetail>();
   for (const issue of error.issues) {
     const path = issuePath(issue.path);

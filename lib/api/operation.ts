@@ -5,25 +5,22 @@ import type { AuthenticatedMerchant } from '@/lib/api/authenticate';
 import type { LimitBucket } from '@/lib/rate-limit/limits';
 import type { ErrorCode } from './errors';
 
-// One declaration per operation, in an operation.ts beside its route.ts (docs/api.md#adding-an-operation):
-// the route's wrapper and the OpenAPI document both read it, so they cannot disagree.
+// One declaration per operation beside its route.ts: the route wrapper and the OpenAPI document both read it.
 
-/** Who may call: a merchant's API key, the operator token, anyone (per-IP limit), or anyone. */
+/** A merchant's API key, the operator token, anyone with a per-IP limit, or anyone. */
 export type Auth = 'merchant' | 'operator' | 'checkout' | 'none';
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** What the deployment changes in the document: its URL and the checkout token's lifetime. */
 export interface DocumentSettings {
   appUrl: string;
   checkoutTokenTtlSeconds: number;
 }
 
-/** A value of the document, or one that depends on the deployment's settings. */
 export type PerDeployment<T> = T | ((settings: DocumentSettings) => T);
 
 interface PathParam {
   description: string;
-  /** The id's form; a path parameter never fails validation (a malformed id is a 404). */
+  /** A path parameter never fails validation (a malformed id is a 404). */
   pattern?: string;
   example: string;
 }
@@ -42,19 +39,19 @@ export interface Example {
 
 export interface Media {
   schema: z.ZodType;
-  /** Older shapes, keyed by the last version that has each (docs/api.md#versioning). */
+  /** Keyed by the last version that has each. */
   before?: Partial<Record<ApiVersion, z.ZodType>>;
   example?: PerDeployment<unknown>;
   examples?: Record<string, Example>;
 }
 
-/** Response headers documented beside X-Request-Id (lib/openapi/components.ts HEADERS). */
+/** Documented beside X-Request-Id. */
 type ExtraHeader = 'Idempotent-Replayed' | 'ServicePay-Version';
 
 export interface Reply {
   description: string;
   body?: Media;
-  /** Extra headers; `false` for a reply documented with none (the health check). */
+  /** `false` for a reply documented with none. */
   headers?: ExtraHeader[] | false;
 }
 
@@ -65,42 +62,37 @@ export interface ErrorExample {
 
 export interface Operation {
   method: Method;
-  /** The OpenAPI path: Next's `[param]` folders as `{param}`. */
+  /** Next's `[param]` folders as `{param}`. */
   path: string;
   operationId: string;
   summary: string;
   description: PerDeployment<string>;
   tag: string;
   auth: Auth;
-  /** The rate-limit bucket, per api_key (merchant) or client IP (checkout). */
   limit?: LimitBucket;
   params?: Record<string, PathParam>;
-  /** The query string, parsed (400 on a bad one) and handed to the handler as `query`. */
+  /** 400 on a bad one. */
   query?: z.ZodObject;
-  /** Request headers checked before the body is read (400 on a bad one). */
+  /** Checked before the body is read (400 on a bad one). */
   headers?: Record<string, HeaderParam>;
-  /** The JSON body, parsed (400, 413, 415) and handed to the handler as `body`. */
+  /** 400, 413, 415 on a bad one. */
   body?: Media & { required: boolean };
   replies: Partial<Record<number, Reply>>;
-  /** Error codes the operation may answer, each documented under its status. */
   errors: ErrorCode[];
   errorExamples?: Partial<Record<ErrorCode, ErrorExample>>;
-  /** The curl sample: the path with its parameters filled in, headers, body. */
   sample: { path: string; headers?: string[]; body?: unknown };
-  /** Left out of the merchants' reference, with the reason. */
+  /** With the reason. */
   undocumented?: string;
-  /** Why the operation is off here, if it is: it then answers 404 with that message, as if it did not exist, before anything is read. */
+  /** Answers 404 with this message, as if it did not exist, before anything is read. */
   unavailable?: () => string | false;
 }
 
-/** An operation with its literal types kept, so its route's context is typed from it. */
 export function operation<const O extends Operation>(op: O): O {
   return op;
 }
 
 export type ParamsOf<O extends Operation> = O['params'] extends Record<string, PathParam> ? { [K in keyof O['params']]: string } : Record<string, never>;
 
-/** What a handler receives, from its operation: params, the parsed body and query, the merchant. */
 export type OperationContext<O extends Operation> = {
   params: ParamsOf<O>;
   requestId: string;

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { type IdPrefix, isId } from '@/lib/ids';
 
-// The merchant API's paged lists (docs/api.md): a `cursor` query parameter that is the last
-// page's nextCursor, and a reply of `data` then `nextCursor`. Each call builds its own schemas.
+// Paged lists: `cursor` is the last page's nextCursor; replies are `data` then `nextCursor`.
 
-/** The `cursor` query parameter of a list whose items' ids begin with `prefix`. */
 export function cursorParam(prefix: IdPrefix) {
   return z
     .string()
@@ -13,7 +11,7 @@ export function cursorParam(prefix: IdPrefix) {
     .describe('The nextCursor of the previous page');
 }
 
-/** A page of `item`, published as `id`; `order` says which come first. */
+/** Published as `id`. */
 export function pageSchema<Item extends z.ZodType>(item: Item, { id, order }: { id: string; order: string }) {
   return z
     .object({

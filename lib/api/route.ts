@@ -10,10 +10,10 @@ import { withAdmin } from './with-admin';
 import { clientIp, withCheckout } from './with-checkout';
 import { withMerchant } from './with-merchant';
 
-/** A route export: Next's handler, carrying the operation it serves (the registry test reads it). */
+/** Next's handler, carrying its operation (the registry test reads it). */
 export type Route<O extends Operation> = ((req: Request, route: { params: Promise<ParamsOf<O>> }) => Response | Promise<Response>) & { operation: O };
 
-/** Declared headers, checked in order: 400 naming the header when one is sent and invalid. */
+/** In order: 400 naming a header sent invalid. */
 function readHeaders(req: Request, op: Operation): Record<string, string | undefined> {
   const values: Record<string, string | undefined> = {};
   for (const [name, { schema }] of Object.entries(op.headers ?? {})) {
@@ -26,18 +26,18 @@ function readHeaders(req: Request, op: Operation): Record<string, string | undef
   return values;
 }
 
-/** The schema of `media` in `version` (the newest without one: operations of no merchant). */
+/** The newest without a version (operations of no merchant). */
 function shapeFor(media: Media, version: ApiVersion | undefined): z.ZodType {
   return version ? forVersion(media.schema, media.before, version) : media.schema;
 }
 
-/** A body as `version` reads it: its shape first (later fields ignored), then the newest for defaults. */
+/** Its shape first (later fields ignored), then the newest for defaults. */
 function parseBody(media: Media, raw: Record<string, unknown> | undefined, version: ApiVersion | undefined): unknown {
   const shape = shapeFor(media, version);
   return parseWith(media.schema, shape === media.schema ? raw : parseWith(shape, raw));
 }
 
-/** The reply as `version` has it (docs/api.md#versioning): later fields dropped, new states mapped. */
+/** Later fields dropped, new states mapped (docs/api.md#versioning). */
 async function inVersion(op: Operation, response: Response, version: ApiVersion | undefined): Promise<Response> {
   const media = op.replies[response.status]?.body;
   if (!media || shapeFor(media, version) === media.schema) return response;
@@ -47,19 +47,19 @@ async function inVersion(op: Operation, response: Response, version: ApiVersion 
 
 type MerchantAudit = { db: Db; merchant: { merchantId: string; apiKey: string } };
 
-/** A change made with an API key, in the audit log (docs/portal.md#audit-log), once it has committed. */
+/** Audited once it has committed. */
 async function auditKeyRequest(req: Request, op: Operation, { db, merchant }: MerchantAudit, rawBody: Record<string, unknown> | undefined) {
   await recordAudit(db, {
     merchantId: merchant.merchantId,
     actor: { type: 'api_key', id: merchant.apiKey, label: merchant.apiKey, ip: clientIp(req) },
     action: `api.${op.operationId}`,
     target: `${op.method} ${new URL(req.url).pathname}`,
-    // A customer's personal data stays out: the log is kept 2 years, the customer's e-mails 90 days.
+    // Customers' personal data stays out: the log is kept 2 years, their e-mails 90 days.
     changes: rawBody ? { request: 'customer' in rawBody ? { ...rawBody, customer: '[omitted]' } : rawBody } : {},
   });
 }
 
-/** The route of `op`: auth and rate limit, then its headers, query and body parsed, then the handler. */
+/** Auth and rate limit, headers, query and body, then the handler. */
 export function route<const O extends Operation>(op: O, handler: (req: Request, ctx: OperationContext<O>) => Promise<Response>): Route<O> {
   const run = async (req: Request, ctx: ApiContext<Record<string, string>> & { version?: ApiVersion }): Promise<Response> => {
     const headers = readHeaders(req, op);

@@ -4,7 +4,7 @@ import { ApiError } from './errors';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const KNOWN = API_VERSIONS.join(', ');
 
-/** `value` as an API version, `fallback` when absent; an unknown one is a 400 naming `name`. */
+/** An unknown version is a 400 naming `name`. */
 export function versionOrFallback(
   value: string | null,
   fallback: ApiVersion,
@@ -13,7 +13,7 @@ export function versionOrFallback(
   if (value === null) return fallback;
   const trimmed = value.trim();
   if (isApiVersion(trimmed)) return trimmed;
-  // Quoted (JSON), and cut: the value is the caller's, and goes back into a message.
+  // Quoted and cut: the caller's value goes back into a message.
   const shown = JSON.stringify(trimmed.length > 40 ? `${trimmed.slice(0, 40)}…` : trimmed);
   throw new ApiError(
     'invalid_request',
@@ -24,7 +24,7 @@ export function versionOrFallback(
   );
 }
 
-/** The version a merchant request is answered in: its `ServicePay-Version` header, else the pinned one. */
+/** Its `ServicePay-Version` header, else the pinned one. */
 export function requestedVersion(req: Pick<Request, 'headers'>, pinned: ApiVersion, errorHeaders?: Record<string, string>): ApiVersion {
   return versionOrFallback(req.headers.get(VERSION_HEADER), pinned, { name: VERSION_HEADER, headers: errorHeaders });
 }

@@ -3,7 +3,7 @@ import { env } from '@/lib/env';
 import { ApiError, bearerUnauthorized } from './errors';
 import { type ApiHandler, withApi } from './handler';
 
-/** The operator API (docs/operations.md#operator-api): 404 while ADMIN_API_TOKEN is unset, 401 for a wrong token. */
+/** 404 while ADMIN_API_TOKEN is unset, 401 for a wrong token. */
 export function withAdmin<P = Record<string, never>>(handler: ApiHandler<P>) {
   return withApi<P>(async (req, ctx) => {
     const expected = env().ADMIN_API_TOKEN;

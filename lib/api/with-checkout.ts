@@ -3,24 +3,19 @@ import { getRateLimiter, type LimitBucket, rateLimitHeaders } from '@/lib/rate-l
 import { ApiError } from './errors';
 import { type ApiContext, withApi, withResponseHeaders } from './handler';
 
-/**
- * The client's address for the per-IP limit: the last X-Forwarded-For entry, the one our proxy
- * added (docs/operations.md: instances run behind one); entries left of it are the client's.
- */
+/** The last X-Forwarded-For entry, added by our proxy (docs/operations.md). */
 export function clientIp(req: Pick<Request, 'headers'>): string {
   const forwarded = req.headers.get('x-forwarded-for');
   return forwarded?.split(',').at(-1)?.trim() || req.headers.get('x-real-ip') || 'unknown';
 }
 
-// The token in these URLs is a secret: nobody caches an answer (every API reply is no-store,
-// lib/api/handler.ts), and nothing is sent as a referrer. The answers are data, never a document:
-// they may load nothing and be framed by nobody.
+// The token in these URLs is a secret: never cached, never a referrer; the answers load and frame nothing.
 const CHECKOUT_HEADERS = {
   'Referrer-Policy': 'no-referrer',
   'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
 };
 
-/** Public checkout routes (docs/api.md#checkout-session): no credentials, the route's limit per client IP, never cached. */
+/** No credentials, a per-IP limit, never cached. */
 export function withCheckout<P>(handler: (req: Request, ctx: ApiContext<P> & { db: Db }) => Promise<Response>, options: { limit: LimitBucket }) {
   return withApi<P>(async (req, ctx) => {
     const result = await getRateLimiter().limit(options.limit, clientIp(req));

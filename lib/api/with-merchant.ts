@@ -10,14 +10,10 @@ import { type ApiContext, withApi, withResponseHeaders } from './handler';
 interface MerchantContext<P> extends ApiContext<P> {
   merchant: AuthenticatedMerchant;
   db: Db;
-  /** The version this request is answered in, named on the reply (docs/api.md#versioning). */
   version: ApiVersion;
 }
 
-/**
- * Every merchant route: Bearer credentials, the route's rate limit (RateLimit-* headers after
- * authentication), then the handler with the request's API version. No credentials: refused first.
- */
+/** Bearer credentials, then the rate limit, then the handler with the request's API version. */
 export function withMerchant<P = Record<string, never>>(
   handler: (req: Request, ctx: MerchantContext<P>) => Promise<Response>,
   options: { limit: LimitBucket },

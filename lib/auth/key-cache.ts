@@ -4,34 +4,32 @@ import { notifyChannel } from '@/db/queries/api-keys';
 import { randomBase62 } from '@/lib/ids';
 import { errorFields, log } from '@/lib/log';
 
-// Performance (docs/performance.md#api-key-cache): keys this process authenticated, so a merchant
-// request makes one database round trip instead of two. PostgreSQL announces every change that
-// can turn a key away on KEY_CHANGES_CHANNEL, which empties the cache; the cache is used only
-// within TRUST_FOR_MS of the last beat this process sent itself on that channel and heard back.
+// Keys this process authenticated, so a merchant request makes one round trip instead of two.
+// Every change that can turn a key away is announced on KEY_CHANGES_CHANNEL and empties the cache,
+// which is used only within TRUST_FOR_MS of the last beat this process heard back on it.
 
 export const KEY_CHANGES_CHANNEL = 'servicepay_api_key_changes';
 
-/** What authentication needs of a key that authenticated; nothing else is kept. */
 export interface CachedKey {
   merchantId: string;
   secretHash: string;
   readOnly: boolean;
-  /** The merchant's pinned API version (docs/api.md#versioning); a change of it is announced. */
+  /** A change of it is announced. */
   apiVersion: ApiVersion;
 }
 
-/** A beat is sent at most this often, and only while keys are looked up. */
+/** At most this often, only while keys are looked up. */
 const BEAT_EVERY_MS = 1_000;
-/** How long after a returned beat was sent the cache may be used: the most a lost listen can hide a change. */
+/** The most a lost listen can hide a change. */
 export const TRUST_FOR_MS = 3_000;
-/** Keys kept at most; the oldest goes first. */
+/** The oldest goes first. */
 const MAX_KEYS = 50_000;
-/** After a failed LISTEN, the next try waits this long; a beat not back after as long listens anew. */
+/** Also how long a beat may stay out before listening anew. */
 const RETRY_LISTEN_MS = 10_000;
 
 export class KeyCache {
   private readonly keys = new Map<string, CachedKey>();
-  /** Bumped by every forgetting: a lookup that started under an older one is not kept. */
+  /** Bumped by every forgetting: an older lookup is not kept. */
   private generation = 0;
   private trustedUntil = 0;
   private lastBeat = -Infinity;
@@ -39,30 +37,28 @@ export class KeyCache {
   private listening: 'no' | 'starting' | 'yes' = 'no';
   private listenFailedAt = -Infinity;
   private unlisten?: () => Promise<void>;
-  /** When the oldest beat sent since the last one came back was sent. */
   private unheardSince?: number;
   private readonly beatPrefix = `beat:${randomBase62(16)}:`;
 
   constructor(
     private readonly database: Pick<Database, 'db' | 'listen'>,
-    /** Monotonic: the beats compare times of this process only. */
+    /** Monotonic, this process only. */
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** The key as it last authenticated, while announcements are known to arrive; else undefined. */
+  /** Undefined while announcements are not known to arrive. */
   get(key: string): CachedKey | undefined {
     const now = this.now();
     this.keepInformed(now);
-    // Not trusted now: kept, not used, until a beat comes back after every earlier announcement.
     return now < this.trustedUntil ? this.keys.get(key) : undefined;
   }
 
-  /** A ticket for remember(): taken before the database is read. */
+  /** Taken before the database is read. */
   ticket(): number {
     return this.generation;
   }
 
-  /** Keeps a key that just authenticated from the database, unless something was forgotten since `ticket`. */
+  /** Unless something was forgotten since `ticket`. */
   remember(key: string, value: CachedKey, ticket: number): void {
     if (ticket !== this.generation || this.now() >= this.trustedUntil) return;
     if (this.keys.size >= MAX_KEYS) this.keys.delete(this.keys.keys().next().value!);
@@ -78,7 +74,6 @@ export class KeyCache {
     return this.keys.size;
   }
 
-  /** Whether announcements are known to arrive now, so what is held may be used. */
   get trusted(): boolean {
     return this.now() < this.trustedUntil;
   }
@@ -87,14 +82,13 @@ export class KeyCache {
     return this.heardBeats;
   }
 
-  /** The payload of this cache's beat sent at `sentAt`. */
   beatPayload(sentAt: number): string {
     return this.beatPrefix + String(Math.floor(sentAt));
   }
 
   private keepInformed(now: number): void {
     if (this.listening === 'no' && now - this.listenFailedAt >= RETRY_LISTEN_MS) this.listen();
-    // A listen that a lost connection could not make again hears nothing: drop it and listen anew.
+    // A listen lost with its connection hears nothing: listen anew.
     if (this.listening === 'yes' && this.unheardSince !== undefined && now - this.unheardSince >= RETRY_LISTEN_MS) {
       log.warn('no beat of the key cache came back in 10 s: listening for API key changes anew');
       this.unheardSince = undefined;
@@ -126,7 +120,6 @@ export class KeyCache {
 
   private heard(payload: string): void {
     if (!payload.startsWith('beat:')) return this.forget();
-    // Another process's beat says nothing about this process's listen.
     if (!payload.startsWith(this.beatPrefix)) return;
     this.heardBeats++;
     this.unheardSince = undefined;
@@ -134,7 +127,7 @@ export class KeyCache {
   }
 }
 
-// On globalThis, as the database is (db/client.ts): a dev-server reload keeps the cache and its listen.
+// On globalThis, as the database is: a dev-server reload keeps the cache.
 const holder = globalThis as typeof globalThis & { __servicepayKeyCaches?: WeakMap<Db, KeyCache> };
 const caches = (holder.__servicepayKeyCaches ??= new WeakMap());
 
@@ -147,7 +140,7 @@ export function keyCacheOf(database: Pick<Database, 'db' | 'listen'>): KeyCache 
   return cache;
 }
 
-/** Empties this process's cache of `db` at once, after a change that can turn a key away was committed. */
+/** After a committed change that can turn a key away. */
 export function forgetApiKeys(db: Db): void {
   caches.get(db)?.forget();
 }

@@ -3,22 +3,19 @@ import type { Db } from '@/db/client';
 import { touchApiKeys } from '@/db/queries/api-keys';
 import { errorFields, log } from '@/lib/log';
 
-// Performance (docs/performance.md#key-use-batching): an API key's last use, to the minute, noted on
-// the request path and written a few seconds later, many keys to a statement. SIGTERM writes them
-// at once; a process killed outright loses a few seconds of them (shown, never decided on).
+// An API key's last use, to the minute: noted on the request path, written seconds later in batches.
+// A process killed outright loses a few seconds of them (shown, never decided on).
 const RECORD_EVERY_MS = 60_000;
 const FLUSH_AFTER_MS = 5_000;
 const FLUSH_BATCH = 500;
 
-/** When this process last noted each key, so a key is noted at most once a minute. */
+/** So a key is noted at most once a minute. */
 const lastNoted = new Map<string, number>();
-/** Keys noted and not yet written, per database (tests use several). */
+/** Per database (tests use several). */
 const pending = new Map<Db, Set<string>>();
 let flushTimer: NodeJS.Timeout | undefined;
-/** Settles what Next.js waits for (waitBeforeExit) once the notes pending now are written. */
 let settleWritten: (() => void) | undefined;
 
-/** Notes that `apiKey` authenticated; written within a few seconds, at most once a minute per key. */
 export function recordUse(db: Db, apiKey: string): void {
   const now = Date.now();
   if (now - (lastNoted.get(apiKey) ?? 0) < RECORD_EVERY_MS) return;
@@ -35,7 +32,7 @@ export function recordUse(db: Db, apiKey: string): void {
 
 let flushesOnSignal = false;
 
-/** Ties the final write to `after()` inside a `next start` request; elsewhere the timer alone writes. */
+/** Inside a `next start` request the final write is tied to `after()`. */
 function waitBeforeExit(promise: Promise<void>): void {
   try {
     after(promise);
@@ -47,7 +44,7 @@ function waitBeforeExit(promise: Promise<void>): void {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void flushKeyUse());
 }
 
-/** Writes every noted use now (the timer's job; tests call it too). */
+/** The timer's job; tests call it too. */
 export async function flushKeyUse(): Promise<void> {
   clearTimeout(flushTimer);
   flushTimer = undefined;

@@ -7,8 +7,7 @@ import { env } from '@/lib/env';
 import { randomBase62 } from '@/lib/ids';
 import type { Lang } from '@/lib/i18n/locale';
 
-// The customer's way in (docs/customers.md#the-manage-page): /manage/<token>, expiring. Only a
-// SHA-256 of the token is stored.
+// The customer's way in: /manage/<token>, expiring; only a SHA-256 of the token is stored.
 
 const MANAGE_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const MANAGE_TOKEN_PATTERN = /^mng_[0-9A-Za-z]{40}$/;
@@ -20,7 +19,7 @@ export interface ManageLink {
   expiresAt: Date;
 }
 
-/** A new link to the plan's page, valid for `ttlMs` (7 days by default). */
+/** 7 days by default. */
 export async function createManageLink(
   db: Db,
   plan: Pick<PlanRow, 'id' | 'merchantId'>,
@@ -32,7 +31,7 @@ export async function createManageLink(
   return { url: `${env().APP_URL}/manage/${token}`, expiresAt };
 }
 
-/** The plan (and its merchant's name) a live token opens, or null for a malformed, unknown or expired one. */
+/** Null for a malformed, unknown or expired token. */
 export async function findManagedPlan(
   db: Db,
   token: string,
@@ -42,12 +41,11 @@ export async function findManagedPlan(
   return (await findPlanByManageLink(db, sha256Hex(token), now)) ?? null;
 }
 
-/** Counts one opening of the page (the merchant's plan page shows it). */
 export async function recordManageLinkUse(db: Db, token: string, now: Date = new Date()): Promise<void> {
   await countManageLinkUse(db, sha256Hex(token), now);
 }
 
-/** The customer read the manage page in `lang`: their e-mails follow (the plan's updatedAt stays). */
+/** Their e-mails follow this language (updatedAt stays). */
 export async function recordCustomerLang(db: Db, plan: PlanRow, lang: Lang): Promise<void> {
   if (plan.customerLang === lang) return;
   await setCustomerLang(db, plan.id, lang);

@@ -6,12 +6,11 @@ export function sha256Hex(value: string): string {
   return hash('sha256', value, 'hex');
 }
 
-/** Constant-time comparison of two strings of any lengths (both hashed first). */
+/** Constant time for any lengths (both hashed first). */
 export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(hash('sha256', a, 'buffer'), hash('sha256', b, 'buffer'));
 }
 
-/** Compares a presented secret with a stored SHA-256 hex digest, in constant time. */
 export function secretMatchesHash(secret: string, storedHashHex: string): boolean {
   const presented = hash('sha256', secret, 'buffer');
   const stored = Buffer.from(storedHashHex, 'hex');
@@ -20,7 +19,7 @@ export function secretMatchesHash(secret: string, storedHashHex: string): boolea
 
 export type KeyMode = 'live' | 'test';
 
-/** A production deployment's keys are live; every other deployment's are test keys (docs/api.md#authentication). */
+/** Only a production deployment's keys are live. */
 export function deploymentKeyMode(settings = env()): KeyMode {
   return settings.NODE_ENV === 'production' && !settings.SANDBOX_DEPLOYMENT ? 'live' : 'test';
 }
