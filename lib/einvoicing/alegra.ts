@@ -4,16 +4,14 @@ import { callProvider, readDianMessage, unreadable, type CallOptions } from './h
 import { amountNumber, unitNetOf, type Line, type Totals } from './money';
 import { EInvoiceAuthError, EInvoiceRetryableError, type DianMessage, type DocumentLookup, type EInvoiceProvider, type IssueResult } from './provider';
 
-// Alegra's e-provider API (docs/einvoicing.md#alegra): the whole document for the merchant's
-// company, numbered by us in its DIAN resolution. A number sent twice (DIAN rule 90) reads the
-// issued document back, never a second one.
+// Alegra (docs/einvoicing.md#alegra): we number each document in the merchant's DIAN resolution; a
+// number sent twice (DIAN rule 90) reads the issued document back.
 
 export const ALEGRA_SANDBOX_URL = 'https://sandbox-api.alegra.com/e-provider/col/v1';
 export const ALEGRA_PRODUCTION_URL = 'https://api.alegra.com/e-provider/col/v1';
 
 export interface AlegraCredentials {
   token: string;
-  /** The merchant's associated company at Alegra. */
   companyId: string;
 }
 
@@ -50,7 +48,7 @@ function alegraItem(line: Line): Record<string, unknown> {
 }
 
 function alegraTotals(totals: Totals): Record<string, unknown> {
-  // Line discounts are inside each line's subtotal; discountTotal is for document-level ones.
+  // Line discounts are inside each subtotal; discountTotal is document-level.
   return {
     grossTotal: amountNumber(totals.lineExtension),
     taxableTotal: amountNumber(totals.taxable),
@@ -68,7 +66,6 @@ function numberingOf(draft: { numbering: CallerNumbering | null; kind: string })
   return draft.numbering;
 }
 
-/** `POST /invoices`' body for a draft numbered within the merchant's resolution. */
 export function alegraInvoiceBody(draft: InvoiceDraft, companyId: string): Record<string, unknown> {
   const numbering = numberingOf(draft);
   const r = numbering.resolution!;
@@ -85,7 +82,7 @@ export function alegraInvoiceBody(draft: InvoiceDraft, companyId: string): Recor
   };
 }
 
-/** `POST /credit-notes`' body: our internal consecutive, citing the invoice by prefix, number and CUFE. */
+/** Our own consecutive, citing the invoice by prefix, number and CUFE. */
 export function alegraCreditNoteBody(draft: CreditNoteDraft, companyId: string): Record<string, unknown> {
   const numbering = numberingOf(draft);
   const { invoice } = draft;
@@ -108,7 +105,6 @@ const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : typeof 
 
 type Parsed = IssueResult | { status: 'PENDING' } | { status: 'DUPLICATE'; cufe?: string };
 
-/** DIAN's answer inside an Alegra document: `governmentResponse{code,message,errorMessages[]}`. */
 function governmentMessages(doc: Record<string, unknown>): { rule: string; message: string; rejects: boolean }[] {
   const gov = isObject(doc.governmentResponse) ? doc.governmentResponse : {};
   const texts = Array.isArray(gov.errorMessages) ? gov.errorMessages.map((t) => (typeof t === 'string' ? t : JSON.stringify(t))) : [];
@@ -118,7 +114,7 @@ function governmentMessages(doc: Record<string, unknown>): { rule: string; messa
   return messages;
 }
 
-/** An Alegra document as the port's answer: ACCEPTED → ISSUED; REJECTED → its rules, or DUPLICATE for rule 90. */
+/** ACCEPTED → ISSUED; REJECTED → its rules, or DUPLICATE for rule 90. */
 export function parseAlegraDocument(json: unknown, kind: 'INVOICE' | 'CREDIT_NOTE', environment: DianEnvironment): Parsed | null {
   const body = isObject(json) ? json : {};
   const doc = kind === 'INVOICE' ? body.invoice : (body.creditNote ?? body.credit_note);
@@ -146,7 +142,7 @@ export function parseAlegraDocument(json: unknown, kind: 'INVOICE' | 'CREDIT_NOT
   return { status: 'PENDING' };
 }
 
-/** Alegra's own refusals (400/422): `{ message, code }`, sometimes with a list of errors. */
+/** `{ message, code }`, sometimes with a list of errors. */
 function refusal(json: unknown, status: number): DianMessage[] {
   const body = isObject(json) ? json : {};
   const code = str(body.code) ?? String(status);
@@ -196,7 +192,7 @@ export function createAlegraProvider(options: AlegraOptions): EInvoiceProvider {
     const parsed = reply.status === 409 ? ({ status: 'DUPLICATE' } as const) : parseAlegraDocument(reply.json, kind, environment);
     if (!parsed) throw unreadable('Alegra', reply.status);
     if (parsed.status === 'DUPLICATE') {
-      // Our number was processed before (a retry after a lost answer): read back what was issued.
+      // Processed before (a retry after a lost answer): read back what was issued.
       const existing = await find({ kind, reference: draft.reference, number });
       if (existing?.status === 'ISSUED') return existing;
       throw new EInvoiceRetryableError(`Alegra says ${number} was already processed but does not show it yet`);

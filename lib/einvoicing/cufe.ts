@@ -1,41 +1,38 @@
 import { createHash } from 'node:crypto';
 import { formatAmount } from './money';
 
-// DIAN's document keys (docs/einvoicing.md#cufe): CUFE and CUDE, SHA-384 hex of concatenated fields.
-// Each field is checked first: a malformed one would hash to a key DIAN rejects after the number is burned.
+// CUFE and CUDE (docs/einvoicing.md#cufe): SHA-384 of concatenated fields, each checked first, since
+// a malformed one hashes to a key DIAN rejects after the number is burned.
 
-/** DIAN's ProfileExecutionID: 1 production, 2 habilitación (tests). */
+/** 1 production, 2 habilitación. */
 export type DianEnvironment = 1 | 2;
 
 interface DocumentKeyFields {
-  /** cbc:ID with its prefix, e.g. SETP990000001. */
+  /** With its prefix. */
   number: string;
-  /** IssueDate, YYYY-MM-DD (Bogotá). */
+  /** Bogotá */
   issueDate: string;
-  /** IssueTime with its offset, HH:MM:SS-05:00. */
+  /** HH:MM:SS-05:00 */
   issueTime: string;
-  /** LegalMonetaryTotal/LineExtensionAmount, in cents. */
   lineExtension: number;
-  /** Document-level TaxAmount of IVA (01), INC (04) and ICA (03), in cents; 0 when absent. */
+  /** IVA (01), INC (04) and ICA (03) in cents; 0 when absent. */
   iva: number;
   inc: number;
   ica: number;
-  /** LegalMonetaryTotal/PayableAmount, in cents. */
   payable: number;
-  /** The issuer's NIT, digits only, without its check digit. */
+  /** Digits only, without its check digit. */
   supplierNit: string;
-  /** The buyer's identification, digits only, without a NIT's check digit (222222222222 for a final consumer). */
+  /** Digits only, without a check digit (222222222222 for a final consumer). */
   buyerId: string;
   environment: DianEnvironment;
 }
 
 export interface CufeFields extends DocumentKeyFields {
-  /** The numbering range's technical key (ClTec): 40 lower-case hex characters. */
+  /** ClTec: 40 lower-case hex characters. */
   technicalKey: string;
 }
 
 export interface CudeFields extends DocumentKeyFields {
-  /** The software PIN the issuer registered with DIAN. */
   softwarePin: string;
 }
 
@@ -75,13 +72,12 @@ function commonString(f: DocumentKeyFields): string {
   );
 }
 
-/** The string an invoice's CUFE hashes (exported for tests and for explaining a mismatch). */
+/** Exported for tests and for explaining a mismatch. */
 export function cufeString(f: CufeFields): string {
   check(TECHNICAL_KEY_PATTERN.test(f.technicalKey), 'technicalKey must be the numbering range\'s 40 lower-case hex characters');
   return commonString(f) + f.technicalKey + f.environment;
 }
 
-/** The string a credit note's CUDE hashes. */
 export function cudeString(f: CudeFields): string {
   check(/^\d{4,10}$/.test(f.softwarePin), 'softwarePin must be the software PIN registered with DIAN (digits), not the technical key');
   return commonString(f) + f.softwarePin + f.environment;
@@ -97,7 +93,7 @@ export function cude(f: CudeFields): string {
   return sha384(cudeString(f));
 }
 
-/** DIAN's public page of a document, the QR code's content: the test catalogue in habilitación. */
+/** The QR code's content: the test catalogue in habilitación. */
 export function dianQrUrl(documentKey: string, environment: DianEnvironment): string {
   const host = environment === 1 ? 'catalogo-vpfe.dian.gov.co' : 'catalogo-vpfe-hab.dian.gov.co';
   return `https://${host}/document/searchqr?documentkey=${documentKey}`;

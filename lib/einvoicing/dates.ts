@@ -1,32 +1,29 @@
 import { addInterval, type BillingInterval } from '@/lib/calendar/interval';
 
-// Dates of an electronic invoice (docs/einvoicing.md#dates): on the Bogotá clock (UTC−5, no DST)
-// with its offset, and the period as the Bogotá days the charge pays for.
+// An invoice's dates on the Bogotá clock (UTC−5, no DST), and the days the charge pays for.
 
 const BOGOTA_OFFSET_MS = -5 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** `at`'s Bogotá calendar date, YYYY-MM-DD. */
 export function bogotaDate(at: Date): string {
   const local = new Date(at.getTime() + BOGOTA_OFFSET_MS);
   return `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
 }
 
-/** DIAN's IssueDate and IssueTime of a document issued at `at`: `2026-11-28` and `10:00:00-05:00`. */
+/** `2026-11-28` and `10:00:00-05:00`. */
 export function bogotaIssueDateTime(at: Date): { date: string; time: string } {
   const local = new Date(at.getTime() + BOGOTA_OFFSET_MS);
   return { date: bogotaDate(at), time: `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}-05:00` };
 }
 
-/** Bogotá dates, both included. */
 export interface InvoicePeriod {
   start: string;
   end: string;
 }
 
-/** The days a charge pays for, by the plan's interval and anchor day; a SINGLE plan, its charge's day. */
+/** By interval and anchor day; a SINGLE plan's is its charge's day. */
 export function invoicePeriod(periodStart: Date, interval: BillingInterval | null, anchorDay: number | null): InvoicePeriod {
   if (!interval) return { start: bogotaDate(periodStart), end: bogotaDate(periodStart) };
   const next = addInterval(periodStart, interval, anchorDay);

@@ -3,67 +3,61 @@ import { bogotaIssueDateTime, type InvoicePeriod } from './dates';
 import { priceLine, totalsOf, type Line, type LineInput, type Totals } from './money';
 import { readNit } from './nit';
 
-// What ServicePay asks a provider to issue (docs/einvoicing.md#documents): one draft, checked and
-// totalled here, which every adapter maps.
+// One draft of what a provider is asked to issue, checked and totalled here, mapped by every adapter.
 
-/** The buyer's identification document: cédula, NIT, cédula de extranjería, pasaporte. */
 export type TaxIdType = 'CC' | 'NIT' | 'CE' | 'PP';
 
 export const TAX_ID_TYPES: readonly TaxIdType[] = ['CC', 'NIT', 'CE', 'PP'];
 
-/** DIAN's code of each document type (Anexo 1.9, table 13.2.1; CC 13 and NIT 31 as Factus' constants write them). */
+/** Anexo 1.9, table 13.2.1. */
 export const DIAN_TAX_ID_CODE: Record<TaxIdType, string> = { CC: '13', NIT: '31', CE: '22', PP: '41' };
 
-/** DIAN's generic buyer: the final consumer, when the buyer asks for no invoice in its name. */
+/** The final consumer, when the buyer asks for no invoice in its name. */
 export const FINAL_CONSUMER_ID = '222222222222';
 export const FINAL_CONSUMER_NAME = 'Consumidor final';
 
 export interface TaxId {
   type: TaxIdType;
-  /** Digits for CC and NIT (a NIT without its check digit); letters and digits for CE and PP. */
+  /** Digits for CC and NIT (no check digit); letters and digits for CE and PP. */
   number: string;
-  /** A NIT's check digit; null for every other type. */
+  /** Null for every type but NIT. */
   dv: number | null;
 }
 
 export interface Buyer {
-  /** null: the final consumer (222222222222). */
+  /** null: the final consumer. */
   taxId: TaxId | null;
   legalName: string;
   email: string | null;
 }
 
-/** How the charge was paid, as the transaction records it. */
 export type PaymentMethod = 'CARD' | 'NEQUI' | 'PSE';
 
-/** DIAN's payment-means code (Anexo 1.9, 13.3.4.2): 48 for cards, 47 for PSE and Nequi. */
+/** Anexo 1.9, 13.3.4.2: 48 for cards, 47 for PSE and Nequi. */
 export const DIAN_PAYMENT_MEANS: Record<PaymentMethod, string> = { CARD: '48', NEQUI: '47', PSE: '47' };
 
-/** A DIAN numbering resolution (rango de numeración) the merchant was authorised. */
 export interface Resolution {
   number: string;
   /** Up to 4 letters and digits; may be empty. */
   prefix: string;
   from: number;
   to: number;
-  /** Bogotá dates, both included. */
   startDate: string;
   endDate: string;
   technicalKey: string;
 }
 
-/** The number we give a document when the provider does not (Alegra). */
+/** When the provider does not number it (Alegra). */
 export interface CallerNumbering {
   prefix: string;
   number: number;
-  /** An invoice's numbers come from a DIAN resolution; a credit note's from our own consecutive. */
+  /** A DIAN resolution for invoices, our own consecutive for credit notes. */
   resolution: Resolution | null;
 }
 
 interface DocumentDraft {
-  /** Our id of what is invoiced (txn_… or the credit note's id): the provider's idempotency key. */
+  /** txn_… or the credit note's id: the provider's idempotency key. */
   reference: string;
-  /** Bogotá IssueDate and IssueTime (HH:MM:SS-05:00). */
   issue: { date: string; time: string };
   buyer: Buyer;
   lines: Line[];
@@ -77,16 +71,14 @@ export interface InvoiceDraft extends DocumentDraft {
   period: InvoicePeriod;
 }
 
-/** The invoice a credit note annuls, as it was issued. */
 export interface InvoiceCitation {
-  /** With its prefix, e.g. SETP990000001. */
   number: string;
   prefix: string;
   cufe: string;
   issueDate: string;
 }
 
-/** DIAN's credit-note concepts: 1 partial return, 2 annulment, 3 discount, 4 price adjustment. */
+/** 1 partial return, 2 annulment, 3 discount, 4 price adjustment. */
 export type CreditNoteConcept = '1' | '2' | '3' | '4';
 
 export interface CreditNoteDraft extends DocumentDraft {
@@ -95,7 +87,7 @@ export interface CreditNoteDraft extends DocumentDraft {
   invoice: InvoiceCitation;
 }
 
-/** A draft that cannot be issued, naming the field; the caller's mistake, never the provider's. */
+/** The caller's mistake, never the provider's. */
 export class EInvoiceDraftError extends Error {
   constructor(
     readonly field: string,
@@ -110,12 +102,12 @@ function ensure(condition: boolean, field: string, message: string): void {
   if (!condition) throw new EInvoiceDraftError(field, message);
 }
 
-/** The buyer's identification as DIAN's key and the providers take it: digits, no check digit. */
+/** Digits, no check digit. */
 export function buyerIdentification(buyer: Buyer): string {
   return buyer.taxId?.number ?? FINAL_CONSUMER_ID;
 }
 
-/** The final consumer buying with `email` (null when the customer gave none). */
+/** `email` null when the customer gave none. */
 export function finalConsumer(email: string | null): Buyer {
   return { taxId: null, legalName: FINAL_CONSUMER_NAME, email };
 }
@@ -187,13 +179,13 @@ function documentDraft(input: DraftInput, kind: 'INVOICE' | 'CREDIT_NOTE'): Docu
   };
 }
 
-/** The invoice of one charge, its lines priced IVA included. */
+/** Its lines priced IVA included. */
 export function invoiceDraft(input: DraftInput & { period: InvoicePeriod }): InvoiceDraft {
   ensure(/^\d{4}-\d{2}-\d{2}$/.test(input.period.start) && input.period.end >= input.period.start, 'period', 'must be Bogotá dates, start on or before end');
   return { kind: 'INVOICE', ...documentDraft(input, 'INVOICE'), period: input.period };
 }
 
-/** A credit note citing the invoice it corrects; concept 2 (annulment) repeats the invoice's lines. */
+/** Concept 2 (annulment) repeats the invoice's lines. */
 export function creditNoteDraft(input: DraftInput & { concept: CreditNoteConcept; invoice: InvoiceCitation }): CreditNoteDraft {
   const { invoice } = input;
   ensure(/^[0-9a-f]{96}$/.test(invoice.cufe), 'invoice.cufe', 'must be the invoice\'s CUFE, 96 lower-case hex characters');

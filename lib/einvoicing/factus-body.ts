@@ -1,12 +1,10 @@
 import { DIAN_PAYMENT_MEANS, DIAN_TAX_ID_CODE, FINAL_CONSUMER_ID, FINAL_CONSUMER_NAME, type Buyer, type CreditNoteDraft, type InvoiceDraft } from './draft';
 import { formatAmount, unitNetOf, type Line } from './money';
 
-// What ServicePay sends Factus API v2 for a draft (docs/einvoicing.md#factus), held to fixtures by
-// contract.test.ts. `items.*.price` is net of IVA and discounts (v2).
+// What we send Factus API v2 (contract.test.ts holds it to fixtures). `items.*.price` is net of IVA and discounts.
 
 const withEmail = (buyer: Buyer) => (buyer.email ? { email: buyer.email } : {});
 
-/** The buyer as Factus' `customer`: the final consumer, a company by NIT, or a person by document. */
 export function factusCustomer(buyer: Buyer): Record<string, unknown> {
   const id = buyer.taxId;
   if (!id) {
@@ -40,7 +38,7 @@ function factusItem(line: Line, index: number): Record<string, unknown> {
   };
 }
 
-/** What Factus totals the lines to; a cent's difference from the charge goes in `cash_rounding_amount`. */
+/** A cent's difference from the charge goes in `cash_rounding_amount`. */
 export function factusComputedTotal(lines: readonly Line[]): number {
   let total = 0;
   for (const line of lines) {
@@ -56,7 +54,6 @@ function paymentDetails(draft: InvoiceDraft | CreditNoteDraft) {
   return [{ payment_form: '1', payment_method_code: DIAN_PAYMENT_MEANS[draft.paymentMethod], amount: formatAmount(draft.totals.payable) }];
 }
 
-/** `POST /v2/bills/validate`'s body for a draft. */
 export function factusInvoiceBody(draft: InvoiceDraft, numberingRangeId?: number | null): Record<string, unknown> {
   return {
     reference_code: draft.reference,
@@ -71,7 +68,7 @@ export function factusInvoiceBody(draft: InvoiceDraft, numberingRangeId?: number
   };
 }
 
-/** `POST /v2/credit-notes/validate`'s body: the same lines and buyer, citing the invoice by number. */
+/** The same lines and buyer, citing the invoice by number. */
 export function factusCreditNoteBody(draft: CreditNoteDraft): Record<string, unknown> {
   return {
     reference_code: draft.reference,

@@ -4,9 +4,8 @@ import { factusCreditNoteBody, factusInvoiceBody } from './factus-body';
 import { callProvider, readDianMessage, unreadable, type CallOptions } from './http';
 import { EInvoiceAuthError, EInvoiceRetryableError, type DianMessage, type DocumentLookup, type EInvoiceProvider, type IssueResult } from './provider';
 
-// Factus API v2 (docs/einvoicing.md#factus): the merchant's account numbers each document; our
-// reference as `reference_code` makes a repeat the same document. A rejected document is deleted
-// (Factus holds new ones back while it keeps one).
+// Factus API v2 (docs/einvoicing.md#factus): its account numbers each document, our reference as
+// `reference_code` makes a repeat the same one. A rejected document is deleted (it blocks new ones).
 
 export const FACTUS_SANDBOX_URL = 'https://api-sandbox.factus.com.co';
 export const FACTUS_PRODUCTION_URL = 'https://api.factus.com.co';
@@ -16,7 +15,7 @@ export interface FactusCredentials {
   clientSecret: string;
   username: string;
   password: string;
-  /** Needed only when the merchant's Factus account has more than one active range. */
+  /** Only when the account has more than one active range. */
   numberingRangeId?: number | null;
 }
 
@@ -25,14 +24,14 @@ type Parsed = IssueResult | { status: 'PENDING' };
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
-/** DIAN's messages in `data.errors`: a map of rule → text ("Regla: FAJ44b, Notificación: …"). */
+/** A map of rule → text. */
 function factusMessages(errors: unknown): { rule: string; message: string; rejects: boolean }[] {
   if (isObject(errors)) return Object.entries(errors).map(([rule, text]) => readDianMessage(String(text), rule));
   if (Array.isArray(errors)) return errors.map((text) => readDianMessage(typeof text === 'string' ? text : JSON.stringify(text)));
   return [];
 }
 
-/** A Factus reply as the port's answer: validated → ISSUED, "Rechazo" → REJECTED, else PENDING; null if not a document. */
+/** Validated → ISSUED, "Rechazo" → REJECTED, else PENDING; null if not a document. */
 export function parseFactusDocument(json: unknown, kind: 'INVOICE' | 'CREDIT_NOTE', environment: DianEnvironment): Parsed | null {
   const data = isObject(json) ? json.data : undefined;
   if (!isObject(data)) return null;
@@ -57,7 +56,7 @@ export function parseFactusDocument(json: unknown, kind: 'INVOICE' | 'CREDIT_NOT
   return { status: 'PENDING' };
 }
 
-/** Factus' validation errors (422/400): Laravel's `{ message, errors: { field: [text] } }` or a list. */
+/** Laravel's `{ message, errors }` or a list. */
 function validationErrors(json: unknown, status: number): DianMessage[] {
   const body = isObject(json) ? json : {};
   const errors = body.errors;
@@ -75,7 +74,7 @@ interface CachedToken {
   expiresAt: number;
 }
 
-/** Bearer tokens per account, shared in this process: a burst asks Factus for one. */
+/** Shared in this process: a burst asks for one. */
 const tokens = new Map<string, CachedToken | Promise<CachedToken>>();
 
 interface FactusOptions extends CallOptions {
@@ -107,12 +106,12 @@ export function createFactusProvider(options: FactusOptions): EInvoiceProvider {
     const body = isObject(reply.json) ? reply.json : {};
     const value = str(body.access_token);
     if (reply.status !== 200 || !value) throw unreadable('Factus', reply.status);
-    // Renewed a minute early: the documented lifetime (an hour) and the sample's 600 s disagree.
+    // A minute early: the documented hour and the sample's 600 s disagree.
     const lifetime = typeof body.expires_in === 'number' ? body.expires_in : 600;
     return { value, expiresAt: now() + Math.max(0, lifetime - 60) * 1000 };
   }
 
-  /** The account's token: one request at a time per account, however many documents are issued at once. */
+  /** One request at a time per account. */
   async function accessToken(): Promise<string> {
     const cached = tokens.get(cacheKey);
     if (cached && !(cached instanceof Promise) && now() < cached.expiresAt) return cached.value;
@@ -134,7 +133,7 @@ export function createFactusProvider(options: FactusOptions): EInvoiceProvider {
     if (cached && !(cached instanceof Promise) && cached.value === value) tokens.delete(cacheKey);
   };
 
-  /** A call with the bearer token; a 401 drops the token and tries once more with a new one. */
+  /** A 401 drops the token and tries once more. */
   async function api(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) {
     for (let attempt = 0; ; attempt++) {
       const bearer = await accessToken();
@@ -176,7 +175,6 @@ export function createFactusProvider(options: FactusOptions): EInvoiceProvider {
     const reply = await api('POST', path, body);
     if (reply.status === 400 || reply.status === 422) return { status: 'REJECTED', errors: validationErrors(reply.json, reply.status) };
     if (reply.status === 409) {
-      // A document with this reference, or one Factus holds rejected and unvalidated, is in the way.
       const existing = await find({ kind, reference });
       if (existing?.status === 'ISSUED') return existing;
       if (existing?.status === 'REJECTED' && !retried) {
@@ -195,8 +193,7 @@ export function createFactusProvider(options: FactusOptions): EInvoiceProvider {
     }
     if (parsed.status === 'PENDING') throw new EInvoiceRetryableError('DIAN has not validated the document yet; the same draft is sent again later');
     if (parsed.status === 'REJECTED') {
-      // Factus holds a rejected document and refuses new ones until it is deleted; it spent no
-      // number (DIAN does not consume a rejected consecutive), and the corrected draft is sent anew.
+      // A rejected document blocks new ones until deleted; it spent no number, so the draft is sent anew.
       await api('DELETE', `${routes(kind)}/destroy/reference/${encodeURIComponent(reference)}`).catch(() => undefined);
     }
     return parsed;

@@ -1,7 +1,6 @@
 import { EInvoiceAuthError, EInvoiceRetryableError } from './provider';
 
-// One HTTP call to a provider: a deadline on every call, JSON read once, and the statuses every
-// provider means alike turned into the port's errors.
+// One HTTP call to a provider: a deadline, JSON read once, shared statuses as the port's errors.
 
 /** The default of EINVOICE_CALL_TIMEOUT_MS. */
 export const PROVIDER_CALL_TIMEOUT_MS = 30_000;
@@ -17,7 +16,6 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** Retry-After in milliseconds (seconds or an HTTP date), when the provider gave one. */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
   const value = headers.get('retry-after');
   if (!value) return undefined;
@@ -26,7 +24,7 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-/** Sends the request: retryable errors for network, timeout, 408, 429, 5xx; auth errors for 401/403. */
+/** Retryable: network, timeout, 408, 429, 5xx; auth: 401/403. */
 export async function callProvider(
   provider: string,
   url: string,
@@ -59,12 +57,12 @@ export async function callProvider(
   return { status: res.status, json, headers: res.headers };
 }
 
-/** A reply that is none of the shapes the provider documents: retryable, since the document may exist. */
+/** Retryable, since the document may exist. */
 export function unreadable(provider: string, status: number): EInvoiceRetryableError {
   return new EInvoiceRetryableError(`${provider} answered HTTP ${status} with a body we cannot read`);
 }
 
-/** DIAN's messages as providers write them, "Regla: FAD06, Rechazo: …": the rule and whether it rejects. */
+/** "Regla: FAD06, Rechazo: …": the rule and whether it rejects. */
 export function readDianMessage(text: string, fallbackRule = 'DIAN'): { rule: string; message: string; rejects: boolean } {
   const rule = /Regla:\s*([A-Za-z0-9]+)/i.exec(text)?.[1] ?? fallbackRule;
   return { rule, message: text.trim(), rejects: /rechazo/i.test(text) };

@@ -5,8 +5,7 @@ import { createFactusProvider, FACTUS_PRODUCTION_URL, FACTUS_SANDBOX_URL, type F
 import type { CallOptions } from './http';
 import type { EInvoiceProvider } from './provider';
 
-// A merchant's provider from its settings (docs/einvoicing.md#settings): production APIs and DIAN's
-// production (1) in a production deployment, sandboxes and habilitación (2) everywhere else.
+// A merchant's provider: production APIs and DIAN profile 1 in production, sandboxes and habilitación (2) elsewhere.
 
 export type ProviderSettings = ({ provider: 'factus' } & FactusCredentials) | ({ provider: 'alegra' } & AlegraCredentials);
 
@@ -14,7 +13,6 @@ type Deployment = Pick<ReturnType<typeof env>, 'NODE_ENV' | 'SANDBOX_DEPLOYMENT'
 
 const isProduction = (settings: Deployment) => settings.NODE_ENV === 'production' && !settings.SANDBOX_DEPLOYMENT;
 
-/** DIAN's ProfileExecutionID documents are issued under in this deployment. */
 export function dianEnvironment(settings: Deployment = env()): DianEnvironment {
   return isProduction(settings) ? 1 : 2;
 }

@@ -1,7 +1,7 @@
-// The money of an electronic invoice (docs/einvoicing.md#amounts): prices include IVA, each line's
-// net rounded half-even to the cent, the payable total exactly what was paid. Integer cents.
+// Invoice money (docs/einvoicing.md#amounts), integer cents: prices include IVA, each line's net
+// rounded half-even, the payable total exactly what was paid.
 
-/** IVA of a line: 19 and 5 %, 0 (exempt: an IVA line at 0 %), or excluded (no IVA line at all). */
+/** 0 is exempt (an IVA line at 0 %); excluded has no IVA line. */
 export type IvaRate = 19 | 5 | 0 | 'excluded';
 
 export const IVA_RATES: readonly IvaRate[] = [19, 5, 0, 'excluded'];
@@ -10,7 +10,7 @@ function assertCents(value: number, name: string): void {
   if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number of cents, 0 or more (got ${value})`);
 }
 
-/** numerator / denominator rounded half to even (banker's rounding), both positive integers. */
+/** Half to even, both positive integers. */
 function divideHalfEven(numerator: number, denominator: number): number {
   const quotient = Math.floor(numerator / denominator);
   const twiceRest = 2 * (numerator - quotient * denominator);
@@ -18,7 +18,7 @@ function divideHalfEven(numerator: number, denominator: number): number {
   return quotient;
 }
 
-/** A total that includes IVA split into its net and its IVA: net + iva === total. */
+/** net + iva === total. */
 export function splitIva(total: number, rate: IvaRate): { net: number; iva: number } {
   assertCents(total, 'total');
   if (rate === 'excluded' || rate === 0) return { net: total, iva: 0 };
@@ -27,29 +27,27 @@ export function splitIva(total: number, rate: IvaRate): { net: number; iva: numb
   return { net, iva: total - net };
 }
 
-/** One line as the merchant priced it: IVA included, the discount (a coupon) in cents of that price. */
+/** IVA included; the discount (a coupon) in cents of that price. */
 export interface LineInput {
   description: string;
-  /** A whole number of units, 1 or more. */
   quantity: number;
-  /** Price of one unit, IVA included, in cents. */
+  /** IVA included. */
   unitPrice: number;
-  /** The line's discount, IVA included, in cents (a coupon's discount is a line discount). */
+  /** IVA included. */
   discount: number;
   iva: IvaRate;
 }
 
-/** A line with its amounts: `total` is what was charged for it, `net + iva === total`. */
 export interface Line extends LineInput {
-  /** quantity × unitPrice − discount, IVA included: what the customer paid for this line. */
+  /** What the customer paid for this line. */
   total: number;
-  /** The line's taxable base after the discount (DIAN's LineExtensionAmount). */
+  /** DIAN's LineExtensionAmount. */
   net: number;
   iva: IvaRate;
   ivaAmount: number;
-  /** The net of quantity × unitPrice before the discount; `listNet − discountNet === net`. */
+  /** `listNet − discountNet === net`. */
   listNet: number;
-  /** The discount in net terms (DIAN's line AllowanceCharge). */
+  /** DIAN's line AllowanceCharge. */
   discountNet: number;
 }
 
@@ -62,29 +60,26 @@ export function priceLine(input: LineInput): Line {
   if (input.discount > gross) throw new RangeError(`discount ${input.discount} is more than the line's price ${gross}`);
   const total = gross - input.discount;
   const { net, iva } = splitIva(total, input.iva);
-  // The split is monotone, so the list price's net is never below the discounted net.
+  // The split is monotone: the list net is never below the discounted net.
   const listNet = splitIva(gross, input.iva).net;
   return { ...input, total, net, ivaAmount: iva, listNet, discountNet: listNet - net };
 }
 
-/** The net price of one unit of a line (its list net over its quantity, half-even to the cent). */
 export function unitNetOf(line: Line): number {
   return line.quantity === 1 ? line.listNet : divideHalfEven(line.listNet, line.quantity);
 }
 
-/** The document's totals, each the sum of its lines' (no document-level rounding). */
+/** Sums of the lines' (no document-level rounding). */
 export interface Totals {
-  /** Σ net: DIAN's LineExtensionAmount (ValFac). */
+  /** LineExtensionAmount (ValFac). */
   lineExtension: number;
-  /** Σ net of the lines that carry IVA (0 % included, excluded lines not). */
+  /** Lines carrying IVA, 0 % included. */
   taxable: number;
-  /** Σ IVA (ValImp1). */
+  /** ValImp1 */
   iva: number;
-  /** Σ discountNet. */
   discount: number;
-  /** Σ total: what was charged (PayableAmount, ValTot). */
+  /** PayableAmount, ValTot. */
   payable: number;
-  /** IVA per rate that appears, for a document-level TaxTotal per rate. */
   ivaByRate: { rate: 19 | 5 | 0; taxable: number; iva: number }[];
 }
 
@@ -111,14 +106,14 @@ export function totalsOf(lines: readonly Line[]): Totals {
   return { lineExtension, taxable, iva, discount, payable, ivaByRate };
 }
 
-/** Cents as DIAN writes amounts ("41932.77"). */
+/** As DIAN writes amounts ("41932.77"). */
 export function formatAmount(cents: number): string {
   assertCents(cents, 'amount');
   const pesos = Math.floor(cents / 100);
   return `${pesos}.${String(cents % 100).padStart(2, '0')}`;
 }
 
-/** The same amount as a JSON number of pesos with two decimals (Alegra's body). */
+/** Alegra's body. */
 export function amountNumber(cents: number): number {
   return Number(formatAmount(cents));
 }

@@ -1,12 +1,9 @@
-// Colombian tax identification (docs/einvoicing.md#the-buyer): the NIT's check digit (DIAN's
-// modulo 11) and a NIT read with or without it. Other documents are kept whole.
+// The NIT's check digit (DIAN's modulo 11) and a NIT read with or without it.
 
 const WEIGHTS = [3, 7, 13, 17, 19, 23, 29, 37, 41, 43, 47, 53, 59, 67, 71];
 
-/** The longest NIT the weights cover. */
 export const MAX_NIT_DIGITS = WEIGHTS.length;
 
-/** The check digit (0..9) of a NIT given as its digits, without the check digit. */
 export function nitCheckDigit(nit: string): number {
   if (!/^\d+$/.test(nit) || nit.length > MAX_NIT_DIGITS) throw new RangeError(`a NIT is 1 to ${MAX_NIT_DIGITS} digits (got "${nit}")`);
   let sum = 0;
@@ -19,7 +16,7 @@ export type NitReading =
   | { ok: true; number: string; dv: number }
   | { ok: false; reason: 'format' | 'check_digit'; expected?: number };
 
-/** A NIT as a person writes it; a check digit given must be the right one. */
+/** A check digit given must be right. */
 export function readNit(raw: string): NitReading {
   const match = /^\s*([\d.\s]+?)\s*(?:-\s*(\d))?\s*$/.exec(raw);
   if (!match) return { ok: false, reason: 'format' };
