@@ -33,6 +33,7 @@ type PlanInput = Pick<
   | 'setupFee'
   | 'usageUnitAmount'
   | 'usageIncludedUnits'
+  | 'minimumPeriods'
 > & { nextChargeDate: Date; tokenExpiresAt: Date; createdAt: Date };
 
 const ph = sql.placeholder;
@@ -58,12 +59,12 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
         insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval_unit, interval_count,
           trial_days, status, next_charge_date, checkout_token, token_expires_at, customer_phone, customer_email, customer_first_name,
           customer_last_name, customer_id_type, customer_id_number, allow_promotion_codes, coupon_id, discount_percent, discount_amount,
-          discount_periods, customer_tax_id_type, customer_tax_id_number, customer_tax_id_dv, customer_legal_name, quantity, setup_fee, usage_unit_amount, usage_included_units, created_at, updated_at)
+          discount_periods, customer_tax_id_type, customer_tax_id_number, customer_tax_id_dv, customer_legal_name, quantity, setup_fee, usage_unit_amount, usage_included_units, minimum_periods, created_at, updated_at)
         values (${ph('planId')}, ${ph('merchantId')}, (select id from customer), ${ph('externalReference')}, ${ph('description')},
           ${ph('amount')}, ${ph('modality')}, ${ph('intervalUnit')}, ${ph('intervalCount')}, ${ph('trialDays')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
           ${ph('tokenExpiresAt')}, ${ph('phone')}, ${ph('email')}, ${ph('firstName')}, ${ph('lastName')}, ${ph('idType')},
           ${ph('idNumber')}, ${ph('allowPromotionCodes')}, ${ph('couponId')}, ${ph('discountPercent')}, ${ph('discountAmount')},
-          ${ph('discountPeriods')}, ${ph('taxIdType')}, ${ph('taxIdNumber')}, ${ph('taxIdDv')}, ${ph('legalName')}, ${ph('quantity')}, ${ph('setupFee')}, ${ph('usageUnitAmount')}, ${ph('usageIncludedUnits')}, ${ph('createdAt')}, ${ph('createdAt')})`,
+          ${ph('discountPeriods')}, ${ph('taxIdType')}, ${ph('taxIdNumber')}, ${ph('taxIdDv')}, ${ph('legalName')}, ${ph('quantity')}, ${ph('setupFee')}, ${ph('usageUnitAmount')}, ${ph('usageIncludedUnits')}, ${ph('minimumPeriods')}, ${ph('createdAt')}, ${ph('createdAt')})`,
   ),
 );
 
@@ -110,6 +111,7 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
     setupFee: p.setupFee ?? null,
     usageUnitAmount: p.usageUnitAmount ?? null,
     usageIncludedUnits: p.usageIncludedUnits ?? null,
+    minimumPeriods: p.minimumPeriods ?? null,
     createdAt: p.createdAt.toISOString(),
   });
 }
@@ -128,7 +130,7 @@ export async function lockPlan(db: Db, planId: string): Promise<PlanRow> {
 export async function activatePlan(
   db: Db,
   planId: string,
-  values: Pick<PlanRow, 'status' | 'nextChargeDate' | 'billingAnchorDay' | 'paymentMethodToken' | 'renewalCollection'>,
+  values: Pick<PlanRow, 'status' | 'nextChargeDate' | 'billingAnchorDay' | 'paymentMethodToken' | 'renewalCollection' | 'termEndsAt'>,
 ): Promise<PlanRow | undefined> {
   const [row] = await db
     .update(subscriptionPlans)
@@ -218,6 +220,7 @@ export async function transitionPlan(
       | 'cancelAt'
       | 'quantity'
       | 'scheduledQuantity'
+      | 'termEndsAt'
     >
   >,
 ): Promise<PlanRow | undefined> {

@@ -58,12 +58,23 @@ export function followingPeriodDue(plan: Pick<PlanRow, 'billingAnchorDay' | 'int
   return addInterval(due, intervalOf(plan) ?? MONTHLY, plan.billingAnchorDay);
 }
 
+/** When a minimum term (docs/billing.md#minimum-term) whose first period starts at `start` ends; null without one. */
+export function termEndFrom(plan: Pick<PlanRow, 'minimumPeriods' | 'intervalUnit' | 'intervalCount'>, start: Date, anchorDay: number | null): Date | null {
+  const interval = intervalOf(plan);
+  return plan.minimumPeriods && interval ? addInterval(start, interval, anchorDay, plan.minimumPeriods) : null;
+}
+
+/** The end of a minimum term still running at `now`, which a cancel waits for; else null. */
+export function termEndOf(plan: Pick<PlanRow, 'termEndsAt'>, now: Date): Date | null {
+  return plan.termEndsAt && plan.termEndsAt > now ? plan.termEndsAt : null;
+}
+
 /** The plan after a final renewal outcome (a trial's end too): next period, next retry, or cancelled. */
 export function afterRenewalOutcome(plan: PlanRow, status: 'APPROVED' | 'DECLINED' | 'ERROR', failure: string | null) {
   const due = periodDueOf(plan);
   const interval = intervalOf(plan) ?? MONTHLY;
   if (status === 'APPROVED') {
-    const activated = plan.status === 'TRIALING' ? { status: 'ACTIVE' as const, trialNoticeAt: null } : {};
+    const activated = plan.status === 'TRIALING' ? { status: 'ACTIVE' as const, trialNoticeAt: null, termEndsAt: termEndFrom(plan, due, plan.billingAnchorDay) } : {};
     return { nextChargeDate: followingPeriodDue(plan, due), renewalFailures: 0, ...applyScheduled(plan, due), ...activated };
   }
   const failures = plan.renewalFailures + 1;

@@ -9,6 +9,8 @@ import type { ProcessorSource } from '@/lib/processors';
 import { parseCard } from '@/lib/processors/card';
 import type { Consent, PaymentInstrument } from '@/lib/processors/processor';
 import { MANAGE_COPY } from './manage-i18n';
+import type { PlanRow } from '@/db/queries/plans';
+import { chargedUntilCancelled } from '@/lib/plans/cancel-at';
 import { MANAGE_TOKEN_PATTERN } from '@/lib/auth/manage-links';
 import { cancelAtPeriodEndByCustomer, cancelByCustomer, keepByCustomer, REPLACEMENT_UNAVAILABLE, replacePaymentMethod } from './self-service';
 
@@ -72,15 +74,19 @@ function problemOf(error: unknown): string {
   throw error;
 }
 
+/** What the page says of a scheduled cancellation: a minimum term's keeps charging until it ends. */
+const scheduled = (plan: PlanRow): Outcome => ({ done: chargedUntilCancelled(plan) ? 'cancelAtTermEnd' : 'cancelAtPeriodEnd' });
+
 /** POST /manage/<token>/cancel: now, `at=period_end`, or `at=keep` to undo that (docs/billing.md#cancel-at-the-end-of-the-period). */
 export function cancelWithForm(db: Db, { req, token }: { req: Request; token: string }): Promise<Response> {
   return answerForm(req, token, async (form): Promise<Outcome> => {
     const at = field(form, 'at');
     try {
-      if (at === 'period_end') return (await cancelAtPeriodEndByCustomer(db, token), { done: 'cancelAtPeriodEnd' });
+      if (at === 'period_end') return scheduled(await cancelAtPeriodEndByCustomer(db, token));
       if (at === 'keep') return (await keepByCustomer(db, token), { done: 'kept' });
       if (at !== '') return { problem: 'form' };
-      const { emailed } = await cancelByCustomer(db, token);
+      const { plan, emailed } = await cancelByCustomer(db, token);
+      if (plan.status !== 'CANCELLED') return scheduled(plan);
       // A plan never paid gets no e-mail, so the page does not promise one.
       return { done: emailed ? 'cancelled' : 'cancelledUnpaid' };
     } catch (error) {

@@ -4,12 +4,13 @@ import { listPlanCharges } from '@/db/queries/transactions';
 import { type CheckoutProcessorConfig, checkoutProcessorConfig } from '@/lib/checkout/processor-config';
 import { intervalOf, isMonthly } from '@/lib/calendar/interval';
 import type { Lang } from '@/lib/i18n/locale';
-import { amountForPeriod, nextChargeDateOf } from '@/lib/calendar/schedule';
+import { amountForPeriod, nextChargeDateOf, termEndOf } from '@/lib/calendar/schedule';
 import { chargesOf } from '@/lib/coupons/discount';
 import type { PlanRow } from '@/db/queries/plans';
 import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/auth/manage-links';
 import { isProductionDeployment } from '@/lib/processors';
 import { cancelAtFields } from '@/lib/plans/views';
+import { chargedUntilCancelled } from '@/lib/plans/cancel-at';
 
 // What the manage page (docs/customers.md#the-manage-page) shows and offers, loaded in one place;
 // opening it counts the link's use and keeps a language the customer picked.
@@ -42,11 +43,16 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
   const changeable = plan.modality === 'RECURRING' && (plan.status === 'TRIALING' || plan.status === 'ACTIVE' || plan.status === 'PAUSED');
   const cancellable = plan.status === 'PENDING_ACTIVATION' || plan.status === 'TRIALING' || plan.status === 'ACTIVE' || plan.status === 'PAUSED';
   const endsAt = cancelAtFields(plan)?.cancelAt ?? null;
+  // In a minimum term (docs/billing.md#minimum-term) a cancel takes effect at its end, and nothing sooner is offered.
+  const termEnd = cancellable ? (termEndOf(plan, new Date())?.getTime() ?? null) : null;
   // Cancelling at the end of the period (docs/billing.md#cancel-at-the-end-of-the-period) is offered first, while a period runs and is paid.
   const periodEnd =
-    endsAt === null && (plan.status === 'ACTIVE' || plan.status === 'TRIALING') && plan.renewalFailures === 0 && plan.nextChargeDate && plan.nextChargeDate > new Date()
-      ? plan.nextChargeDate.getTime()
-      : null;
+    endsAt !== null
+      ? null
+      : (termEnd ??
+        ((plan.status === 'ACTIVE' || plan.status === 'TRIALING') && plan.renewalFailures === 0 && plan.nextChargeDate && plan.nextChargeDate > new Date()
+          ? plan.nextChargeDate.getTime()
+          : null));
   // With Wompi the browser tokenizes the new method with the merchant's public key (docs/customers.md).
   const wompi: CheckoutProcessorConfig | null = changeable && processorType === 'wompi' ? await checkoutProcessorConfig(db, plan.merchantId, { pse: false }) : null;
   return {
@@ -66,8 +72,12 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
     endsAt,
     /** When the plan would end if cancelled at the end of its period (null: that is not offered now). */
     periodEnd,
+    /** When a minimum term still running ends: a cancel takes effect then, with its periods charged until then. */
+    termEnd,
+    /** A scheduled cancellation that waits for a minimum term: periods are still charged until then. */
+    chargedUntilEnd: endsAt !== null && chargedUntilCancelled(plan),
     /** The customer asked to cancel (`?cancel=confirm`) and may: the page asks them to confirm. */
-    confirming: confirmCancel && cancellable && endsAt === null,
+    confirming: confirmCancel && cancellable && endsAt === null && termEnd === null,
     /** The Wompi form's settings when the method may be replaced through Wompi (null: the sandbox's plain forms, or nothing to replace). */
     wompi,
     /** The sandbox's card and Nequi forms: never in production (docs/processors.md#deployments). */

@@ -7,11 +7,12 @@ import type { Consent, PaymentInstrument } from '@/lib/processors/processor';
 import { CUSTOMER_CANCEL_REASON, cancelReasonText } from '@/lib/cancel-reason';
 import { cancelAtPeriodEnd, undoCancelAt } from '@/lib/plans/cancel-at';
 import { transitionFrom } from '@/lib/plans/lifecycle';
+import { termEndOf } from '@/lib/calendar/schedule';
 import { findManagedPlan } from '@/lib/auth/manage-links';
 import { inTransaction } from '@/lib/unit-of-work';
 import { notePlanChange, wasPaid } from '@/lib/notices';
 
-// What the customer does on /manage/<token> (docs/customers.md): cancel (immediate, docs/states.md)
+// What the customer does on /manage/<token> (docs/customers.md): cancel (immediate, docs/states.md, unless a minimum term runs)
 // and replace the payment method renewals charge. Each checks the token again, takes the plan's
 // lock, and writes its lifecycle event and e-mail in the same database transaction.
 
@@ -24,8 +25,12 @@ async function planOfToken(db: Db, token: string, now: Date): Promise<PlanRow> {
   return found.plan;
 }
 
-/** Cancels the plan; `emailed` says whether a confirmation e-mail went (none for a plan never paid). */
+/**
+ * Cancels the plan; `emailed` says whether a confirmation e-mail went (none for a plan never paid).
+ * In a minimum term (docs/billing.md#minimum-term) it is scheduled for the term's end instead.
+ */
 export async function cancelByCustomer(db: Db, token: string, now: Date = new Date()): Promise<{ plan: PlanRow; emailed: boolean }> {
+  if (termEndOf(await planOfToken(db, token, now), now)) return { plan: await cancelAtPeriodEndByCustomer(db, token, now), emailed: false };
   const reason = { code: 'customer' } as const;
   const { before, after } = await transitionFrom(
     db,

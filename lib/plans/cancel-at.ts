@@ -1,5 +1,5 @@
-// Cancel at the end of the period (docs/billing.md#cancel-at-the-end-of-the-period): scheduling it
-// (the merchant's API and portal, the customer's manage page), undoing it, and the sweep's step
+// Cancel at the end of the period (docs/billing.md#cancel-at-the-end-of-the-period) or of a minimum
+// term: scheduling it (the merchant's API and portal, the customer's manage page), undoing it, and the sweep's step
 // that cancels each plan whose time has come instead of renewing it. Each runs under the plan's
 // row lock in one unit of work with its events and e-mails.
 import type { Db } from '@/db/client';
@@ -8,6 +8,7 @@ import { findMerchantPlan } from '@/lib/api/find-plan';
 import { closeOpenRenewalLinkOfPlan } from '@/db/queries/renewal-links';
 import { ApiError } from '@/lib/api/errors';
 import { cancelReasonText } from '@/lib/cancel-reason';
+import { termEndOf } from '@/lib/calendar/schedule';
 import { notePlanChange } from '@/lib/notices';
 import { inTransaction } from '@/lib/unit-of-work';
 import { recordLifecycleEvent } from '@/lib/webhooks/events';
@@ -15,23 +16,30 @@ import { recordLifecycleEvent } from '@/lib/webhooks/events';
 type Find = (tx: Db) => Promise<PlanRow>;
 
 /**
- * Schedules the cancellation for the plan's next charge date: an ACTIVE or TRIALING plan, not in
- * its renewal retries. Asked again, it answers the plan as it is. `text` is the merchant's reason.
+ * Schedules the cancellation for the plan's next charge date, or the end of a minimum term still
+ * running (docs/billing.md#minimum-term): an ACTIVE or TRIALING plan not in its renewal retries, or
+ * any open plan in its term. Asked again, it answers the plan as it is. `text` is the merchant's reason.
  */
 export function cancelAtPeriodEnd(db: Db, find: Find, { text, now = new Date() }: { text?: string; now?: Date } = {}): Promise<PlanRow> {
   return inTransaction(db, async (tx, outbox) => {
     const plan = await lockPlan(tx, (await find(tx)).id);
-    if (plan.status !== 'ACTIVE' && plan.status !== 'TRIALING') {
+    const term = termEndOf(plan, now);
+    if (plan.status !== 'ACTIVE' && plan.status !== 'TRIALING' && !(term && plan.status === 'PAUSED')) {
       throw new ApiError('conflict', `Only an ACTIVE or TRIALING plan can be cancelled at the end of its period: the plan is ${plan.status}`);
     }
     if (plan.cancelAt) return plan;
-    if (plan.renewalFailures > 0 || !plan.nextChargeDate || plan.nextChargeDate <= now) {
+    if (!term && (plan.renewalFailures > 0 || !plan.nextChargeDate || plan.nextChargeDate <= now)) {
       throw new ApiError('conflict', 'The period has ended and its renewal is being collected: cancel now instead');
     }
-    const after = (await transitionPlan(tx, plan.id, [plan.status], { cancelAt: plan.nextChargeDate, cancelReason: text ?? null }))!;
+    const after = (await transitionPlan(tx, plan.id, [plan.status], { cancelAt: term ?? plan.nextChargeDate, cancelReason: text ?? null }))!;
     await recordLifecycleEvent(tx, outbox, after, 'subscription.updated', now, { cancelAt: after.cancelAt!.getTime() });
     return after;
   });
+}
+
+/** Whether a scheduled cancellation waits for a minimum term: periods are still charged until then. */
+export function chargedUntilCancelled(plan: Pick<PlanRow, 'cancelAt' | 'nextChargeDate'>): boolean {
+  return plan.cancelAt !== null && plan.nextChargeDate !== null && plan.cancelAt > plan.nextChargeDate;
 }
 
 /** Undoes a scheduled cancellation (PATCH `{ "at": null }`); a plan with none is answered as it is. */

@@ -88,6 +88,7 @@ async function insertLink(
         setupFee: plan.setupFee ?? null,
         usageUnitAmount: plan.usage?.unitAmount ?? null,
         usageIncludedUnits: plan.usage ? (plan.usage.includedUnits ?? 0) : null,
+        minimumPeriods: plan.minimumPeriods ?? null,
         ...coupon,
         createdAt: now,
       },

@@ -12,6 +12,8 @@ import { readNit } from '@/lib/einvoicing/nit';
 export const MIN_AMOUNT = 100;
 export const MAX_AMOUNT = 99_999_999_999;
 export const MAX_QUANTITY = 10_000;
+export const MIN_TERM_PERIODS = 2;
+export const MAX_TERM_PERIODS = 36;
 
 const text = (max: number) =>
   z
@@ -207,6 +209,17 @@ const planShape = z.object(
           'Extension, API version 2026-11-28, RECURRING only (docs/billing.md#metered-usage): metered usage billed in arrears with each renewal: `unitAmount` cents per unit over `includedUnits` (default 0) a period',
         examples: [{ unitAmount: 20_000, includedUnits: 100 }],
       }),
+    minimumPeriods: z
+      .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a whole number of periods (not a string)') })
+      .int('must be a whole number of periods')
+      .min(MIN_TERM_PERIODS, `must be at least ${MIN_TERM_PERIODS} periods`)
+      .max(MAX_TERM_PERIODS, `must be at most ${MAX_TERM_PERIODS} periods`)
+      .optional()
+      .meta({
+        description:
+          'Extension, API version 2026-11-28, RECURRING only (docs/billing.md#minimum-term): periods the customer commits to, counted from the first paid one. A cancel before they end takes effect when they end; you can still cancel `now`',
+        examples: [12],
+      }),
     quantity: quantitySchema.optional().meta({
       description:
         'Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, 1 to 10,000 (default 1). `amount` is then the unit price, and each charge takes unit × quantity',
@@ -228,6 +241,8 @@ function checkPlan(plan: Partial<PlanFields> & Pick<PlanFields, 'amount' | 'moda
     ctx.addIssue({ code: 'custom', path: ['interval'], message: 'is only for RECURRING plans (a SINGLE plan is charged once)' });
   if (plan.modality === 'SINGLE' && plan.usage !== undefined)
     ctx.addIssue({ code: 'custom', path: ['usage'], message: 'is only for RECURRING plans (usage is billed with each renewal)' });
+  if (plan.modality === 'SINGLE' && plan.minimumPeriods !== undefined)
+    ctx.addIssue({ code: 'custom', path: ['minimumPeriods'], message: 'is only for RECURRING plans (a SINGLE plan has no periods)' });
   if (plan.modality === 'SINGLE' && plan.trialDays !== undefined)
     ctx.addIssue({ code: 'custom', path: ['trialDays'], message: 'is only for RECURRING plans (a SINGLE plan is charged once, when paid)' });
 }
@@ -235,7 +250,7 @@ function checkPlan(plan: Partial<PlanFields> & Pick<PlanFields, 'amount' | 'moda
 const planSchema = planShape.superRefine(checkPlan);
 
 /** What 2026-11-26 reads of a plan: without 2026-11-28's fields. */
-const plan20261126 = planShape.omit({ quantity: true, setupFee: true, usage: true }).superRefine(checkPlan);
+const plan20261126 = planShape.omit({ quantity: true, setupFee: true, usage: true, minimumPeriods: true }).superRefine(checkPlan);
 
 export const createLinkBodySchema = z
   .object({ customer: customerSchema, plan: planSchema })
@@ -334,6 +349,14 @@ export const planRecordSchema = z
       .object({ unitAmount: z.number().int(), includedUnits: z.number().int() })
       .optional()
       .describe('Extension, API version 2026-11-28 (docs/billing.md#metered-usage): how usage is billed, present for a metered plan'),
+    minimumPeriods: z
+      .number()
+      .int()
+      .optional()
+      .describe('Extension, API version 2026-11-28 (docs/billing.md#minimum-term): the periods the plan commits to, present when the link set them'),
+    minimumTermEndsAt: epochMs
+      .optional()
+      .describe('Extension, API version 2026-11-28 (docs/billing.md#minimum-term): when the minimum term ends, present once the first period is paid; a cancel before then takes effect then'),
     renewalUrl: z
       .string()
       .optional()
@@ -481,7 +504,7 @@ export const planRecord20261120Schema = z
 
 // What 2026-11-26 sees: 2026-11-28's fields (docs/billing.md, part two) left out.
 
-export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true, setupFee: true, usage: true }).meta({ id: 'SubscriptionPlan' });
+export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true, setupFee: true, usage: true, minimumPeriods: true, minimumTermEndsAt: true }).meta({ id: 'SubscriptionPlan' });
 
 export const planStatus20261126Schema = planStatusSchema
   .extend({ plan: planStatusSchema.shape.plan.omit({ cancelAt: true, quantity: true }) })

@@ -86,6 +86,8 @@ export function toPlanRecord(plan: PlanRow, { renewalUrl }: { renewalUrl?: strin
     ...quantityFields(plan),
     ...(plan.setupFee !== null ? { setupFee: plan.setupFee } : {}),
     ...(plan.usageUnitAmount !== null ? { usage: { unitAmount: plan.usageUnitAmount, includedUnits: plan.usageIncludedUnits ?? 0 } } : {}),
+    ...(plan.minimumPeriods !== null ? { minimumPeriods: plan.minimumPeriods } : {}),
+    ...(plan.minimumPeriods !== null && plan.termEndsAt ? { minimumTermEndsAt: plan.termEndsAt.getTime() } : {}),
     ...(renewalUrl ? { renewalUrl } : {}),
     createdAt: plan.createdAt.toISOString(),
     updatedAt: plan.updatedAt.toISOString(),

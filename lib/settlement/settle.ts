@@ -5,7 +5,7 @@ import { getTransactionOfPlan, recordPendingCharge, settleTransaction, type Tran
 import { addInterval, anchorFor, intervalOf } from '@/lib/calendar/interval';
 import { isLatePayment } from '@/lib/settlement/late-payments';
 import { settleLinkPayment, stepDownToLink } from '@/lib/settlement/renewal-links';
-import { afterRenewalOutcome } from '@/lib/calendar/schedule';
+import { afterRenewalOutcome, termEndFrom } from '@/lib/calendar/schedule';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/processors';
 import { noteInvoice } from '@/lib/invoices/record';
@@ -68,6 +68,7 @@ async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionR
       billingAnchorDay: anchor,
       paymentMethodToken: recurring ? txn.paymentMethodToken : null,
       renewalCollection: recurring && txn.paymentMethodType === 'PSE' ? 'LINK' : 'AUTOMATIC',
+      termEndsAt: termEndFrom(plan, txn.chargeDate, anchor),
     });
     if (!activated) log.error('approved a charge for a plan that was no longer pending', { planId: plan.id, transactionId: txn.id });
     return activated ?? plan;

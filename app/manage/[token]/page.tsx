@@ -37,7 +37,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
     confirmCancel: firstParam(query.cancel) === 'confirm',
   });
   if (!page) notFound();
-  const { plan, merchantName, processorType, charges, invoices, nextCharge: next, trial, interval, monthly, changeable, cancellable, endsAt, periodEnd, confirming, wompi, sandboxForms } = page;
+  const { plan, merchantName, processorType, charges, invoices, nextCharge: next, trial, interval, monthly, changeable, cancellable, endsAt, periodEnd, termEnd, chargedUntilEnd, confirming, wompi, sandboxForms } = page;
   const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
   const done = firstParam(query.done);
   const problem = firstParam(query.problem);
@@ -96,6 +96,12 @@ export default async function ManagePage({ params, searchParams }: Props) {
             <>
               <dt>{c.nextCharge}</dt>
               <dd data-testid="manage-next-charge">{next ? dateFormat.format(new Date(next)) : c.none}</dd>
+            </>
+          )}
+          {termEnd !== null && plan.minimumPeriods !== null && (
+            <>
+              <dt>{c.term}</dt>
+              <dd data-testid="manage-term">{fill(c.termValue, { periods: plan.minimumPeriods, date: dateFormat.format(new Date(termEnd)) })}</dd>
             </>
           )}
           {endsAt !== null && (
@@ -227,7 +233,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
             // A cancellation at the end of the period is scheduled: the customer may still keep the plan.
             <>
               <h2 id="cancel">{fill(c.endingTitle, { date: dateFormat.format(new Date(endsAt)) })}</h2>
-              <p>{fill(c.endingIntro, { date: dateFormat.format(new Date(endsAt)) })}</p>
+              <p>{fill(chargedUntilEnd ? c.endingIntroTerm : c.endingIntro, { date: dateFormat.format(new Date(endsAt)) })}</p>
               <form method="post" action={`/manage/${token}/cancel`} className={styles.actions}>
                 {hidden}
                 <input type="hidden" name="at" value="keep" />
@@ -252,19 +258,21 @@ export default async function ManagePage({ params, searchParams }: Props) {
             <>
               <h2 id="cancel">{c.cancelTitle}</h2>
               {periodEnd !== null ? (
-                // The end of the period first; cancelling at once stays one step further.
+                // The end of the period first; cancelling at once stays one step further (none in a minimum term).
                 <>
-                  <p>{fill(trial ? c.periodEndIntroTrial : c.periodEndIntro, { date: dateFormat.format(new Date(periodEnd)) })}</p>
+                  <p>{fill(termEnd !== null ? c.termIntro : trial ? c.periodEndIntroTrial : c.periodEndIntro, { date: dateFormat.format(new Date(periodEnd)) })}</p>
                   <form method="post" action={`/manage/${token}/cancel`} className={styles.actions}>
                     {hidden}
                     <input type="hidden" name="at" value="period_end" />
                     <button type="submit" data-testid="manage-cancel-period-end">
-                      {fill(c.periodEnd, { date: dateFormat.format(new Date(periodEnd)) })}
+                      {fill(termEnd !== null ? c.termEnd : c.periodEnd, { date: dateFormat.format(new Date(periodEnd)) })}
                     </button>
                   </form>
-                  <p>
-                    <a href={`/manage/${token}?cancel=confirm${lang === 'en' ? '&lang=en' : ''}`}>{c.cancelNowInstead}</a>
-                  </p>
+                  {termEnd === null && (
+                    <p>
+                      <a href={`/manage/${token}?cancel=confirm${lang === 'en' ? '&lang=en' : ''}`}>{c.cancelNowInstead}</a>
+                    </p>
+                  )}
                 </>
               ) : (
                 <>

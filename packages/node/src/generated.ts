@@ -106,6 +106,8 @@ export type CreateLinkRequest = {
       unitAmount: number;
       includedUnits?: number;
     };
+    /** Extension, API version 2026-11-28, RECURRING only (docs/billing.md#minimum-term): periods the customer commits to, counted from the first paid one. A cancel before they end takes effect when they end; you can still cancel `now` */
+    minimumPeriods?: number;
     /** Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, 1 to 10,000 (default 1). `amount` is then the unit price, and each charge takes unit × quantity */
     quantity?: number;
   };
@@ -341,6 +343,10 @@ export type SubscriptionPlan = {
     unitAmount: number;
     includedUnits: number;
   };
+  /** Extension, API version 2026-11-28 (docs/billing.md#minimum-term): the periods the plan commits to, present when the link set them */
+  minimumPeriods?: number;
+  /** Extension, API version 2026-11-28 (docs/billing.md#minimum-term): when the minimum term ends, present once the first period is paid; a cancel before then takes effect then */
+  minimumTermEndsAt?: number;
   /** Only while a renewal link is open (extension, docs/billing.md#renewal-links): the link that pays the period due, to send the customer */
   renewalUrl?: string;
   createdAt: string;
@@ -819,6 +825,11 @@ export const REQUEST_BODIES: Record<string, unknown> = {
             "required": [
               "unitAmount"
             ]
+          },
+          "minimumPeriods": {
+            "type": "integer",
+            "minimum": 2,
+            "maximum": 36
           },
           "quantity": {
             "type": "integer",

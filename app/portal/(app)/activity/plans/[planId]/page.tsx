@@ -78,6 +78,14 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
             <dd>{formatDateTime(new Date(next), lang)}</dd>
           </>
         )}
+        {plan.minimumPeriods !== null && (
+          <>
+            <dt>{a.term}</dt>
+            <dd data-testid="plan-term">
+              {plan.termEndsAt ? fill(a.termUntil, { periods: plan.minimumPeriods, date: formatDateTime(plan.termEndsAt, lang) }) : fill(a.termNotStarted, { periods: plan.minimumPeriods })}
+            </dd>
+          </>
+        )}
         {plan.cancelAt && (plan.status === 'ACTIVE' || plan.status === 'TRIALING' || plan.status === 'PAUSED') && (
           <>
             <dt>{a.endsOn}</dt>
