@@ -325,6 +325,8 @@ export const subscriptionPlans = pgTable(
     // Minimum term (docs/billing.md#minimum-term): periods committed to, and when they end (set once the first is paid).
     minimumPeriods: smallint('minimum_periods'),
     termEndsAt: timestamp('term_ends_at', { withTimezone: true, mode: 'date' }),
+    // Billing day (docs/billing.md#billing-day): renewals fall on it, the first charge is prorated to it.
+    billingDay: smallint('billing_day'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -347,6 +349,7 @@ export const subscriptionPlans = pgTable(
     index('subscription_plans_trial_notice_idx').on(t.trialNoticeAt).where(sql`status = 'TRIALING' and trial_notice_at is not null`),
     check('subscription_plans_setup_fee_check', sql`setup_fee is null or setup_fee between 100 and 99999999999`),
     check('subscription_plans_minimum_periods_check', sql`minimum_periods is null or (modality = 'RECURRING' and minimum_periods between 2 and 36)`),
+    check('subscription_plans_billing_day_check', sql`billing_day is null or (interval_unit in ('month', 'year') and billing_day between 1 and 28)`),
     check('subscription_plans_quantity_check', sql`quantity between 1 and 10000 and (scheduled_quantity is null or scheduled_quantity between 1 and 10000)`),
     // Plans whose cancellation at the end of the period is due (lib/plans/cancel-at.ts).
     index('subscription_plans_cancel_at_idx').on(t.cancelAt).where(sql`cancel_at is not null and status in ('ACTIVE', 'TRIALING', 'PAUSED')`),

@@ -2,6 +2,7 @@ import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, type Lang } f
 import { isMonthly } from '@/lib/calendar/interval';
 import type { CheckoutPageSession } from '@/lib/checkout/session';
 import { everyInterval, trialOffer } from '@/lib/i18n/interval';
+import { LANG_TAG } from '@/lib/i18n/locale';
 import styles from './checkout.module.css';
 import { DiscountLines, type PromotionForm, PromotionCodeForm } from './checkout-discount';
 
@@ -18,6 +19,7 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
   const copy = checkoutCopy(lang);
   // A free trial not yet started (docs/billing.md#trials): nothing is charged today.
   const trialAhead = Boolean(session.trial) && session.status === 'PENDING_ACTIVATION';
+  const period = isMonthly(session.interval) ? copy.perMonth : everyInterval(session.interval, lang);
   return (
     <section className={styles.summary} aria-labelledby="checkout-plan">
       <p className={styles.merchant}>
@@ -34,10 +36,22 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
         {session.discount ? (
           // With a free trial nothing is paid today: the discounted amount is the first charge, at its end.
           <span className={styles.period}>{trialAhead ? copy.coupon.firstCharge : copy.coupon.dueToday}</span>
+        ) : session.firstPeriod ? (
+          <span className={styles.period}>{copy.coupon.dueToday}</span>
         ) : session.modality === 'SUBSCRIPTION' ? (
-          <span className={styles.period}>{isMonthly(session.interval) ? copy.perMonth : everyInterval(session.interval, lang)}</span>
+          <span className={styles.period}>{period}</span>
         ) : null}
       </p>
+      {session.firstPeriod ? (
+        // A billing day (docs/billing.md#billing-day): today's charge covers the days until it.
+        <p className={styles.fine} data-testid="checkout-first-period">
+          {fill(copy.firstPeriod, {
+            date: new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' }).format(new Date(session.firstPeriod.endsAt)),
+            amount: formatCop(session.firstPeriod.fullAmount),
+            period,
+          })}
+        </p>
+      ) : null}
       {session.trial && trialAhead ? (
         // A free trial not yet started (docs/billing.md#trials): what is free, what follows, and that nothing is charged today.
         <>

@@ -32,3 +32,9 @@ export function nextOnAnchor(after: Date, anchorDay: number): Date {
   const thisMonth = addMonthsOnAnchor(after, 0, anchorDay);
   return anchorDayOf(thisMonth) > anchorDayOf(after) ? thisMonth : addMonthsOnAnchor(after, 1, anchorDay);
 }
+
+/** Bogotá calendar days from `from`'s day to `to`'s. */
+export function daysBetween(from: Date, to: Date): number {
+  const day = (date: Date) => Math.floor((date.getTime() + BOGOTA_OFFSET_MS) / 86_400_000);
+  return day(to) - day(from);
+}

@@ -1,6 +1,7 @@
 import type { PlanRow } from '@/db/queries/plans';
 import { cancelReasonText } from '@/lib/cancel-reason';
 import { addInterval, attemptOffsetMs, intervalOf, MAX_RENEWAL_FAILURES, MONTHLY } from './interval';
+import { anchorDayOf, daysBetween, nextOnAnchor } from './calendar';
 
 // Where a renewal outcome moves a plan (docs/billing.md): the next period after an approval, the
 // next retry after a failure, or cancellation after the last retry. Shared by the renewal worker
@@ -56,6 +57,17 @@ export function applyScheduled(plan: Scheduling, due: Date) {
 /** The due date of the next period, from the anchor rather than a late payment, so billing does not drift. */
 export function followingPeriodDue(plan: Pick<PlanRow, 'billingAnchorDay' | 'intervalUnit' | 'intervalCount'>, due: Date): Date {
   return addInterval(due, intervalOf(plan) ?? MONTHLY, plan.billingAnchorDay);
+}
+
+/**
+ * A billing day's first period (docs/billing.md#billing-day): from `start` to the first billing day
+ * after it, and its share of a full period in Bogotá days; null without a billing day or on it.
+ */
+export function firstPeriodOf(plan: Pick<PlanRow, 'billingDay' | 'intervalUnit' | 'intervalCount'>, start: Date): { end: Date; share: number } | null {
+  const interval = intervalOf(plan);
+  if (!plan.billingDay || !interval || anchorDayOf(start) === plan.billingDay) return null;
+  const end = nextOnAnchor(start, plan.billingDay);
+  return { end, share: daysBetween(start, end) / daysBetween(addInterval(end, interval, plan.billingDay, -1), end) };
 }
 
 /** When a minimum term (docs/billing.md#minimum-term) whose first period starts at `start` ends; null without one. */

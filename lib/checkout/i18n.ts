@@ -64,6 +64,7 @@ const es = {
   /** The badge of a subscription charged other than monthly (its period is said next to the price). */
   subscription: 'Suscripción',
   perMonth: 'al mes',
+  firstPeriod: 'Cobro proporcional hasta el {date}, su día de cobro; desde entonces, {amount} {period}.',
   currencyNote: 'Pesos colombianos (COP)',
   customer: 'Sus datos',
   name: 'Nombre',
@@ -226,6 +227,7 @@ const en: Copy = {
   modality: { SUBSCRIPTION: 'Monthly subscription', SINGLE: 'One-time payment' },
   subscription: 'Subscription',
   perMonth: 'per month',
+  firstPeriod: 'Prorated until {date}, your billing day; from then on, {amount} {period}.',
   currencyNote: 'Colombian pesos (COP)',
   customer: 'Your details',
   name: 'Name',

@@ -1,6 +1,5 @@
 import type { Db } from '@/db/client';
 import { discountFor } from '@/lib/coupons/discount';
-import { listAmountOf } from '@/lib/calendar/schedule';
 import { findNequiWait } from '@/db/queries/nequi-waits';
 import { type PlanRow, setCustomerLang } from '@/db/queries/plans';
 import { getRenewalLink, type RenewalLinkRow } from '@/db/queries/renewal-links';
@@ -17,7 +16,7 @@ import { settleCharge } from '@/lib/settlement/settle';
 import { sendPayerPayment } from '@/lib/settlement/payer-payment';
 import { isLatePayment, voidLatePayment } from '@/lib/settlement/late-payments';
 import { resumeNequiWait, startNequiSubscription } from '@/lib/settlement/nequi-subscription';
-import { findCheckoutPlan, findPlanByToken } from './session';
+import { findCheckoutPlan, findPlanByToken, firstListAmount } from './session';
 import { startTrial, type TrialStartView, trialRefusal } from './trial';
 
 // The first payment of a plan through its checkout token (docs/states.md), and a renewal link's
@@ -99,8 +98,8 @@ function refusal(plan: PlanRow, link: RenewalLinkRow | null, now: Date): ApiErro
 }
 
 /** A plan's first charge: its seats less the coupon, plus the setup fee, which no coupon takes anything off (docs/billing.md#setup-fee). */
-function firstCharge(plan: PlanRow) {
-  const list = listAmountOf(plan);
+function firstCharge(plan: PlanRow, now: Date) {
+  const list = firstListAmount(plan, now);
   const discount = discountFor(plan, list);
   const setupFee = plan.setupFee ?? 0;
   return { kind: 'INITIAL' as const, amount: list - discount + setupFee, discount, setupFee, quantity: plan.quantity, unitAmount: plan.amount };
@@ -118,7 +117,7 @@ function preparePayment({ instrument, lang, renewalLinkId }: { instrument: Payme
     }
     // The plan's amount, or the period's: nothing the browser sends decides what is charged.
     if (link) return { kind: 'RENEWAL', amount: link.amount, periodStart: link.period, renewalLinkId: link.id, ...methodOf(instrument) };
-    return { ...firstCharge(plan), ...methodOf(instrument) };
+    return { ...firstCharge(plan, now), ...methodOf(instrument) };
   };
 }
 

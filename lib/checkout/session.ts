@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { listAmountOf } from '@/lib/calendar/schedule';
+import { firstPeriodOf, listAmountOf } from '@/lib/calendar/schedule';
+import { WOMPI_MIN_AMOUNT } from '@/lib/processors/wompi/amounts';
 import type { Db } from '@/db/client';
 import { getCouponForMerchant } from '@/db/queries/coupons';
 import { getRenewalLinkApproval, getRenewalLinkByToken, type RenewalLinkRow } from '@/db/queries/renewal-links';
@@ -17,7 +18,8 @@ import type { checkoutSessionSchema } from './schemas';
 export type CheckoutSessionView = z.infer<typeof checkoutSessionSchema>;
 
 /** What the hosted page shows: the session, and how often the plan is charged (not in the API's session). */
-export type CheckoutPageSession = CheckoutSessionView & { interval: BillingInterval | null };
+/** `firstPeriod`: a billing day's prorated first period (docs/billing.md#billing-day), when its end and the full price follow. */
+export type CheckoutPageSession = CheckoutSessionView & { interval: BillingInterval | null; firstPeriod?: { endsAt: number; fullAmount: number } };
 
 const notFound = () => new ApiError('not_found', 'No checkout session with this token');
 
@@ -55,14 +57,14 @@ export async function findCheckoutPlan(db: Db, token: string, now: Date = new Da
 
 export async function loadCheckoutSession(db: Db, token: string, now: Date = new Date()): Promise<CheckoutSessionView> {
   const found = await findCheckoutPlan(db, token, now);
-  return { ...sessionView(found), ...(await discountView(db, found)) };
+  return { ...sessionView(found, now), ...(await discountView(db, found, now)) };
 }
 
 /** The coupon's part of the session (docs/billing.md#coupons): nothing, and no query, without one. */
-async function discountView(db: Db, { plan, link }: FoundPlan): Promise<Pick<CheckoutSessionView, 'discount' | 'promotionCodes'>> {
+async function discountView(db: Db, { plan, link }: FoundPlan, now: Date): Promise<Pick<CheckoutSessionView, 'discount' | 'promotionCodes'>> {
   const promotionCodes = !link && plan.allowPromotionCodes && plan.status === 'PENDING_ACTIVATION' ? { promotionCodes: true as const } : {};
   if (!plan.couponId) return promotionCodes;
-  const listAmount = link ? link.amount : listAmountOf(plan);
+  const listAmount = link ? link.amount : firstListAmount(plan, now);
   const charges = chargesOf(plan, listAmount);
   if (charges.discount === 0) return promotionCodes;
   const coupon = await getCouponForMerchant(db, { merchantId: plan.merchantId, couponId: plan.couponId });
@@ -91,7 +93,7 @@ export async function loadCheckoutPage(db: Db, token: string, now: Date = new Da
   const approval = found.link && found.link.status !== 'OPEN' && found.link.status !== 'PAID' ? await getRenewalLinkApproval(db, found.link.id) : undefined;
   return {
     late: approval ? (approval.status as 'APPROVED' | 'VOIDED') : null,
-    session: { ...sessionView(found), ...(await discountView(db, found)), interval: intervalOf(found.plan) } satisfies CheckoutPageSession,
+    session: { ...sessionView(found, now), ...(await discountView(db, found, now)), interval: intervalOf(found.plan), ...firstPeriodView(found, now) } satisfies CheckoutPageSession,
     expired: linkExpired(found, now),
     subscriptionPlanId: found.plan.id,
     pendingPaymentId: pending && ours ? pending.id : null,
@@ -101,16 +103,34 @@ export async function loadCheckoutPage(db: Db, token: string, now: Date = new Da
   };
 }
 
+/**
+ * What the plan's first payment takes for its seats at `at`: with a billing day
+ * (docs/billing.md#billing-day) the share of a period left until it, in whole pesos when the
+ * price is, and never below Wompi's card minimum (nor above the full price).
+ */
+export function firstListAmount(plan: FoundPlan['plan'], at: Date): number {
+  const full = listAmountOf(plan);
+  const first = firstPeriodOf(plan, at);
+  if (!first) return full;
+  const share = full % 100 === 0 ? Math.round((full * first.share) / 100) * 100 : Math.round(full * first.share);
+  return Math.max(share, Math.min(full, WOMPI_MIN_AMOUNT));
+}
+
+function firstPeriodView({ plan, link }: FoundPlan, now: Date): Pick<CheckoutPageSession, 'firstPeriod'> {
+  const first = !link && plan.status === 'PENDING_ACTIVATION' ? firstPeriodOf(plan, now) : null;
+  return first ? { firstPeriod: { endsAt: first.end.getTime(), fullAmount: listAmountOf(plan) } } : {};
+}
+
 /** The setup fee the plan's own checkout charges with its first payment (a trial's start charges it too). */
 function firstSetupFee(plan: FoundPlan['plan']): number {
   return plan.status === 'PENDING_ACTIVATION' ? (plan.setupFee ?? 0) : 0;
 }
 
-function sessionView({ plan, link, merchantName, allowedDomains }: FoundPlan): CheckoutSessionView {
+function sessionView({ plan, link, merchantName, allowedDomains }: FoundPlan, now: Date): CheckoutSessionView {
   return {
     customer: { phone: plan.customerPhone, firstName: plan.customerFirstName },
     planName: plan.description,
-    amount: link ? link.amount : listAmountOf(plan) + firstSetupFee(plan),
+    amount: link ? link.amount : firstListAmount(plan, now) + firstSetupFee(plan),
     currency: 'COP',
     merchantName,
     merchantId: plan.merchantId,

@@ -89,6 +89,7 @@ async function insertLink(
         usageUnitAmount: plan.usage?.unitAmount ?? null,
         usageIncludedUnits: plan.usage ? (plan.usage.includedUnits ?? 0) : null,
         minimumPeriods: plan.minimumPeriods ?? null,
+        billingDay: plan.billingDay ?? null,
         ...coupon,
         createdAt: now,
       },

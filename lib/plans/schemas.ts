@@ -220,6 +220,17 @@ const planShape = z.object(
           'Extension, API version 2026-11-28, RECURRING only (docs/billing.md#minimum-term): periods the customer commits to, counted from the first paid one. A cancel before they end takes effect when they end; you can still cancel `now`',
         examples: [12],
       }),
+    billingDay: z
+      .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a day of the month (not a string)') })
+      .int('must be a whole day of the month')
+      .min(1, 'must be 1 to 28')
+      .max(28, 'must be 1 to 28')
+      .optional()
+      .meta({
+        description:
+          'Extension, API version 2026-11-28, monthly and yearly plans only (docs/billing.md#billing-day): the day of the month (1..28, Bogotá) renewals fall on. The first charge is prorated from the payment to that day; not with `trialDays`',
+        examples: [1],
+      }),
     quantity: quantitySchema.optional().meta({
       description:
         'Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, 1 to 10,000 (default 1). `amount` is then the unit price, and each charge takes unit × quantity',
@@ -243,6 +254,17 @@ function checkPlan(plan: Partial<PlanFields> & Pick<PlanFields, 'amount' | 'moda
     ctx.addIssue({ code: 'custom', path: ['usage'], message: 'is only for RECURRING plans (usage is billed with each renewal)' });
   if (plan.modality === 'SINGLE' && plan.minimumPeriods !== undefined)
     ctx.addIssue({ code: 'custom', path: ['minimumPeriods'], message: 'is only for RECURRING plans (a SINGLE plan has no periods)' });
+  if (plan.billingDay !== undefined) {
+    const refused =
+      plan.modality === 'SINGLE'
+        ? 'is only for RECURRING plans (a SINGLE plan is charged once)'
+        : plan.interval?.unit === 'week'
+          ? 'is only for monthly and yearly plans (a weekly plan renews every 7 days from its first charge)'
+          : plan.trialDays !== undefined
+            ? 'cannot be combined with trialDays (the first charge is at the end of the trial)'
+            : null;
+    if (refused) ctx.addIssue({ code: 'custom', path: ['billingDay'], message: refused });
+  }
   if (plan.modality === 'SINGLE' && plan.trialDays !== undefined)
     ctx.addIssue({ code: 'custom', path: ['trialDays'], message: 'is only for RECURRING plans (a SINGLE plan is charged once, when paid)' });
 }
@@ -250,7 +272,7 @@ function checkPlan(plan: Partial<PlanFields> & Pick<PlanFields, 'amount' | 'moda
 const planSchema = planShape.superRefine(checkPlan);
 
 /** What 2026-11-26 reads of a plan: without 2026-11-28's fields. */
-const plan20261126 = planShape.omit({ quantity: true, setupFee: true, usage: true, minimumPeriods: true }).superRefine(checkPlan);
+const plan20261126 = planShape.omit({ quantity: true, setupFee: true, usage: true, minimumPeriods: true, billingDay: true }).superRefine(checkPlan);
 
 export const createLinkBodySchema = z
   .object({ customer: customerSchema, plan: planSchema })
@@ -357,6 +379,11 @@ export const planRecordSchema = z
     minimumTermEndsAt: epochMs
       .optional()
       .describe('Extension, API version 2026-11-28 (docs/billing.md#minimum-term): when the minimum term ends, present once the first period is paid; a cancel before then takes effect then'),
+    billingDay: z
+      .number()
+      .int()
+      .optional()
+      .describe('Extension, API version 2026-11-28 (docs/billing.md#billing-day): the day of the month renewals fall on, present when the link set one'),
     renewalUrl: z
       .string()
       .optional()
@@ -504,7 +531,7 @@ export const planRecord20261120Schema = z
 
 // What 2026-11-26 sees: 2026-11-28's fields (docs/billing.md, part two) left out.
 
-export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true, setupFee: true, usage: true, minimumPeriods: true, minimumTermEndsAt: true }).meta({ id: 'SubscriptionPlan' });
+export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true, setupFee: true, usage: true, minimumPeriods: true, minimumTermEndsAt: true, billingDay: true }).meta({ id: 'SubscriptionPlan' });
 
 export const planStatus20261126Schema = planStatusSchema
   .extend({ plan: planStatusSchema.shape.plan.omit({ cancelAt: true, quantity: true }) })

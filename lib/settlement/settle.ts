@@ -5,7 +5,7 @@ import { getTransactionOfPlan, recordPendingCharge, settleTransaction, type Tran
 import { addInterval, anchorFor, intervalOf } from '@/lib/calendar/interval';
 import { isLatePayment } from '@/lib/settlement/late-payments';
 import { settleLinkPayment, stepDownToLink } from '@/lib/settlement/renewal-links';
-import { afterRenewalOutcome, termEndFrom } from '@/lib/calendar/schedule';
+import { afterRenewalOutcome, firstPeriodOf, termEndFrom } from '@/lib/calendar/schedule';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, DECLINE_MESSAGES, type DeclineReason, type PaymentProcessor } from '@/lib/processors';
 import { noteInvoice } from '@/lib/invoices/record';
@@ -61,14 +61,16 @@ async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionR
     // RECURRING → ACTIVE one interval on; SINGLE → COMPLETED. RECURRING paid by PSE renews by link.
     const interval = plan.modality === 'RECURRING' ? intervalOf(plan) : null;
     const recurring = interval !== null;
-    const anchor = interval && anchorFor(interval, txn.chargeDate);
+    const anchor = interval && (plan.billingDay ?? anchorFor(interval, txn.chargeDate));
+    // A billing day's first period ends on it (docs/billing.md#billing-day); full periods, and a minimum term, start there.
+    const fullFrom = firstPeriodOf(plan, txn.chargeDate)?.end;
     const activated = await activatePlan(tx, plan.id, {
       status: recurring ? 'ACTIVE' : 'COMPLETED',
-      nextChargeDate: interval ? addInterval(txn.chargeDate, interval, anchor) : null,
+      nextChargeDate: interval ? (fullFrom ?? addInterval(txn.chargeDate, interval, anchor)) : null,
       billingAnchorDay: anchor,
       paymentMethodToken: recurring ? txn.paymentMethodToken : null,
       renewalCollection: recurring && txn.paymentMethodType === 'PSE' ? 'LINK' : 'AUTOMATIC',
-      termEndsAt: termEndFrom(plan, txn.chargeDate, anchor),
+      termEndsAt: termEndFrom(plan, fullFrom ?? txn.chargeDate, anchor),
     });
     if (!activated) log.error('approved a charge for a plan that was no longer pending', { planId: plan.id, transactionId: txn.id });
     return activated ?? plan;

@@ -98,6 +98,12 @@ export default async function ManagePage({ params, searchParams }: Props) {
               <dd data-testid="manage-next-charge">{next ? dateFormat.format(new Date(next)) : c.none}</dd>
             </>
           )}
+          {plan.billingDay !== null && (
+            <>
+              <dt>{c.billingDay}</dt>
+              <dd data-testid="manage-billing-day">{fill(interval?.unit === 'year' ? c.billingDayYearly : c.billingDayValue, { day: plan.billingDay })}</dd>
+            </>
+          )}
           {termEnd !== null && plan.minimumPeriods !== null && (
             <>
               <dt>{c.term}</dt>

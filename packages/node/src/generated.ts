@@ -108,6 +108,8 @@ export type CreateLinkRequest = {
     };
     /** Extension, API version 2026-11-28, RECURRING only (docs/billing.md#minimum-term): periods the customer commits to, counted from the first paid one. A cancel before they end takes effect when they end; you can still cancel `now` */
     minimumPeriods?: number;
+    /** Extension, API version 2026-11-28, monthly and yearly plans only (docs/billing.md#billing-day): the day of the month (1..28, Bogotá) renewals fall on. The first charge is prorated from the payment to that day; not with `trialDays` */
+    billingDay?: number;
     /** Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, 1 to 10,000 (default 1). `amount` is then the unit price, and each charge takes unit × quantity */
     quantity?: number;
   };
@@ -347,6 +349,8 @@ export type SubscriptionPlan = {
   minimumPeriods?: number;
   /** Extension, API version 2026-11-28 (docs/billing.md#minimum-term): when the minimum term ends, present once the first period is paid; a cancel before then takes effect then */
   minimumTermEndsAt?: number;
+  /** Extension, API version 2026-11-28 (docs/billing.md#billing-day): the day of the month renewals fall on, present when the link set one */
+  billingDay?: number;
   /** Only while a renewal link is open (extension, docs/billing.md#renewal-links): the link that pays the period due, to send the customer */
   renewalUrl?: string;
   createdAt: string;
@@ -830,6 +834,11 @@ export const REQUEST_BODIES: Record<string, unknown> = {
             "type": "integer",
             "minimum": 2,
             "maximum": 36
+          },
+          "billingDay": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 28
           },
           "quantity": {
             "type": "integer",

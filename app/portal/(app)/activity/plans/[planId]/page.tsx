@@ -78,6 +78,12 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
             <dd>{formatDateTime(new Date(next), lang)}</dd>
           </>
         )}
+        {plan.billingDay !== null && (
+          <>
+            <dt>{a.billingDay}</dt>
+            <dd data-testid="plan-billing-day">{fill(a.billingDayValue, { day: plan.billingDay })}</dd>
+          </>
+        )}
         {plan.minimumPeriods !== null && (
           <>
             <dt>{a.term}</dt>
