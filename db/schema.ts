@@ -327,6 +327,8 @@ export const subscriptionPlans = pgTable(
     termEndsAt: timestamp('term_ends_at', { withTimezone: true, mode: 'date' }),
     // Billing day (docs/billing.md#billing-day): renewals fall on it, the first charge is prorated to it.
     billingDay: smallint('billing_day'),
+    // Pause until a date (docs/billing.md#pause-until-a-date): the sweep resumes the paused plan then.
+    resumesAt: timestamp('resumes_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -353,6 +355,7 @@ export const subscriptionPlans = pgTable(
     check('subscription_plans_quantity_check', sql`quantity between 1 and 10000 and (scheduled_quantity is null or scheduled_quantity between 1 and 10000)`),
     // Plans whose cancellation at the end of the period is due (lib/plans/cancel-at.ts).
     index('subscription_plans_cancel_at_idx').on(t.cancelAt).where(sql`cancel_at is not null and status in ('ACTIVE', 'TRIALING', 'PAUSED')`),
+    index('subscription_plans_resumes_at_idx').on(t.resumesAt).where(sql`resumes_at is not null and status = 'PAUSED'`),
     index('subscription_plans_link_due_idx').on(t.nextChargeDate).where(sql`status = 'ACTIVE' and renewal_collection = 'LINK'`),
     // The portal (docs/portal.md): search by externalReference, and the Overview's renewal lists.
     index('subscription_plans_merchant_reference_idx').on(t.merchantId, t.externalReference),

@@ -223,6 +223,7 @@ export async function transitionPlan(
       | 'quantity'
       | 'scheduledQuantity'
       | 'termEndsAt'
+      | 'resumesAt'
     >
   >,
 ): Promise<PlanRow | undefined> {
@@ -273,19 +274,26 @@ export function findDuePlans(
  * Plans whose cancellation at the end of the period is due at `now` (docs/billing.md#cancel-at-the-end-of-the-period),
  * oldest first: of `merchantId` only (its test clock), else of every merchant without one.
  */
-export async function findPlansEndingBy(db: Db, { now, limit, merchantId }: { now: Date; limit: number; merchantId?: string }): Promise<string[]> {
+export function findPlansEndingBy(db: Db, { now, limit, merchantId }: { now: Date; limit: number; merchantId?: string }): Promise<string[]> {
+  return findPlansDueBy(db, subscriptionPlans.cancelAt, ['ACTIVE', 'TRIALING', 'PAUSED'], { now, limit, merchantId });
+}
+
+/** Paused plans whose `resumesAt` has come (docs/billing.md#pause-until-a-date), oldest first. */
+export function findPlansResumingBy(db: Db, { now, limit, merchantId }: { now: Date; limit: number; merchantId?: string }): Promise<string[]> {
+  return findPlansDueBy(db, subscriptionPlans.resumesAt, ['PAUSED'], { now, limit, merchantId });
+}
+
+async function findPlansDueBy(
+  db: Db,
+  at: typeof subscriptionPlans.cancelAt | typeof subscriptionPlans.resumesAt,
+  statuses: PlanRow['status'][],
+  { now, limit, merchantId }: { now: Date; limit: number; merchantId?: string },
+): Promise<string[]> {
   const rows = await db
     .select({ id: subscriptionPlans.id })
     .from(subscriptionPlans)
-    .where(
-      and(
-        sql`${subscriptionPlans.cancelAt} is not null`,
-        inArray(subscriptionPlans.status, ['ACTIVE', 'TRIALING', 'PAUSED']),
-        lte(subscriptionPlans.cancelAt, now),
-        clockScope(subscriptionPlans.merchantId, merchantId),
-      ),
-    )
-    .orderBy(asc(subscriptionPlans.cancelAt), asc(subscriptionPlans.id))
+    .where(and(sql`${at} is not null`, inArray(subscriptionPlans.status, statuses), lte(at, now), clockScope(subscriptionPlans.merchantId, merchantId)))
+    .orderBy(asc(at), asc(subscriptionPlans.id))
     .limit(limit);
   return rows.map((r) => r.id);
 }

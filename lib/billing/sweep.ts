@@ -9,6 +9,7 @@ import { runRenewalLinks } from '@/lib/settlement/renewal-links';
 import { chargeRenewal, type RenewalDue, renewalDueOf } from './renewals';
 import { runTrialNotices } from '@/lib/settlement/trial-notices';
 import { endScheduledCancellations } from '@/lib/plans/cancel-at';
+import { resumeDuePauses } from '@/lib/plans/lifecycle';
 import type { SweepSummary } from './schemas';
 
 // The renewal sweep in this process (embedded timer, test clock, bench): due plans claimed in
@@ -53,6 +54,8 @@ export async function runRenewalSweep(db: Db, processor: ProcessorSource, option
   // Trials ending in 3 days are told first; their ends are charged below as renewals.
   const merchantId = options.merchantId;
   const ended = await endScheduledCancellations(db, now, { merchantId });
+  // Plans paused until now resume before renewals are looked for (docs/billing.md#pause-until-a-date).
+  await resumeDuePauses(db, now, { merchantId });
   const trialNotices = await runTrialNotices(db, now, { merchantId });
   const counts = { due: 0, approved: 0, declined: 0, error: 0, pending: 0, skipped: 0 };
   const transactionIds: string[] = [];

@@ -45,7 +45,7 @@ async function link({ chosen = [] as string[], card = CARDS.approved } = {}) {
 }
 
 const eventsOf = (planId: string) => database.db.select().from(webhookEvents).where(eq(webhookEvents.planId, planId)).orderBy(webhookEvents.id);
-const send = (route: typeof pauseRoute, l: Awaited<ReturnType<typeof link>>, body?: unknown) =>
+const send = (route: typeof pauseRoute | typeof resumeRoute | typeof cancelRoute, l: Awaited<ReturnType<typeof link>>, body?: unknown) =>
   call(route, { method: 'POST', headers: l.merchant.headers, params: { id: l.subscriptionPlanId }, body });
 
 describe('choosing lifecycle events (PATCH /admin/merchants/{id} webhookEvents)', () => {

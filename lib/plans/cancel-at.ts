@@ -10,6 +10,7 @@ import { ApiError } from '@/lib/api/errors';
 import { cancelReasonText } from '@/lib/cancel-reason';
 import { termEndOf } from '@/lib/calendar/schedule';
 import { notePlanChange } from '@/lib/notices';
+import { eachDuePlan } from '@/lib/plans/lifecycle';
 import { inTransaction } from '@/lib/unit-of-work';
 import { recordLifecycleEvent } from '@/lib/webhooks/events';
 
@@ -78,17 +79,6 @@ async function endPlan(db: Db, planId: string, now: Date): Promise<boolean> {
 }
 
 /** The sweep's step: every plan whose cancellation is due at `now` (of `merchantId` only, for its test clock). */
-export async function endScheduledCancellations(db: Db, now: Date, { merchantId, pageSize = 500 }: { merchantId?: string; pageSize?: number } = {}): Promise<string[]> {
-  const ended: string[] = [];
-  for (;;) {
-    const ids = await findPlansEndingBy(db, { now, limit: pageSize, merchantId });
-    let moved = 0;
-    for (const id of ids) {
-      if (await endPlan(db, id, now)) {
-        ended.push(id);
-        moved++;
-      }
-    }
-    if (ids.length < pageSize || moved === 0) return ended;
-  }
+export function endScheduledCancellations(db: Db, now: Date, { merchantId, pageSize = 500 }: { merchantId?: string; pageSize?: number } = {}): Promise<string[]> {
+  return eachDuePlan((limit) => findPlansEndingBy(db, { now, limit, merchantId }), (id) => endPlan(db, id, now), pageSize);
 }

@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { getPlanForMerchant, lockPlan, type PlanRow, transitionPlan } from '@/db/queries/plans';
+import { findPlansResumingBy, getPlanForMerchant, lockPlan, type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { closeOpenRenewalLinkOfPlan } from '@/db/queries/renewal-links';
 import { ApiError } from '@/lib/api/errors';
 import { intervalOf, MONTHLY, nextDueAfter } from '@/lib/calendar/interval';
@@ -17,6 +17,8 @@ import { findMerchantPlan } from '@/lib/api/find-plan';
 type Scope = { merchantId: string; planId: string };
 
 type Change = Parameters<typeof transitionPlan>[3];
+
+const MAX_PAUSE_MS = 366 * 24 * 60 * 60 * 1000;
 
 /** One transition under the plan's lock, with its event and e-mail in the same unit of work. */
 async function transitionWithNotices(
@@ -53,24 +55,58 @@ function transition(db: Db, scope: Scope, from: readonly PlanRow['status'][], ch
   return transitionWithNotices(db, (tx) => findMerchantPlan(tx, scope.planId, () => getPlanForMerchant(tx, scope)), { from, change, refused, event });
 }
 
-/** ACTIVE → PAUSED: no renewal is attempted while paused. */
-export function pausePlan(db: Db, scope: Scope): Promise<PlanRow> {
-  return transition(db, scope, ['ACTIVE'], () => ({ status: 'PAUSED' }), 'Only an ACTIVE plan can be paused', 'subscription.paused');
+/** ACTIVE → PAUSED: no renewal is attempted while paused; with `resumesAt` the sweep resumes it then (docs/billing.md#pause-until-a-date). */
+export function pausePlan(db: Db, scope: Scope, { resumesAt = null, now = new Date() }: { resumesAt?: Date | null; now?: Date } = {}): Promise<PlanRow> {
+  if (resumesAt && (resumesAt <= now || resumesAt.getTime() > now.getTime() + MAX_PAUSE_MS)) {
+    const message = 'must be after now and at most a year from now';
+    throw new ApiError('invalid_request', `resumesAt ${message}`, { details: [{ path: 'resumesAt', message }] });
+  }
+  return transition(db, scope, ['ACTIVE'], () => ({ status: 'PAUSED', resumesAt }), 'Only an ACTIVE plan can be paused', 'subscription.paused');
 }
 
-/** PAUSED → ACTIVE, next charge on the first due day after today: paused periods are never charged. */
+/** A paused plan back on its schedule: the first due day after `now`, paused periods never charged. */
+function resumed(plan: PlanRow, now: Date): Change {
+  return {
+    status: 'ACTIVE',
+    nextChargeDate: nextDueAfter(now, plan.nextChargeDate ? periodDueOf(plan) : now, intervalOf(plan) ?? MONTHLY, plan.billingAnchorDay),
+    renewalFailures: 0,
+    resumesAt: null,
+  };
+}
+
+/** PAUSED → ACTIVE on its schedule. */
 export function resumePlan(db: Db, scope: Scope, now: Date = new Date()): Promise<PlanRow> {
-  return transition(
-    db,
-    scope,
-    ['PAUSED'],
-    (plan) => ({
-      status: 'ACTIVE',
-      nextChargeDate: nextDueAfter(now, plan.nextChargeDate ? periodDueOf(plan) : now, intervalOf(plan) ?? MONTHLY, plan.billingAnchorDay),
-      renewalFailures: 0,
-    }),
-    'Only a PAUSED plan can be resumed',
-    'subscription.resumed',
+  return transition(db, scope, ['PAUSED'], (plan) => resumed(plan, now), 'Only a PAUSED plan can be resumed', 'subscription.resumed');
+}
+
+/** Runs `act` on each plan `find` names, page by page, until a page moves none: a sweep's step. */
+export async function eachDuePlan(find: (limit: number) => Promise<string[]>, act: (planId: string) => Promise<boolean>, pageSize = 500): Promise<string[]> {
+  const done: string[] = [];
+  for (;;) {
+    const ids = await find(pageSize);
+    let moved = 0;
+    for (const id of ids) {
+      if (await act(id)) {
+        done.push(id);
+        moved++;
+      }
+    }
+    if (ids.length < pageSize || moved === 0) return done;
+  }
+}
+
+/** The sweep's step: every plan paused until `now` or before resumes, with its event (of `merchantId` only, for its test clock). */
+export function resumeDuePauses(db: Db, now: Date, { merchantId }: { merchantId?: string } = {}): Promise<string[]> {
+  return eachDuePlan(
+    (limit) => findPlansResumingBy(db, { now, limit, merchantId }),
+    (planId) =>
+      inTransaction(db, async (tx, outbox) => {
+        const before = await lockPlan(tx, planId);
+        if (before.status !== 'PAUSED' || !before.resumesAt || before.resumesAt > now) return false;
+        const after = await transitionPlan(tx, planId, ['PAUSED'], resumed(before, now));
+        if (after) await notePlanChange(tx, outbox, { before, after }, 'subscription.resumed', { now });
+        return Boolean(after);
+      }),
   );
 }
 

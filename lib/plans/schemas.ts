@@ -379,6 +379,10 @@ export const planRecordSchema = z
     minimumTermEndsAt: epochMs
       .optional()
       .describe('Extension, API version 2026-11-28 (docs/billing.md#minimum-term): when the minimum term ends, present once the first period is paid; a cancel before then takes effect then'),
+    resumesAt: z.iso
+      .datetime({ precision: 3 })
+      .optional()
+      .describe('Extension, API version 2026-11-28 (docs/billing.md#pause-until-a-date): when a paused plan resumes on its own, present while one is set'),
     billingDay: z
       .number()
       .int()
@@ -407,6 +411,24 @@ export type PlanRecordView = z.infer<typeof planRecordSchema>;
 
 /** Pause and resume take no body: nothing, or `{}` (docs/billing.md). */
 export const emptyBodySchema = z.object({}).meta({ id: 'EmptyRequest', description: 'No fields; the body may be left out.' });
+
+const ISO_DAY_OR_TIME = 'must be an ISO 8601 date or date and time, such as 2027-01-15';
+
+/** POST …/pause from 2026-11-28 (docs/billing.md#pause-until-a-date): optionally, when the plan resumes on its own. */
+export const pausePlanBodySchema = z
+  .object({
+    resumesAt: z
+      .string({ error: ISO_DAY_OR_TIME })
+      .refine((v) => (v.length === 10 ? z.iso.date() : z.iso.datetime({ offset: true })).safeParse(v).success, ISO_DAY_OR_TIME)
+      .transform((v) => new Date(v.length === 10 ? `${v}T00:00:00-05:00` : v))
+      .optional()
+      .meta({
+        description:
+          'Extension, API version 2026-11-28: when the plan resumes on its own (ISO 8601; a date alone is the start of that day in Bogotá), after now and within a year. It then resumes on its schedule: the next charge is its first billing day after that',
+        examples: ['2027-01-15'],
+      }),
+  })
+  .meta({ id: 'PausePlanRequest', description: 'Body of POST /merchants/subscription-plans/{id}/pause; it may be left out.' });
 
 const cancelReasonSchema = z
       .string()
@@ -531,7 +553,7 @@ export const planRecord20261120Schema = z
 
 // What 2026-11-26 sees: 2026-11-28's fields (docs/billing.md, part two) left out.
 
-export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true, setupFee: true, usage: true, minimumPeriods: true, minimumTermEndsAt: true, billingDay: true }).meta({ id: 'SubscriptionPlan' });
+export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true, setupFee: true, usage: true, minimumPeriods: true, minimumTermEndsAt: true, billingDay: true, resumesAt: true }).meta({ id: 'SubscriptionPlan' });
 
 export const planStatus20261126Schema = planStatusSchema
   .extend({ plan: planStatusSchema.shape.plan.omit({ cancelAt: true, quantity: true }) })

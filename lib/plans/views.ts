@@ -88,6 +88,7 @@ export function toPlanRecord(plan: PlanRow, { renewalUrl }: { renewalUrl?: strin
     ...(plan.usageUnitAmount !== null ? { usage: { unitAmount: plan.usageUnitAmount, includedUnits: plan.usageIncludedUnits ?? 0 } } : {}),
     ...(plan.minimumPeriods !== null ? { minimumPeriods: plan.minimumPeriods } : {}),
     ...(plan.minimumPeriods !== null && plan.termEndsAt ? { minimumTermEndsAt: plan.termEndsAt.getTime() } : {}),
+    ...(plan.status === 'PAUSED' && plan.resumesAt ? { resumesAt: plan.resumesAt.toISOString() } : {}),
     ...(plan.billingDay !== null ? { billingDay: plan.billingDay } : {}),
     ...(renewalUrl ? { renewalUrl } : {}),
     createdAt: plan.createdAt.toISOString(),

@@ -98,6 +98,12 @@ export default async function ManagePage({ params, searchParams }: Props) {
               <dd data-testid="manage-next-charge">{next ? dateFormat.format(new Date(next)) : c.none}</dd>
             </>
           )}
+          {plan.status === 'PAUSED' && plan.resumesAt && (
+            <>
+              <dt>{c.resumesOn}</dt>
+              <dd data-testid="manage-resumes-on">{fill(c.resumesOnValue, { date: dateFormat.format(plan.resumesAt) })}</dd>
+            </>
+          )}
           {plan.billingDay !== null && (
             <>
               <dt>{c.billingDay}</dt>

@@ -2,6 +2,7 @@ import { getDb } from '@/db/client';
 import { runRenewalLinks } from '@/lib/settlement/renewal-links';
 import { findDueRenewals, type RenewalDue, renewalEventId } from '@/lib/billing/renewals';
 import { endScheduledCancellations } from '@/lib/plans/cancel-at';
+import { resumeDuePauses } from '@/lib/plans/lifecycle';
 import { inngest, renewalDue } from '../client';
 import { INNGEST_FUNCTION_IDS } from '../function-ids';
 
@@ -15,6 +16,7 @@ export const sweepRenewals = inngest.createFunction(
   async ({ step }) => {
     // Plans cancelled at the end of their period end before any renewal is looked for.
     await step.run('end-scheduled-cancellations', async () => endScheduledCancellations(await getDb(), new Date()));
+    await step.run('resume-due-pauses', async () => resumeDuePauses(await getDb(), new Date()));
     const due = await step.run('find-due-renewals', async () => {
       const found: RenewalDue[] = [];
       for await (const page of findDueRenewals(await getDb(), new Date())) {

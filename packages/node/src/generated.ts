@@ -197,6 +197,12 @@ export type ManageLink = {
   expiresAt: string;
 };
 
+/** Body of POST /merchants/subscription-plans/{id}/pause; it may be left out. */
+export type PausePlanRequest = {
+  /** Extension, API version 2026-11-28: when the plan resumes on its own (ISO 8601; a date alone is the start of that day in Bogotá), after now and within a year. It then resumes on its schedule: the next charge is its first billing day after that */
+  resumesAt?: string;
+};
+
 export type PaymentLink = {
   /** Checkout token; the secret of the checkout session */
   token: string;
@@ -349,6 +355,8 @@ export type SubscriptionPlan = {
   minimumPeriods?: number;
   /** Extension, API version 2026-11-28 (docs/billing.md#minimum-term): when the minimum term ends, present once the first period is paid; a cancel before then takes effect then */
   minimumTermEndsAt?: number;
+  /** Extension, API version 2026-11-28 (docs/billing.md#pause-until-a-date): when a paused plan resumes on its own, present while one is set */
+  resumesAt?: string;
   /** Extension, API version 2026-11-28 (docs/billing.md#billing-day): the day of the month renewals fall on, present when the link set one */
   billingDay?: number;
   /** Only while a renewal link is open (extension, docs/billing.md#renewal-links): the link that pays the period due, to send the customer */
@@ -513,7 +521,7 @@ export interface Operations {
   getPlanStatus: { params: { subscriptionPlanId: string }; query: {  }; body: never; reply: PlanStatus };
   getSubscriptionPlan: { params: { id: string }; query: {  }; body: never; reply: SubscriptionPlan };
   changeSubscriptionPlanPrice: { params: { id: string }; query: {  }; body: PriceChangeRequest; reply: SubscriptionPlan };
-  pauseSubscriptionPlan: { params: { id: string }; query: {  }; body: EmptyRequest; reply: SubscriptionPlan };
+  pauseSubscriptionPlan: { params: { id: string }; query: {  }; body: PausePlanRequest; reply: SubscriptionPlan };
   resumeSubscriptionPlan: { params: { id: string }; query: {  }; body: EmptyRequest; reply: SubscriptionPlan };
   cancelSubscriptionPlan: { params: { id: string }; query: {  }; body: CancelPlanRequest; reply: SubscriptionPlan };
   createManageLink: { params: { id: string }; query: {  }; body: Record<string, never>; reply: ManageLink };
@@ -890,7 +898,11 @@ export const REQUEST_BODIES: Record<string, unknown> = {
   },
   "pauseSubscriptionPlan": {
     "type": "object",
-    "properties": {}
+    "properties": {
+      "resumesAt": {
+        "type": "string"
+      }
+    }
   },
   "resumeSubscriptionPlan": {
     "type": "object",

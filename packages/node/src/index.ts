@@ -3,6 +3,7 @@ import { apiError, ArgumentError, ConnectionError, ServicePayApiError } from './
 import {
   API_VERSION,
   type CancelPlanRequest,
+  type PausePlanRequest,
   type Coupon,
   type CouponPage,
   type CreateCouponRequest,
@@ -139,7 +140,9 @@ export class ServicePay {
     /** A new price (and name), from the next charge or, for a raise, `now` with the prorated difference charged. A repeat asks for the same target price, never a second raise. */
     changePrice: (id: string, body: PriceChangeRequest, options: RequestOptions = {}): Promise<SubscriptionPlan> =>
       this.call('changeSubscriptionPlanPrice', { id }, { ...options, body }),
-    pause: (id: string, options: RequestOptions = {}): Promise<SubscriptionPlan> => this.call('pauseSubscriptionPlan', { id }, { ...options, body: {} }),
+    /** Pauses; with `{ resumesAt }` (API version 2026-11-28) the plan resumes on its own then. */
+    pause: (id: string, body: PausePlanRequest = {}, options: RequestOptions = {}): Promise<SubscriptionPlan> =>
+      this.call('pauseSubscriptionPlan', { id }, { ...options, body }),
     resume: (id: string, options: RequestOptions = {}): Promise<SubscriptionPlan> => this.call('resumeSubscriptionPlan', { id }, { ...options, body: {} }),
     /** Cancels now, or with `{ at: 'period_end' }` at the next charge date (API version 2026-11-28); undo that with `undoCancel`. */
     cancel: (id: string, body: CancelPlanRequest = {}, options: RequestOptions = {}): Promise<SubscriptionPlan> =>

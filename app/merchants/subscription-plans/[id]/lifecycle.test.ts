@@ -30,7 +30,7 @@ async function plan({ paid = true } = {}) {
   return link;
 }
 type Link = Awaited<ReturnType<typeof plan>>;
-const send = (route: typeof pause, link: Pick<Link, 'merchant' | 'subscriptionPlanId'>, body?: unknown) =>
+const send = (route: typeof pause | typeof resume | typeof cancel, link: Pick<Link, 'merchant' | 'subscriptionPlanId'>, body?: unknown) =>
   call(route, { method: 'POST', headers: link.merchant.headers, params: { id: link.subscriptionPlanId }, body });
 
 describe('pause, resume and cancel', () => {

@@ -78,6 +78,12 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
             <dd>{formatDateTime(new Date(next), lang)}</dd>
           </>
         )}
+        {plan.status === 'PAUSED' && plan.resumesAt && (
+          <>
+            <dt>{a.resumesOn}</dt>
+            <dd data-testid="plan-resumes-on">{formatDateTime(plan.resumesAt, lang)}</dd>
+          </>
+        )}
         {plan.billingDay !== null && (
           <>
             <dt>{a.billingDay}</dt>
