@@ -43,7 +43,7 @@ const OPERATIONS = [
 
 const SCHEMAS = [
   'AdvanceTestClockRequest', 'AlegraSettings', 'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'Coupon', 'CouponPage', 'CreateCouponRequest', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant', 'CustomerTaxId',
-  'EmptyRequest', 'Error', 'FactusSettings', 'Health', 'Invoice', 'InvoicePage', 'ManageLink', 'Merchant', 'MerchantEInvoicing', 'MerchantProcessor', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PlanTrial', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'TestClock', 'TestClockAdvance', 'TestClockPlan', 'UpdateMerchantRequest', 'UsageReport', 'UsageReportRequest',
+  'EmptyRequest', 'Error', 'FactusSettings', 'Health', 'Invoice', 'InvoicePage', 'ManageLink', 'Merchant', 'MerchantEInvoicing', 'MerchantProcessor', 'PausePlanRequest', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PlanTrial', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'TestClock', 'TestClockAdvance', 'TestClockPlan', 'UpdateMerchantRequest', 'UsageReport', 'UsageReportRequest',
   'VoidedTransaction', 'WebhookAttempt', 'WebhookEvent', 'WebhookEventPage', 'WebhookEventRecord', 'WebhookResend',
 ];
 
