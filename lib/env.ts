@@ -3,6 +3,9 @@ import { z } from 'zod';
 
 // Every setting of docs/operations.md#running-it, validated in one place; a bad value stops start-up naming it.
 
+const SEALING_KEY_MESSAGE = 'expected 32 random bytes as 64 hex digits or base64 (openssl rand -hex 32)';
+const isSealingKey = (v: string) => (/^[0-9a-f]{64}$/i.test(v) ? true : Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/]+=*$/.test(v));
+
 const optionalString = z
   .string()
   .optional()
@@ -79,11 +82,11 @@ const schema = z
     ),
     // Sandbox-only deployment: the test clock is allowed even in production.
     SANDBOX_DEPLOYMENT: flag,
-    // Merchants' Wompi secrets at rest (AES-256-GCM): 32 bytes, hex or base64; required once one has Wompi keys.
-    SECRETS_ENCRYPTION_KEY: optionalString.refine(
-      (v) => v === undefined || (/^[0-9a-f]{64}$/i.test(v) ? true : Buffer.from(v, 'base64').length === 32 && /^[A-Za-z0-9+/]+=*$/.test(v)),
-      'expected 32 random bytes as 64 hex digits or base64 (openssl rand -hex 32)',
-    ),
+    // docs/operations.md#secrets-at-rest: keys newest first, comma-separated; KEY is the one-key form.
+    SECRETS_ENCRYPTION_KEY: optionalString.refine((v) => v === undefined || isSealingKey(v), SEALING_KEY_MESSAGE),
+    SECRETS_ENCRYPTION_KEYS: optionalString
+      .transform((v) => (v === undefined ? undefined : v.split(',').map((k) => k.trim())))
+      .refine((keys) => keys === undefined || keys.every(isSealingKey), `each key: ${SEALING_KEY_MESSAGE}, separated by commas`),
     // smtp:// or smtps:// URL. Unset outside production: e-mails are kept (/dev/emails), never sent.
     SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\/[^/]/.test(v), 'expected an smtp:// or smtps:// URL'),
     EMAIL_FROM: optionalString,
@@ -103,6 +106,9 @@ const schema = z
         path: [env.UPSTASH_REDIS_REST_URL ? 'UPSTASH_REDIS_REST_TOKEN' : 'UPSTASH_REDIS_REST_URL'],
         message: 'UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are set together or not at all',
       });
+    }
+    if (env.SECRETS_ENCRYPTION_KEY && env.SECRETS_ENCRYPTION_KEYS) {
+      ctx.addIssue({ code: 'custom', path: ['SECRETS_ENCRYPTION_KEY'], message: 'set SECRETS_ENCRYPTION_KEYS or SECRETS_ENCRYPTION_KEY, not both' });
     }
     if (env.NODE_ENV === 'production' && !env.BETTER_AUTH_SECRET) {
       ctx.addIssue({

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, or, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { type Db, preparedFor } from '../client';
 import { checkViolation } from '../errors';
@@ -141,4 +141,20 @@ export async function getMerchantForUpdate(db: Db, id: string): Promise<Merchant
 export async function getMerchant(db: Db, id: string): Promise<MerchantRow | undefined> {
   const [row] = await db.select().from(merchants).where(eq(merchants.id, id)).limit(1);
   return row;
+}
+
+/** The next `limit` merchants after `after` (by id) holding a sealed secret, locked for the caller's transaction. */
+export async function lockSealedSecretsAfter(db: Db, after: string, limit: number) {
+  return db
+    .select({ id: merchants.id, wompiSecrets: merchants.wompiSecrets, einvoiceSecrets: merchants.einvoiceSecrets })
+    .from(merchants)
+    .where(and(gt(merchants.id, after), or(isNotNull(merchants.wompiSecrets), isNotNull(merchants.einvoiceSecrets))))
+    .orderBy(asc(merchants.id))
+    .limit(limit)
+    .for('update');
+}
+
+/** Writes re-sealed values alone: the settings did not change, so neither does `updatedAt`. */
+export async function writeSealedSecrets(db: Db, id: string, values: Partial<Pick<MerchantRow, 'wompiSecrets' | 'einvoiceSecrets'>>): Promise<void> {
+  await db.update(merchants).set(values).where(eq(merchants.id, id));
 }

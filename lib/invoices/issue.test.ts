@@ -221,7 +221,7 @@ describe('several issuers', () => {
     const [crashed] = await claimDueInvoices(database.db, { claim: 'crashed-issuer', now: new Date(), until: later(invoiceLeaseMs()), limit: 1, ids: [id] });
     expect(crashed?.id).toBe(id);
     // The crashed issuer had reached Factus: the document exists there already.
-    const merchant = openSettings((await getMerchant(database.db, crashed!.merchantId))!.einvoiceSecrets!);
+    const merchant = openSettings((await getMerchant(database.db, crashed!.merchantId))!.einvoiceSecrets!, crashed!.merchantId);
     const first = await createEInvoiceProvider(merchant).issueInvoice((await import('@/test/einvoicing-drafts')).sampleInvoice({ reference: transactionId, number: null }));
     expect(await issueDueInvoices(database.db, { ids: [id] })).toMatchObject({ issued: 0 });
     expect(await issueDueInvoices(database.db, { ids: [id], now: later(invoiceLeaseMs() + 1000) })).toMatchObject({ issued: 1 });

@@ -72,7 +72,7 @@ async function issueClaimed(db: Db, row: InvoiceRow, claim: string, options: Iss
   try {
     const merchant = await getMerchant(db, row.merchantId);
     if (!merchant?.einvoiceSecrets) throw new EInvoiceAuthError('e-invoicing is off for this merchant: turn it on again to issue this document');
-    const settings = openSettings(merchant.einvoiceSecrets);
+    const settings = openSettings(merchant.einvoiceSecrets, merchant.id);
     const provider = options.providerFor ? options.providerFor(settings) : createEInvoiceProvider(settings);
     if (row.voidedAt) return await settleVoided(db, row, claim, provider, now);
     const draft = await draftOf(db, row, claim, provider, settings, now);

@@ -33,7 +33,7 @@ describe('PATCH /admin/merchants/{id} eInvoicing', () => {
     expect(JSON.stringify(res.json)).not.toContain('secret-1');
     const stored = await row(m.merchantId);
     expect(stored.einvoiceSecrets).not.toContain('secret-1');
-    expect(openSettings(stored.einvoiceSecrets!)).toMatchObject({ provider: 'factus', clientSecret: 'secret-1', password: 'pw-1', numberingRangeId: null });
+    expect(openSettings(stored.einvoiceSecrets!, m.merchantId)).toMatchObject({ provider: 'factus', clientSecret: 'secret-1', password: 'pw-1', numberingRangeId: null });
     const off = await patch(m.merchantId, { eInvoicing: null });
     expect(off.status).toBe(200);
     expect(off.json.eInvoicing).toBeNull();

@@ -99,7 +99,7 @@ export const ivaColumn = (iva: IvaRate): IvaColumn => String(iva) as IvaColumn;
 export const ivaOfColumn = (column: IvaColumn): IvaRate => (column === 'excluded' ? 'excluded' : (Number(column) as IvaRate));
 
 /** The columns a setting writes; `nextNumber` is where Alegra numbering starts when the resolution is new. */
-export function eInvoicingColumns(settings: EInvoicingSettings | null, before: Pick<MerchantRow, 'einvoiceSecrets' | 'einvoiceNextNumber'> | null) {
+export function eInvoicingColumns(merchantId: string, settings: EInvoicingSettings | null, before: Pick<MerchantRow, 'einvoiceSecrets' | 'einvoiceNextNumber'> | null) {
   if (!settings) return { einvoiceProvider: null, einvoiceIva: null, einvoiceSecrets: null };
   const { iva, ...rest } = settings;
   const sealed: SealedSettings =
@@ -109,8 +109,8 @@ export function eInvoicingColumns(settings: EInvoicingSettings | null, before: P
   return {
     einvoiceProvider: rest.provider,
     einvoiceIva: ivaColumn(iva),
-    einvoiceSecrets: sealSecret(JSON.stringify(sealed)),
-    ...(rest.provider === 'alegra' ? { einvoiceNextNumber: nextNumberFor(rest.resolution, before) } : {}),
+    einvoiceSecrets: sealSecret(JSON.stringify(sealed), merchantId),
+    ...(rest.provider === 'alegra' ? { einvoiceNextNumber: nextNumberFor(merchantId, rest.resolution, before) } : {}),
   };
 }
 
@@ -118,15 +118,15 @@ export function eInvoicingColumns(settings: EInvoicingSettings | null, before: P
  * Where our consecutive goes on: the same resolution keeps counting (a number is never given
  * twice: DIAN would answer the first document for it), a new one starts at its `from`.
  */
-function nextNumberFor(resolution: Resolution, before: Pick<MerchantRow, 'einvoiceSecrets' | 'einvoiceNextNumber'> | null): number {
-  const previous = before?.einvoiceSecrets ? openSettings(before.einvoiceSecrets).resolution : undefined;
+function nextNumberFor(merchantId: string, resolution: Resolution, before: Pick<MerchantRow, 'einvoiceSecrets' | 'einvoiceNextNumber'> | null): number {
+  const previous = before?.einvoiceSecrets ? openSettings(before.einvoiceSecrets, merchantId).resolution : undefined;
   const same = previous && previous.number === resolution.number && previous.prefix === resolution.prefix;
   if (same && before?.einvoiceNextNumber) return Math.max(before.einvoiceNextNumber, resolution.from);
   return resolution.from;
 }
 
-export function openSettings(sealed: string): SealedSettings {
-  return JSON.parse(openSecret(sealed)) as SealedSettings;
+export function openSettings(sealed: string, merchantId: string): SealedSettings {
+  return JSON.parse(openSecret(sealed, merchantId)) as SealedSettings;
 }
 
 /** What replies show: the provider and the rate, never a credential. */

@@ -86,8 +86,8 @@ export async function updateMerchant(db: Db, merchantId: string, input: UpdateMe
   const current = eInvoicing?.provider === 'alegra' ? await getMerchant(db, merchantId) : null;
   const patch = {
     ...rest,
-    ...(processor ? processorColumns(processor) : {}),
-    ...(eInvoicing !== undefined ? eInvoicingColumns(eInvoicing, current ?? null) : {}),
+    ...(processor ? processorColumns(merchantId, processor) : {}),
+    ...(eInvoicing !== undefined ? eInvoicingColumns(merchantId, eInvoicing, current ?? null) : {}),
     ...(webhookEvents ? { webhookEventTypes: webhookEvents } : {}),
     ...webhookSwitches({ webhookUrl: rest.webhookUrl, webhookRetries: rest.webhookRetries, webhookEnabled }),
   };

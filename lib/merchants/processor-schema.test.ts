@@ -23,7 +23,7 @@ describe('the built-in sandbox processor', () => {
     deployment('production');
     let refused: unknown;
     try {
-      processorColumns({ type: 'sandbox' });
+      processorColumns('mch_test', { type: 'sandbox' });
     } catch (error) {
       refused = error;
     }
@@ -34,7 +34,7 @@ describe('the built-in sandbox processor', () => {
 
   it.each(['sandbox', 'development'] as const)('is taken in a %s deployment, and /demo runs there', (kind) => {
     deployment(kind);
-    expect(processorColumns({ type: 'sandbox' })).toEqual({ processorType: 'sandbox', wompiPublicKey: null, wompiSecrets: null });
+    expect(processorColumns('mch_test', { type: 'sandbox' })).toEqual({ processorType: 'sandbox', wompiPublicKey: null, wompiSecrets: null });
     expect(demoAvailable()).toBe(true);
   });
 });

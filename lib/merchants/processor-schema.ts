@@ -38,7 +38,7 @@ export function expectedPrefixes(production = isProductionDeployment()) {
 }
 
 /** The columns a processor setting writes, after checking each key's prefix (400 naming the field). */
-export function processorColumns(settings: ProcessorSettings, field = 'processor') {
+export function processorColumns(merchantId: string, settings: ProcessorSettings, field = 'processor') {
   const production = isProductionDeployment();
   if (settings.type === 'sandbox') {
     // Production never takes a payment through the built-in sandbox (docs/processors.md#deployments).
@@ -63,7 +63,7 @@ export function processorColumns(settings: ProcessorSettings, field = 'processor
   return {
     processorType: 'wompi' as const,
     wompiPublicKey: settings.publicKey,
-    wompiSecrets: sealSecret(JSON.stringify({ privateKey, eventsSecret, integritySecret })),
+    wompiSecrets: sealSecret(JSON.stringify({ privateKey, eventsSecret, integritySecret }), merchantId),
   };
 }
 

@@ -15,7 +15,7 @@ import { updateMerchant } from '@/lib/merchants/merchants';
 
 export async function loadEInvoicingSettings(db: Db, merchantId: string) {
   const merchant = await getMerchant(db, merchantId);
-  const resolution = merchant?.einvoiceProvider === 'alegra' && merchant.einvoiceSecrets ? (openSettings(merchant.einvoiceSecrets).resolution ?? null) : null;
+  const resolution = merchant?.einvoiceProvider === 'alegra' && merchant.einvoiceSecrets ? (openSettings(merchant.einvoiceSecrets, merchant.id).resolution ?? null) : null;
   return { view: merchant ? eInvoicingView(merchant) : null, resolution };
 }
 
@@ -46,7 +46,7 @@ export async function testEInvoicing(db: Db, merchantId: string): Promise<'ok' |
   const merchant = await getMerchant(db, merchantId);
   if (!merchant?.einvoiceSecrets) return 'off';
   try {
-    await createEInvoiceProvider(openSettings(merchant.einvoiceSecrets), { timeoutMs: 10_000 }).checkCredentials();
+    await createEInvoiceProvider(openSettings(merchant.einvoiceSecrets, merchant.id), { timeoutMs: 10_000 }).checkCredentials();
     return 'ok';
   } catch (error) {
     if (error instanceof EInvoiceAuthError) return { refused: error.message };

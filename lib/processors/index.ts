@@ -39,15 +39,15 @@ interface WompiSecrets {
   integritySecret: string;
 }
 
-export function wompiKeysOf(merchant: Pick<MerchantRow, 'wompiPublicKey' | 'wompiSecrets'>): WompiKeys | null {
+export function wompiKeysOf(merchant: Pick<MerchantRow, 'id' | 'wompiPublicKey' | 'wompiSecrets'>): WompiKeys | null {
   if (!merchant.wompiPublicKey || !merchant.wompiSecrets) return null;
-  const secrets = JSON.parse(openSecret(merchant.wompiSecrets)) as WompiSecrets;
+  const secrets = JSON.parse(openSecret(merchant.wompiSecrets, merchant.id)) as WompiSecrets;
   return { publicKey: merchant.wompiPublicKey, ...secrets };
 }
 
 /** Null in production without Wompi keys. */
 export function processorOfMerchant(
-  merchant: Pick<MerchantRow, 'processorType' | 'wompiPublicKey' | 'wompiSecrets'>,
+  merchant: Pick<MerchantRow, 'id' | 'processorType' | 'wompiPublicKey' | 'wompiSecrets'>,
   settings = env(),
 ): PaymentProcessor | null {
   if (merchant.processorType === 'wompi') {

@@ -68,7 +68,7 @@ describe('merchant processor settings (PATCH /admin/merchants/{id})', () => {
     expect(res.text).not.toContain(link.keys.privateKey);
     const [row] = await database.db.select().from(merchants).where(eq(merchants.id, link.merchant.merchantId));
     for (const secret of [link.keys.privateKey, link.keys.eventsSecret, link.keys.integritySecret]) expect(JSON.stringify(row)).not.toContain(secret);
-    expect(row!.wompiSecrets).toMatch(/^v1\./);
+    expect(row!.wompiSecrets).toMatch(/^v2\./);
     const back = await call(PATCH, { method: 'PATCH', headers: adminHeaders(), params: { id: link.merchant.merchantId }, body: { processor: { type: 'sandbox' } } });
     expect(back.json.processor).toEqual({ type: 'sandbox', publicKey: null });
   });
