@@ -4,9 +4,11 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   smallint,
@@ -364,6 +366,9 @@ export const subscriptionPlans = pgTable(
     index('subscription_plans_merchant_failing_idx')
       .on(t.merchantId, t.nextChargeDate)
       .where(sql`status = 'ACTIVE' and renewal_failures > 0`),
+    // The Overview's plans made and cancelled this month.
+    index('subscription_plans_merchant_created_idx').on(t.merchantId, t.createdAt),
+    index('subscription_plans_merchant_cancelled_idx').on(t.merchantId, t.updatedAt).where(sql`status = 'CANCELLED'`),
     check('subscription_plans_amount_check', sql`amount between 100 and 99999999999`),
     check(
       'subscription_plans_scheduled_check',
@@ -437,8 +442,6 @@ export const transactions = pgTable(
   },
   (t) => [
     index('transactions_plan_idx').on(t.planId, t.id),
-    // The portal's Overview: a merchant's charges per day, read from the index alone.
-    index('transactions_merchant_charge_date_idx').on(t.merchantId, t.chargeDate, t.status, t.amount),
     // The portal's Transactions list, newest first.
     index('transactions_merchant_idx').on(t.merchantId, t.id),
     // docs/states.md: at most one PENDING transaction per plan, and a checkout token (the plan's
@@ -977,5 +980,40 @@ export const usageReports = pgTable(
     uniqueIndex('usage_reports_plan_key').on(t.planId, t.idempotencyKey),
     index('usage_reports_open_idx').on(t.planId).where(sql`period_due is null`),
     check('usage_reports_quantity_check', sql`quantity > 0`),
+  ],
+);
+
+/**
+ * The portal Overview's running figures as pieces that sum to them (docs/portal.md#overview),
+ * written by statement triggers on subscription_plans and transactions
+ * (db/migrations/0034_overview_pieces.sql) and folded by compactOverviewPieces.
+ */
+export const overviewPlanPieces = pgTable(
+  'overview_plan_pieces',
+  {
+    merchantId: text('merchant_id').notNull(),
+    activePlans: bigint('active_plans', { mode: 'number' }).notNull(),
+    atRisk: bigint('at_risk', { mode: 'number' }).notNull(),
+    trialingPlans: bigint('trialing_plans', { mode: 'number' }).notNull(),
+    mrr: numeric('mrr').notNull(),
+    trialMrr: numeric('trial_mrr').notNull(),
+    folded: boolean('folded').notNull().default(false),
+  },
+  (t) => [index('overview_plan_pieces_merchant_idx').on(t.merchantId), index('overview_plan_pieces_unfolded_idx').on(t.merchantId).where(sql`not folded`)],
+);
+
+export const overviewDayPieces = pgTable(
+  'overview_day_pieces',
+  {
+    merchantId: text('merchant_id').notNull(),
+    day: date('day').notNull(),
+    revenue: bigint('revenue', { mode: 'number' }).notNull(),
+    approved: bigint('approved', { mode: 'number' }).notNull(),
+    failed: bigint('failed', { mode: 'number' }).notNull(),
+    folded: boolean('folded').notNull().default(false),
+  },
+  (t) => [
+    index('overview_day_pieces_merchant_day_idx').on(t.merchantId, t.day),
+    index('overview_day_pieces_unfolded_idx').on(t.merchantId, t.day).where(sql`not folded`),
   ],
 );

@@ -9,6 +9,7 @@ import { sweepInvoices } from '@/lib/invoices/sweep';
 import { log } from '@/lib/log';
 import { merchantProcessors } from '@/lib/processors';
 import { startPeriodic } from '@/lib/periodic';
+import { compactOverviewPieces } from '@/lib/portal/overview';
 import { deleteExpiredIdempotencyKeys, deleteOldAuditEntries, deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents } from '@/lib/retention';
 import { runSettler } from '@/lib/settlement/settler';
 import { installWebhookQueue } from '@/lib/webhooks/queue';
@@ -79,6 +80,7 @@ const IN_PROCESS_JOBS: { name: string; everyMs: number; run: () => Promise<void>
       if (summary.checked) log.info('settler', { ...summary });
     },
   },
+  retentionJob('overview fold', MINUTE, compactOverviewPieces, 'overview pieces folded'),
   retentionJob('idempotency retention', 60 * MINUTE, deleteExpiredIdempotencyKeys, 'expired idempotency records deleted'),
   retentionJob('webhook retention', 24 * 60 * MINUTE, deleteOldWebhookEvents, 'old webhook events deleted'),
   retentionJob('e-mail retention', 24 * 60 * MINUTE, deleteOldEmails, 'old customer e-mails deleted'),

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { customers, type PlanStatus, subscriptionPlans, type TransactionStatus, transactions } from '../schema';
 
@@ -30,9 +30,11 @@ function planSearch(merchantId: string, search: string): SQL {
   const branches: SQL[] = [eq(subscriptionPlans.externalReference, search)];
   if (/^sub_\w+$/.test(search)) branches.push(eq(subscriptionPlans.id, search));
   if (search.includes('@')) {
-    // customers_merchant_email_key serves this (merchant, lower(email)) lookup.
-    const ids = sql`(select ${customers.id} from ${customers} where ${customers.merchantId} = ${merchantId} and lower(${customers.email}) = lower(${search}))`;
-    branches.push(inArray(subscriptionPlans.customerId, ids));
+    // customers_merchant_email_key finds the customer; `= any(array(…))` (not `in (…)`, which the
+    // planner turns into a filter over every plan) lets subscription_plans_customer_idx find its plans.
+    branches.push(
+      sql`${subscriptionPlans.customerId} = any(array(select ${customers.id} from ${customers} where ${customers.merchantId} = ${merchantId} and lower(${customers.email}) = lower(${search})))`,
+    );
   }
   return or(...branches)!;
 }

@@ -1,27 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { type Db, queryRows } from '../client';
 
-// The portal's Overview (docs/portal.md#overview): what a subscription business looks at first,
-// each figure one SQL aggregate scoped to the merchant. Days and months are Bogotá's.
-// Indexes: db/migrations/0007_portal.sql; timings: docs/benchmarks.md (npm run bench:portal).
+// The portal's Overview (docs/portal.md#overview): what a subscription business looks at first.
+// Its running figures are sums of pieces that statement triggers write as plans and charges change
+// (db/migrations/0034_overview_pieces.sql); compactOverviewPieces folds them. Days are Bogotá's.
 
 const TZ = 'America/Bogota';
-/** A midnight in Bogotá, the origin of the day bins. */
-const BOGOTA_MIDNIGHT = '2000-01-01T05:00:00Z';
-
-/**
- * The coupon discount of a plan's next charge, in SQL: lib/coupons/discount.ts#discountFor, which
- * charges use (a percentage rounded half up, to whole pesos on a whole-peso price; never leaving
- * less than 100 cents; none once its periods are used). overview.test.ts holds the two equal.
- */
-// What each charge lists: unit price × seats (docs/billing.md#quantity).
-const LIST = '(amount * quantity)';
-const LIST_AMOUNT = sql.raw(LIST);
-const NEXT_DISCOUNT = sql.raw(`case when coupon_id is not null and (discount_periods is null or discount_periods_used < discount_periods)
-  then greatest(0, least(${LIST} - 100, case when discount_percent is null then least(discount_amount, ${LIST})
-    when ${LIST} % 100 = 0 then round(${LIST} * discount_percent / 10000.0) * 100
-    else round(${LIST} * discount_percent / 100.0) end))
-  else 0 end`);
+/** What a plan's next charge takes, coupon included (lib/coupons/discount.ts#discountFor in SQL; overview.test.ts holds them equal). */
+const NEXT_CHARGE = sql.raw('servicepay_next_charge(amount, quantity, coupon_id, discount_percent, discount_amount, discount_periods, discount_periods_used)');
 
 interface PlanFigures {
   /**
@@ -47,19 +33,12 @@ interface PlanFigures {
 export async function planFigures(db: Db, merchantId: string, now: Date): Promise<PlanFigures> {
   const [row] = await queryRows<Record<keyof PlanFigures, string | number>>(
     db,
-    sql`select
-      coalesce(round(sum((${LIST_AMOUNT} - ${NEXT_DISCOUNT})::numeric * case interval_unit when 'week' then 52 when 'month' then 12 else 1 end / (12 * interval_count))
-        filter (where status = 'ACTIVE' and modality = 'RECURRING')), 0) as "mrr",
-      count(*) filter (where status = 'ACTIVE') as "activePlans",
-      count(*) filter (where created_at >= month.start) as "newThisMonth",
-      count(*) filter (where status = 'CANCELLED' and updated_at >= month.start) as "cancelledThisMonth",
-      count(*) filter (where status = 'ACTIVE' and renewal_failures > 0) as "atRisk",
-      count(*) filter (where status = 'TRIALING') as "trialingPlans",
-      coalesce(round(sum((${LIST_AMOUNT} - ${NEXT_DISCOUNT})::numeric * case interval_unit when 'week' then 52 when 'month' then 12 else 1 end / (12 * interval_count))
-        filter (where status = 'TRIALING')), 0) as "trialMrr"
-    from subscription_plans,
-      (select date_trunc('month', ${now.toISOString()}::timestamptz at time zone ${TZ}) at time zone ${TZ} as start) as month
-    where merchant_id = ${merchantId}`,
+    sql`with month as (select date_trunc('month', ${now.toISOString()}::timestamptz at time zone ${TZ}) at time zone ${TZ} as start)
+    select coalesce(round(sum(mrr)), 0) as "mrr", coalesce(sum(active_plans), 0) as "activePlans", coalesce(sum(at_risk), 0) as "atRisk",
+      coalesce(sum(trialing_plans), 0) as "trialingPlans", coalesce(round(sum(trial_mrr)), 0) as "trialMrr",
+      (select count(*) from subscription_plans, month where merchant_id = ${merchantId} and created_at >= month.start) as "newThisMonth",
+      (select count(*) from subscription_plans, month where merchant_id = ${merchantId} and status = 'CANCELLED' and updated_at >= month.start) as "cancelledThisMonth"
+    from overview_plan_pieces where merchant_id = ${merchantId}`,
   );
   return {
     mrr: Number(row!.mrr),
@@ -84,30 +63,50 @@ interface DayFigures {
 
 /** Every one of the last `days` days (today included), with zeros where nothing was charged. */
 export async function dailyFigures(db: Db, merchantId: string, now: Date, days: number): Promise<DayFigures[]> {
-  // The merchant's charges of the range are summed per day first (transactions_merchant_charge_date_idx
-  // holds every column read), then laid on the calendar so that empty days show as zeros. Days
-  // are binned by arithmetic from a Bogotá midnight (date_bin; Colombia keeps UTC-5 all year),
-  // not by a time-zone conversion per row.
   const today = sql`(${now.toISOString()}::timestamptz at time zone ${TZ})::date`;
   const rows = await queryRows<{ day: string; revenue: string | number; approved: string | number; failed: string | number }>(
     db,
     sql`with per_day as (
-        select date_bin('1 day', charge_date, ${BOGOTA_MIDNIGHT}::timestamptz) as bin,
-          sum(amount) filter (where status = 'APPROVED') as revenue,
-          count(*) filter (where status = 'APPROVED') as approved,
-          count(*) filter (where status in ('DECLINED', 'ERROR')) as failed
-        from transactions
-        where merchant_id = ${merchantId}
-          and charge_date >= ((${today} - ${days - 1}::int)::timestamp at time zone ${TZ})
-          and charge_date < ((${today} + 1)::timestamp at time zone ${TZ})
-        group by 1
+        select day, sum(revenue) as revenue, sum(approved) as approved, sum(failed) as failed
+        from overview_day_pieces
+        where merchant_id = ${merchantId} and day between ${today} - ${days - 1}::int and ${today}
+        group by day
       )
       select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(p.revenue, 0) as revenue, coalesce(p.approved, 0) as approved, coalesce(p.failed, 0) as failed
-      from generate_series((${today} - ${days - 1}::int)::timestamp, ${today}::timestamp, interval '1 day') as d(day)
-      left join per_day p on p.bin = (d.day at time zone ${TZ})
+      from generate_series(${today} - ${days - 1}::int, ${today}, interval '1 day') as d(day)
+      left join per_day p on p.day = d.day::date
       order by d.day`,
   );
   return rows.map((r) => ({ day: r.day, revenue: Number(r.revenue), approved: Number(r.approved), failed: Number(r.failed) }));
+}
+
+/**
+ * Folds every merchant's (and day's) unfolded pieces into one folded piece, so the Overview sums
+ * few rows. Each statement deletes only what it read, so a concurrent fold or trigger loses nothing.
+ */
+// Two folds at once would delete the same rows in different orders and deadlock: the second waits its turn.
+const ONE_AT_A_TIME = sql.raw("(select pg_try_advisory_xact_lock(hashtext('servicepay overview fold')))");
+
+export async function compactOverviewPieces(db: Db): Promise<number> {
+  const [plans] = await queryRows<{ n: number }>(
+    db,
+    sql`with touched as (select distinct merchant_id from overview_plan_pieces where not folded and ${ONE_AT_A_TIME}),
+      gone as (delete from overview_plan_pieces p using touched where p.merchant_id = touched.merchant_id returning p.*),
+      kept as (insert into overview_plan_pieces (merchant_id, active_plans, at_risk, trialing_plans, mrr, trial_mrr, folded)
+        select merchant_id, sum(active_plans), sum(at_risk), sum(trialing_plans), sum(mrr), sum(trial_mrr), true from gone group by merchant_id
+        returning 1)
+      select (select count(*) from gone)::int as n`,
+  );
+  const [days] = await queryRows<{ n: number }>(
+    db,
+    sql`with touched as (select distinct merchant_id, day from overview_day_pieces where not folded and ${ONE_AT_A_TIME}),
+      gone as (delete from overview_day_pieces p using touched where p.merchant_id = touched.merchant_id and p.day = touched.day returning p.*),
+      kept as (insert into overview_day_pieces (merchant_id, day, revenue, approved, failed, folded)
+        select merchant_id, day, sum(revenue), sum(approved), sum(failed), true from gone group by merchant_id, day
+        returning 1)
+      select (select count(*) from gone)::int as n`,
+  );
+  return plans!.n + days!.n;
 }
 
 export interface RenewalRow {
@@ -120,7 +119,7 @@ export interface RenewalRow {
   nextChargeDate: Date;
 }
 
-const renewalColumns = sql`id, external_reference as "externalReference", customer_email as "customerEmail", ${LIST_AMOUNT} - ${NEXT_DISCOUNT} as amount,
+const renewalColumns = sql`id, external_reference as "externalReference", customer_email as "customerEmail", ${NEXT_CHARGE} as amount,
   renewal_failures as "renewalFailures", next_charge_date as "nextChargeDate"`;
 
 function toRenewal(r: Record<string, unknown>): RenewalRow {

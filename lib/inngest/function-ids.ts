@@ -17,6 +17,7 @@ export const INNGEST_FUNCTION_IDS = {
   deleteOldAuditEntries: 'delete-old-audit-entries',
   issueInvoice: 'issue-invoice',
   sweepInvoices: 'sweep-invoices',
+  compactOverview: 'compact-overview',
 } as const;
 
 /** The id Inngest knows a function by. */

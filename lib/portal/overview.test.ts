@@ -1,16 +1,18 @@
+import { InngestTestEngine } from '@inngest/test';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '@/db/client';
+import { type Db, queryRows } from '@/db/client';
 import { listPlans, listTransactions } from '@/db/queries/activity';
 import { insertTransaction } from '@/db/queries/transactions';
 import { createCoupon } from '@/lib/coupons/coupons';
 import { discountFor } from '@/lib/coupons/discount';
 import { createId } from '@/lib/ids';
+import { compactOverviewFunction } from '@/lib/inngest/functions/retention';
 import { createPaymentLink } from '@/lib/plans/create-link';
 import { createLinkBodySchema } from '@/lib/plans/schemas';
 import { useTestDatabase } from '@/test/database';
 import { createTestMerchant, linkBody } from '@/test/merchants';
-import { getOverview } from './overview';
+import { compactOverviewPieces, getOverview } from './overview';
 
 let db: Db;
 beforeAll(async () => {
@@ -136,6 +138,45 @@ describe('getOverview', () => {
     const o = await getOverview(db, a.merchantId, { now: NOW });
     expect(o).toMatchObject({ mrr: 0, activePlans: 0, revenue: 0, churnRate: null, approvalRate: null, failing: [], upcoming: [] });
     expect(o.daily.every((d) => d.revenue === 0)).toBe(true);
+  });
+
+  it('keeps its kept figures equal to the rows through bulk changes, deletions and two folds at once', async () => {
+    const a = await createTestMerchant(db);
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await plan(a.merchantId, `k${i}`, 100000 + i * 1000, { status: 'ACTIVE', next: new Date(NOW.getTime() + DAY) }));
+    for (const [i, id] of ids.entries()) await charge(id, a.merchantId, i % 2 ? 'APPROVED' : 'DECLINED', 100000 + i * 1000, new Date(NOW.getTime() - i * DAY));
+    // What the pieces must add up to, counted from the rows themselves.
+    const counted = async () => {
+      const [row] = await queryRows<Record<string, number>>(db, sql`select
+        (select count(*) from subscription_plans where merchant_id = ${a.merchantId} and status = 'ACTIVE')::int as "activePlans",
+        (select count(*) from subscription_plans where merchant_id = ${a.merchantId} and status = 'ACTIVE' and renewal_failures > 0)::int as "atRisk",
+        (select coalesce(sum(amount * quantity), 0) from subscription_plans where merchant_id = ${a.merchantId} and status = 'ACTIVE')::int as "mrr",
+        (select coalesce(sum(amount), 0) from transactions where merchant_id = ${a.merchantId} and status = 'APPROVED')::int as "revenue"`);
+      return row!;
+    };
+    const kept = async () => {
+      const o = await getOverview(db, a.merchantId, { now: NOW, days: 30 });
+      return { activePlans: o.activePlans, atRisk: o.atRisk, mrr: o.mrr, revenue: o.revenue };
+    };
+    expect(await kept()).toEqual(await counted());
+
+    await db.execute(sql`update subscription_plans set renewal_failures = 1, amount = amount + 500 where merchant_id = ${a.merchantId} and external_reference in ('k0', 'k1', 'k2')`);
+    await db.execute(sql`update subscription_plans set status = 'CANCELLED' where merchant_id = ${a.merchantId} and external_reference = 'k3'`);
+    await db.execute(sql`update transactions set status = 'APPROVED' where merchant_id = ${a.merchantId} and status = 'DECLINED'`);
+    await db.execute(sql`update transactions set status = 'VOIDED' where plan_id = ${ids[1]!}`);
+    await db.execute(sql`delete from transactions where plan_id = ${ids[4]!}`);
+    expect(await kept()).toEqual(await counted());
+
+    const before = await kept();
+    await Promise.all([compactOverviewPieces(db), compactOverviewPieces(db)]);
+    expect(await kept()).toEqual(before);
+    // The minute's fold as Inngest runs it: the folded piece and a new one become one.
+    await db.execute(sql`update subscription_plans set renewal_failures = 0 where merchant_id = ${a.merchantId} and external_reference = 'k0'`);
+    const { result } = await new InngestTestEngine({ function: compactOverviewFunction }).execute();
+    expect(result).toMatchObject({ deleted: expect.any(Number) });
+    expect(await kept()).toEqual(await counted());
+    const [pieces] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from overview_plan_pieces where merchant_id = ${a.merchantId}`);
+    expect(pieces!.n).toBe(1);
   });
 });
 

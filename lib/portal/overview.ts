@@ -1,6 +1,8 @@
 import type { Db } from '@/db/client';
 import { dailyFigures, failedRenewals, planFigures, upcomingRenewals } from '@/db/queries/overview';
 
+export { compactOverviewPieces } from '@/db/queries/overview';
+
 // The Overview page's figures (docs/portal.md#overview), read together.
 
 export const OVERVIEW_RANGES = [30, 90] as const;

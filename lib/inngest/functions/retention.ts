@@ -1,4 +1,5 @@
 import { type Db, getDb } from '@/db/client';
+import { compactOverviewPieces } from '@/lib/portal/overview';
 import { deleteExpiredIdempotencyKeys, deleteOldAuditEntries, deleteOldEmails, deleteOldManageLinks, deleteOldWebhookEvents } from '@/lib/retention';
 import { inngest } from '../client';
 import { INNGEST_FUNCTION_IDS } from '../function-ids';
@@ -18,7 +19,11 @@ export const deleteOldEmailsFunction = retentionFunction(INNGEST_FUNCTION_IDS.de
 export const deleteOldManageLinksFunction = retentionFunction(INNGEST_FUNCTION_IDS.deleteOldManageLinks, '51 3 * * *', deleteOldManageLinks);
 export const deleteOldAuditEntriesFunction = retentionFunction(INNGEST_FUNCTION_IDS.deleteOldAuditEntries, '55 3 * * *', deleteOldAuditEntries);
 
+/** Not a deletion but the same shape: the Overview's pieces folded every minute (db/queries/overview.ts). */
+export const compactOverviewFunction = retentionFunction(INNGEST_FUNCTION_IDS.compactOverview, '* * * * *', compactOverviewPieces);
+
 export const retentionFunctions = [
+  compactOverviewFunction,
   deleteExpiredIdempotencyKeysFunction,
   deleteOldWebhookEventsFunction,
   deleteOldEmailsFunction,
