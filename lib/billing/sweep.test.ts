@@ -39,8 +39,12 @@ async function merchantsWithDuePlans(merchants: number, due: number) {
   return ids;
 }
 
-/** The sandbox, each charge taking `ms`, counting what is in flight overall and per merchant. */
-function slowSandbox(ms: number, refuse: (merchantId: string) => number | null = () => null) {
+/**
+ * The sandbox, each charge taking `ms`, counting what is in flight overall and per merchant. With
+ * `holdUntil`, the first charges also wait until that many were in flight at once (for at most
+ * 10 s), so a loaded machine whose database lags behind the processor still shows the limit.
+ */
+function slowSandbox(ms: number, refuse: (merchantId: string) => number | null = () => null, holdUntil = 0) {
   const sandbox = createSandboxProcessor({ pendingMs: 0 });
   const seen = { inFlight: 0, max: 0, perMerchant: new Map<string, number>(), maxPerMerchant: new Map<string, number>(), refused: new Map<string, number>(), approvedAt: new Map<string, number[]>() };
   const started = Date.now();
@@ -54,6 +58,8 @@ function slowSandbox(ms: number, refuse: (merchantId: string) => number | null =
       seen.maxPerMerchant.set(merchantId, Math.max(seen.maxPerMerchant.get(merchantId) ?? 0, mine));
       try {
         await new Promise((resolve) => setTimeout(resolve, ms));
+        const deadline = Date.now() + 10_000;
+        while (seen.max < holdUntil && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
         const retryAfter = refuse(merchantId);
         if (retryAfter !== null) {
           seen.refused.set(merchantId, (seen.refused.get(merchantId) ?? 0) + 1);
@@ -87,7 +93,7 @@ describe('the renewal sweep at scale', { timeout: 120_000 }, () => {
   it('charges every due plan once, with at most `concurrency` charges in flight and `merchantConcurrency` of one merchant', async () => {
     const merchants = await merchantsWithDuePlans(3, 16);
     // Slow enough that the limits, not the database, decide what is in flight.
-    const { source, seen } = slowSandbox(150);
+    const { source, seen } = slowSandbox(150, undefined, 5);
     const summary = await runRenewalSweep(database.db, source, { now, concurrency: 5, merchantConcurrency: 2 });
     expect(summary).toMatchObject({ due: 48, approved: 48, declined: 0, error: 0, pending: 0, skipped: 0 });
     expect(seen.max).toBe(5);
