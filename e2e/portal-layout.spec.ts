@@ -19,19 +19,22 @@ async function longLink(page: Page, authorization: string, reference: string, em
   return payNewLink(page, authorization, data, card, state);
 }
 
-test('60-character values in every column: no page scrolls sideways at 360, 1280 or 1920 px; such references are found and exported', async ({ page }) => {
-  test.setTimeout(180_000);
+/** A signed-up merchant's key and 60-character references and e-mails of its own. */
+async function longValues(page: Page) {
   await signUp(page);
   const key = await createKey(page);
   const stamp = Date.now().toString(36);
-  const atRef = pad(`pedido@tienda-norte-${stamp}-`, 60, 'r');
-  const subRef = pad(`sub_2026_renovacion_${stamp}_`, 60, 'r');
   const email = (p: string) => `${pad(`${p}-${stamp}-`, 48, 'e')}@example.com`;
-  expect([atRef.length, subRef.length, email('a').length]).toEqual([60, 60, 60]);
+  const values = { key, atRef: pad(`pedido@tienda-norte-${stamp}-`, 60, 'r'), subRef: pad(`sub_2026_renovacion_${stamp}_`, 60, 'r'), email };
+  expect([values.atRef.length, values.subRef.length, email('a').length]).toEqual([60, 60, 60]);
+  return values;
+}
+
+test('60-character references are found and exported: one with an "@", one that starts like a plan id', async ({ page }) => {
+  const { key, atRef, subRef, email } = await longValues(page);
   const paid = await longLink(page, key.authorization, atRef, email('a'), CARDS.approved, 'approved');
   await longLink(page, key.authorization, subRef, email('b'), CARDS.insufficientFunds, 'declined');
 
-  // Search: a reference with an "@" and one that starts like a plan id are found, CSV included.
   await page.goto(`/portal/activity?q=${encodeURIComponent(atRef)}`);
   const plans = page.getByRole('table', { name: 'Planes, del más reciente al más antiguo' });
   await expect(plans.getByRole('row')).toHaveCount(2);
@@ -42,7 +45,12 @@ test('60-character values in every column: no page scrolls sideways at 360, 1280
   await expect(page.getByRole('table', { name: 'Transacciones, de la más reciente a la más antigua' }).getByRole('row')).toHaveCount(2);
   const txnCsv = await (await page.request.get(`/portal/export/transactions?q=${encodeURIComponent(subRef)}`)).text();
   expect(txnCsv.trim().split('\r\n')).toHaveLength(2);
+});
 
+test('60-character values in every column: no page scrolls sideways at 360, 1280 or 1920 px', async ({ page }) => {
+  test.setTimeout(180_000);
+  const { key, atRef, email } = await longValues(page);
+  const paid = await longLink(page, key.authorization, atRef, email('a'), CARDS.approved, 'approved');
   for (const path of [
     '/portal/overview',
     '/portal/overview?days=90',
