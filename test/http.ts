@@ -1,6 +1,6 @@
 import { ApiError } from '@/lib/api/errors';
 
-type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Response | Promise<Response>;
+export type Handler<P> = (req: Request, ctx: { params: Promise<P> }) => Response | Promise<Response>;
 
 export interface CallOptions<P> {
   method?: string;

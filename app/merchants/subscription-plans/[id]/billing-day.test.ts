@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { subscriptionPlans, transactions } from '@/db/schema';
+import { subscriptionPlans } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
 import { loadCheckoutSession } from '@/lib/checkout/session';
@@ -10,10 +10,11 @@ import { createLinkBodySchema } from '@/lib/plans/schemas';
 import { parseCard } from '@/lib/processors/card';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { CARDS, cardForm } from '@/test/checkout';
+import { bogota } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
-import { createTestMerchant, linkBody, type TestMerchant } from '@/test/merchants';
-import { POST as createLink } from '../../subscription-link/route';
+import { createTestMerchant, linkBody } from '@/test/merchants';
+import { planRow, planTransactions, postLink } from '@/test/plans';
 import { GET } from './route';
 
 // Billing day (docs/billing.md#billing-day): the first charge is prorated to the billing day, in
@@ -25,11 +26,6 @@ beforeAll(async () => {
 });
 
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
-const txnsOf = (planId: string) => database.db.select().from(transactions).where(eq(transactions.planId, planId)).orderBy(transactions.id);
-const planOf = async (id: string) => (await database.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id)))[0]!;
-
-/** 10:00 in Bogotá on that day (UTC−5). */
-const bogota = (date: string) => new Date(`${date}T15:00:00.000Z`);
 
 /** A COP 30.000 plan made and paid by card at `at`. */
 async function paidAt(at: Date, plan: Record<string, unknown>) {
@@ -46,47 +42,46 @@ describe('a billing day', () => {
   it('prorates the first charge to the day, then renews on it at the full price', async () => {
     const { merchant, id, sessionAmount } = await paidAt(bogota('2026-12-10'), { billingDay: 1 });
     // 22 of December's 31 days, in whole pesos: the hosted page asked for the same.
-    const [first] = await txnsOf(id);
+    const [first] = await planTransactions(database.db, id);
     expect(first).toMatchObject({ kind: 'INITIAL', amount: 2_129_000 });
     expect(sessionAmount).toBe(2_129_000);
-    expect(await planOf(id)).toMatchObject({ billingDay: 1, billingAnchorDay: 1, nextChargeDate: bogota('2027-01-01') });
+    expect(await planRow(database.db, id)).toMatchObject({ billingDay: 1, billingAnchorDay: 1, nextChargeDate: bogota('2027-01-01') });
     expect((await call(GET, { headers: merchant.headers, params: { id } })).json).toMatchObject({ billingDay: 1, nextChargeDate: bogota('2027-01-01').getTime() });
 
     await runRenewalSweep(database.db, sandbox, { now: new Date(bogota('2027-01-01').getTime() + 1000) });
-    expect((await txnsOf(id))[1]).toMatchObject({ kind: 'RENEWAL', status: 'APPROVED', amount: 3_000_000 });
-    expect((await planOf(id)).nextChargeDate).toEqual(bogota('2027-02-01'));
+    expect((await planTransactions(database.db, id))[1]).toMatchObject({ kind: 'RENEWAL', status: 'APPROVED', amount: 3_000_000 });
+    expect((await planRow(database.db, id)).nextChargeDate).toEqual(bogota('2027-02-01'));
   });
 
   it('charges the full price when paid on the day itself, and a minimum term counts from the first full period', async () => {
     const { id } = await paidAt(bogota('2026-12-01'), { billingDay: 1 });
-    expect((await txnsOf(id))[0]!.amount).toBe(3_000_000);
-    expect((await planOf(id)).nextChargeDate).toEqual(bogota('2027-01-01'));
+    expect((await planTransactions(database.db, id))[0]!.amount).toBe(3_000_000);
+    expect((await planRow(database.db, id)).nextChargeDate).toEqual(bogota('2027-01-01'));
 
     const term = await paidAt(bogota('2026-12-10'), { billingDay: 1, minimumPeriods: 2 });
-    expect((await planOf(term.id)).termEndsAt).toEqual(bogota('2027-03-01'));
+    expect((await planRow(database.db, term.id)).termEndsAt).toEqual(bogota('2027-03-01'));
   });
 
   it('on a yearly plan: renewals on that day each year, a short first period never below COP 1.500', async () => {
     const { id } = await paidAt(bogota('2026-12-10'), { billingDay: 15, interval: { unit: 'year', count: 1 } });
-    expect((await txnsOf(id))[0]!.amount).toBe(150_000);
-    expect((await planOf(id)).nextChargeDate).toEqual(bogota('2026-12-15'));
+    expect((await planTransactions(database.db, id))[0]!.amount).toBe(150_000);
+    expect((await planRow(database.db, id)).nextChargeDate).toEqual(bogota('2026-12-15'));
     await runRenewalSweep(database.db, sandbox, { now: new Date(bogota('2026-12-15').getTime() + 1000) });
-    expect((await txnsOf(id))[1]!.amount).toBe(3_000_000);
-    expect((await planOf(id)).nextChargeDate).toEqual(bogota('2027-12-15'));
+    expect((await planTransactions(database.db, id))[1]!.amount).toBe(3_000_000);
+    expect((await planRow(database.db, id)).nextChargeDate).toEqual(bogota('2027-12-15'));
   });
 
   it('is unknown to a merchant on an older version: ignored on creation, not shown', async () => {
     const merchant = await createTestMerchant(database.db);
     const old = { ...merchant.headers, 'ServicePay-Version': '2026-11-26' };
-    const res = await call(createLink, { path: '/merchants/subscription-link', headers: old, body: linkBody({ plan: { billingDay: 3 } }) });
+    const res = await postLink(merchant, { billingDay: 3 }, old);
     expect(res.status).toBe(200);
-    expect((await planOf(res.json.subscriptionPlanId)).billingDay).toBeNull();
+    expect((await planRow(database.db, res.json.subscriptionPlanId)).billingDay).toBeNull();
     expect((await call(GET, { headers: old, params: { id: res.json.subscriptionPlanId } })).json).not.toHaveProperty('billingDay');
   });
 });
 
 describe('bad input: a 400 naming plan.billingDay, and nothing is created', () => {
-  const create = (m: TestMerchant, plan: Record<string, unknown>) => call(createLink, { path: '/merchants/subscription-link', headers: m.headers, body: linkBody({ plan }) });
 
   it.each([
     [{ billingDay: 0 }],
@@ -98,7 +93,7 @@ describe('bad input: a 400 naming plan.billingDay, and nothing is created', () =
     [{ billingDay: 5, trialDays: 14 }],
   ])('%j', async (plan) => {
     const merchant = await createTestMerchant(database.db);
-    const res = await create(merchant, plan);
+    const res = await postLink(merchant, plan);
     expect(res.status).toBe(400);
     expect(res.json.error.details).toEqual([expect.objectContaining({ path: 'plan.billingDay' })]);
     expect(await database.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.merchantId, merchant.merchantId))).toEqual([]);

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { subscriptionPlans, transactions } from '@/db/schema';
+import { subscriptionPlans } from '@/db/schema';
 import { POST as manageCancel } from '@/app/manage/[token]/cancel/route';
 import { createManageLink } from '@/lib/auth/manage-links';
 import { runRenewalSweep } from '@/lib/billing/sweep';
@@ -13,8 +13,8 @@ import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
-import { createTestMerchant, linkBody, type TestMerchant } from '@/test/merchants';
-import { POST as createLink } from '../../subscription-link/route';
+import { createTestMerchant } from '@/test/merchants';
+import { planTransactions, postLink, postToPlan } from '@/test/plans';
 import { POST as cancel } from './cancel/route';
 import { GET } from './route';
 
@@ -28,7 +28,6 @@ beforeAll(async () => {
 
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
 const card = () => parseCard(cardForm(CARDS.approved))!;
-const txnsOf = (planId: string) => database.db.select().from(transactions).where(eq(transactions.planId, planId)).orderBy(transactions.id);
 
 /** A paid monthly plan with a 3-period minimum term. */
 async function committed(plan: Record<string, unknown> = { minimumPeriods: 3 }) {
@@ -37,32 +36,28 @@ async function committed(plan: Record<string, unknown> = { minimumPeriods: 3 }) 
   expect(paid.status).toBe('APPROVED');
   return link;
 }
-type Link = Awaited<ReturnType<typeof committed>>;
-
-const cancelBody = (link: Link, body?: unknown, headers: Record<string, string> = {}) =>
-  call(cancel, { method: 'POST', headers: { ...link.merchant.headers, ...headers }, params: { id: link.subscriptionPlanId }, body });
 
 describe('a plan with a minimum term', () => {
   it('shows the term from the first payment; a cancel before its end waits for it, the periods until then are charged', async () => {
     const link = await committed();
     const plan = await link.plan();
-    const [first] = await txnsOf(link.subscriptionPlanId);
+    const [first] = await planTransactions(database.db, link.subscriptionPlanId);
     const termEnd = addInterval(first!.chargeDate, MONTHLY, plan.billingAnchorDay, 3);
     expect(plan.termEndsAt).toEqual(termEnd);
     const record = await call(GET, { headers: link.merchant.headers, params: { id: link.subscriptionPlanId } });
     expect(record.json).toMatchObject({ minimumPeriods: 3, minimumTermEndsAt: termEnd.getTime() });
 
-    const res = await cancelBody(link, { reason: 'Cambia de proveedor' });
+    const res = await postToPlan(cancel, link, { reason: 'Cambia de proveedor' });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ status: 'ACTIVE', cancelAt: termEnd.getTime(), nextChargeDate: plan.nextChargeDate!.getTime() });
     // `period_end` in the term is the term's end too, and asked again changes nothing.
-    expect((await cancelBody(link, { at: 'period_end' })).json.cancelAt).toBe(termEnd.getTime());
+    expect((await postToPlan(cancel, link, { at: 'period_end' })).json.cancelAt).toBe(termEnd.getTime());
 
     // The second and third periods are charged; at the term's end the plan is cancelled instead.
     for (let due = plan.nextChargeDate!; due < termEnd; due = (await link.plan()).nextChargeDate!) {
       await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() + 1000) });
     }
-    expect((await txnsOf(link.subscriptionPlanId)).map((t) => [t.kind, t.status])).toEqual([
+    expect((await planTransactions(database.db, link.subscriptionPlanId)).map((t) => [t.kind, t.status])).toEqual([
       ['INITIAL', 'APPROVED'],
       ['RENEWAL', 'APPROVED'],
       ['RENEWAL', 'APPROVED'],
@@ -71,19 +66,19 @@ describe('a plan with a minimum term', () => {
     const summary = await runRenewalSweep(database.db, sandbox, { now: new Date(termEnd.getTime() + 1000) });
     expect(summary.cancelledPlanIds).toContain(link.subscriptionPlanId);
     expect(await link.plan()).toMatchObject({ status: 'CANCELLED', cancelReason: 'Cambia de proveedor' });
-    expect(await txnsOf(link.subscriptionPlanId)).toHaveLength(3);
+    expect(await planTransactions(database.db, link.subscriptionPlanId)).toHaveLength(3);
   });
 
   it('is cancelled at once with at: "now", and by a merchant on an older version, which knows no terms', async () => {
     const now = await committed();
-    expect((await cancelBody(now, { at: 'now' })).json).toMatchObject({ status: 'CANCELLED' });
+    expect((await postToPlan(cancel, now, { at: 'now' })).json).toMatchObject({ status: 'CANCELLED' });
 
     const older = await committed();
     const old = { 'ServicePay-Version': '2026-11-26' };
     const record = await call(GET, { headers: { ...older.merchant.headers, ...old }, params: { id: older.subscriptionPlanId } });
     expect(record.json).not.toHaveProperty('minimumPeriods');
     expect(record.json).not.toHaveProperty('minimumTermEndsAt');
-    expect((await cancelBody(older, undefined, old)).json).toMatchObject({ status: 'CANCELLED' });
+    expect((await postToPlan(cancel, older, undefined, old)).json).toMatchObject({ status: 'CANCELLED' });
   });
 
   it('starts at the end of a free trial, which may still be cancelled at once', async () => {
@@ -99,7 +94,7 @@ describe('a plan with a minimum term', () => {
 
     const trialing = await createTestLink(database.db, { minimumPeriods: 2, trialDays: 7 });
     await payCheckout(database.db, sandbox, { token: trialing.token, payment: { instrument: { type: 'CARD', card: card() } }, lang: 'es' });
-    expect((await cancelBody(trialing)).json.status).toBe('CANCELLED');
+    expect((await postToPlan(cancel, trialing)).json.status).toBe('CANCELLED');
   });
 
   it('on the manage page: the term and its end are shown, and a cancel, even one asked for at once, waits for it', async () => {
@@ -119,11 +114,10 @@ describe('a plan with a minimum term', () => {
 });
 
 describe('bad input: a 400 naming plan.minimumPeriods, and nothing is created', () => {
-  const create = (m: TestMerchant, plan: Record<string, unknown>) => call(createLink, { path: '/merchants/subscription-link', headers: m.headers, body: linkBody({ plan }) });
 
   it.each([[{ minimumPeriods: 1 }], [{ minimumPeriods: 37 }], [{ minimumPeriods: 2.5 }], [{ minimumPeriods: '12' }], [{ minimumPeriods: 12, modality: 'SINGLE' }]])('%j', async (plan) => {
     const merchant = await createTestMerchant(database.db);
-    const res = await create(merchant, plan);
+    const res = await postLink(merchant, plan);
     expect(res.status).toBe(400);
     expect(res.json.error.details).toEqual([expect.objectContaining({ path: 'plan.minimumPeriods' })]);
     expect(await database.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.merchantId, merchant.merchantId))).toEqual([]);

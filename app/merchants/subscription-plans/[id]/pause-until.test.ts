@@ -11,6 +11,7 @@ import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { DAY_MS } from '@/test/clock';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
+import { postToPlan } from '@/test/plans';
 import { expectRefusedUnchanged } from '@/test/refusals';
 import { POST as pause } from './pause/route';
 import { POST as resume } from './resume/route';
@@ -32,17 +33,13 @@ async function paid() {
   expect((await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(CARDS.approved))! })).status).toBe('APPROVED');
   return link;
 }
-type Link = Awaited<ReturnType<typeof paid>>;
-
-const pauseBody = (link: Link, body?: unknown, headers: Record<string, string> = {}) =>
-  call(pause, { method: 'POST', headers: { ...link.merchant.headers, ...headers }, params: { id: link.subscriptionPlanId }, body });
 
 describe('POST …/pause { resumesAt }', () => {
   it('pauses until the date, then the sweep resumes the plan on its schedule, with its event', async () => {
     const link = await paid();
     const before = await link.plan();
     const resumesAt = new Date(Date.now() + 40 * DAY_MS);
-    const res = await pauseBody(link, { resumesAt: resumesAt.toISOString() });
+    const res = await postToPlan(pause, link, { resumesAt: resumesAt.toISOString() });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ status: 'PAUSED', nextChargeDate: null, resumesAt: resumesAt.toISOString() });
 
@@ -62,7 +59,7 @@ describe('POST …/pause { resumesAt }', () => {
   it('takes a date alone as the start of that day in Bogotá; resumed by hand first, the date is forgotten', async () => {
     const link = await paid();
     const day = new Date(Date.now() + 10 * DAY_MS).toISOString().slice(0, 10);
-    expect((await pauseBody(link, { resumesAt: day })).json.resumesAt).toBe(new Date(`${day}T05:00:00.000Z`).toISOString());
+    expect((await postToPlan(pause, link, { resumesAt: day })).json.resumesAt).toBe(new Date(`${day}T05:00:00.000Z`).toISOString());
     await call(resume, { method: 'POST', headers: link.merchant.headers, params: { id: link.subscriptionPlanId } });
     expect(await link.plan()).toMatchObject({ status: 'ACTIVE', resumesAt: null });
   });
@@ -70,7 +67,7 @@ describe('POST …/pause { resumesAt }', () => {
   it('is ignored, and not shown, for a merchant on an older version', async () => {
     const link = await paid();
     const old = { 'ServicePay-Version': '2026-11-26' };
-    const res = await pauseBody(link, { resumesAt: new Date(Date.now() + 5 * DAY_MS).toISOString() }, old);
+    const res = await postToPlan(pause, link, { resumesAt: new Date(Date.now() + 5 * DAY_MS).toISOString() }, old);
     expect(res.json).toMatchObject({ status: 'PAUSED' });
     expect(res.json).not.toHaveProperty('resumesAt');
     expect((await link.plan()).resumesAt).toBeNull();
@@ -85,13 +82,13 @@ describe('bad input: a 400 naming resumesAt, and nothing changes', () => {
     [{ resumesAt: new Date(Date.now() + 400 * DAY_MS).toISOString() }],
   ])('%j', async (body) => {
     const link = await paid();
-    await expectRefusedUnchanged(link, () => pauseBody(link, body), 'resumesAt');
+    await expectRefusedUnchanged(link, () => postToPlan(pause, link, body), 'resumesAt');
   });
 
   it('is a 409 for a plan that is not ACTIVE', async () => {
     const link = await paid();
-    await pauseBody(link);
-    const res = await pauseBody(link, { resumesAt: new Date(Date.now() + 5 * DAY_MS).toISOString() });
+    await postToPlan(pause, link);
+    const res = await postToPlan(pause, link, { resumesAt: new Date(Date.now() + 5 * DAY_MS).toISOString() });
     expect(res.status).toBe(409);
     expect((await link.plan()).resumesAt).toBeNull();
   });

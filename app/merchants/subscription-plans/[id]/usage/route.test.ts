@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { subscriptionPlans, transactions, usageReports } from '@/db/schema';
+import { usageReports } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/processors/card';
@@ -10,8 +10,8 @@ import { chargeLines } from '@/lib/receipts/lines';
 import { CARDS, cardForm } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
-import { createTestMerchant, linkBody, type TestMerchant } from '@/test/merchants';
-import { POST as createLink } from '../../../subscription-link/route';
+import { createTestMerchant, type TestMerchant } from '@/test/merchants';
+import { planRow, planTransactions, postLink } from '@/test/plans';
 import { POST as cancel } from '../cancel/route';
 import { POST } from './route';
 
@@ -26,18 +26,12 @@ beforeAll(async () => {
 
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
 
-const txnsOf = (planId: string) => database.db.select().from(transactions).where(eq(transactions.planId, planId)).orderBy(transactions.id);
-const planOf = async (id: string) => (await database.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id)))[0]!;
 const reportsOf = (planId: string) => database.db.select().from(usageReports).where(eq(usageReports.planId, planId));
 
 /** A paid metered monthly plan of a fresh merchant: 5 seats of $ 10.000, $ 200 a unit over 100. */
 async function metered(plan: Record<string, unknown> = {}) {
   const merchant = await createTestMerchant(database.db);
-  const res = await call(createLink, {
-    path: '/merchants/subscription-link',
-    headers: merchant.headers,
-    body: linkBody({ plan: { amount: 1_000_000, quantity: 5, usage: { unitAmount: 20_000, includedUnits: 100 }, ...plan } }),
-  });
+  const res = await postLink(merchant, { amount: 1_000_000, quantity: 5, usage: { unitAmount: 20_000, includedUnits: 100 }, ...plan });
   expect(res.status).toBe(200);
   return { merchant, id: res.json.subscriptionPlanId as string, token: res.json.token as string };
 }
@@ -76,9 +70,9 @@ describe('POST /merchants/subscription-plans/{id}/usage', () => {
   it('bills the period in arrears at its renewal with the fixed amount; a late report falls in the next period', async () => {
     const m = await paid();
     for (const [i, quantity] of [80, 50].entries()) expect((await report(m, { quantity, idempotencyKey: `p1-${i}` })).status).toBe(201);
-    const due = (await planOf(m.id)).nextChargeDate!;
+    const due = (await planRow(database.db, m.id)).nextChargeDate!;
     await runRenewalSweep(database.db, sandbox, { now: new Date(due.getTime() + 1000) });
-    const renewal = (await txnsOf(m.id)).find((t) => t.kind === 'RENEWAL')!;
+    const renewal = (await planTransactions(database.db, m.id)).find((t) => t.kind === 'RENEWAL')!;
     // 5 seats × $ 10.000, plus (130 − 100) units × $ 200.
     expect(renewal).toMatchObject({ status: 'APPROVED', amount: 5_000_000 + 600_000, usageUnits: 130, usageAmount: 600_000 });
     expect(chargeLines(renewal)).toEqual([
@@ -87,16 +81,16 @@ describe('POST /merchants/subscription-plans/{id}/usage', () => {
     ]);
     // Sent after the renewal: the next period's.
     await report(m, { quantity: 150, idempotencyKey: 'late', timestamp: new Date(due.getTime() - 60_000).toISOString() });
-    const next = (await planOf(m.id)).nextChargeDate!;
+    const next = (await planRow(database.db, m.id)).nextChargeDate!;
     await runRenewalSweep(database.db, sandbox, { now: new Date(next.getTime() + 1000) });
-    const second = (await txnsOf(m.id)).filter((t) => t.kind === 'RENEWAL')[1]!;
+    const second = (await planTransactions(database.db, m.id)).filter((t) => t.kind === 'RENEWAL')[1]!;
     expect(second).toMatchObject({ amount: 5_000_000 + 1_000_000, usageUnits: 150, usageAmount: 1_000_000 });
   });
 
   it('charges the fixed amount alone for a period without usage', async () => {
     const m = await paid();
-    await runRenewalSweep(database.db, sandbox, { now: new Date((await planOf(m.id)).nextChargeDate!.getTime() + 1000) });
-    expect((await txnsOf(m.id)).find((t) => t.kind === 'RENEWAL')).toMatchObject({ amount: 5_000_000, usageUnits: 0, usageAmount: 0 });
+    await runRenewalSweep(database.db, sandbox, { now: new Date((await planRow(database.db, m.id)).nextChargeDate!.getTime() + 1000) });
+    expect((await planTransactions(database.db, m.id)).find((t) => t.kind === 'RENEWAL')).toMatchObject({ amount: 5_000_000, usageUnits: 0, usageAmount: 0 });
   });
 });
 
@@ -119,11 +113,11 @@ describe('refused, counting nothing', () => {
 
   it('is a 400 for a SINGLE plan or one created without usage, a 409 for a cancelled or unpaid plan, a 403 for another merchant', async () => {
     const merchant = await createTestMerchant(database.db);
-    const single = await call(createLink, { path: '/merchants/subscription-link', headers: merchant.headers, body: linkBody({ plan: { modality: 'SINGLE' } }) });
+    const single = await postLink(merchant, { modality: 'SINGLE' });
     const singleRes = await report({ merchant, id: single.json.subscriptionPlanId }, { quantity: 1, idempotencyKey: 'k' });
     expect(singleRes.status).toBe(400);
     expect(singleRes.json.error.details).toEqual([expect.objectContaining({ path: 'id' })]);
-    const flat = await call(createLink, { path: '/merchants/subscription-link', headers: merchant.headers, body: linkBody() });
+    const flat = await postLink(merchant);
     expect((await report({ merchant, id: flat.json.subscriptionPlanId }, { quantity: 1, idempotencyKey: 'k' })).status).toBe(400);
 
     expect((await report(await metered(), { quantity: 1, idempotencyKey: 'k' })).status).toBe(409);
@@ -138,14 +132,10 @@ describe('refused, counting nothing', () => {
 
   it('refuses usage on a SINGLE link, 400 naming plan.usage, and is ignored by an older API version', async () => {
     const merchant = await createTestMerchant(database.db);
-    const res = await call(createLink, { path: '/merchants/subscription-link', headers: merchant.headers, body: linkBody({ plan: { modality: 'SINGLE', usage: { unitAmount: 100 } } }) });
+    const res = await postLink(merchant, { modality: 'SINGLE', usage: { unitAmount: 100 } });
     expect(res.status).toBe(400);
     expect(res.json.error.details).toEqual([expect.objectContaining({ path: 'plan.usage' })]);
-    const old = await call(createLink, {
-      path: '/merchants/subscription-link',
-      headers: { ...merchant.headers, 'ServicePay-Version': '2026-11-26' },
-      body: linkBody({ plan: { usage: { unitAmount: 100 } } }),
-    });
-    expect((await planOf(old.json.subscriptionPlanId)).usageUnitAmount).toBeNull();
+    const old = await postLink(merchant, { usage: { unitAmount: 100 } }, { 'ServicePay-Version': '2026-11-26' });
+    expect((await planRow(database.db, old.json.subscriptionPlanId)).usageUnitAmount).toBeNull();
   });
 });
