@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import { apiKeys, auditLog, emails, merchants, sessions } from '@/db/schema';
 import { handOffsSettled } from '@/lib/unit-of-work';
 import { useTestDatabase } from '@/test/database';
+import { request } from '@/test/next-request';
 import { signedInOwner, TEST_PASSWORD } from '@/test/portal-users';
 import { testWompiKeys } from '@/test/wompi-double';
 import { reauthenticateAction } from './accounts/actions';
@@ -18,9 +19,8 @@ import { saveWebhookUrlAction } from './webhooks/actions';
 // re-authentication in the last 5 minutes nothing changes; with one the change is made, audited
 // with secrets masked, and every owner is e-mailed.
 
-const request = vi.hoisted(() => ({ headers: new Headers() }));
-vi.mock('next/headers', () => ({ headers: async () => request.headers, cookies: async () => ({ get: () => undefined, getAll: () => [], set: () => {} }) }));
-vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
+vi.mock('next/headers', () => import('@/test/next-request').then((m) => m.nextHeaders));
+vi.mock('next/cache', () => import('@/test/next-request').then((m) => m.nextCache));
 
 let db: Db;
 beforeAll(async () => {

@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import { apiKeys, auditLog, emails, users } from '@/db/schema';
 import { handOffsSettled } from '@/lib/unit-of-work';
 import { useTestDatabase } from '@/test/database';
+import { request } from '@/test/next-request';
 import { signedInOwner, signInCookie, TEST_PASSWORD } from '@/test/portal-users';
 import { currentUser, type PortalUser } from './accounts';
 import { IDLE } from './form-state';
@@ -13,9 +14,8 @@ import { acceptInvitation, changeMemberRole, INVITATION_TTL_MS, inviteMember, li
 // Members, roles and invitations (docs/portal.md#members): the roles' grants, an invitation accepted once
 // within 7 days, and a viewer refused a key with a 403 naming the role it lacks.
 
-const request = vi.hoisted(() => ({ headers: new Headers() }));
-vi.mock('next/headers', () => ({ headers: async () => request.headers, cookies: async () => ({ get: () => undefined, getAll: () => [], set: () => {} }) }));
-vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
+vi.mock('next/headers', () => import('@/test/next-request').then((m) => m.nextHeaders));
+vi.mock('next/cache', () => import('@/test/next-request').then((m) => m.nextCache));
 
 let db: Db;
 beforeAll(async () => {
