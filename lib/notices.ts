@@ -49,7 +49,7 @@ export async function noteSettlement(
   }
   // A retry is announced only for automatic charging; a link's failure gets the ladder's link e-mail instead.
   const failedRenewal = txn.kind === 'RENEWAL' && !txn.renewalLinkId && (txn.status === 'DECLINED' || txn.status === 'ERROR');
-  if (failedRenewal && (after.status === 'ACTIVE' || after.status === 'TRIALING') && after.renewalCollection === 'AUTOMATIC' && after.renewalFailures > 0) {
+  if (failedRenewal && (after.status === 'ACTIVE' || after.status === 'TRIALING') && after.renewalCollection === 'AUTOMATIC' && after.renewalFailures > before.renewalFailures) {
     await queueCustomerEmail(tx, outbox, 'renewal_failed', { plan: after, txn, now });
   }
   if (txn.kind === 'PRORATION' && txn.status === 'APPROVED' && before.scheduledAmount !== null) {

@@ -55,7 +55,7 @@ async function applyProration(tx: Db, plan: PlanRow, txn: TransactionRow): Promi
 }
 
 /** Inside the settling transaction. */
-async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionRow, now: Date): Promise<PlanRow> {
+async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionRow, now: Date, unsent: boolean): Promise<PlanRow> {
   if (txn.kind === 'INITIAL') {
     if (txn.status !== 'APPROVED') return plan;
     // RECURRING → ACTIVE one interval on; SINGLE → COMPLETED. RECURRING paid by PSE renews by link.
@@ -81,6 +81,8 @@ async function movePlan(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionR
   if (txn.status === 'VOIDED' || txn.status === 'PENDING') return plan;
   // A link's payment, or the saved method's at a period with an open link (renewal-links.ts).
   if (txn.renewalLinkId) return settleLinkPayment(tx, plan, txn);
+  // Lost before the processor had it (our crash): not the customer's failure; the next sweep charges anew.
+  if (unsent) return plan;
   // A plan paused or cancelled during a renewal keeps its state; a TRIALING plan's renewal ends its trial.
   if (plan.status !== 'ACTIVE' && plan.status !== 'TRIALING') return plan;
   const values = afterRenewalOutcome(plan, txn.status, txn.failureCode);
@@ -94,7 +96,16 @@ export async function settleCharge(
   db: Db,
   { planId, transactionId }: { planId: string; transactionId: string },
   outcome: ChargeOutcome,
-  { now = new Date(), paymentMethodToken }: { now?: Date; paymentMethodToken?: string | null } = {},
+  {
+    now = new Date(),
+    paymentMethodToken,
+    unsent = false,
+  }: {
+    now?: Date;
+    paymentMethodToken?: string | null;
+    /** The settler found no trace of it at the processor (docs/settlement.md#the-settler). */
+    unsent?: boolean;
+  } = {},
 ): Promise<Settlement> {
   return inTransaction(db, async (tx, outbox): Promise<Settlement> => {
     const plan = await lockPlan(tx, planId);
@@ -122,7 +133,7 @@ export async function settleCharge(
     await noteInvoice(tx, outbox, plan, settled, now);
     // An approved discounted charge uses one of the coupon's periods.
     const counted = settled.status === 'APPROVED' && settled.discount > 0 ? await countDiscountedCharge(tx, plan.id) : plan;
-    const moved = await movePlan(tx, outbox, counted, settled, now);
+    const moved = await movePlan(tx, outbox, counted, settled, now, unsent);
     // Lifecycle events and e-mails, once here for every caller; a late payment gets no receipt.
     await noteSettlement(tx, outbox, plan, moved, settled, now, { late: await isLatePayment(tx, settled) });
     return { transaction: settled, plan: moved, settled: true };

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
-import { subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
+import { emails, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { chargeRenewal } from '@/lib/billing/renewals';
 import { payWithCard } from '@/lib/checkout/payments';
 import { loadCheckoutPage } from '@/lib/checkout/session';
@@ -161,6 +161,28 @@ describe('settler', () => {
     const summary = await runSettler(database.db, { now: later(121_000), processorFor: () => processor });
     expect(summary).toMatchObject({ failed: 1 });
     expect((await txnOf(paid.subscriptionTransactionId)).status).toBe('PENDING');
+  });
+
+  it('leaves due a renewal lost before the processor had it, for the next sweep to charge', async () => {
+    const sandbox = createSandboxProcessor({ pendingMs: 0 });
+    const link = await createTestLink(database.db);
+    await payWithCard(database.db, sandbox, { token: link.token, card: card(CARDS.approved) });
+    const due = new Date(Date.now() - 60_000);
+    await database.db.update(subscriptionPlans).set({ nextChargeDate: due }).where(eq(subscriptionPlans.id, link.subscriptionPlanId));
+    const crashing = crashingSandbox(sandbox, { chargeReaches: false });
+    const due1 = { planId: link.subscriptionPlanId, period: due.getTime(), attempt: 0 };
+    const lost = await chargeRenewal(database.db, crashing.processor, due1);
+    expect(lost.result).toBe('PENDING');
+    crashing.recover();
+
+    expect(await runSettler(database.db, { now: later(121_000), processorFor: () => crashing.processor })).toMatchObject({ checked: 1, orphaned: 1 });
+    expect(await txnOf((lost as { transactionId: string }).transactionId)).toMatchObject({ status: 'ERROR', failureCode: 'processor_error' });
+    expect(await link.plan()).toMatchObject({ status: 'ACTIVE', nextChargeDate: due, renewalFailures: 0 });
+    const mails = await database.db.select().from(emails).where(eq(emails.planId, link.subscriptionPlanId));
+    expect(mails.map((m) => m.kind)).not.toContain('renewal_failed');
+
+    expect(await chargeRenewal(database.db, sandbox, due1)).toMatchObject({ result: 'APPROVED' });
+    expect((await link.plan()).nextChargeDate!.getTime()).toBeGreaterThan(due.getTime() + 27 * 86_400_000);
   });
 
   it('settles a PENDING renewal and moves the plan to its next period', async () => {

@@ -46,8 +46,7 @@ async function check(db: Db, txn: TransactionRow, processorFor: ProcessorFor, no
     return resumed && resumed.status !== 'PENDING' ? 'settled' : 'stillPending';
   }
   const known = txn.gatewayTransactionId ? await processor.retrieve(txn.gatewayTransactionId) : await processor.findByReference(txn.id);
-  const outcome = known ?? NEVER_RECEIVED;
-  const { transaction, settled } = await settleCharge(db, { planId: txn.planId, transactionId: txn.id }, outcome, { now });
+  const { transaction, settled } = await settleCharge(db, { planId: txn.planId, transactionId: txn.id }, known ?? NEVER_RECEIVED, { now, unsent: !known });
   if (transaction.status === 'PENDING') return 'stillPending';
   if (!settled) return 'settled';
   return known ? 'settled' : 'orphaned';
