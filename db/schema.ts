@@ -437,6 +437,10 @@ export const transactions = pgTable(
     // The period's reported units this charge billed, and what they cost (docs/billing.md#metered-usage).
     usageUnits: bigint('usage_units', { mode: 'number' }),
     usageAmount: cents('usage_amount').notNull().default(0),
+    // A late payment that could not be voided (docs/billing.md#refund-due): owed back to the
+    // customer from refund_due_at until the merchant marks it refunded (refunded_at).
+    refundDueAt: timestamp('refund_due_at', { withTimezone: true, mode: 'date' }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -459,6 +463,9 @@ export const transactions = pgTable(
     check('transactions_payment_method_type_check', inList('payment_method_type', PAYMENT_METHOD_TYPES)),
     check('transactions_last4_check', sql`card_last4 is null or card_last4 ~ '^[0-9]{4}$'`),
     check('transactions_discount_check', sql`discount >= 0`),
+    check('transactions_refunded_check', sql`refunded_at is null or refund_due_at is not null`),
+    // The portal's refunds to make, per merchant.
+    index('transactions_refund_due_idx').on(t.merchantId, t.id).where(sql`refund_due_at is not null and refunded_at is null`),
   ],
 );
 

@@ -44,6 +44,7 @@ export async function noteSettlement(
 ): Promise<void> {
   // A link payment after a cancel or pause pays nothing: the customer is told what happens to the money.
   if (txn.status === 'APPROVED') await queueCustomerEmail(tx, outbox, late ? 'late_payment' : 'receipt', { plan: after, txn, now });
+  if (late && txn.refundDueAt && !txn.refundedAt) await noteRefundDue(tx, outbox, after, txn, now);
   if ((before.status === 'PENDING_ACTIVATION' || before.status === 'TRIALING') && after.status === 'ACTIVE') {
     await recordLifecycleEvent(tx, outbox, after, 'subscription.activated', now);
   }
@@ -61,6 +62,19 @@ export async function noteSettlement(
     const reason: CancelReason = { code: 'renewal_failed', attempts: before.renewalFailures + 1, last: txn.failureCode ?? txn.status };
     await queueCustomerEmail(tx, outbox, 'cancelled', { plan: after, now, reason });
   }
+}
+
+/** A late payment the merchant owes back (docs/billing.md#refund-due): `charge.refund_due`, if chosen. */
+async function noteRefundDue(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionRow, now: Date): Promise<void> {
+  if (txn.paymentMethodType === 'CARD') return;
+  const refund = {
+    subscriptionTransactionId: txn.id,
+    transactionId: txn.gatewayTransactionId,
+    amount: txn.amount,
+    paymentMethodType: txn.paymentMethodType,
+    chargeDate: txn.chargeDate.getTime(),
+  };
+  await recordLifecycleEvent(tx, outbox, plan, 'charge.refund_due', now, { refund });
 }
 
 /** A trial of 3 days or less sends its trial_will_end now. */

@@ -176,6 +176,8 @@ const planWithLastTransactionQuery = preparedFor((db) => {
         amount: transactions.amount,
         chargeDate: transactions.chargeDate,
         gatewayTransactionId: transactions.gatewayTransactionId,
+        refundDueAt: transactions.refundDueAt,
+        refundedAt: transactions.refundedAt,
       },
     })
     .from(subscriptionPlans)

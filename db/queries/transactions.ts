@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { merchants, subscriptionPlans, transactions } from '../schema';
 import { firstRow } from './first-row';
@@ -128,6 +128,26 @@ export async function voidTransaction(db: Db, transactionId: string): Promise<Tr
     .update(transactions)
     .set({ status: 'VOIDED', updatedAt: sql`now()` })
     .where(and(eq(transactions.id, transactionId), eq(transactions.status, 'APPROVED')))
+    .returning();
+  return row;
+}
+
+/** A late payment that cannot be voided becomes owed back (docs/billing.md#refund-due); once. */
+export async function markRefundDue(db: Db, transactionId: string, now: Date): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .update(transactions)
+    .set({ refundDueAt: now, updatedAt: sql`now()` })
+    .where(and(eq(transactions.id, transactionId), eq(transactions.status, 'APPROVED'), isNull(transactions.refundDueAt)))
+    .returning();
+  return row;
+}
+
+/** Refund due → refunded, only while still due: of two marks racing, one wins, the other gets undefined. */
+export async function markRefunded(db: Db, { merchantId, transactionId }: { merchantId: string; transactionId: string }, now: Date): Promise<TransactionRow | undefined> {
+  const [row] = await db
+    .update(transactions)
+    .set({ refundedAt: now, updatedAt: sql`now()` })
+    .where(and(eq(transactions.id, transactionId), eq(transactions.merchantId, merchantId), isNotNull(transactions.refundDueAt), isNull(transactions.refundedAt)))
     .returning();
   return row;
 }

@@ -199,13 +199,23 @@ export const lifecycleExample = (event: LifecyclePayload['event']) =>
     data: {
       subscriptionPlanId: IDS.plan,
       externalReference: 'order-1042',
-      status: event === 'subscription.cancelled' ? 'CANCELLED' : event === 'subscription.paused' ? 'PAUSED' : event === 'subscription.trial_will_end' ? 'TRIALING' : 'ACTIVE',
-      nextChargeDate: event === 'subscription.cancelled' || event === 'subscription.paused' ? null : NEXT_CHARGE,
+      status:
+        event === 'subscription.cancelled' || event === 'charge.refund_due'
+          ? 'CANCELLED'
+          : event === 'subscription.paused'
+            ? 'PAUSED'
+            : event === 'subscription.trial_will_end'
+              ? 'TRIALING'
+              : 'ACTIVE',
+      nextChargeDate: event === 'subscription.cancelled' || event === 'subscription.paused' || event === 'charge.refund_due' ? null : NEXT_CHARGE,
       ...(event === 'subscription.cancelled' ? { reason: 'Cancelled by the customer' } : {}),
       ...(event === 'subscription.renewal_due'
         ? { renewal: { url: 'https://pay.servicepay.co/pay/Rn7kQ2xW9p', expiresAt: NEXT_CHARGE + 5 * 86_400_000, amount: 150000, period: NEXT_CHARGE } }
         : {}),
       ...(event === 'subscription.trial_will_end' ? { trial: { endsAt: NEXT_CHARGE, amount: 150000 } } : {}),
+      ...(event === 'charge.refund_due'
+        ? { refund: { subscriptionTransactionId: IDS.transaction, transactionId: IDS.gatewayTransaction, amount: 150000, paymentMethodType: 'PSE' as const, chargeDate: PAID_AT } }
+        : {}),
     },
     timestamp: Date.parse('2026-11-21T15:06:43.020Z'),
   }) satisfies LifecyclePayload;

@@ -48,6 +48,7 @@ const SCHEMAS = [
 ];
 
 const WEBHOOKS = [
+  'charge.refund_due',
   'subscription.activated',
   'subscription.cancelled',
   'subscription.charge.approved',

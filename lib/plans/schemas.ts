@@ -303,7 +303,16 @@ const lastTransactionSchema = z.object({
   amount: z.number().int(),
   chargeDate: epochMs,
   gatewayTransactionId: z.string().nullable().describe('Processor id: hyphen-separated numeric parts'),
+  refundDue: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Extension, API version 2026-11-28 (docs/billing.md#refund-due): present while this payment, a PSE or Nequi renewal-link payment approved after the plan was cancelled or paused, is owed back to the customer; gone once marked refunded in the portal',
+    ),
 });
+
+/** The transaction before 2026-11-28: no refundDue. */
+const lastTransaction20261126 = lastTransactionSchema.omit({ refundDue: true });
 
 /** A plan's free trial (docs/billing.md#trials). */
 export const trialSchema = z
@@ -525,7 +534,7 @@ export const planStatus20261120Schema = z
       description: statusPlan.description,
       nextChargeDate: statusPlan.nextChargeDate,
     }),
-    lastTransaction: lastTransactionSchema.optional().describe('Absent before the first payment'),
+    lastTransaction: lastTransaction20261126.optional().describe('Absent before the first payment'),
   })
   .meta({ id: 'PlanStatus' });
 
@@ -556,7 +565,10 @@ export const planRecord20261120Schema = z
 export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true, setupFee: true, usage: true, minimumPeriods: true, minimumTermEndsAt: true, billingDay: true, resumesAt: true }).meta({ id: 'SubscriptionPlan' });
 
 export const planStatus20261126Schema = planStatusSchema
-  .extend({ plan: planStatusSchema.shape.plan.omit({ cancelAt: true, quantity: true }) })
+  .extend({
+    plan: planStatusSchema.shape.plan.omit({ cancelAt: true, quantity: true }),
+    lastTransaction: lastTransaction20261126.optional().describe('Absent before the first payment'),
+  })
   .meta({ id: 'PlanStatus' });
 
 /** A version that predates quantities sees `amount` as what each charge takes: unit × quantity (docs/billing.md#quantity). */

@@ -36,7 +36,7 @@ function pricingFields(plan: Priced): { interval: BillingInterval } | null {
 /** docs/api.md#plan-status at top level (docs/api.md#plan-status); built field by field so no column leaks by accident. */
 export function toPlanStatus(
   plan: Pick<PlanRow, 'id' | 'externalReference' | 'status' | 'amount' | 'description' | 'nextChargeDate' | 'cancelAt' | 'quantity'> & Priced & Trialed,
-  last: Pick<TransactionRow, 'id' | 'status' | 'amount' | 'chargeDate' | 'gatewayTransactionId'> | null,
+  last: Pick<TransactionRow, 'id' | 'status' | 'amount' | 'chargeDate' | 'gatewayTransactionId' | 'refundDueAt' | 'refundedAt'> | null,
 ): PlanStatusView {
   return {
     subscriptionPlanId: plan.id,
@@ -60,6 +60,7 @@ export function toPlanStatus(
             amount: last.amount,
             chargeDate: last.chargeDate.getTime(),
             gatewayTransactionId: last.gatewayTransactionId,
+            ...(last.refundDueAt && !last.refundedAt ? { refundDue: true as const } : {}),
           },
         }
       : {}),

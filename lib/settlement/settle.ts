@@ -3,7 +3,7 @@ import { countDiscountedCharge } from '@/db/queries/coupons';
 import { activatePlan, lockPlan, type PlanRow, transitionPlan } from '@/db/queries/plans';
 import { getTransactionOfPlan, recordPendingCharge, settleTransaction, type TransactionRow } from '@/db/queries/transactions';
 import { addInterval, anchorFor, intervalOf } from '@/lib/calendar/interval';
-import { isLatePayment } from '@/lib/settlement/late-payments';
+import { isLatePayment, markLatePaymentOwed } from '@/lib/settlement/late-payments';
 import { settleLinkPayment, stepDownToLink } from '@/lib/settlement/renewal-links';
 import { afterRenewalOutcome, firstPeriodOf, termEndFrom } from '@/lib/calendar/schedule';
 import { errorFields, log } from '@/lib/log';
@@ -134,8 +134,10 @@ export async function settleCharge(
     // An approved discounted charge uses one of the coupon's periods.
     const counted = settled.status === 'APPROVED' && settled.discount > 0 ? await countDiscountedCharge(tx, plan.id) : plan;
     const moved = await movePlan(tx, outbox, counted, settled, now, unsent);
+    const late = await isLatePayment(tx, settled);
+    const recorded = late ? await markLatePaymentOwed(tx, settled, now) : settled;
     // Lifecycle events and e-mails, once here for every caller; a late payment gets no receipt.
-    await noteSettlement(tx, outbox, plan, moved, settled, now, { late: await isLatePayment(tx, settled) });
-    return { transaction: settled, plan: moved, settled: true };
+    await noteSettlement(tx, outbox, plan, moved, recorded, now, { late });
+    return { transaction: recorded, plan: moved, settled: true };
   });
 }

@@ -76,14 +76,14 @@ export async function recordChargeEvent(
   return id;
 }
 
-/** When the merchant chose the type. */
+/** When the merchant chose the type; a refund's event once per transaction. */
 export async function recordLifecycleEvent(
   tx: Db,
   outbox: Outbox,
   plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference' | 'status' | 'nextChargeDate' | 'cancelReason'>,
   type: LifecycleEventType,
   now: Date = new Date(),
-  extra: Pick<LifecyclePayload['data'], 'renewal' | 'change' | 'trial' | 'cancelAt'> = {},
+  extra: Pick<LifecyclePayload['data'], 'renewal' | 'change' | 'trial' | 'cancelAt' | 'refund'> = {},
 ): Promise<void> {
   const merchant = await getLifecycleEventSettings(tx, plan.merchantId);
   if (!merchant?.types.includes(type)) return;
@@ -99,6 +99,7 @@ export async function recordLifecycleEvent(
     },
     timestamp: now.getTime(),
   }, merchant.apiVersion);
-  const id = await insertWebhookEvent(tx, { id: createId('evt', now.getTime()), merchantId: plan.merchantId, planId: plan.id, transactionId: null, type, body, createdAt: now });
-  outbox.addWebhookEvent({ eventId: id!, merchantId: plan.merchantId });
+  const transactionId = extra.refund?.subscriptionTransactionId ?? null;
+  const id = await insertWebhookEvent(tx, { id: createId('evt', now.getTime()), merchantId: plan.merchantId, planId: plan.id, transactionId, type, body, createdAt: now });
+  if (id) outbox.addWebhookEvent({ eventId: id, merchantId: plan.merchantId });
 }

@@ -26,6 +26,8 @@ export const LIFECYCLE_EVENTS = {
   'subscription.renewal_due':
     'A renewal link was issued: the customer pays this period at data.renewal.url until data.renewal.expiresAt (a plan paid by PSE, or the ladder after the last failed retry)',
   'subscription.trial_will_end': "A free trial ends in 3 days (or, for a shorter trial, when it starts): its first charge, data.trial.amount, is made at data.trial.endsAt",
+  'charge.refund_due':
+    'A renewal-link payment by PSE or Nequi was approved after its plan was cancelled or paused and cannot be voided: refund data.refund to the customer, then mark it refunded in the portal',
 } as const;
 
 export type LifecycleEventType = keyof typeof LIFECYCLE_EVENTS;
@@ -113,6 +115,16 @@ export const lifecyclePayloadSchema = z
         .nullable()
         .optional()
         .describe('subscription.updated only, API version 2026-11-28 on: when a cancellation at the end of the period takes effect; null when one was undone'),
+      refund: z
+        .object({
+          subscriptionTransactionId: z.string().describe('Our transaction id (txn_…) of the payment to refund'),
+          transactionId: z.string().nullable().describe("The payment processor's transaction id: refund it there (Wompi's dashboard)"),
+          amount: z.number().int().describe('What the customer paid, cents of COP'),
+          paymentMethodType: z.enum(['PSE', 'NEQUI']).describe('How it was paid'),
+          chargeDate: epochMs.describe('When it was paid, epoch milliseconds'),
+        })
+        .optional()
+        .describe('charge.refund_due only, API version 2026-11-28 on: the late payment owed back to the customer (docs/billing.md#refund-due)'),
     }),
     timestamp: epochMs.describe('When this event was sent, epoch milliseconds'),
   })
@@ -162,7 +174,7 @@ export function webhookPayloadIn(version: ApiVersion): z.ZodType {
 const lifecyclePayload20261126 = z
   .object({
     ...lifecyclePayloadSchema.shape,
-    data: lifecyclePayloadSchema.shape.data.omit({ cancelAt: true }).extend({
+    data: lifecyclePayloadSchema.shape.data.omit({ cancelAt: true, refund: true }).extend({
       change: lifecyclePayloadSchema.shape.data.shape.change.unwrap().omit({ quantity: true }).optional(),
     }),
   })

@@ -36,7 +36,7 @@ const webhookEventRecordSchema = z
     id: z.string().describe('evt_…, also sent as X-Webhook-Id'),
     event: z.enum(WEBHOOK_EVENT_TYPES),
     subscriptionPlanId: z.string(),
-    subscriptionTransactionId: z.string().nullable().describe('The transaction a charge event reports; null for a lifecycle event'),
+    subscriptionTransactionId: z.string().nullable().describe('The transaction a charge event (or charge.refund_due) reports; null for a lifecycle event'),
     createdAt: isoTime,
     body: z.string().describe('The exact bytes sent (and signed) on every delivery of this event'),
     attempts: z.array(webhookAttemptSchema).describe('Oldest first; empty when no webhook URL was configured'),

@@ -249,6 +249,8 @@ export type PlanStatus = {
     chargeDate: number;
     /** Processor id: hyphen-separated numeric parts */
     gatewayTransactionId: string | null;
+    /** Extension, API version 2026-11-28 (docs/billing.md#refund-due): present while this payment, a PSE or Nequi renewal-link payment approved after the plan was cancelled or paused, is owed back to the customer; gone once marked refunded in the portal */
+    refundDue?: true;
   };
 };
 
@@ -275,7 +277,7 @@ export type PriceChangeRequest = {
 
 /** The body of a lifecycle webhook, sent only to merchants who chose these events (docs/customers.md#lifecycle-events) */
 export type SubscriptionLifecycleEvent = {
-  event: "subscription.activated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.payment_method_updated" | "subscription.updated" | "subscription.renewal_due" | "subscription.trial_will_end";
+  event: "subscription.activated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.payment_method_updated" | "subscription.updated" | "subscription.renewal_due" | "subscription.trial_will_end" | "charge.refund_due";
   data: {
     /** The plan id returned at link creation (sub_…) */
     subscriptionPlanId: string;
@@ -319,6 +321,19 @@ export type SubscriptionLifecycleEvent = {
     };
     /** subscription.updated only, API version 2026-11-28 on: when a cancellation at the end of the period takes effect; null when one was undone */
     cancelAt?: number | null;
+    /** charge.refund_due only, API version 2026-11-28 on: the late payment owed back to the customer (docs/billing.md#refund-due) */
+    refund?: {
+      /** Our transaction id (txn_…) of the payment to refund */
+      subscriptionTransactionId: string;
+      /** The payment processor's transaction id: refund it there (Wompi's dashboard) */
+      transactionId: string | null;
+      /** What the customer paid, cents of COP */
+      amount: number;
+      /** How it was paid */
+      paymentMethodType: "PSE" | "NEQUI";
+      /** When it was paid, epoch milliseconds */
+      chargeDate: number;
+    };
   };
   /** When this event was sent, epoch milliseconds */
   timestamp: number;
@@ -497,9 +512,9 @@ export type WebhookEventPage = {
 export type WebhookEventRecord = {
   /** evt_…, also sent as X-Webhook-Id */
   id: string;
-  event: "subscription.charge.approved" | "subscription.charge.declined" | "subscription.charge.error" | "subscription.charge.voided" | "subscription.activated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.payment_method_updated" | "subscription.updated" | "subscription.renewal_due" | "subscription.trial_will_end";
+  event: "subscription.charge.approved" | "subscription.charge.declined" | "subscription.charge.error" | "subscription.charge.voided" | "subscription.activated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.payment_method_updated" | "subscription.updated" | "subscription.renewal_due" | "subscription.trial_will_end" | "charge.refund_due";
   subscriptionPlanId: string;
-  /** The transaction a charge event reports; null for a lifecycle event */
+  /** The transaction a charge event (or charge.refund_due) reports; null for a lifecycle event */
   subscriptionTransactionId: string | null;
   createdAt: string;
   /** The exact bytes sent (and signed) on every delivery of this event */
