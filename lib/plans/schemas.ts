@@ -111,12 +111,22 @@ const customerSchema = z
       ctx.addIssue({ code: 'custom', path: ['taxId'], message: 'is required when customer.legalName is given' });
   });
 
-const amountSchema = z
-  .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number of cents (not a string)') })
-  .int('must be a whole number of cents')
-  .min(MIN_AMOUNT, `must be at least ${MIN_AMOUNT} cents`)
-  .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`)
-  .meta({ description: 'Amount in cents of COP, a whole number: 150000 is $1.500 COP', examples: [150000] });
+/**
+ * A whole number from `min` to `max`, each refusal with its own words: `is` for a value of another
+ * type ("a number of cents" → "must be a number of cents (not a string)"), `whole` for a fraction.
+ */
+function wholeNumber({ is, whole, min, max }: { is: string; whole: string; min: readonly [number, string]; max: readonly [number, string] }) {
+  return z
+    .number({ error: (i) => (i.input === undefined ? 'is required' : `must be ${is} (not a string)`) })
+    .int(`must be ${whole}`)
+    .min(...min)
+    .max(...max);
+}
+
+const CENTS = { is: 'a number of cents', whole: 'a whole number of cents', max: [MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`] } as const;
+const centsSchema = wholeNumber({ ...CENTS, min: [MIN_AMOUNT, `must be at least ${MIN_AMOUNT} cents`] });
+
+const amountSchema = centsSchema.meta({ description: 'Amount in cents of COP, a whole number: 150000 is $1.500 COP', examples: [150000] });
 
 /** docs/billing.md#intervals: every `count` weeks (1..52), months (1..12) or years (1..3). */
 const intervalSchema = z
@@ -141,11 +151,7 @@ const intervalSchema = z
   });
 
 /** docs/billing.md#quantity: seats, 1..10,000; `amount` is then the unit price. */
-const quantitySchema = z
-  .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a whole number (not a string)') })
-  .int('must be a whole number')
-  .min(1, 'must be at least 1')
-  .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`);
+const quantitySchema = wholeNumber({ is: 'a whole number', whole: 'a whole number', min: [1, 'must be at least 1'], max: [MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`] });
 
 const planShape = z.object(
   {
@@ -164,22 +170,14 @@ const planShape = z.object(
       .boolean({ error: 'must be true or false' })
       .optional()
       .describe('Extension (docs/billing.md#coupons): the hosted page lets the customer type a coupon code. Not with `coupon`'),
-    trialDays: z
-      .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number of days (not a string)') })
-      .int('must be a whole number of days')
-      .min(1, 'must be at least 1 day')
-      .max(MAX_TRIAL_DAYS, `must be at most ${MAX_TRIAL_DAYS} days`)
+    trialDays: wholeNumber({ is: 'a number of days', whole: 'a whole number of days', min: [1, 'must be at least 1 day'], max: [MAX_TRIAL_DAYS, `must be at most ${MAX_TRIAL_DAYS} days`] })
       .optional()
       .meta({
         description:
           'Extension, RECURRING only (docs/billing.md#trials): days of free trial. The checkout saves a card or Nequi account without charging; the first charge is at the end of the trial. PSE cannot start a trial',
         examples: [14],
       }),
-    setupFee: z
-      .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number of cents (not a string)') })
-      .int('must be a whole number of cents')
-      .min(MIN_AMOUNT, `must be at least ${MIN_AMOUNT} cents`)
-      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`)
+    setupFee: centsSchema
       .optional()
       .meta({
         description:
@@ -189,11 +187,7 @@ const planShape = z.object(
     usage: z
       .object(
         {
-          unitAmount: z
-            .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a number of cents (not a string)') })
-            .int('must be a whole number of cents')
-            .min(1, 'must be at least 1 cent')
-            .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`),
+          unitAmount: wholeNumber({ ...CENTS, min: [1, 'must be at least 1 cent'] }),
           includedUnits: z
             .number({ error: 'must be a whole number' })
             .int('must be a whole number')
@@ -209,22 +203,19 @@ const planShape = z.object(
           'Extension, API version 2026-11-28, RECURRING only (docs/billing.md#metered-usage): metered usage billed in arrears with each renewal: `unitAmount` cents per unit over `includedUnits` (default 0) a period',
         examples: [{ unitAmount: 20_000, includedUnits: 100 }],
       }),
-    minimumPeriods: z
-      .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a whole number of periods (not a string)') })
-      .int('must be a whole number of periods')
-      .min(MIN_TERM_PERIODS, `must be at least ${MIN_TERM_PERIODS} periods`)
-      .max(MAX_TERM_PERIODS, `must be at most ${MAX_TERM_PERIODS} periods`)
+    minimumPeriods: wholeNumber({
+      is: 'a whole number of periods',
+      whole: 'a whole number of periods',
+      min: [MIN_TERM_PERIODS, `must be at least ${MIN_TERM_PERIODS} periods`],
+      max: [MAX_TERM_PERIODS, `must be at most ${MAX_TERM_PERIODS} periods`],
+    })
       .optional()
       .meta({
         description:
           'Extension, API version 2026-11-28, RECURRING only (docs/billing.md#minimum-term): periods the customer commits to, counted from the first paid one. A cancel before they end takes effect when they end; you can still cancel `now`',
         examples: [12],
       }),
-    billingDay: z
-      .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a day of the month (not a string)') })
-      .int('must be a whole day of the month')
-      .min(1, 'must be 1 to 28')
-      .max(28, 'must be 1 to 28')
+    billingDay: wholeNumber({ is: 'a day of the month', whole: 'a whole day of the month', min: [1, 'must be 1 to 28'], max: [28, 'must be 1 to 28'] })
       .optional()
       .meta({
         description:
@@ -592,12 +583,9 @@ export const PLAN_STATUS_BEFORE = { '2026-11-20': statusBefore(planStatus2026112
 export const usageReportBodySchema = z
   .object(
     {
-      quantity: z
-        .number({ error: (i) => (i.input === undefined ? 'is required' : 'must be a whole number (not a string)') })
-        .int('must be a whole number')
-        .min(1, 'must be at least 1')
-        .max(1_000_000_000, 'must be at most 1000000000')
-        .describe('Units used'),
+      quantity: wholeNumber({ is: 'a whole number', whole: 'a whole number', min: [1, 'must be at least 1'], max: [1_000_000_000, 'must be at most 1000000000'] }).describe(
+        'Units used',
+      ),
       timestamp: z.iso
         .datetime({ offset: true, error: 'must be an ISO 8601 date and time, such as 2026-11-28T15:04:05Z' })
         .optional()
