@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { cude, cufe, dianQrUrl, TECHNICAL_KEY_PATTERN } from '../lib/einvoicing/cufe';
 import { bogotaIssueDateTime } from '../lib/einvoicing/dates';
 import { nitCheckDigit } from '../lib/einvoicing/nit';
-import { centsOf, DIAN_RULES, FieldErrors, isDate, isObject, processOptions, startKit, TEST_RANGE, type KitOptions } from './einvoice-double-kit';
+import { centsOf, DIAN_RULES, FieldErrors, isDate, isObject, itemsOf, processOptions, startKit, TEST_RANGE, type KitOptions } from './einvoice-double-kit';
 
 // A local double of Alegra's e-provider API (docs/einvoicing.md#the-doubles), built only from the
 // bodies and rules the project documents: a bearer token per account, the associated company in
@@ -108,12 +108,9 @@ export async function startAlegraDouble(options: KitOptions & { accounts?: Alegr
       if (customer.identificationType === '31' && String(customer.dv) !== String(/^\d+$/.test(buyerId) ? nitCheckDigit(buyerId) : '')) errors.add('customer.dv', 'El dígito de verificación no corresponde al NIT');
       if (typeof customer.regimeCode !== 'string') errors.add('customer.regimeCode', 'El régimen es obligatorio');
     }
-    const items = Array.isArray(body.items) ? body.items : [];
-    if (items.length === 0) errors.add('items', 'Debe enviar al menos un ítem');
     let subtotal = 0;
     let tax = 0;
-    items.forEach((raw, i) => {
-      const item = isObject(raw) ? raw : {};
+    itemsOf(body, errors, 'Debe enviar al menos un ítem').forEach((item, i) => {
       if (typeof item.description !== 'string' || !item.description) errors.add(`items.${i}.description`, 'Obligatorio');
       if (typeof item.quantity !== 'number' || item.quantity <= 0) errors.add(`items.${i}.quantity`, 'Debe ser un número mayor que 0');
       if (typeof item.unitCode !== 'string') errors.add(`items.${i}.unitCode`, 'Obligatorio');

@@ -167,6 +167,13 @@ export class FieldErrors {
   }
 }
 
+/** A document's `items`, each as an object (another value is checked as an empty one); `none` is the error for no items. */
+export function itemsOf(body: Record<string, unknown>, errors: FieldErrors, none: string): Record<string, unknown>[] {
+  const items = Array.isArray(body.items) ? body.items : [];
+  if (items.length === 0) errors.add('items', none);
+  return items.map((raw) => (isObject(raw) ? raw : {}));
+}
+
 /** "49900.00" → 4990000 cents; null when not a decimal with at most two places. */
 export function centsOf(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) && Math.abs(value * 100 - Math.round(value * 100)) < 1e-6 ? Math.round(value * 100) : null;

@@ -3,7 +3,7 @@ import { cude, cufe, dianQrUrl } from '../lib/einvoicing/cufe';
 import { bogotaIssueDateTime } from '../lib/einvoicing/dates';
 import { formatAmount } from '../lib/einvoicing/money';
 import { nitCheckDigit } from '../lib/einvoicing/nit';
-import { centsOf, DIAN_RULES, FieldErrors, isDate, isObject, processOptions, startKit, TEST_RANGE, type KitOptions } from './einvoice-double-kit';
+import { centsOf, DIAN_RULES, FieldErrors, isDate, isObject, itemsOf, processOptions, startKit, TEST_RANGE, type KitOptions } from './einvoice-double-kit';
 
 // A local double of Factus' API v2 (docs/einvoicing.md#the-doubles), built only from the bodies
 // and rules the project documents: OAuth password grant (form) for a bearer token that expires,
@@ -162,12 +162,9 @@ export async function startFactusDouble(options: KitOptions & { accounts?: Factu
       if (customer.legal_organization_code === '2' && typeof customer.names !== 'string') errors.add('customer.names', 'Es obligatorio para personas naturales.');
       if (customer.tribute_code !== undefined && !['01', 'ZZ'].includes(String(customer.tribute_code))) errors.add('customer.tribute_code', 'Tributo inválido.');
     }
-    const items = Array.isArray(body.items) ? body.items : [];
-    if (items.length === 0) errors.add('items', 'Debe enviar al menos un ítem.');
     let lineExtension = 0;
     let iva = 0;
-    items.forEach((raw, i) => {
-      const item = isObject(raw) ? raw : {};
+    itemsOf(body, errors, 'Debe enviar al menos un ítem.').forEach((item, i) => {
       for (const field of ['code_reference', 'name', 'unit_measure_code', 'standard_code']) {
         if (typeof item[field] !== 'string' || item[field] === '') errors.add(`items.${i}.${field}`, `El campo ${field} es obligatorio.`);
       }
