@@ -23,9 +23,20 @@ import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../lib/webhooks/payload
 // Money is an integer count of COP cents; the largest amount (99,999,999,999) needs bigint, and
 // stays below 2^53, so it is read as a JS number. Times are timestamptz.
 
-const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
-const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+/** A point in time, read as a Date. */
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => at('created_at').notNull().defaultNow();
+const updatedAt = () => at('updated_at').notNull().defaultNow();
 const cents = (name: string) => bigint(name, { mode: 'number' });
+/** The owning merchant and plan: every row below them names them. */
+const merchantRef = () =>
+  text('merchant_id')
+    .notNull()
+    .references(() => merchants.id);
+const planRef = () =>
+  text('plan_id')
+    .notNull()
+    .references(() => subscriptionPlans.id);
 
 export const MERCHANT_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
 /** TRIALING: a plan with a free trial whose method is saved, before its first charge (docs/billing.md#trials). */
@@ -95,7 +106,7 @@ export const merchants = pgTable(
     webhookSecret: text('webhook_secret').notNull(),
     /** During a roll (docs/webhooks.md#rolling-the-secret), the secret being replaced: it still signs X-Webhook-Signature until `webhookSecretRolledUntil`. */
     webhookSecretPrevious: text('webhook_secret_previous'),
-    webhookSecretRolledUntil: timestamp('webhook_secret_rolled_until', { withTimezone: true, mode: 'date' }),
+    webhookSecretRolledUntil: at('webhook_secret_rolled_until'),
     allowedDomains: text('allowed_domains').array().notNull().default(sql`'{}'::text[]`),
     // Which processor charges this merchant's customers (docs/processors.md): the built-in sandbox
     // or the merchant's own Wompi account, whose three secrets are kept encrypted (AES-256-GCM).
@@ -117,8 +128,8 @@ export const merchants = pgTable(
     webhookRetries: boolean('webhook_retries').notNull().default(false),
     // Since when every delivery to the URL has failed (null after a success); past 3 days with
     // retries on, the endpoint is disabled: no more deliveries until the merchant re-enables it.
-    webhookFailingSince: timestamp('webhook_failing_since', { withTimezone: true, mode: 'date' }),
-    webhookDisabledAt: timestamp('webhook_disabled_at', { withTimezone: true, mode: 'date' }),
+    webhookFailingSince: at('webhook_failing_since'),
+    webhookDisabledAt: at('webhook_disabled_at'),
     // Renewal links (docs/billing.md#renewal-links): how many days before a due date the link is
     // e-mailed, how long an unpaid period stays ACTIVE, and whether a failed automatic renewal
     // steps down to a link before cancelling.
@@ -157,15 +168,13 @@ export const apiKeys = pgTable(
   {
     // The public api_key (pk_test_...) is the lookup key; only a SHA-256 of the secret is kept.
     key: text('key').primaryKey(),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantRef(),
     secretHash: text('secret_hash').notNull(),
     /** A key restricted to reading (docs/api.md#authentication): any other method is a 403. */
     readOnly: boolean('read_only').notNull().default(false),
     createdAt: createdAt(),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: at('last_used_at'),
+    revokedAt: at('revoked_at'),
   },
   (t) => [index('api_keys_merchant_idx').on(t.merchantId)],
 );
@@ -181,9 +190,7 @@ export const coupons = pgTable(
   'coupons',
   {
     id: text('id').primaryKey(),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantRef(),
     code: text('code'),
     percentOff: smallint('percent_off'),
     amountOff: cents('amount_off'),
@@ -191,8 +198,8 @@ export const coupons = pgTable(
     durationInPeriods: smallint('duration_in_periods'),
     maxRedemptions: integer('max_redemptions'),
     timesRedeemed: integer('times_redeemed').notNull().default(0),
-    redeemBy: timestamp('redeem_by', { withTimezone: true, mode: 'date' }),
-    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    redeemBy: at('redeem_by'),
+    deletedAt: at('deleted_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -221,9 +228,7 @@ export const customers = pgTable(
   'customers',
   {
     id: text('id').primaryKey(),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantRef(),
     email: text('email').notNull(),
     phone: text('phone').notNull(),
     firstName: text('first_name'),
@@ -241,9 +246,7 @@ export const subscriptionPlans = pgTable(
   'subscription_plans',
   {
     id: text('id').primaryKey(),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantRef(),
     customerId: text('customer_id')
       .notNull()
       .references(() => customers.id),
@@ -256,14 +259,14 @@ export const subscriptionPlans = pgTable(
     intervalUnit: text('interval_unit', { enum: INTERVAL_UNITS }),
     intervalCount: smallint('interval_count'),
     status: text('status', { enum: PLAN_STATUSES }).notNull().default('PENDING_ACTIVATION'),
-    nextChargeDate: timestamp('next_charge_date', { withTimezone: true, mode: 'date' }),
+    nextChargeDate: at('next_charge_date'),
     // Day of the month renewals fall on (1..31, clamped to short months); set by the first charge
     // of a monthly or yearly plan (weekly plans count days from the due date).
     billingAnchorDay: smallint('billing_anchor_day'),
     // The processor's reusable token from the first payment, for renewals; never a card number.
     paymentMethodToken: text('payment_method_token'),
     checkoutToken: text('checkout_token').notNull(),
-    tokenExpiresAt: timestamp('token_expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    tokenExpiresAt: at('token_expires_at').notNull(),
     // The customer as this link gave it (the checkout pre-fills from it); `customers` holds the latest.
     customerPhone: text('customer_phone').notNull(),
     customerEmail: text('customer_email').notNull(),
@@ -287,7 +290,7 @@ export const subscriptionPlans = pgTable(
     // The renewal sweep that has taken this plan's due attempt, and until when (lib/billing/sweep.ts):
     // instances sharing a renewal day claim plans in batches and skip each other's.
     sweepClaim: text('sweep_claim'),
-    sweepLeaseUntil: timestamp('sweep_lease_until', { withTimezone: true, mode: 'date' }),
+    sweepLeaseUntil: at('sweep_lease_until'),
     // AUTOMATIC: renewals charge paymentMethodToken; LINK: the customer pays a renewal link.
     renewalCollection: text('renewal_collection', { enum: RENEWAL_COLLECTIONS }).notNull().default('AUTOMATIC'),
     // A price change not applied yet (docs/billing.md#price-changes): the amount (and description)
@@ -295,7 +298,7 @@ export const subscriptionPlans = pgTable(
     // prorated charge in flight, once that charge is approved.
     scheduledAmount: cents('scheduled_amount'),
     scheduledDescription: text('scheduled_description'),
-    scheduledFrom: timestamp('scheduled_from', { withTimezone: true, mode: 'date' }),
+    scheduledFrom: at('scheduled_from'),
     // The coupon applied to this plan (docs/billing.md#coupons) and its terms as applied, so every
     // charge reads them from the plan it locks: percent or cents off, for how many approved
     // charges (null: all of them), and how many approved charges have had it so far.
@@ -310,11 +313,11 @@ export const subscriptionPlans = pgTable(
     // the checkout saved the method (the plan TRIALING, nextChargeDate the same instant); and when
     // the notice of its end is due (3 days before), cleared once sent.
     trialDays: smallint('trial_days'),
-    trialEndsAt: timestamp('trial_ends_at', { withTimezone: true, mode: 'date' }),
-    trialNoticeAt: timestamp('trial_notice_at', { withTimezone: true, mode: 'date' }),
+    trialEndsAt: at('trial_ends_at'),
+    trialNoticeAt: at('trial_notice_at'),
     // Cancel at the end of the period (docs/billing.md#cancel-at-the-end-of-the-period): the plan
     // stays as it is until then, is never charged from then, and the sweep cancels it then.
-    cancelAt: timestamp('cancel_at', { withTimezone: true, mode: 'date' }),
+    cancelAt: at('cancel_at'),
     // Seats (docs/billing.md#quantity): `amount` is the unit price, a charge takes unit × quantity;
     // a change waits in scheduled_quantity beside scheduled_amount.
     quantity: integer('quantity').notNull().default(1),
@@ -326,11 +329,11 @@ export const subscriptionPlans = pgTable(
     usageIncludedUnits: bigint('usage_included_units', { mode: 'number' }),
     // Minimum term (docs/billing.md#minimum-term): periods committed to, and when they end (set once the first is paid).
     minimumPeriods: smallint('minimum_periods'),
-    termEndsAt: timestamp('term_ends_at', { withTimezone: true, mode: 'date' }),
+    termEndsAt: at('term_ends_at'),
     // Billing day (docs/billing.md#billing-day): renewals fall on it, the first charge is prorated to it.
     billingDay: smallint('billing_day'),
     // Pause until a date (docs/billing.md#pause-until-a-date): the sweep resumes the paused plan then.
-    resumesAt: timestamp('resumes_at', { withTimezone: true, mode: 'date' }),
+    resumesAt: at('resumes_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -402,17 +405,13 @@ export const transactions = pgTable(
   'transactions',
   {
     id: text('id').primaryKey(),
-    planId: text('plan_id')
-      .notNull()
-      .references(() => subscriptionPlans.id),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    planId: planRef(),
+    merchantId: merchantRef(),
     kind: text('kind', { enum: TRANSACTION_KINDS }).notNull(),
     status: text('status', { enum: TRANSACTION_STATUSES }).notNull().default('PENDING'),
     amount: cents('amount').notNull(),
     currency: text('currency').notNull().default('COP'),
-    chargeDate: timestamp('charge_date', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    chargeDate: at('charge_date').notNull().defaultNow(),
     gatewayTransactionId: text('gateway_transaction_id'),
     // Which saved card was charged (the processor's token); never the card number.
     paymentMethodToken: text('payment_method_token'),
@@ -424,7 +423,7 @@ export const transactions = pgTable(
     failureMessage: text('failure_message'),
     // The start of the period a charge pays for (its due date; a first payment's is its charge
     // date), for its receipt (docs/customers.md#receipts). Null for charges recorded before it.
-    periodStart: timestamp('period_start', { withTimezone: true, mode: 'date' }),
+    periodStart: at('period_start'),
     // Cents taken off the plan's list price by a coupon; `amount` is what was charged.
     discount: cents('discount').notNull().default(0),
     // The renewal link this RENEWAL transaction pays (docs/billing.md#renewal-links); null for the rest.
@@ -439,8 +438,8 @@ export const transactions = pgTable(
     usageAmount: cents('usage_amount').notNull().default(0),
     // A late payment that could not be voided (docs/billing.md#refund-due): owed back to the
     // customer from refund_due_at until the merchant marks it refunded (refunded_at).
-    refundDueAt: timestamp('refund_due_at', { withTimezone: true, mode: 'date' }),
-    refundedAt: timestamp('refunded_at', { withTimezone: true, mode: 'date' }),
+    refundDueAt: at('refund_due_at'),
+    refundedAt: at('refunded_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -480,9 +479,7 @@ export const wompiNequiWaits = pgTable('wompi_nequi_waits', {
   transactionId: text('transaction_id')
     .primaryKey()
     .references(() => transactions.id, { onDelete: 'cascade' }),
-  merchantId: text('merchant_id')
-    .notNull()
-    .references(() => merchants.id),
+  merchantId: merchantRef(),
   nequiToken: text('nequi_token').notNull().unique(),
   acceptanceToken: text('acceptance_token').notNull(),
   personalDataToken: text('personal_data_token').notNull(),
@@ -502,20 +499,16 @@ export const renewalLinks = pgTable(
   {
     id: text('id').primaryKey(),
     token: text('token').notNull(),
-    planId: text('plan_id')
-      .notNull()
-      .references(() => subscriptionPlans.id),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    planId: planRef(),
+    merchantId: merchantRef(),
     /** The due date of the period this link pays. */
-    period: timestamp('period', { withTimezone: true, mode: 'date' }).notNull(),
+    period: at('period').notNull(),
     amount: cents('amount').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: at('expires_at').notNull(),
     status: text('status', { enum: RENEWAL_LINK_STATUSES }).notNull().default('OPEN'),
     source: text('source', { enum: RENEWAL_LINK_SOURCES }).notNull(),
     remindersSent: smallint('reminders_sent').notNull().default(0),
-    nextStepAt: timestamp('next_step_at', { withTimezone: true, mode: 'date' }),
+    nextStepAt: at('next_step_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -554,8 +547,8 @@ export const testClocks = pgTable('test_clocks', {
   merchantId: text('merchant_id')
     .primaryKey()
     .references(() => merchants.id, { onDelete: 'cascade' }),
-  frozenAt: timestamp('frozen_at', { withTimezone: true, mode: 'date' }).notNull(),
-  advancingUntil: timestamp('advancing_until', { withTimezone: true, mode: 'date' }),
+  frozenAt: at('frozen_at').notNull(),
+  advancingUntil: at('advancing_until'),
   lastAdvance: jsonb('last_advance'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -564,9 +557,7 @@ export const testClocks = pgTable('test_clocks', {
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantRef(),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
     responseStatus: integer('response_status').notNull(),
@@ -587,12 +578,8 @@ export const invoices = pgTable(
   'invoices',
   {
     id: text('id').primaryKey(),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
-    planId: text('plan_id')
-      .notNull()
-      .references(() => subscriptionPlans.id),
+    merchantId: merchantRef(),
+    planId: planRef(),
     transactionId: text('transaction_id')
       .notNull()
       .references(() => transactions.id),
@@ -615,13 +602,13 @@ export const invoices = pgTable(
     warnings: jsonb('warnings').$type<{ rule: string; message: string }[]>().notNull().default([]),
     lastError: text('last_error'),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    nextAttemptAt: at('next_attempt_at').notNull().defaultNow(),
     // Retryable failures are retried until then (72 h), then FAILED.
-    retryUntil: timestamp('retry_until', { withTimezone: true, mode: 'date' }).notNull(),
+    retryUntil: at('retry_until').notNull(),
     claim: text('claim'),
-    claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
+    claimedUntil: at('claimed_until'),
     // The charge was voided while this invoice was not yet known to be issued.
-    voidedAt: timestamp('voided_at', { withTimezone: true, mode: 'date' }),
+    voidedAt: at('voided_at'),
     total: cents('total').notNull(),
     net: cents('net').notNull(),
     ivaAmount: cents('iva_amount').notNull(),
@@ -631,7 +618,7 @@ export const invoices = pgTable(
     paymentMethod: text('payment_method', { enum: PAYMENT_METHOD_TYPES }).notNull(),
     periodStart: text('period_start'),
     periodEnd: text('period_end'),
-    issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date' }),
+    issuedAt: at('issued_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -661,21 +648,17 @@ export const webhookEvents = pgTable(
   'webhook_events',
   {
     id: text('id').primaryKey(),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
-    planId: text('plan_id')
-      .notNull()
-      .references(() => subscriptionPlans.id),
+    merchantId: merchantRef(),
+    planId: planRef(),
     // The transaction a charge event reports; null for a lifecycle event (docs/customers.md).
     transactionId: text('transaction_id').references(() => transactions.id),
     type: text('type', { enum: WEBHOOK_EVENT_TYPES }).notNull(),
     body: text('body').notNull(),
     createdAt: createdAt(),
-    claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
-    dispatchedAt: timestamp('dispatched_at', { withTimezone: true, mode: 'date' }),
+    claimedUntil: at('claimed_until'),
+    dispatchedAt: at('dispatched_at'),
     // When the next retry of a failed delivery is due (merchants with retries on); null when none is.
-    nextRetryAt: timestamp('next_retry_at', { withTimezone: true, mode: 'date' }),
+    nextRetryAt: at('next_retry_at'),
     // How many automatic retries were made (the schedule's position; docs/webhooks.md#retries).
     retries: smallint('retries').notNull().default(0),
   },
@@ -700,7 +683,7 @@ export const webhookAttempts = pgTable(
       .references(() => webhookEvents.id),
     trigger: text('trigger', { enum: WEBHOOK_ATTEMPT_TRIGGERS }).notNull(),
     url: text('url').notNull(),
-    attemptedAt: timestamp('attempted_at', { withTimezone: true, mode: 'date' }).notNull(),
+    attemptedAt: at('attempted_at').notNull(),
     latencyMs: integer('latency_ms').notNull(),
     /** The receiver's HTTP status; null when no reply came (refused, timeout, TLS, network). */
     statusCode: smallint('status_code'),
@@ -723,17 +706,13 @@ export const manageLinks = pgTable(
   'manage_links',
   {
     tokenHash: text('token_hash').primaryKey(),
-    planId: text('plan_id')
-      .notNull()
-      .references(() => subscriptionPlans.id),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    planId: planRef(),
+    merchantId: merchantRef(),
     /** `merchant` (the API or portal) or the e-mail kind that carried it. */
     source: text('source').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: at('expires_at').notNull(),
     uses: integer('uses').notNull().default(0),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: at('last_used_at'),
     createdAt: createdAt(),
   },
   (t) => [index('manage_links_plan_idx').on(t.planId)],
@@ -767,9 +746,7 @@ export const emails = pgTable(
   'emails',
   {
     id: text('id').primaryKey(),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantRef(),
     /** Null for an e-mail about the merchant's accounts (lib/email/account.ts). */
     planId: text('plan_id').references(() => subscriptionPlans.id),
     transactionId: text('transaction_id').references(() => transactions.id),
@@ -779,8 +756,8 @@ export const emails = pgTable(
     text: text('text').notNull(),
     html: text('html').notNull(),
     createdAt: createdAt(),
-    claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
-    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    claimedUntil: at('claimed_until'),
+    sentAt: at('sent_at'),
     attempts: integer('attempts').notNull().default(0),
   },
   (t) => [
@@ -802,7 +779,7 @@ export const emailAttempts = pgTable(
       .references(() => emails.id),
     /** `smtp`, or `kept` (no SMTP outside production: shown on /dev/emails, sent nowhere). */
     transport: text('transport').notNull(),
-    attemptedAt: timestamp('attempted_at', { withTimezone: true, mode: 'date' }).notNull(),
+    attemptedAt: at('attempted_at').notNull(),
     latencyMs: integer('latency_ms').notNull(),
     ok: boolean('ok').notNull(),
     error: text('error'),
@@ -822,9 +799,7 @@ export type MemberRole = (typeof MEMBER_ROLES)[number];
 
 export const users = pgTable('users', {
   id: text('id').primaryKey(),
-  merchantId: text('merchant_id')
-    .notNull()
-    .references(() => merchants.id),
+  merchantId: merchantRef(),
   name: text('name').notNull(),
   email: text('email').notNull().unique(),
   emailVerified: boolean('email_verified').notNull().default(false),
@@ -840,15 +815,13 @@ export const memberInvitations = pgTable(
   'member_invitations',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantRef(),
     email: text('email').notNull(),
     role: text('role', { enum: MEMBER_ROLES }).notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     invitedBy: text('invited_by').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: at('expires_at').notNull(),
+    acceptedAt: at('accepted_at'),
     createdAt: createdAt(),
   },
   (t) => [index('member_invitations_merchant_idx').on(t.merchantId), check('member_invitations_role_check', inList('role', MEMBER_ROLES))],
@@ -863,11 +836,11 @@ export const sessions = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: at('expires_at').notNull(),
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
     /** When its user last gave the password (and code): sign-in, or a re-authentication (lib/portal/reauth.ts). */
-    authenticatedAt: timestamp('authenticated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    authenticatedAt: at('authenticated_at').notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -886,7 +859,7 @@ export const twoFactors = pgTable(
     backupCodes: text('backup_codes').notNull(),
     verified: boolean('verified').notNull().default(true),
     failedVerificationCount: integer('failed_verification_count').notNull().default(0),
-    lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+    lockedUntil: at('locked_until'),
   },
   (t) => [uniqueIndex('two_factors_user_idx').on(t.userId)],
 );
@@ -903,8 +876,8 @@ export const accounts = pgTable(
     accessToken: text('access_token'),
     refreshToken: text('refresh_token'),
     idToken: text('id_token'),
-    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true, mode: 'date' }),
-    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true, mode: 'date' }),
+    accessTokenExpiresAt: at('access_token_expires_at'),
+    refreshTokenExpiresAt: at('refresh_token_expires_at'),
     scope: text('scope'),
     /** better-auth's scrypt hash of the password (credential accounts only). */
     password: text('password'),
@@ -920,7 +893,7 @@ export const verifications = pgTable(
     id: text('id').primaryKey(),
     identifier: text('identifier').notNull(),
     value: text('value').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    expiresAt: at('expires_at').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -971,16 +944,12 @@ export const usageReports = pgTable(
   'usage_reports',
   {
     id: text('id').primaryKey(),
-    planId: text('plan_id')
-      .notNull()
-      .references(() => subscriptionPlans.id),
-    merchantId: text('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    planId: planRef(),
+    merchantId: merchantRef(),
     idempotencyKey: text('idempotency_key').notNull(),
     quantity: bigint('quantity', { mode: 'number' }).notNull(),
-    reportedAt: timestamp('reported_at', { withTimezone: true, mode: 'date' }).notNull(),
-    periodDue: timestamp('period_due', { withTimezone: true, mode: 'date' }),
+    reportedAt: at('reported_at').notNull(),
+    periodDue: at('period_due'),
     createdAt: createdAt(),
   },
   (t) => [
