@@ -88,17 +88,37 @@ function checkoutCsp(nonceValue: string, dev: boolean, ancestors: string, wompiO
 /** The portal's language: `?lang=` (then remembered in a cookie), the cookie, or the browser's. */
 const PORTAL_LANG_COOKIE = 'servicepay_lang';
 
+/**
+ * The portal's script policy (DECISIONS 23, docs/portal.md#headers): only scripts carrying this
+ * request's nonce run (Next puts it on its own, every portal page being rendered per request), and
+ * what they load; styles and images are the portal's own files and stay outside the policy.
+ */
+function portalCsp(nonceValue: string, dev: boolean): string {
+  return [
+    `script-src 'self' 'nonce-${nonceValue}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    `report-uri ${CSP_REPORT_PATH}`,
+    'report-to csp',
+  ].join('; ');
+}
+
 function portalProxy(request: NextRequest) {
   const asked = request.nextUrl.searchParams.get('lang');
   const lang = resolveLang(asked ?? request.cookies.get(PORTAL_LANG_COOKIE)?.value, request.headers.get('accept-language'));
+  const csp = portalCsp(nonce(), process.env.NODE_ENV === 'development');
   const forwarded = new Headers(request.headers);
   forwarded.set(LANG_HEADER, lang);
+  forwarded.set('content-security-policy', csp);
   const response = NextResponse.next({ request: { headers: forwarded } });
   // Remembered only when a person asked: a router prefetch of a `?lang=` link is not a choice.
   if (asked && !request.headers.has('next-router-prefetch')) response.cookies.set(PORTAL_LANG_COOKIE, lang, { path: '/portal', sameSite: 'lax', maxAge: 365 * 24 * 3600 });
   // Signed-in pages: never cached, never framed (clickjacking), no URL sent elsewhere.
   response.headers.set('Cache-Control', 'no-store');
-  response.headers.set('Content-Security-Policy', "frame-ancestors 'none'");
+  response.headers.set('Content-Security-Policy', csp);
+  response.headers.set('Reporting-Endpoints', `csp="${CSP_REPORT_PATH}"`);
   response.headers.set('Referrer-Policy', 'same-origin');
   return response;
 }

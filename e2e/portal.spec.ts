@@ -262,3 +262,25 @@ test('English with ?lang=en, and usable at 360 px', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
   await expectAccessible(page);
 });
+
+test('the portal runs only the scripts of its own pages, each load under a nonce of its own', async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await signUp(page);
+  const policies: string[] = [];
+  for (const path of ['/portal/overview', '/portal/overview']) {
+    const response = await page.goto(path);
+    policies.push(response!.headers()['content-security-policy'] ?? '');
+  }
+  for (const policy of policies) expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'; object-src 'none'; base-uri 'none'/);
+  expect(policies[0]).not.toBe(policies[1]);
+  // The chart is drawn by a client component: the page's own scripts ran under the policy.
+  await expect(page.locator('.chart svg.recharts-surface')).toBeVisible();
+  // Markup that slipped in (the XSS a policy is for) runs no script.
+  await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<img alt="" src="/missing.png" onerror="window.__injected = true">'));
+  await expect.poll(() => violations.length).toBeGreaterThan(0);
+  expect(violations.every((v) => v.includes('script-src'))).toBe(true);
+  expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined();
+});
