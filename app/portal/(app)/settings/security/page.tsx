@@ -2,6 +2,7 @@
 import { ActionForm } from '@/components/portal/action-form';
 import { getDb } from '@/db/client';
 import { DataTable } from '@/components/portal/data-table';
+import { NewPasswordField } from '@/components/portal/new-password-field';
 import { listSessions } from '@/lib/portal/accounts';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { changePasswordAction, confirmTwoFactorAction, endSessionAction, disableTwoFactorAction, startTwoFactorAction } from '@/lib/portal/accounts/actions';
@@ -84,13 +85,7 @@ export default async function SecuritySettingsPage() {
             {s.security.current}
             <input name="currentPassword" type="password" autoComplete="current-password" required />
           </label>
-          <label>
-            {s.security.next}
-            <input name="newPassword" type="password" autoComplete="new-password" required aria-describedby="new-password-hint" />
-          </label>
-          <p id="new-password-hint" className="hint">
-            {t.auth.passwordHint}
-          </p>
+          <NewPasswordField name="newPassword" label={s.security.next} hint={t.auth.passwordHint} hintId="new-password-hint" />
         </ActionForm>
       </section>
     </>
