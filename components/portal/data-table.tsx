@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 
-interface Column<Row> {
+export interface Column<Row> {
   /** The header, and the label each cell carries when the table turns into cards below 48rem. */
   label: string;
   cell: (row: Row) => ReactNode;

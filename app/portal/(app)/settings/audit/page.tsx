@@ -1,6 +1,7 @@
 // /portal/settings/audit (docs/portal.md#audit-log): every change to the merchant, newest first: search, area filter, pages and a CSV export.
 import Link from 'next/link';
 import { TableCard } from '@/components/portal/data-table';
+import { Pager } from '@/components/portal/pager';
 import { FilterBar } from '@/components/portal/list-filters';
 import { getDb } from '@/db/client';
 import { auditCopy } from '@/lib/portal/audit-i18n';
@@ -89,10 +90,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           },
         ]}
       >
-        <p className="pager">
-          {filter.before && <Link href={`/portal/settings/audit${auditQuery({ ...filter, before: undefined })}`}>{t.newest}</Link>}
-          {hasMore && <Link href={`/portal/settings/audit${auditQuery(filter, { before: String(entries.at(-1)!.id) })}`}>{t.older}</Link>}
-        </p>
+        <Pager
+          href={(extra) => `/portal/settings/audit${auditQuery(filter, extra)}`}
+          paged={Boolean(filter.before)}
+          lastId={hasMore ? String(entries.at(-1)!.id) : undefined}
+          labels={{ newest: t.newest, older: t.older }}
+        />
       </TableCard>
     </>
   );
