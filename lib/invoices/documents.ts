@@ -23,6 +23,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Due at once even when a test clock's `now` is ahead: issuers run on the real clock. */
 const dueAt = (now: Date) => new Date(Math.min(now.getTime(), Date.now()));
 
+/** What every new document starts with: its id, sent at once, retried for RETRY_WINDOW_MS. */
+const newDocument = (now: Date) => ({ id: createId('inv', now.getTime()), retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS), nextAttemptAt: dueAt(now), createdAt: now });
+
 /** Who the plan's invoices are made out to: its tax id and legal name, or the final consumer. */
 export function buyerOf(plan: PlanRow): Buyer {
   if (!plan.customerTaxIdType || !plan.customerTaxIdNumber) return finalConsumer(plan.customerEmail);
@@ -65,14 +68,12 @@ export async function noteInvoice(tx: Db, outbox: Outbox, plan: PlanRow, txn: Tr
   const totals = totalsOf(lines.map(priceLine));
   const period = periodOf(plan, txn);
   const inserted = await insertInvoice(tx, {
-    id: createId('inv', now.getTime()),
+    ...newDocument(now),
     merchantId: plan.merchantId,
     planId: plan.id,
     transactionId: txn.id,
     kind: 'INVOICE',
     provider: settings.provider,
-    retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS),
-    nextAttemptAt: dueAt(now),
     total: totals.payable,
     net: totals.lineExtension,
     ivaAmount: totals.iva,
@@ -82,7 +83,6 @@ export async function noteInvoice(tx: Db, outbox: Outbox, plan: PlanRow, txn: Tr
     paymentMethod: txn.paymentMethodType,
     periodStart: period.start,
     periodEnd: period.end,
-    createdAt: now,
   });
   if (inserted) outbox.addInvoice({ invoiceId: inserted.id, merchantId: inserted.merchantId });
   return true;
@@ -90,27 +90,10 @@ export async function noteInvoice(tx: Db, outbox: Outbox, plan: PlanRow, txn: Tr
 
 /** The credit note annulling an ISSUED invoice (concept 2), written once. */
 export async function insertCreditNote(tx: Db, outbox: Outbox, invoice: InvoiceRow, now: Date): Promise<void> {
-  const note = await insertInvoice(tx, {
-    id: createId('inv', now.getTime()),
-    merchantId: invoice.merchantId,
-    planId: invoice.planId,
-    transactionId: invoice.transactionId,
-    kind: 'CREDIT_NOTE',
-    invoiceId: invoice.id,
-    provider: invoice.provider,
-    retryUntil: new Date(now.getTime() + RETRY_WINDOW_MS),
-    nextAttemptAt: dueAt(now),
-    total: invoice.total,
-    net: invoice.net,
-    ivaAmount: invoice.ivaAmount,
-    ivaRate: invoice.ivaRate,
-    lines: invoice.lines,
-    buyer: invoice.buyer,
-    paymentMethod: invoice.paymentMethod,
-    periodStart: invoice.periodStart,
-    periodEnd: invoice.periodEnd,
-    createdAt: now,
-  });
+  // The note repeats what the invoice said, for the same charge and issuer.
+  const { merchantId, planId, transactionId, provider, total, net, ivaAmount, ivaRate, lines, buyer, paymentMethod, periodStart, periodEnd } = invoice;
+  const same = { merchantId, planId, transactionId, provider, total, net, ivaAmount, ivaRate, lines, buyer, paymentMethod, periodStart, periodEnd };
+  const note = await insertInvoice(tx, { ...newDocument(now), ...same, kind: 'CREDIT_NOTE', invoiceId: invoice.id });
   if (note) outbox.addInvoice({ invoiceId: note.id, merchantId: note.merchantId });
 }
 
