@@ -6,30 +6,31 @@
 import { headers } from 'next/headers';
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import { getDb } from '@/db/client';
+import { type Db, getDb } from '@/db/client';
 import { errorState as error, type FormState, formText as text, okState as ok } from '@/lib/portal/form-state';
 import { portalLang, signedIn } from '@/lib/portal/request';
 import { membersCopy } from '@/lib/portal/members-i18n';
 import { acceptInvitation, changeMemberRole, inviteMember } from '@/lib/portal/team';
 
-export async function inviteMemberAction(_: FormState, form: FormData): Promise<FormState> {
-  const user = await signedIn('members');
-  if (user.refused) return user.refused;
-  const m = membersCopy(user.lang);
-  const result = await inviteMember(await getDb(), user, { email: text(form, 'email'), role: text(form, 'role') }, user.actor);
+type Owner = Awaited<ReturnType<typeof signedIn>>;
+
+/** An owner's change to the team: refused in the members' words, or done, the page refreshed and `done` said. */
+async function teamChange(change: (db: Db, owner: Owner) => Promise<{ ok: true } | { ok: false; problem: 'invalid' | 'already_member' | 'last_owner' }>, done: 'invited' | 'roleChanged'): Promise<FormState> {
+  const owner = await signedIn('members');
+  if (owner.refused) return owner.refused;
+  const m = membersCopy(owner.lang);
+  const result = await change(await getDb(), owner);
   if (!result.ok) return error(m[result.problem]);
   revalidatePath('/portal/settings/members');
-  return ok(m.invited);
+  return ok(m[done]);
+}
+
+export async function inviteMemberAction(_: FormState, form: FormData): Promise<FormState> {
+  return teamChange((db, owner) => inviteMember(db, owner, { email: text(form, 'email'), role: text(form, 'role') }, owner.actor), 'invited');
 }
 
 export async function changeRoleAction(_: FormState, form: FormData): Promise<FormState> {
-  const user = await signedIn('members');
-  if (user.refused) return user.refused;
-  const m = membersCopy(user.lang);
-  const result = await changeMemberRole(await getDb(), user, { userId: text(form, 'userId'), role: text(form, 'role') }, user.actor);
-  if (!result.ok) return error(m[result.problem]);
-  revalidatePath('/portal/settings/members');
-  return ok(m.roleChanged);
+  return teamChange((db, owner) => changeMemberRole(db, owner, { userId: text(form, 'userId'), role: text(form, 'role') }, owner.actor), 'roleChanged');
 }
 
 export async function acceptInvitationAction(_: FormState, form: FormData): Promise<FormState> {
