@@ -5,15 +5,15 @@
 
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { getDb } from '@/db/client';
+import { type Db, getDb } from '@/db/client';
 import { fill } from '@/lib/i18n/format';
-import { changePassword, endSession, requestPasswordReset, resetPassword, signIn, signOut, signOutEverywhere, signUp, verifyEmail } from '@/lib/portal/accounts';
+import { changePassword, endSession, type PortalUser, requestPasswordReset, resetPassword, signIn, signOut, signOutEverywhere, signUp, verifyEmail } from '@/lib/portal/accounts';
 import { errorState as error, type FormState, formText as text, okState as ok } from '@/lib/portal/form-state';
 import { revalidatePath } from 'next/cache';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { reauthenticate, reauthenticatedUntil } from '@/lib/portal/reauth';
 import { portalLang, requireUser, userActor } from '@/lib/portal/request';
-import { securityCopy } from '@/lib/portal/security-i18n';
+import { type SecurityCopy, securityCopy } from '@/lib/portal/security-i18n';
 import { confirmTwoFactor, disableTwoFactor, startTwoFactor, verifySignInCode } from '@/lib/portal/two-factor';
 
 export async function signUpAction(_: FormState, form: FormData): Promise<FormState> {
@@ -102,30 +102,42 @@ export async function startTwoFactorAction(_: FormState, form: FormData): Promis
   });
 }
 
-export async function confirmTwoFactorAction(_: FormState, form: FormData): Promise<FormState> {
+type TwoFactorResult<Problem> = { ok: true } | { ok: false; problem: Problem } | { ok: false; problem: 'rate_limited'; retryAfterSeconds: number };
+
+/**
+ * A change to the user's second factor: done, Seguridad refreshed and `done` said; over the limit,
+ * when to try again; otherwise the problem in the user's words.
+ */
+async function twoFactorChange<Problem extends string>(
+  change: (db: Db, user: PortalUser, headers: Headers) => Promise<TwoFactorResult<Problem>>,
+  done: (s: SecurityCopy) => string,
+  problemText: (problem: Problem, s: SecurityCopy) => string,
+): Promise<FormState> {
   const user = await requireUser();
-  const { lang } = await portalLang();
-  const s = securityCopy(lang);
-  const result = await confirmTwoFactor(await getDb(), user, text(form, 'code'), await headers(), userActor(user, await headers()));
+  const s = securityCopy((await portalLang()).lang);
+  const result = await change(await getDb(), user, await headers());
   if (result.ok) {
     revalidatePath('/portal/settings/security');
-    return ok(s.twoFactor.confirmed);
+    return ok(done(s));
   }
-  if (result.problem === 'rate_limited') return error(fill(s.rateLimited, { seconds: result.retryAfterSeconds }));
-  return error(result.problem === 'not_started' ? s.twoFactor.notStarted : s.twoFactor.wrongCode);
+  if ('retryAfterSeconds' in result) return error(fill(s.rateLimited, { seconds: result.retryAfterSeconds }));
+  return error(problemText(result.problem as Problem, s));
+}
+
+export async function confirmTwoFactorAction(_: FormState, form: FormData): Promise<FormState> {
+  return twoFactorChange(
+    (db, user, h) => confirmTwoFactor(db, user, text(form, 'code'), h, userActor(user, h)),
+    (s) => s.twoFactor.confirmed,
+    (problem, s) => (problem === 'not_started' ? s.twoFactor.notStarted : s.twoFactor.wrongCode),
+  );
 }
 
 export async function disableTwoFactorAction(_: FormState, form: FormData): Promise<FormState> {
-  const user = await requireUser();
-  const { lang } = await portalLang();
-  const s = securityCopy(lang);
-  const result = await disableTwoFactor(await getDb(), user, { password: text(form, 'password'), code: text(form, 'code') }, await headers(), userActor(user, await headers()));
-  if (result.ok) {
-    revalidatePath('/portal/settings/security');
-    return ok(s.twoFactor.disabled);
-  }
-  if (result.problem === 'rate_limited') return error(fill(s.rateLimited, { seconds: result.retryAfterSeconds }));
-  return error(result.problem === 'wrong_code' ? s.twoFactor.wrongCode : s.reauth.wrongPassword);
+  return twoFactorChange(
+    (db, user, h) => disableTwoFactor(db, user, { password: text(form, 'password'), code: text(form, 'code') }, h, userActor(user, h)),
+    (s) => s.twoFactor.disabled,
+    (problem, s) => (problem === 'wrong_code' ? s.twoFactor.wrongCode : s.reauth.wrongPassword),
+  );
 }
 
 /** "Confirme su identidad": opens the 5-minute window for sensitive changes (lib/portal/reauth.ts). */
