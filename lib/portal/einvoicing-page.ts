@@ -2,12 +2,12 @@ import type { Db } from '@/db/client';
 import { type InvoiceRow, listInvoices } from '@/db/queries/invoices';
 import { getMerchant } from '@/db/queries/merchants';
 import { INVOICE_STATUSES, type InvoiceStatus } from '@/db/schema';
-import { ApiError } from '@/lib/api/errors';
 import type { AuditActor } from '@/lib/audit/record';
 import { createEInvoiceProvider } from '@/lib/einvoicing';
 import { EInvoiceAuthError } from '@/lib/einvoicing/provider';
 import { eInvoicingSettingsSchema, eInvoicingView, openSettings } from '@/lib/invoices/settings';
 import { updateMerchant } from '@/lib/merchants/merchants';
+import { type SaveResult, saveSettings } from './save-settings';
 
 // Settings → Facturación and the Invoices page (docs/portal.md): what they show, saving the
 // settings through the same checks as the operator API, and the "Probar" check, which asks the
@@ -19,26 +19,14 @@ export async function loadEInvoicingSettings(db: Db, merchantId: string) {
   return { view: merchant ? eInvoicingView(merchant) : null, resolution };
 }
 
-export type SaveResult = { ok: true } | { ok: false; problems: string[] };
-
 /** Saves (or with null, turns off) the settings; each refused field as `field: message`. */
 export async function saveEInvoicing(db: Db, merchantId: string, input: unknown, actor?: AuditActor): Promise<SaveResult> {
-  const parsed = eInvoicingSettingsSchema.safeParse(input);
-  if (!parsed.success) {
-    const byField = new Map<string, string>();
-    for (const issue of parsed.error.issues) {
-      const field = issue.path.join('.') || 'eInvoicing';
-      if (!byField.has(field)) byField.set(field, `${field}: ${issue.message}`);
-    }
-    return { ok: false, problems: [...byField.values()] };
-  }
-  try {
-    await updateMerchant(db, merchantId, { eInvoicing: parsed.data }, actor);
-    return { ok: true };
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'invalid_request') return { ok: false, problems: [error.message] };
-    throw error;
-  }
+  return saveSettings(
+    eInvoicingSettingsSchema.safeParse(input),
+    'eInvoicing',
+    (eInvoicing) => updateMerchant(db, merchantId, { eInvoicing }, actor),
+    (error) => [error.message],
+  );
 }
 
 /** Whether the saved credentials work, asked of the provider; nothing is issued. */

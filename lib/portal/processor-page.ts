@@ -1,7 +1,6 @@
 import type { Db } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
 import { countOpenPlansOffAmount } from '@/db/queries/plans';
-import { ApiError } from '@/lib/api/errors';
 import { env } from '@/lib/env';
 import type { AuditActor } from '@/lib/audit/record';
 import { updateMerchant } from '@/lib/merchants/merchants';
@@ -9,6 +8,7 @@ import { expectedPrefixes, processorSettingsSchema } from '@/lib/merchants/proce
 import { isProductionDeployment } from '@/lib/processors/secret-box';
 import { WOMPI_MIN_AMOUNT } from '@/lib/processors/wompi/amounts';
 import { awaitingRenewals } from '@/lib/settlement/renewal-links';
+import { type SaveResult, saveSettings } from './save-settings';
 
 // Ajustes → Procesador (docs/portal.md): what the page shows and what its forms save, through the
 // same domain code as the operator API (PATCH /admin/merchants/{id}).
@@ -38,26 +38,11 @@ export function inTestMode(settings: Pick<Awaited<ReturnType<typeof getProcessor
   return !settings.production || settings.type === 'sandbox' || Boolean(settings.publicKey?.startsWith('pub_test_'));
 }
 
-type ProcessorSaveResult = { ok: true } | { ok: false; problems: string[] };
-
-export async function saveProcessor(db: Db, merchantId: string, input: Record<string, unknown>, actor?: AuditActor): Promise<ProcessorSaveResult> {
-  const parsed = processorSettingsSchema.safeParse(input);
-  if (!parsed.success) {
-    // One problem per field: the first one found.
-    const byField = new Map<string, string>();
-    for (const issue of parsed.error.issues) {
-      const field = issue.path.join('.') || 'processor';
-      if (!byField.has(field)) byField.set(field, `${field}: ${issue.message}`);
-    }
-    return { ok: false, problems: [...byField.values()] };
-  }
-  try {
-    await updateMerchant(db, merchantId, { processor: parsed.data }, actor);
-    return { ok: true };
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'invalid_request') {
-      return { ok: false, problems: error.options.details?.map((d) => `${d.path.replace(/^processor\./, '')}: ${d.message}`) ?? [error.message] };
-    }
-    throw error;
-  }
+export async function saveProcessor(db: Db, merchantId: string, input: Record<string, unknown>, actor?: AuditActor): Promise<SaveResult> {
+  return saveSettings(
+    processorSettingsSchema.safeParse(input),
+    'processor',
+    (processor) => updateMerchant(db, merchantId, { processor }, actor),
+    (error) => error.options.details?.map((d) => `${d.path.replace(/^processor\./, '')}: ${d.message}`) ?? [error.message],
+  );
 }
