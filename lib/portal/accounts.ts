@@ -198,6 +198,7 @@ export interface PortalUser {
   /** The session's id (re-authentication is recorded on it). */
   sessionId: string;
   role: MemberRole;
+  twoFactorEnabled: boolean;
 }
 
 /** The signed-in user of these headers, or null (no cookie, a revoked or expired session). */
@@ -205,10 +206,10 @@ export async function currentUser(headers: Headers): Promise<PortalUser | null> 
   const auth = await getAuth();
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
-  const { id, merchantId, email, name, role } = session.user;
+  const { id, merchantId, email, name, role, twoFactorEnabled } = session.user;
   if (!merchantId) return null;
   const known = (MEMBER_ROLES as readonly unknown[]).includes(role) ? (role as MemberRole) : 'viewer';
-  return { userId: id, merchantId, email, name, sessionId: session.session.id, role: known };
+  return { userId: id, merchantId, email, name, sessionId: session.session.id, role: known, twoFactorEnabled: twoFactorEnabled === true };
 }
 
 export async function signOut(headers: Headers): Promise<void> {

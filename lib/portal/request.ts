@@ -2,6 +2,8 @@ import { headers } from 'next/headers';
 import { forbidden, notFound, redirect } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { ApiError } from '@/lib/api/errors';
+import { env } from '@/lib/env';
+import { isProductionDeployment } from '@/lib/processors/secret-box';
 import { merchantSuspended } from '@/lib/merchants/suspension';
 import { LANG_HEADER, type Lang } from '@/lib/i18n/locale';
 import { clientIp } from '@/lib/api/with-checkout';
@@ -23,8 +25,23 @@ export async function portalLang(): Promise<{ lang: Lang; t: PortalCopy }> {
   return { lang, t: PORTAL_COPY[lang] };
 }
 
-/** The signed-in user; anyone else is sent to sign in. */
+/** Where an owner who must turn on a second factor is sent (DECISIONS 23). */
+export const SECOND_FACTOR_PATH = '/portal/settings/security?required=1';
+
+/** Owners of a production deployment work with a second factor on (docs/portal.md#accounts). */
+export function secondFactorMissing(user: Pick<PortalUser, 'role' | 'twoFactorEnabled'>, settings = env()): boolean {
+  return user.role === 'owner' && !user.twoFactorEnabled && isProductionDeployment(settings);
+}
+
+/** The signed-in user; anyone else is sent to sign in, an owner missing the second factor to turn it on. */
 export async function requireUser(): Promise<PortalUser> {
+  const user = await requireAccount();
+  if (secondFactorMissing(user)) redirect(SECOND_FACTOR_PATH);
+  return user;
+}
+
+/** `requireUser` without the second-factor rule: the frame, Ajustes → Seguridad and its actions. */
+export async function requireAccount(): Promise<PortalUser> {
   const user = await currentUser(await headers());
   if (!user) redirect('/portal/sign-in');
   return user;

@@ -36,6 +36,7 @@ const es = {
   },
   twoFactor: {
     title: 'Segundo factor (TOTP)',
+    required: 'Como propietario de esta cuenta, active el segundo factor para seguir usando el portal: es obligatorio en producción. Siga los pasos de abajo.',
     off: 'No está activo. Con él, ingresar y hacer cambios sensibles piden además un código de 6 dígitos de una app de autenticación (Google Authenticator, 1Password, Authy…).',
     on: 'Activo: ingresar y los cambios sensibles piden un código de su app de autenticación.',
     pending: 'Escanee el código QR (o escriba la clave) en su app y escriba el primer código que muestre para terminar.',
@@ -122,6 +123,7 @@ const en: SecurityCopy = {
   },
   twoFactor: {
     title: 'Second factor (TOTP)',
+    required: 'As an owner of this account, turn on the second factor to go on using the portal: production requires it. Follow the steps below.',
     off: 'Not on. With it, signing in and sensitive changes also ask a 6-digit code from an authenticator app (Google Authenticator, 1Password, Authy…).',
     on: 'On: signing in and sensitive changes ask a code from your authenticator app.',
     pending: 'Scan the QR code (or type the key) in your app and enter the first code it shows to finish.',

@@ -9,6 +9,8 @@ import { totp } from '@/test/totp';
 import { currentUser, type PortalUser, signIn } from './accounts';
 import { getAuth } from './auth';
 import { REAUTH_WINDOW_MS, reauthenticate, reauthenticatedUntil } from './reauth';
+import { env } from '@/lib/env';
+import { secondFactorMissing } from './request';
 import { confirmTwoFactor, disableTwoFactor, startTwoFactor, twoFactorState, verifySignInCode } from './two-factor';
 
 let db: Db;
@@ -97,6 +99,25 @@ describe('signing in with TOTP', () => {
     const pending = await passwordStep(email);
     for (let i = 0; i < 5; i++) expect(await verifySignInCode('000000', pending)).toEqual({ ok: false, problem: 'wrong_code' });
     expect(await verifySignInCode(totp(secret), pending)).toEqual({ ok: false, problem: 'expired' });
+  });
+});
+
+describe('the second factor owners of a production deployment must have', () => {
+  const production = { ...env(), NODE_ENV: 'production' as const, SANDBOX_DEPLOYMENT: false };
+  const sandbox = { ...production, SANDBOX_DEPLOYMENT: true };
+
+  it('is missing for an owner without TOTP on production only, and found once enrolled', async () => {
+    const { user } = await signedIn();
+    expect(user).toMatchObject({ role: 'owner', twoFactorEnabled: false });
+    expect(secondFactorMissing(user, production)).toBe(true);
+    expect(secondFactorMissing(user, sandbox)).toBe(false);
+    expect(secondFactorMissing({ ...user, role: 'admin' }, production)).toBe(false);
+
+    const { email, secret } = await enrolled();
+    const { headers } = await (await getAuth()).api.verifyTOTP({ body: { code: totp(secret) }, headers: await passwordStep(email), returnHeaders: true });
+    const now = (await currentUser(cookieOf(headers)))!;
+    expect(now.twoFactorEnabled).toBe(true);
+    expect(secondFactorMissing(now, production)).toBe(false);
   });
 });
 

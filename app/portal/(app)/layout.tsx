@@ -9,7 +9,7 @@ import { einvoicingCopy } from '@/lib/portal/einvoicing-i18n';
 import { processorCopy } from '@/lib/portal/processor-i18n';
 import { merchantSuspended } from '@/lib/merchants/suspension';
 import { getProcessorSettings, inTestMode } from '@/lib/portal/processor-page';
-import { portalLang, requireUser } from '@/lib/portal/request';
+import { portalLang, requireAccount } from '@/lib/portal/request';
 import { signOutAction, signOutEverywhereAction } from '@/lib/portal/accounts/actions';
 import { sandboxToolsShown } from '@/lib/portal/sandbox-page';
 import { sandboxCopy } from '@/lib/portal/sandbox-i18n';
@@ -17,7 +17,7 @@ import { membersCopy } from '@/lib/portal/members-i18n';
 import { securityCopy } from '@/lib/portal/security-i18n';
 
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
-  const user = await requireUser();
+  const user = await requireAccount();
   const { lang, t } = await portalLang();
   const db = await getDb();
   const [settings, suspended] = await Promise.all([getProcessorSettings(db, user.merchantId), merchantSuspended(db, user.merchantId)]);

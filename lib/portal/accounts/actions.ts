@@ -12,7 +12,7 @@ import { errorState as error, type FormState, formText as text, okState as ok } 
 import { revalidatePath } from 'next/cache';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { reauthenticate, reauthenticatedUntil } from '@/lib/portal/reauth';
-import { portalLang, requireUser, userActor } from '@/lib/portal/request';
+import { portalLang, requireAccount, userActor } from '@/lib/portal/request';
 import { type SecurityCopy, securityCopy } from '@/lib/portal/security-i18n';
 import { confirmTwoFactor, disableTwoFactor, startTwoFactor, verifySignInCode } from '@/lib/portal/two-factor';
 
@@ -64,7 +64,7 @@ export async function resetPasswordAction(_: FormState, form: FormData): Promise
 }
 
 export async function changePasswordAction(_: FormState, form: FormData): Promise<FormState> {
-  const user = await requireUser();
+  const user = await requireAccount();
   const { lang, t } = await portalLang();
   const s = securityCopy(lang);
   const result = await changePassword(await getDb(), user, { current: text(form, 'currentPassword'), next: text(form, 'newPassword') }, await headers());
@@ -84,7 +84,7 @@ export async function twoFactorSignInAction(_: FormState, form: FormData): Promi
 }
 
 export async function startTwoFactorAction(_: FormState, form: FormData): Promise<FormState> {
-  const user = await requireUser();
+  const user = await requireAccount();
   const { lang } = await portalLang();
   const s = securityCopy(lang);
   const result = await startTwoFactor(user, text(form, 'password'), await headers());
@@ -113,7 +113,7 @@ async function twoFactorChange<Problem extends string>(
   done: (s: SecurityCopy) => string,
   problemText: (problem: Problem, s: SecurityCopy) => string,
 ): Promise<FormState> {
-  const user = await requireUser();
+  const user = await requireAccount();
   const s = securityCopy((await portalLang()).lang);
   const result = await change(await getDb(), user, await headers());
   if (result.ok) {
@@ -142,7 +142,7 @@ export async function disableTwoFactorAction(_: FormState, form: FormData): Prom
 
 /** "Confirme su identidad": opens the 5-minute window for sensitive changes (lib/portal/reauth.ts). */
 export async function reauthenticateAction(_: FormState, form: FormData): Promise<FormState> {
-  const user = await requireUser();
+  const user = await requireAccount();
   const { lang } = await portalLang();
   const s = securityCopy(lang);
   const db = await getDb();
@@ -156,7 +156,7 @@ export async function reauthenticateAction(_: FormState, form: FormData): Promis
 }
 
 export async function endSessionAction(_: FormState, form: FormData): Promise<FormState> {
-  const user = await requireUser();
+  const user = await requireAccount();
   const { lang } = await portalLang();
   const s = securityCopy(lang).security;
   if (!(await endSession(await getDb(), user, text(form, 'sessionId')))) return error(s.endMissing);
@@ -170,7 +170,7 @@ export async function signOutAction(): Promise<void> {
 }
 
 export async function signOutEverywhereAction(): Promise<void> {
-  await requireUser();
+  await requireAccount();
   await signOutEverywhere(await headers());
   redirect('/portal/sign-in');
 }

@@ -6,12 +6,14 @@ import { NewPasswordField } from '@/components/portal/new-password-field';
 import { listSessions } from '@/lib/portal/accounts';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { changePasswordAction, confirmTwoFactorAction, endSessionAction, disableTwoFactorAction, startTwoFactorAction } from '@/lib/portal/accounts/actions';
-import { portalLang, requireUser } from '@/lib/portal/request';
+import { portalLang, requireAccount, secondFactorMissing } from '@/lib/portal/request';
 import { securityCopy } from '@/lib/portal/security-i18n';
 import { twoFactorState } from '@/lib/portal/two-factor';
 
-export default async function SecuritySettingsPage() {
-  const user = await requireUser();
+export default async function SecuritySettingsPage({ searchParams }: { searchParams: Promise<{ required?: string }> }) {
+  const user = await requireAccount();
+  // Sent here by requireUser: an owner of a production deployment without a second factor.
+  const required = secondFactorMissing(user) && (await searchParams).required === '1';
   const { lang, t } = await portalLang();
   const s = securityCopy(lang);
   const db = await getDb();
@@ -20,6 +22,11 @@ export default async function SecuritySettingsPage() {
   return (
     <>
       <h1>{s.security.title}</h1>
+      {required && (
+        <p className="warning" role="alert">
+          {s.twoFactor.required}
+        </p>
+      )}
       <p>{s.security.intro}</p>
       <section className="card" aria-labelledby="two-factor">
         <h2 id="two-factor">{s.twoFactor.title}</h2>
