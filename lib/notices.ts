@@ -4,7 +4,7 @@ import type { RenewalLinkRow } from '@/db/queries/renewal-links';
 import type { TransactionRow } from '@/db/queries/transactions';
 import { queueCustomerEmail } from '@/lib/email/record';
 import { amountForPeriod, listAmountOf } from '@/lib/calendar/schedule';
-import { trialCharges } from '@/lib/coupons/discount';
+import { chargesOf, trialCharges } from '@/lib/coupons/discount';
 import type { RenewalStage } from '@/lib/email/templates';
 
 export type { RenewalStage };
@@ -120,10 +120,12 @@ export async function noteRenewalLink(
   stage: RenewalStage,
   now: Date,
 ): Promise<void> {
-  const renewal = { url: link.url, stage, period: link.period, expiresAt: link.expiresAt, amount: link.amount };
+  // The link names the list price; a coupon's discount comes off when it is paid (lib/settlement/attempt.ts).
+  const { now: amount, discount } = chargesOf(plan, link.amount);
+  const renewal = { url: link.url, stage, period: link.period, expiresAt: link.expiresAt, amount, ...(discount > 0 ? { listAmount: link.amount } : {}) };
   if (stage === 'issued' || stage === 'ladder') {
     await recordLifecycleEvent(tx, outbox, plan, 'subscription.renewal_due', now, {
-      renewal: { url: link.url, expiresAt: link.expiresAt.getTime(), amount: link.amount, period: link.period.getTime() },
+      renewal: { url: link.url, expiresAt: link.expiresAt.getTime(), amount, period: link.period.getTime() },
     });
   }
   await queueCustomerEmail(tx, outbox, 'renewal_due', { plan, renewal, now });

@@ -190,6 +190,17 @@ describe('the end of a free trial', () => {
     expect(await txnsOf(link.planId)).toMatchObject([{ kind: 'RENEWAL', status: 'APPROVED', amount: 2_392_000, discount: 598_000 }]);
   });
 
+  it('with a coupon that never ends, quotes the list price the discount comes off (DECISIONS 24, issue 40)', async () => {
+    const link = await trialLink({ interval: { unit: 'week', count: 1 }, trialDays: 7 });
+    const coupon = await createCoupon(database.db, link.merchant.merchantId, { code: 'SIEMPRE20', percentOff: 20, duration: 'forever' });
+    await database.db.update(subscriptionPlans).set(termsOf(coupon)).where(eq(subscriptionPlans.id, link.planId));
+    await start(link, card(CARDS.approved));
+    const told = 'se cobrarán $ 23.920 a su medio de pago guardado, y luego $ 23.920 cada semana, con su descuento sobre el precio de lista de $ 29.900.';
+    expect((await emailsOf(link.planId)).find((e) => e.kind === 'trial_started')!.text).toContain(`El 17 de marzo de 2027 ${told}`);
+    await sweep(later(START, 4 * DAY_MS));
+    expect((await emailsOf(link.planId)).find((e) => e.kind === 'trial_ending')!.text).toContain(`Ese día ${told}`);
+  });
+
   it('charges a price change scheduled during the trial from its end, and follows a weekly interval', async () => {
     const link = await trialLink({ interval: { unit: 'week', count: 1 }, trialDays: 7 });
     await start(link, card(CARDS.approved));

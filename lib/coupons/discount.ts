@@ -51,10 +51,11 @@ export function withDiscount<C extends { kind: string; amount: number; discount?
   return discount > 0 ? { ...charge, amount: charge.amount - discount, discount } : charge;
 }
 
-/** What a free trial's end charges, and the list price once a discount that ends is used up. */
-export function trialCharges(terms: DiscountTerms, amount: number): { amount: number; later?: number } {
+/** What a free trial's end charges, and the list price: charged once a discount that ends is used up, or that one that never ends comes off. */
+export function trialCharges(terms: DiscountTerms, amount: number): { amount: number; later?: number; listAmount?: number } {
   const charges = chargesOf(terms, amount);
-  return charges.discount > 0 && charges.later !== null ? { amount: charges.now, later: charges.later } : { amount: charges.now };
+  if (charges.discount === 0) return { amount: charges.now };
+  return charges.later !== null ? { amount: charges.now, later: charges.later } : { amount: charges.now, listAmount: amount };
 }
 
 /** What the plan charges now and, once the discount ends, later (null while it never ends). */

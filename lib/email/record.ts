@@ -54,7 +54,16 @@ export async function queueCustomerEmail(
     change,
     // A late renewal-link payment (docs/billing.md#late-payments): a card charge is voided.
     ...(kind === 'late_payment' ? { voided: txn?.paymentMethodType === 'CARD' } : {}),
-    ...(trial ? { trial: { endsAt: trial.endsAt, noticeFollows: trial.noticeFollows, ...(trial.later === undefined ? {} : { later: trial.later }) } } : {}),
+    ...(trial
+      ? {
+          trial: {
+            endsAt: trial.endsAt,
+            noticeFollows: trial.noticeFollows,
+            ...(trial.later === undefined ? {} : { later: trial.later }),
+            ...(trial.listAmount === undefined ? {} : { listAmount: trial.listAmount }),
+          },
+        }
+      : {}),
     // An English e-mail opens the manage page in English.
     manageUrl: plan.customerLang === 'en' ? `${link.url}?lang=en` : link.url,
     ...(renewal ? { renewal: { ...renewal, url: plan.customerLang === 'en' ? `${renewal.url}?lang=en` : renewal.url } } : {}),

@@ -45,6 +45,8 @@ export interface TrialFacts {
   noticeFollows: boolean;
   /** With a coupon that ends (docs/billing.md#coupons): the list price charged once it is used up; `amount` is the first charge, discounted. */
   later?: number;
+  /** With a coupon that never ends: the list price it comes off; `amount` is every charge. */
+  listAmount?: number;
 }
 
 export interface PriceChangeFacts {
@@ -63,6 +65,8 @@ export interface RenewalFacts {
   stage: RenewalStage;
   period: Date;
   expiresAt: Date;
+  /** With a coupon's discount (docs/billing.md#coupons): the period's list price; `amount` is what the link charges. */
+  listAmount?: number;
 }
 
 interface Words {
@@ -92,6 +96,7 @@ function words(kind: CustomerEmailKind, lang: Lang, f: EmailFacts): Words {
     due: f.renewal ? dateOf(lang, f.renewal.period) : '',
     expires: f.renewal ? dateOf(lang, f.renewal.expiresAt) : '',
     trialEnd: f.trial ? dateOf(lang, f.trial.endsAt) : '',
+    list: formatCop(f.renewal?.listAmount ?? f.trial?.listAmount ?? f.amount),
   };
   const es = lang === 'es';
   const greeting = f.customerName ? fill(es ? 'Hola, {name}:' : 'Hello {name},', { name: f.customerName }) : es ? 'Hola:' : 'Hello,';
@@ -206,9 +211,13 @@ function trialWords(kind: 'trial_started' | 'trial_ending', trial: TrialFacts, e
         ? es
           ? `${started ? 'El {trialEnd}' : 'Ese día'} se cobrarán {amount} a su medio de pago guardado, con su descuento; cuando el descuento termine, {later} {per}.`
           : `${started ? 'On {trialEnd},' : 'On that day'} {amount} will be charged to your saved payment method, with your discount; once the discount ends, {later} {per}.`
-        : es
-          ? `${started ? 'El {trialEnd}' : 'Ese día'} se cobrarán {amount} a su medio de pago guardado, y luego {amount} {per}.`
-          : `${started ? 'On {trialEnd},' : 'On that day'} {amount} will be charged to your saved payment method, then {amount} {per}.`,
+        : trial.listAmount !== undefined
+          ? es
+            ? `${started ? 'El {trialEnd}' : 'Ese día'} se cobrarán {amount} a su medio de pago guardado, y luego {amount} {per}, con su descuento sobre el precio de lista de {list}.`
+            : `${started ? 'On {trialEnd},' : 'On that day'} {amount} will be charged to your saved payment method, then {amount} {per}, with your discount off the list price of {list}.`
+          : es
+            ? `${started ? 'El {trialEnd}' : 'Ese día'} se cobrarán {amount} a su medio de pago guardado, y luego {amount} {per}.`
+            : `${started ? 'On {trialEnd},' : 'On that day'} {amount} will be charged to your saved payment method, then {amount} {per}.`,
     ),
     { later: later ?? '' },
   );
@@ -290,6 +299,7 @@ function renewalWords(r: RenewalFacts, es: boolean, t: (template: string) => str
     subject: t(subjects[r.stage]),
     lines: [
       t(opening[r.stage]),
+      ...(r.listAmount !== undefined ? [t(es ? 'Precio de lista: {list}; con su descuento paga {amount}.' : 'List price: {list}; with your discount you pay {amount}.')] : []),
       t(
         es
           ? 'Páguelo con el enlace de abajo, con tarjeta, Nequi o PSE, antes del {expires}. Si paga con tarjeta o Nequi, las siguientes renovaciones se cobrarán solas a ese medio.'

@@ -26,6 +26,8 @@ import { getPayment } from '@/lib/checkout/payments';
 import { createManageLink } from '@/lib/auth/manage-links';
 import { replacePaymentMethod } from '@/lib/customers/self-service';
 import { runSettler } from './settler';
+import { createCoupon } from '@/lib/coupons/coupons';
+import { termsOf } from '@/lib/coupons/discount';
 
 let database: Database;
 beforeAll(async () => {
@@ -419,6 +421,23 @@ describe('a method saved on the manage page while a renewal link is open (docs/b
     expect((await emailsOf(link.planId)).map((e) => e.kind).filter((k) => k === 'renewal_failed')).toHaveLength(3);
     expect((await pay(ladder!.token, NEQUI_APPROVES, bogota('2027-04-18'))).status).toBe('APPROVED');
     expect(await link.plan()).toMatchObject({ renewalCollection: 'AUTOMATIC', nextChargeDate: bogota('2027-05-10'), paymentMethodToken: expect.stringMatching(/^pm_sandbox_nequi_approve_/) });
+  });
+});
+
+describe('a renewal link of a discounted plan (docs/billing.md#coupons)', () => {
+  it('e-mails and announces what the link charges, and the list price the discount comes off', async () => {
+    const link = await paidPlan(PSE_APPROVES, bogota('2027-03-10'));
+    const coupon = await createCoupon(database.db, link.merchant.merchantId, { code: 'SIEMPRE20', percentOff: 20, duration: 'forever' });
+    await database.db.update(subscriptionPlans).set(termsOf(coupon)).where(eq(subscriptionPlans.id, link.planId));
+    await sweep(bogota('2027-04-07'));
+    const mail = (await emailsOf(link.planId)).find((e) => e.kind === 'renewal_due')!;
+    expect(mail.text).toContain('El próximo periodo de «Plan mensual» ($ 1.200) vence el');
+    expect(mail.text).toContain('Precio de lista: $ 1.500; con su descuento paga $ 1.200.');
+    const due = (await database.db.select().from(webhookEvents).where(and(eq(webhookEvents.planId, link.planId), eq(webhookEvents.type, 'subscription.renewal_due'))))[0]!;
+    expect(JSON.parse(due.body).data.renewal.amount).toBe(120000);
+    const [renewal] = await linksOf(link.planId);
+    const paid = await pay(renewal!.token, PSE_APPROVES, bogota('2027-04-08'));
+    expect(await database.db.select().from(transactions).where(eq(transactions.id, paid.subscriptionTransactionId))).toMatchObject([{ amount: 120000, discount: 30000 }]);
   });
 });
 
