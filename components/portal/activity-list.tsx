@@ -7,6 +7,7 @@ import { type Column, TableCard } from './data-table';
 import { EmptyList } from './empty-list';
 import { ListFilters } from './list-filters';
 import { Pager } from './pager';
+import { RefundDueFlag } from './refunds-due';
 import { StatusBadge } from './status-badge';
 
 type Status = PlanStatus | TransactionStatus;
@@ -16,6 +17,8 @@ interface ActivityRow {
   amount: number;
   status: Status;
   customerEmail: string;
+  /** A late payment owed back (docs/billing.md#refund-due): flagged beside its status. */
+  refundDue?: boolean;
 }
 
 interface ActivityListProps<Row> {
@@ -68,7 +71,20 @@ export function activityColumns<At extends string>(t: PortalCopy, lang: Lang, at
   const a = t.activity;
   return [
     { label: a.amount, numeric: true, cell: (r) => formatCop(r.amount) },
-    { label: a.status, cell: (r) => <StatusBadge status={r.status} t={t} /> },
+    {
+      label: a.status,
+      cell: (r) => (
+        <>
+          <StatusBadge status={r.status} t={t} />
+          {r.refundDue && (
+            <>
+              {' '}
+              <RefundDueFlag lang={lang} />
+            </>
+          )}
+        </>
+      ),
+    },
     { label: a.customer, cell: (r) => <span className="wrap">{r.customerEmail}</span> },
     { label: a.created, when: true, cell: (r) => formatDateTime(r[at], lang) },
   ];

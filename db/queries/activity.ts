@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { customers, type PlanStatus, subscriptionPlans, type TransactionStatus, transactions } from '../schema';
 
@@ -72,6 +72,8 @@ export async function listPlans(db: Db, merchantId: string, filter: PlanFilter, 
 }
 
 /** A page of the merchant's transactions with their plan's reference and customer, newest first. */
+const refundDue = sql<boolean>`(${transactions.refundDueAt} is not null and ${transactions.refundedAt} is null)`;
+
 export async function listTransactions(db: Db, merchantId: string, filter: TransactionFilter, pageSize: number) {
   const conditions: SQL[] = [eq(transactions.merchantId, merchantId)];
   if (filter.status) conditions.push(eq(transactions.status, filter.status));
@@ -92,6 +94,7 @@ export async function listTransactions(db: Db, merchantId: string, filter: Trans
       cardBrand: transactions.cardBrand,
       cardLast4: transactions.cardLast4,
       chargeDate: transactions.chargeDate,
+      refundDue: refundDue.mapWith(Boolean),
       externalReference: subscriptionPlans.externalReference,
       customerEmail: subscriptionPlans.customerEmail,
     })
@@ -101,6 +104,26 @@ export async function listTransactions(db: Db, merchantId: string, filter: Trans
     .orderBy(desc(transactions.id))
     .limit(pageSize + 1);
   return { transactions: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
+}
+
+/** The merchant's late payments still owed back (docs/billing.md#refund-due), newest first, by the partial index. */
+export function listRefundsDue(db: Db, merchantId: string, limit = 100) {
+  return db
+    .select({
+      id: transactions.id,
+      planId: transactions.planId,
+      amount: transactions.amount,
+      paymentMethodType: transactions.paymentMethodType,
+      gatewayTransactionId: transactions.gatewayTransactionId,
+      chargeDate: transactions.chargeDate,
+      externalReference: subscriptionPlans.externalReference,
+      customerEmail: subscriptionPlans.customerEmail,
+    })
+    .from(transactions)
+    .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, transactions.planId))
+    .where(and(eq(transactions.merchantId, merchantId), isNotNull(transactions.refundDueAt), isNull(transactions.refundedAt)))
+    .orderBy(desc(transactions.id))
+    .limit(limit);
 }
 
 export async function listPlanTransactions(db: Db, { merchantId, planId }: { merchantId: string; planId: string }) {

@@ -1,12 +1,13 @@
 import type { Db } from '@/db/client';
 import { openUsageUnits } from '@/db/queries/usage';
-import { listPlans, listPlanTransactions, listTransactions } from '@/db/queries/activity';
+import { listPlans, listPlanTransactions, listRefundsDue, listTransactions } from '@/db/queries/activity';
 import { listPlanEmails } from '@/db/queries/emails';
 import { manageLinkUse } from '@/db/queries/manage-links';
 import { getPlanForMerchant } from '@/db/queries/plans';
 import { getEventForMerchant, listPlanEvents } from '@/db/queries/webhooks';
 import { findMerchantPlan } from '@/lib/api/find-plan';
 import { findOwned } from '@/lib/api/ownership';
+import { isRefundDue } from '@/lib/settlement/refunds';
 import { planFilterOf, type SearchParams, transactionFilterOf } from './list-params';
 
 // The activity pages' data (docs/portal.md#activity-and-transactions), scoped to the signed-in merchant.
@@ -27,10 +28,11 @@ export async function loadActivityPage(db: Db, merchantId: string, params: Searc
 /** /portal/transactions: a page of the merchant's charges under the query string's filters. */
 export async function loadTransactionsPage(db: Db, merchantId: string, params: SearchParams) {
   const filter = transactionFilterOf(params);
-  return { filter, ...(await listTransactions(db, merchantId, filter, PAGE_SIZE)) };
+  const [page, refundsDue] = await Promise.all([listTransactions(db, merchantId, filter, PAGE_SIZE), listRefundsDue(db, merchantId)]);
+  return { filter, ...page, refundsDue };
 }
 
-/** /portal/activity/plans/<id>: the plan (404, 403), its charges, events, e-mails and manage links. */
+/** /portal/activity/plans/<id>: the plan (404, 403), its charges (and those owed back), events, e-mails and manage links. */
 export async function loadPlanPage(db: Db, merchantId: string, planId: string) {
   const plan = await findMerchantPlan(db, planId, () => getPlanForMerchant(db, { merchantId, planId }));
   const [transactions, events, emails, manageLinks, usageUnits] = await Promise.all([
@@ -41,7 +43,7 @@ export async function loadPlanPage(db: Db, merchantId: string, planId: string) {
     // A metered plan's current period: the units reported and not billed yet (docs/billing.md#metered-usage).
     plan.usageUnitAmount !== null ? openUsageUnits(db, planId) : Promise.resolve(null),
   ]);
-  return { plan, transactions, events, usageUnits, customerSide: { emails, manageLinks } };
+  return { plan, transactions, refundsDue: transactions.filter(isRefundDue), events, usageUnits, customerSide: { emails, manageLinks } };
 }
 
 export type CustomerSideData = Awaited<ReturnType<typeof loadPlanPage>>['customerSide'];

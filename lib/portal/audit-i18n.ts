@@ -31,12 +31,14 @@ const es = {
     account: 'Cuenta',
     api: 'API',
     operator: 'Operador',
+    transaction: 'Cobros',
   },
   actions: {
     'merchant.created': 'Creó el comercio',
     'merchant.updated': 'Cambió los ajustes',
     'api_key.created': 'Creó una clave de API',
     'api_key.revoked': 'Revocó una clave de API',
+    'transaction.refunded': 'Marcó un pago tardío como devuelto',
   } as Record<string, string>,
 };
 
@@ -61,12 +63,13 @@ const en: typeof es = {
   nothing: '—',
   removed: '(empty)',
   apiCall: 'API call',
-  areas: { merchant: 'Merchant settings', api_key: 'API keys', member: 'Team', account: 'Account', api: 'API', operator: 'Operator' },
+  areas: { merchant: 'Merchant settings', api_key: 'API keys', member: 'Team', account: 'Account', api: 'API', operator: 'Operator', transaction: 'Charges' },
   actions: {
     'merchant.created': 'Created the merchant',
     'merchant.updated': 'Changed the settings',
     'api_key.created': 'Created an API key',
     'api_key.revoked': 'Revoked an API key',
+    'transaction.refunded': 'Marked a late payment refunded',
   },
 };
 

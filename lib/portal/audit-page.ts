@@ -8,7 +8,7 @@ import type { SearchParams } from './list-params';
 // The audit log's page and its CSV export (docs/portal.md#audit-log): the same filters read from
 // the query string by both, so an export holds exactly what the page shows.
 
-export const AUDIT_AREAS = ['merchant', 'api_key', 'member', 'account', 'api', 'operator'] as const;
+export const AUDIT_AREAS = ['merchant', 'api_key', 'member', 'account', 'api', 'operator', 'transaction'] as const;
 
 export function auditFilterOf(params: SearchParams): AuditFilter {
   const search = paramOf(params, 'q')?.trim().slice(0, 200) || undefined;

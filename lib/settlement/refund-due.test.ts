@@ -116,7 +116,7 @@ describe('a late PSE or Nequi payment of a renewal link', () => {
     }
 
     const refunded = await markPaymentRefunded(database.db, { merchantId: late.merchant.merchantId, transactionId: late.transactionId, actor });
-    expect(refunded.refundedAt).toBeInstanceOf(Date);
+    expect(refunded.ok && refunded.txn.refundedAt).toBeInstanceOf(Date);
     expect((await status(late.merchant, late.planId)).json.lastTransaction).not.toHaveProperty('refundDue');
     const audit = await database.db.select().from(auditLog).where(eq(auditLog.merchantId, late.merchant.merchantId));
     expect(audit.filter((e) => e.action === 'transaction.refunded')).toEqual([
@@ -151,18 +151,12 @@ describe('marking a payment refunded', () => {
 
     await markPaymentRefunded(database.db, scope);
     const first = (await txnOf(late.transactionId)).refundedAt!;
-    expect(await refusal(markPaymentRefunded(database.db, scope))).toEqual({
-      code: 'conflict',
-      message: `This payment was already marked refunded on ${first.toISOString()}`,
-    });
+    expect(await markPaymentRefunded(database.db, scope)).toEqual({ ok: false, problem: 'already_refunded', refundedAt: first });
     expect((await txnOf(late.transactionId)).refundedAt).toEqual(first);
 
     // The plan's first payment was approved in time: nothing is owed.
     const [initial] = await database.db.select().from(transactions).where(and(eq(transactions.planId, late.planId), eq(transactions.kind, 'INITIAL')));
-    expect(await refusal(markPaymentRefunded(database.db, { ...scope, transactionId: initial!.id }))).toEqual({
-      code: 'conflict',
-      message: 'This payment is not owed back: only a late PSE or Nequi payment with a refund due can be marked refunded',
-    });
+    expect(await markPaymentRefunded(database.db, { ...scope, transactionId: initial!.id })).toEqual({ ok: false, problem: 'not_due' });
     expect(await refusal(markPaymentRefunded(database.db, { ...scope, transactionId: 'txn_nope' }))).toMatchObject({ code: 'not_found' });
     const marks = (await database.db.select().from(auditLog).where(eq(auditLog.merchantId, late.merchant.merchantId))).filter((e) => e.action === 'transaction.refunded');
     expect(marks).toHaveLength(1);

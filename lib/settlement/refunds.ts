@@ -1,7 +1,6 @@
 import type { Db } from '@/db/client';
 import { lockPlan } from '@/db/queries/plans';
 import { getTransactionForMerchant, markRefunded, type TransactionRow } from '@/db/queries/transactions';
-import { ApiError } from '@/lib/api/errors';
 import { findOwned } from '@/lib/api/ownership';
 import { type AuditActor, recordAudit } from '@/lib/audit/record';
 import { inTransaction } from '@/lib/unit-of-work';
@@ -13,19 +12,20 @@ export function isRefundDue(txn: Pick<TransactionRow, 'refundDueAt' | 'refundedA
   return txn.refundDueAt !== null && txn.refundedAt === null;
 }
 
-/** 404 unknown, 403 another merchant's, 409 not due or already marked; audited with the change. */
+export type RefundMark = { ok: true; txn: TransactionRow } | { ok: false; problem: 'already_refunded'; refundedAt: Date } | { ok: false; problem: 'not_due' };
+
+/** 404 unknown and 403 another merchant's (ApiError); a payment not due, or marked before, is refused and nothing changes. */
 export async function markPaymentRefunded(
   db: Db,
   { merchantId, transactionId, actor, now = new Date() }: { merchantId: string; transactionId: string; actor: AuditActor; now?: Date },
-): Promise<TransactionRow> {
+): Promise<RefundMark> {
   const txn = await findOwned(db, 'txn', transactionId, () => getTransactionForMerchant(db, { merchantId, transactionId }));
-  return inTransaction(db, async (tx) => {
+  return inTransaction(db, async (tx): Promise<RefundMark> => {
     await lockPlan(tx, txn.planId);
     const refunded = await markRefunded(tx, { merchantId, transactionId }, now);
     if (!refunded) {
       const current = (await getTransactionForMerchant(tx, { merchantId, transactionId })) ?? txn;
-      if (current.refundedAt) throw new ApiError('conflict', `This payment was already marked refunded on ${current.refundedAt.toISOString()}`);
-      throw new ApiError('conflict', 'This payment is not owed back: only a late PSE or Nequi payment with a refund due can be marked refunded');
+      return current.refundedAt ? { ok: false, problem: 'already_refunded', refundedAt: current.refundedAt } : { ok: false, problem: 'not_due' };
     }
     await recordAudit(tx, {
       merchantId,
@@ -34,6 +34,6 @@ export async function markPaymentRefunded(
       target: transactionId,
       changes: { amount: refunded.amount, paymentMethodType: refunded.paymentMethodType, gatewayTransactionId: refunded.gatewayTransactionId },
     });
-    return refunded;
+    return { ok: true, txn: refunded };
   });
 }

@@ -3,8 +3,10 @@ import Link from 'next/link';
 import { resendEventAction } from '@/lib/portal/webhooks/actions';
 import { resendEmailAction } from '@/lib/portal/customers/actions';
 import { cancelAtPeriodEndAction, changePriceAction } from '@/lib/portal/plans/actions';
+import { markRefundedAction } from '@/lib/portal/transactions/actions';
 import { ActionForm } from '@/components/portal/action-form';
 import { CustomerSide } from '@/components/portal/customer-side';
+import { RefundDueFlag, RefundsDue } from '@/components/portal/refunds-due';
 import { TableCard } from '@/components/portal/data-table';
 import { StatusBadge } from '@/components/portal/status-badge';
 import { WebhookEvent } from '@/components/portal/webhook-event';
@@ -16,12 +18,13 @@ import { everyInterval, trialOffer } from '@/lib/i18n/interval';
 import { loadPlanPage } from '@/lib/portal/activity';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { ownedOrInterrupt, portalLang, requireUser } from '@/lib/portal/request';
+import { isRefundDue } from '@/lib/settlement/refunds';
 
 export default async function PlanPage({ params }: { params: Promise<{ planId: string }> }) {
   const { merchantId } = await requireUser();
   const { lang, t } = await portalLang();
   const { planId } = await params;
-  const { plan, transactions, events, usageUnits, customerSide } = await ownedOrInterrupt(loadPlanPage(await getDb(), merchantId, planId));
+  const { plan, transactions, refundsDue, events, usageUnits, customerSide } = await ownedOrInterrupt(loadPlanPage(await getDb(), merchantId, planId));
   const a = t.activity;
   const interval = intervalOf(plan);
   const next = nextChargeDateOf(plan);
@@ -159,6 +162,7 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
           </ActionForm>
         </section>
       )}
+      <RefundsDue refunds={refundsDue} lang={lang} markRefunded={markRefundedAction} />
       <CustomerSide data={customerSide} lang={lang} resendEmail={resendEmailAction} />
       <TableCard
         id="transactions"
@@ -168,7 +172,20 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
         rowKey={(txn) => txn.id}
         columns={[
           { label: a.transaction, cell: (txn) => <code>{txn.id}</code> },
-          { label: a.status, cell: (txn) => <StatusBadge status={txn.status} t={t} /> },
+          {
+            label: a.status,
+            cell: (txn) => (
+              <>
+                <StatusBadge status={txn.status} t={t} />
+                {isRefundDue(txn) && (
+                  <>
+                    {' '}
+                    <RefundDueFlag lang={lang} />
+                  </>
+                )}
+              </>
+            ),
+          },
           { label: a.amount, numeric: true, cell: (txn) => formatCop(txn.amount) },
           { label: a.card, cell: (txn) => (txn.cardLast4 ? `${txn.cardBrand ?? ''} •••• ${txn.cardLast4}` : t.dash) },
           { label: a.created, cell: (txn) => formatDateTime(txn.chargeDate, lang) },
