@@ -1,4 +1,4 @@
-import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, type Lang } from '@/lib/checkout/i18n';
+import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, type Lang, periodAmount } from '@/lib/checkout/i18n';
 import { isMonthly } from '@/lib/calendar/interval';
 import type { CheckoutPageSession } from '@/lib/checkout/session';
 import { everyInterval, trialOffer } from '@/lib/i18n/interval';
@@ -36,7 +36,7 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
         {session.discount ? (
           // With a free trial nothing is paid today: the discounted amount is the first charge, at its end.
           <span className={styles.period}>{trialAhead ? copy.coupon.firstCharge : copy.coupon.dueToday}</span>
-        ) : session.firstPeriod ? (
+        ) : session.firstPeriod || (session.setupFee && !trialAhead) ? (
           <span className={styles.period}>{copy.coupon.dueToday}</span>
         ) : session.modality === 'SUBSCRIPTION' ? (
           <span className={styles.period}>{period}</span>
@@ -52,10 +52,16 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
           })}
         </p>
       ) : null}
+      {session.setupFee && !trialAhead ? (
+        // A setup fee (docs/billing.md#setup-fee): today's charge carries it once; each period is charged without it.
+        <p className={styles.fine} data-testid="checkout-setup-fee">
+          {fill(copy.setupFee, { fee: formatCop(session.setupFee), amount: formatCop(periodAmount(session)), period })}
+        </p>
+      ) : null}
       {session.trial && trialAhead ? (
         // A free trial not yet started (docs/billing.md#trials): what is free, what follows, and that nothing is charged today.
         <>
-          <p className={styles.badge}>{trialOffer(session.trial.days, formatCop(session.amount), session.interval, lang)}</p>
+          <p className={styles.badge}>{trialOffer(session.trial.days, formatCop(periodAmount(session)), session.interval, lang)}</p>
           <p className={styles.fine}>{copy.trial.note}</p>
         </>
       ) : null}

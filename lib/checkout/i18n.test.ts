@@ -113,6 +113,23 @@ describe('copy', () => {
   });
 });
 
+describe('what each period is charged, apart from today (docs/billing.md#setup-fee, #billing-day)', () => {
+  const session = { planName: 'Club', merchantName: 'Gimnasio', modality: 'SUBSCRIPTION' as const };
+
+  it('leaves a setup fee out of what each month authorizes', () => {
+    const copy = formCopy('es', { ...session, amount: 3_590_000, setupFee: 600_000 });
+    expect(copy.pay).toBe('Pagar $ 35.900');
+    expect(copy.authorization).toContain('a cobrar $ 29.900 cada mes');
+  });
+
+  it('authorizes the full price after a prorated first charge, fee or not', () => {
+    expect(formCopy('es', { ...session, amount: 1_000_000, firstPeriod: { fullAmount: 2_990_000 } }).authorization).toContain('a cobrar $ 29.900 cada mes');
+    const withFee = formCopy('es', { ...session, amount: 1_600_000, setupFee: 600_000, firstPeriod: { fullAmount: 2_990_000 } });
+    expect(withFee.pay).toBe('Pagar $ 16.000');
+    expect(withFee.status.approved.text).toContain('le cobrará $ 29.900 cada mes');
+  });
+});
+
 describe('a plan charged other than monthly (docs/billing.md#intervals)', () => {
   const session = { planName: 'Club', merchantName: 'Gimnasio', amount: 2_990_000, modality: 'SUBSCRIPTION' as const };
 

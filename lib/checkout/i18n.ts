@@ -65,6 +65,7 @@ const es = {
   subscription: 'Suscripción',
   perMonth: 'al mes',
   firstPeriod: 'Cobro proporcional hasta el {date}, su día de cobro; desde entonces, {amount} {period}.',
+  setupFee: 'Incluye el cargo de inscripción de {fee}, que se cobra una sola vez; después, {amount} {period}.',
   currencyNote: 'Pesos colombianos (COP)',
   customer: 'Sus datos',
   name: 'Nombre',
@@ -228,6 +229,7 @@ const en: Copy = {
   subscription: 'Subscription',
   perMonth: 'per month',
   firstPeriod: 'Prorated until {date}, your billing day; from then on, {amount} {period}.',
+  setupFee: 'Includes the setup fee of {fee}, charged once; after that, {amount} {period}.',
   currencyNote: 'Colombian pesos (COP)',
   customer: 'Your details',
   name: 'Name',
@@ -395,13 +397,26 @@ export function formatExpiry(epochMs: number, lang: Lang): string {
   return `${date}, ${time.replace(/\s/g, '\u00a0')}`;
 }
 
-/** What the form shows for one session: the pay button names what is charged now, the authorization the list price. */
+/** What the page's session says a period costs, and what today's payment adds once. */
+export interface PeriodPricing {
+  amount: number;
+  /** A billing day's first period (docs/billing.md#billing-day): `amount` is its prorated share, `fullAmount` each period's. */
+  firstPeriod?: { fullAmount: number };
+  /** Charged once with `amount` (docs/billing.md#setup-fee). */
+  setupFee?: number;
+}
+
+/** What each period is charged: the session's amount less a setup fee, or in full after a prorated first period. */
+export function periodAmount(session: PeriodPricing): number {
+  return session.firstPeriod?.fullAmount ?? session.amount - (session.setupFee ?? 0);
+}
+
+/** What the form shows for one session: the pay button names what is charged now, the authorization what each period is. */
 export function formCopy(
   lang: Lang,
-  session: {
+  session: PeriodPricing & {
     planName: string;
     merchantName: string;
-    amount: number;
     modality: Modality;
     interval?: BillingInterval | null;
     discount?: { amountDue: number };
@@ -412,7 +427,7 @@ export function formCopy(
   const values = {
     plan: session.planName,
     merchant: session.merchantName,
-    amount: formatCop(session.amount),
+    amount: formatCop(periodAmount(session)),
     every: everyInterval(session.interval, lang),
   };
   return {

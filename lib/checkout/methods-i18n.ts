@@ -4,7 +4,7 @@
 
 import type { BillingInterval } from '@/lib/calendar/interval';
 import { everyInterval } from '@/lib/i18n/interval';
-import { fill, formatCop, type Lang, type Modality } from './i18n';
+import { fill, formatCop, type Lang, type Modality, periodAmount, type PeriodPricing } from './i18n';
 
 const es = {
   legend: 'Medio de pago',
@@ -141,10 +141,10 @@ export type MethodsCopy = Omit<MethodsCopyTable, 'nequi'> & { nequi: Omit<Method
 /** The methods' strings for one session, with its values in; the pay button names what is charged now (docs/billing.md#coupons). */
 export function methodsCopy(
   lang: Lang,
-  session: { merchantName: string; amount: number; modality: Modality; interval?: BillingInterval | null; discount?: { amountDue: number } },
+  session: PeriodPricing & { merchantName: string; modality: Modality; interval?: BillingInterval | null; discount?: { amountDue: number } },
 ): MethodsCopy {
   const table = lang === 'en' ? en : es;
-  const values = { merchant: session.merchantName, amount: formatCop(session.amount), every: everyInterval(session.interval, lang) };
+  const values = { merchant: session.merchantName, amount: formatCop(periodAmount(session)), every: everyInterval(session.interval, lang) };
   return {
     ...table,
     nequi: {

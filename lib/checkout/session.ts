@@ -19,7 +19,8 @@ export type CheckoutSessionView = z.infer<typeof checkoutSessionSchema>;
 
 /** What the hosted page shows: the session, and how often the plan is charged (not in the API's session). */
 /** `firstPeriod`: a billing day's prorated first period (docs/billing.md#billing-day), when its end and the full price follow. */
-export type CheckoutPageSession = CheckoutSessionView & { interval: BillingInterval | null; firstPeriod?: { endsAt: number; fullAmount: number } };
+/** `setupFee`: the part of `amount` charged once (docs/billing.md#setup-fee), when today's payment carries one. */
+export type CheckoutPageSession = CheckoutSessionView & { interval: BillingInterval | null; firstPeriod?: { endsAt: number; fullAmount: number }; setupFee?: number };
 
 const notFound = () => new ApiError('not_found', 'No checkout session with this token');
 
@@ -93,7 +94,7 @@ export async function loadCheckoutPage(db: Db, token: string, now: Date = new Da
   const approval = found.link && found.link.status !== 'OPEN' && found.link.status !== 'PAID' ? await getRenewalLinkApproval(db, found.link.id) : undefined;
   return {
     late: approval ? (approval.status as 'APPROVED' | 'VOIDED') : null,
-    session: { ...sessionView(found, now), ...(await discountView(db, found, now)), interval: intervalOf(found.plan), ...firstPeriodView(found, now) } satisfies CheckoutPageSession,
+    session: { ...sessionView(found, now), ...(await discountView(db, found, now)), interval: intervalOf(found.plan), ...firstPeriodView(found, now), ...setupFeeView(found) } satisfies CheckoutPageSession,
     expired: linkExpired(found, now),
     subscriptionPlanId: found.plan.id,
     pendingPaymentId: pending && ours ? pending.id : null,
@@ -124,6 +125,12 @@ function firstPeriodView({ plan, link }: FoundPlan, now: Date): Pick<CheckoutPag
 /** The setup fee the plan's own checkout charges with its first payment (a trial's start charges it too). */
 function firstSetupFee(plan: FoundPlan['plan']): number {
   return plan.status === 'PENDING_ACTIVATION' ? (plan.setupFee ?? 0) : 0;
+}
+
+/** A subscription's fee, apart from what each period costs; a single payment's one charge is all of it. */
+function setupFeeView({ plan, link }: FoundPlan): Pick<CheckoutPageSession, 'setupFee'> {
+  const fee = link || plan.modality !== 'RECURRING' ? 0 : firstSetupFee(plan);
+  return fee > 0 ? { setupFee: fee } : {};
 }
 
 function sessionView({ plan, link, merchantName, allowedDomains }: FoundPlan, now: Date): CheckoutSessionView {

@@ -5,7 +5,9 @@ import type { Database } from '@/db/client';
 import { subscriptionPlans } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payCheckout, payWithCard } from '@/lib/checkout/payments';
-import { loadCheckoutSession } from '@/lib/checkout/session';
+import { formCopy } from '@/lib/checkout/i18n';
+import { methodsCopy } from '@/lib/checkout/methods-i18n';
+import { loadCheckoutPage, loadCheckoutSession } from '@/lib/checkout/session';
 import { parseCard } from '@/lib/processors/card';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { loadReceiptPdf } from '@/lib/receipts/receipt';
@@ -53,6 +55,24 @@ describe('a setup fee', () => {
 
     await runRenewalSweep(database.db, sandbox, { now: new Date((await planRow(database.db, id)).nextChargeDate!.getTime() + 1000) });
     expect((await planTransactions(database.db, id))[1]).toMatchObject({ kind: 'RENEWAL', amount: 5_000_000, setupFee: 0 });
+  });
+
+  it('is told apart on the hosted page: paid today with the seats, and not part of what each month authorizes', async () => {
+    const merchant = await createTestMerchant(database.db);
+    const res = await postLink(merchant, { amount: 1_000_000, quantity: 5, setupFee: 2_500_000 });
+    const { session } = await loadCheckoutPage(database.db, res.json.token);
+    const form = formCopy('es', session);
+    expect(form.pay).toBe('Pagar $ 75.000');
+    expect(form.authorization).toBe('Al pagar, autoriza a Tienda de prueba a cobrar $ 50.000 cada mes a esta tarjeta hasta que cancele la suscripción.');
+    expect(session).toMatchObject({ amount: 7_500_000, setupFee: 2_500_000 });
+    expect(form.status.approved.text).toContain('le cobrará $ 50.000 cada mes');
+    expect(methodsCopy('es', session).nequi).toMatchObject({ pay: 'Pagar $ 75.000 con Nequi', authorization: expect.stringContaining('a cobrar $ 50.000 cada mes') });
+
+    // A single payment's one charge is all of it, the fee included.
+    const single = await postLink(merchant, { amount: 1_000_000, setupFee: 2_500_000, modality: 'SINGLE' });
+    const once = (await loadCheckoutPage(database.db, single.json.token)).session;
+    expect(once).not.toHaveProperty('setupFee');
+    expect(formCopy('es', once).authorization).toBe('Se hará un único cobro de $ 35.000 a esta tarjeta.');
   });
 
   it("is charged at a free trial's start, before the trial begins; the trial's end charges the seats only", async () => {
