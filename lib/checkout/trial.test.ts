@@ -190,7 +190,7 @@ describe('the end of a free trial', () => {
     expect(await txnsOf(link.planId)).toMatchObject([{ kind: 'RENEWAL', status: 'APPROVED', amount: 2_392_000, discount: 598_000 }]);
   });
 
-  it('with a coupon that never ends, quotes the list price the discount comes off (DECISIONS 24, issue 40)', async () => {
+  it('with a coupon that never ends, quotes the list price the discount comes off', async () => {
     const link = await trialLink({ interval: { unit: 'week', count: 1 }, trialDays: 7 });
     const coupon = await createCoupon(database.db, link.merchant.merchantId, { code: 'SIEMPRE20', percentOff: 20, duration: 'forever' });
     await database.db.update(subscriptionPlans).set(termsOf(coupon)).where(eq(subscriptionPlans.id, link.planId));

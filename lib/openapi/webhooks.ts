@@ -4,6 +4,7 @@ import {
   LIFECYCLE_EVENT_TYPES,
   LIFECYCLE_EVENTS,
   type LifecycleEventType,
+  lifecycleEventIn,
   lifecyclePayloadIn,
   WEBHOOK_EVENTS,
   webhookPayloadIn,
@@ -119,6 +120,6 @@ function webhookOperation(event: string, { description, schema, example }: Descr
 export function webhooks(version: ApiVersion): Record<string, ZodOpenApiPathItemObject> {
   return Object.fromEntries([
     ...CHARGE_EVENT_TYPES.map((event) => [event, webhookOperation(event, chargeEvent(event, version))]),
-    ...LIFECYCLE_EVENT_TYPES.map((event) => [event, webhookOperation(event, lifecycleEvent(event, version))]),
+    ...LIFECYCLE_EVENT_TYPES.filter((event) => lifecycleEventIn(event, version)).map((event) => [event, webhookOperation(event, lifecycleEvent(event, version))]),
   ]);
 }

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { auditLog, renewalLinks, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
+import type { ApiVersion } from '@/lib/api-versions';
 import { ApiError } from '@/lib/api/errors';
 import { getPayment, isTrialStart, payCheckout } from '@/lib/checkout/payments';
 import { runRenewalSweep } from '@/lib/billing/sweep';
@@ -12,6 +13,8 @@ import type { PaymentInstrument, PaymentProcessor } from '@/lib/processors/proce
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { lifecyclePayloadSchema, LIFECYCLE_EVENT_TYPES } from '@/lib/webhooks/payload';
 import { GET as GET_STATUS } from '@/app/merchants/plans/[subscriptionPlanId]/status/route';
+import { OPERATIONS } from '@/app/api/openapi.json/operations';
+import { buildOpenApiDocument } from '@/lib/openapi/document';
 import { CARDS, cardForm, PSE_APPROVES } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { paidPlan as paidPlanOf } from '@/test/factories';
@@ -49,9 +52,9 @@ beforeEach(async () => {
 });
 
 /** A plan paid by PSE whose renewal link is open and being paid with `instrument` (PENDING), then stopped by `stop`. */
-async function latePayment(instrument: PaymentInstrument, stop: 'cancel' | 'pause', { chosen = true } = {}) {
+async function latePayment(instrument: PaymentInstrument, stop: 'cancel' | 'pause', { chosen = true, version }: { chosen?: boolean; version?: ApiVersion } = {}) {
   const merchant = await createTestMerchant(database.db);
-  if (chosen) await updateMerchant(database.db, merchant.merchantId, { webhookEvents: [...LIFECYCLE_EVENT_TYPES] });
+  if (chosen) await updateMerchant(database.db, merchant.merchantId, { webhookEvents: [...LIFECYCLE_EVENT_TYPES], ...(version ? { apiVersion: version } : {}) });
   const link = await paidPlanOf(database.db, { merchant, instrument: PSE_APPROVES, paidAt: bogota('2027-03-10'), processor: sandbox });
   await runRenewalSweep(database.db, sandbox, { now: bogota('2027-04-07') });
   const [renewal] = await database.db.select().from(renewalLinks).where(eq(renewalLinks.planId, link.planId));
@@ -128,6 +131,17 @@ describe('a late PSE or Nequi payment of a renewal link', () => {
     const late = await latePayment(NEQUI_APPROVES, 'cancel', { chosen: false });
     expect(await txnOf(late.transactionId)).toMatchObject({ status: 'APPROVED', refundDueAt: expect.any(Date) });
     expect(await eventsOf(late.planId, 'charge.refund_due')).toEqual([]);
+  });
+
+  it('sends no charge.refund_due to a merchant pinned before 2026-11-28, even with every event chosen', async () => {
+    const late = await latePayment(PSE_APPROVES, 'pause', { version: '2026-11-26' });
+    expect(await txnOf(late.transactionId)).toMatchObject({ status: 'APPROVED', refundDueAt: expect.any(Date) });
+    expect(await eventsOf(late.planId, 'charge.refund_due')).toEqual([]);
+    expect(await eventsOf(late.planId, 'subscription.paused')).toHaveLength(1);
+    // Nor does that version's OpenAPI document list it.
+    const settings = { appUrl: 'https://pay.example.co', checkoutTokenTtlSeconds: 86_400 };
+    expect(Object.keys(buildOpenApiDocument(settings, OPERATIONS, '2026-11-26').webhooks)).not.toContain('charge.refund_due');
+    expect(Object.keys(buildOpenApiDocument(settings, OPERATIONS).webhooks)).toContain('charge.refund_due');
   });
 
   it('a late card payment is voided, never refund due', async () => {

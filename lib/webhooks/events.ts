@@ -13,6 +13,7 @@ import {
   type FinalStatus,
   type LifecycleEventType,
   type LifecyclePayload,
+  lifecycleEventIn,
   serializeLifecyclePayload,
   serializeWebhookPayload,
 } from './payload';
@@ -76,7 +77,7 @@ export async function recordChargeEvent(
   return id;
 }
 
-/** When the merchant chose the type; a refund's event once per transaction. */
+/** When the merchant chose the type and its version has it; a refund's event once per transaction. */
 export async function recordLifecycleEvent(
   tx: Db,
   outbox: Outbox,
@@ -86,7 +87,7 @@ export async function recordLifecycleEvent(
   extra: Pick<LifecyclePayload['data'], 'renewal' | 'change' | 'trial' | 'cancelAt' | 'refund'> = {},
 ): Promise<void> {
   const merchant = await getLifecycleEventSettings(tx, plan.merchantId);
-  if (!merchant?.types.includes(type)) return;
+  if (!merchant?.types.includes(type) || !lifecycleEventIn(type, merchant.apiVersion)) return;
   const body = serializeLifecyclePayload({
     event: type,
     data: {

@@ -33,6 +33,14 @@ export const LIFECYCLE_EVENTS = {
 export type LifecycleEventType = keyof typeof LIFECYCLE_EVENTS;
 export const LIFECYCLE_EVENT_TYPES = Object.keys(LIFECYCLE_EVENTS) as [LifecycleEventType, ...LifecycleEventType[]];
 
+/** Events that arrived with a later API version: a merchant pinned before it never gets them, chosen or not. */
+const LIFECYCLE_EVENT_SINCE: Partial<Record<LifecycleEventType, ApiVersion>> = { 'charge.refund_due': '2026-11-28' };
+
+export function lifecycleEventIn(type: LifecycleEventType, version: ApiVersion): boolean {
+  const since = LIFECYCLE_EVENT_SINCE[type];
+  return since === undefined || version >= since;
+}
+
 export type WebhookEventType = ChargeEventType | LifecycleEventType;
 export const WEBHOOK_EVENT_TYPES = [...CHARGE_EVENT_TYPES, ...LIFECYCLE_EVENT_TYPES] as [WebhookEventType, ...WebhookEventType[]];
 
