@@ -435,6 +435,8 @@ describe('a renewal link of a discounted plan (docs/billing.md#coupons)', () => 
     expect(mail.text).toContain('Precio de lista: $ 1.500; con su descuento paga $ 1.200.');
     const due = (await database.db.select().from(webhookEvents).where(and(eq(webhookEvents.planId, link.planId), eq(webhookEvents.type, 'subscription.renewal_due'))))[0]!;
     expect(JSON.parse(due.body).data.renewal.amount).toBe(120000);
+    // The portal's list of renewals awaiting payment says the same.
+    expect((await awaitingRenewals(database.db, link.merchant.merchantId)).map((r) => r.amount)).toEqual([120000]);
     const [renewal] = await linksOf(link.planId);
     const paid = await pay(renewal!.token, PSE_APPROVES, bogota('2027-04-08'));
     expect(await database.db.select().from(transactions).where(eq(transactions.id, paid.subscriptionTransactionId))).toMatchObject([{ amount: 120000, discount: 30000 }]);

@@ -22,6 +22,7 @@ import { inTransaction } from '@/lib/unit-of-work';
 import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import { clampRenewalSettings, DAY_MS, issueTime, nextStepAt, reminderTimes, type RenewalSettings } from '@/lib/calendar/grace';
 import { amountForPeriod, applyScheduled, followingPeriodDue, periodDueOf } from '@/lib/calendar/schedule';
+import { chargesOf } from '@/lib/coupons/discount';
 
 // Renewal links (docs/billing.md#renewal-links): one checkout link per period for a plan that cannot
 // be charged without its payer. Unique indexes hold one per period, one OPEN per plan, one approval per link.
@@ -35,14 +36,14 @@ export async function openRenewalUrl(db: Db, planId: string): Promise<string | n
   return open ? renewalUrl(open.token) : null;
 }
 
-/** Soonest expiry first. */
+/** Soonest expiry first; each at what its link charges (its list price less the coupon). */
 export async function awaitingRenewals(db: Db, merchantId: string, limit = 100) {
   const rows = await listOpenRenewalLinks(db, { merchantId, limit });
   return rows.map(({ link, plan }) => ({
     planId: plan.id,
     description: plan.description,
     customerEmail: plan.customerEmail,
-    amount: link.amount,
+    amount: chargesOf(plan, link.amount).now,
     expiresAt: link.expiresAt,
     url: renewalUrl(link.token),
   }));
