@@ -1,5 +1,6 @@
 import type { PlanStatus, TransactionStatus } from '@/db/schema';
 import type { PortalCopy } from '@/lib/portal/i18n';
+import { SelectField } from './select-field';
 
 export interface FilterBarLabels {
   filter: string;
@@ -33,17 +34,7 @@ export function FilterBar({
           {labels.search}
           <input name="q" type="search" defaultValue={search ?? ''} aria-describedby={labels.searchHint ? 'search-hint' : undefined} spellCheck={false} />
         </label>
-        <label>
-          {labels.choice}
-          <select name={name} defaultValue={chosen ?? ''}>
-            <option value="">{labels.any}</option>
-            {choices.map((c) => (
-              <option key={c.value} value={c.value}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label={labels.choice} name={name} defaultValue={chosen ?? ''} any={labels.any} options={choices} />
         <button type="submit">{labels.filter}</button>
         {labels.searchHint && (
           <p id="search-hint" className="hint">

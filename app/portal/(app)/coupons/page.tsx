@@ -1,5 +1,7 @@
 // /portal/coupons (docs/portal.md#coupons): the merchant's coupons, a new one, deletion. Every form
 // is a server action, so all of it works without JavaScript.
+import { SelectField } from '@/components/portal/select-field';
+import { Card } from '@/components/portal/card';
 import { ActionForm } from '@/components/portal/action-form';
 import { TableCard } from '@/components/portal/data-table';
 import { getDb } from '@/db/client';
@@ -57,8 +59,7 @@ export default async function CouponsPage() {
           },
         ]}
       />
-      <section className="card" aria-labelledby="coupons-new">
-        <h2 id="coupons-new">{t.createTitle}</h2>
+      <Card id="coupons-new" title={t.createTitle}>
         <ActionForm action={createCouponAction} submit={t.create} pending={t.pending} copy={copy}>
           <label>
             {t.labels.code}
@@ -80,16 +81,7 @@ export default async function CouponsPage() {
             {t.labels.value}
             <input name="value" inputMode="numeric" autoComplete="off" required />
           </label>
-          <label>
-            {t.labels.duration}
-            <select name="duration" defaultValue="once">
-              {(['once', 'repeating', 'forever'] as const).map((d) => (
-                <option key={d} value={d}>
-                  {t.durations[d]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField label={t.labels.duration} name="duration" defaultValue="once" options={(['once', 'repeating', 'forever'] as const).map((d) => ({ value: d, label: t.durations[d] }))} />
           <label>
             {t.labels.periods}
             <input name="periods" inputMode="numeric" autoComplete="off" />
@@ -103,7 +95,7 @@ export default async function CouponsPage() {
             <input name="redeemBy" type="date" />
           </label>
         </ActionForm>
-      </section>
+      </Card>
     </>
   );
 }

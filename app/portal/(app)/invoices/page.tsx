@@ -1,6 +1,7 @@
 // /portal/invoices (docs/einvoicing.md#where-it-shows): the merchant's electronic invoices and
 // credit notes, their state and DIAN's reasons, a retry for a rejected or failed one, and a CSV.
 // Every form is a plain GET or a server action, so all of it works without JavaScript.
+import { SelectField } from '@/components/portal/select-field';
 import { ActionForm } from '@/components/portal/action-form';
 import { TableCard } from '@/components/portal/data-table';
 import { getDb } from '@/db/client';
@@ -24,17 +25,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
       <h1>{t.invoicesTitle}</h1>
       <p>{t.invoicesIntro}</p>
       <form method="get" className="card filters">
-        <label>
-          {t.filter}
-          <select name="status" defaultValue={status ?? ''}>
-            <option value="">{t.all}</option>
-            {INVOICE_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t.statuses[s]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label={t.filter} name="status" defaultValue={status ?? ''} any={t.all} options={INVOICE_STATUSES.map((s) => ({ value: s, label: t.statuses[s] }))} />
         <button type="submit" className="secondary">
           {t.apply}
         </button>

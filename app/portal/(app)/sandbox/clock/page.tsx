@@ -1,6 +1,7 @@
 // /portal/sandbox/clock (docs/portal.md#pruebas): the merchant's test clock, the form that moves
 // it, what its last advance did and the plans it moved. Development and sandbox deployments only;
 // every form is a server action, so all of it works without JavaScript.
+import { Card } from '@/components/portal/card';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ActionForm } from '@/components/portal/action-form';
@@ -33,8 +34,7 @@ export default async function TestClockPage() {
       <p role="status" data-testid="clock-state">
         {clock.status === 'real_time' ? t.realTime : clock.status === 'advancing' ? t.advancing : fill(t.frozenAt, { at: at(clock.frozenTime!) })}
       </p>
-      <section className="card" aria-labelledby="clock-advance">
-        <h2 id="clock-advance">{t.advanceTitle}</h2>
+      <Card id="clock-advance" title={t.advanceTitle}>
         <ActionForm action={advanceClockAction} submit={t.advance} pending={t.pending} copy={copy}>
           <label>
             {t.advanceLabel}
@@ -44,11 +44,10 @@ export default async function TestClockPage() {
             {t.advanceHint}
           </p>
         </ActionForm>
-      </section>
+      </Card>
       {last && (
         <>
-          <section className="card" aria-labelledby="clock-last">
-            <h2 id="clock-last">{t.lastTitle}</h2>
+          <Card id="clock-last" title={t.lastTitle}>
             <p>
               {fill(t.lastSummary, {
                 from: at(last.from),
@@ -60,7 +59,7 @@ export default async function TestClockPage() {
                 notices: last.trialNotices,
               })}
             </p>
-          </section>
+          </Card>
           <TableCard
             id="clock-moved"
             title={t.movedTitle}
@@ -77,11 +76,9 @@ export default async function TestClockPage() {
         </>
       )}
       {clock.status !== 'real_time' && (
-        <section className="card" aria-labelledby="clock-reset">
-          <h2 id="clock-reset">{t.resetTitle}</h2>
-          <p>{t.resetIntro}</p>
+        <Card id="clock-reset" title={t.resetTitle} intro={t.resetIntro}>
           <ActionForm action={resetClockAction} submit={t.reset} pending={t.pending} copy={copy} />
-        </section>
+        </Card>
       )}
     </>
   );

@@ -1,4 +1,6 @@
 // /portal/settings/api (docs/api.md#authentication): the merchant's keys, a new key, revocation, a curl example.
+import { SelectField } from '@/components/portal/select-field';
+import { Card } from '@/components/portal/card';
 import { ReauthCard } from '@/components/portal/reauth-card';
 import { ActionForm } from '@/components/portal/action-form';
 import { DataTable } from '@/components/portal/data-table';
@@ -26,8 +28,7 @@ export default async function ApiSettingsPage() {
       <h1>{t.api.title}</h1>
       <ReauthCard user={user} />
       <p>{t.api.intro}</p>
-      <section className="card" aria-labelledby="keys">
-        <h2 id="keys">{t.api.key}</h2>
+      <Card id="keys" title={t.api.key}>
         {keys.length === 0 ? (
           <p>{t.api.none}</p>
         ) : (
@@ -74,29 +75,17 @@ export default async function ApiSettingsPage() {
             {t.api.readOnly}
           </label>
         </ActionForm>
-      </section>
-      <section className="card" aria-labelledby="version">
-        <h2 id="version">{t.api.versionTitle}</h2>
-        <p>{t.api.versionIntro}</p>
+      </Card>
+      <Card id="version" title={t.api.versionTitle} intro={t.api.versionIntro}>
         <ActionForm action={saveApiVersionAction} submit={t.api.versionSave} pending={t.auth.pending} copy={copy}>
-          <label>
-            {t.api.versionLabel}
-            <select name="apiVersion" defaultValue={pinned}>
-              {API_VERSIONS.map((v) => (
-                <option key={v} value={v}>
-                  {t.api.versions[v]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField label={t.api.versionLabel} name="apiVersion" defaultValue={pinned} options={API_VERSIONS.map((v) => ({ value: v, label: t.api.versions[v] }))} />
         </ActionForm>
-      </section>
-      <section className="card" aria-labelledby="example">
-        <h2 id="example">{t.api.example}</h2>
+      </Card>
+      <Card id="example" title={t.api.example}>
         <pre tabIndex={0}>
           <code>{curlExample(env().APP_URL, active[0]?.key)}</code>
         </pre>
-      </section>
+      </Card>
     </>
   );
 }

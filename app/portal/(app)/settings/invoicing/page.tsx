@@ -1,6 +1,8 @@
 // /portal/settings/invoicing (docs/einvoicing.md#settings): Settings → Facturación. Factus or
 // Alegra credentials (never shown again), the IVA rate, turning it off, and "Probar", which asks the
 // provider whether the saved credentials work and issues nothing. All forms work without JavaScript.
+import { SelectField } from '@/components/portal/select-field';
+import { Card } from '@/components/portal/card';
 import { ActionForm } from '@/components/portal/action-form';
 import { ReauthCard } from '@/components/portal/reauth-card';
 import { getDb } from '@/db/client';
@@ -25,40 +27,24 @@ export default async function InvoicingSettingsPage() {
       <input name={name} type={props.type ?? 'text'} required={props.required ?? true} autoComplete="off" spellCheck={false} defaultValue={props.defaultValue} inputMode={props.inputMode} />
     </label>
   );
-  const ivaSelect = (
-    <label>
-      {t.labels.iva}
-      <select name="iva" defaultValue={ivaNow}>
-        {IVA_VALUES.map((v) => (
-          <option key={v} value={v}>
-            {t.ivaOptions[v]}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+  const ivaSelect = <SelectField label={t.labels.iva} name="iva" defaultValue={ivaNow} options={IVA_VALUES.map((v) => ({ value: v, label: t.ivaOptions[v] }))} />;
   return (
     <>
       <h1>{t.title}</h1>
       <ReauthCard user={user} />
       <p>{t.intro}</p>
-      <section className="card" aria-labelledby="einvoicing-now">
-        <h2 id="einvoicing-now">{t.current}</h2>
+      <Card id="einvoicing-now" title={t.current}>
         <p data-testid="einvoicing-state">
           {view ? fill(t.on, { provider: view.provider === 'factus' ? 'Factus' : 'Alegra', iva: view.iva === 'excluded' ? t.excluded : `${view.iva} %` }) : t.off}
         </p>
         {view ? (
           <ActionForm action={turnEInvoicingOffAction} submit={t.turnOff} pending={portal.auth.pending} copy={copy} danger />
         ) : null}
-      </section>
-      <section className="card" aria-labelledby="einvoicing-test">
-        <h2 id="einvoicing-test">{t.testTitle}</h2>
-        <p>{t.testIntro}</p>
+      </Card>
+      <Card id="einvoicing-test" title={t.testTitle} intro={t.testIntro}>
         <ActionForm action={testEInvoicingAction} submit={t.test} pending={portal.auth.pending} copy={copy} />
-      </section>
-      <section className="card" aria-labelledby="einvoicing-factus">
-        <h2 id="einvoicing-factus">{t.factusTitle}</h2>
-        <p>{t.factusIntro}</p>
+      </Card>
+      <Card id="einvoicing-factus" title={t.factusTitle} intro={t.factusIntro}>
         <ActionForm action={saveFactusAction} submit={t.save} pending={portal.auth.pending} copy={copy}>
           {field('clientId')}
           {field('clientSecret', { type: 'password' })}
@@ -67,10 +53,8 @@ export default async function InvoicingSettingsPage() {
           {field('numberingRangeId', { required: false, inputMode: 'numeric' })}
           {ivaSelect}
         </ActionForm>
-      </section>
-      <section className="card" aria-labelledby="einvoicing-alegra">
-        <h2 id="einvoicing-alegra">{t.alegraTitle}</h2>
-        <p>{t.alegraIntro}</p>
+      </Card>
+      <Card id="einvoicing-alegra" title={t.alegraTitle} intro={t.alegraIntro}>
         <ActionForm action={saveAlegraAction} submit={t.save} pending={portal.auth.pending} copy={copy}>
           {field('token', { type: 'password' })}
           {field('companyId')}
@@ -83,7 +67,7 @@ export default async function InvoicingSettingsPage() {
           {field('technicalKey', { defaultValue: resolution?.technicalKey })}
           {ivaSelect}
         </ActionForm>
-      </section>
+      </Card>
     </>
   );
 }

@@ -1,4 +1,6 @@
 // /portal/settings/members (docs/portal.md#members): the merchant's members and invitations; owners invite and change roles.
+import { SelectField } from '@/components/portal/select-field';
+import { Card } from '@/components/portal/card';
 import { ActionForm } from '@/components/portal/action-form';
 import { DataTable } from '@/components/portal/data-table';
 import { getDb } from '@/db/client';
@@ -19,24 +21,13 @@ export default async function MembersPage() {
   const [members, invitations] = await Promise.all([listMembers(db, user.merchantId), listOpenInvitations(db, user.merchantId)]);
   const owner = can(user.role, 'members');
   const copy = { label: t.api.copy, copied: t.api.copied };
-  const roleSelect = (id: string, current: string) => (
-    <label>
-      {m.role}
-      <select name="role" id={id} defaultValue={current}>
-        {MEMBER_ROLES.map((r) => (
-          <option key={r} value={r}>
-            {names[r]}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+  const roles = MEMBER_ROLES.map((r) => ({ value: r, label: names[r] }));
+  const roleSelect = (id: string, current: string) => <SelectField label={m.role} name="role" id={id} defaultValue={current} options={roles} />;
   return (
     <>
       <h1>{m.title}</h1>
       <p>{m.intro}</p>
-      <section className="card" aria-labelledby="members">
-        <h2 id="members">{m.title}</h2>
+      <Card id="members" title={m.title}>
         <DataTable
           labelledBy="members"
           rows={members}
@@ -60,10 +51,9 @@ export default async function MembersPage() {
             },
           ]}
         />
-      </section>
+      </Card>
       {invitations.length > 0 && (
-        <section className="card" aria-labelledby="pending">
-          <h2 id="pending">{m.pendingTitle}</h2>
+        <Card id="pending" title={m.pendingTitle}>
           <DataTable
             labelledBy="pending"
             rows={invitations}
@@ -74,10 +64,9 @@ export default async function MembersPage() {
               { label: m.expires, cell: (r) => formatDateTime(r.expiresAt, lang) },
             ]}
           />
-        </section>
+        </Card>
       )}
-      <section className="card" aria-labelledby="invite">
-        <h2 id="invite">{m.inviteTitle}</h2>
+      <Card id="invite" title={m.inviteTitle}>
         {owner ? (
           <ActionForm action={inviteMemberAction} submit={m.invite} pending={t.auth.pending} copy={copy}>
             <label>
@@ -89,7 +78,7 @@ export default async function MembersPage() {
         ) : (
           <p>{m.onlyOwners}</p>
         )}
-      </section>
+      </Card>
     </>
   );
 }

@@ -1,5 +1,6 @@
 // /portal/settings/processor (docs/portal.md): the merchant's processor: its Wompi keys (secrets
 // never shown again), the events URL to paste into Wompi, and why production needs keys.
+import { Card } from '@/components/portal/card';
 import { ReauthCard } from '@/components/portal/reauth-card';
 import { ActionForm } from '@/components/portal/action-form';
 import { CopyButton } from '@/components/portal/copy-button';
@@ -27,8 +28,7 @@ export default async function ProcessorSettingsPage() {
       <h1>{p.title}</h1>
       <ReauthCard user={user} />
       <p>{p.intro}</p>
-      <section className="card" aria-labelledby="current">
-        <h2 id="current">{p.current}</h2>
+      <Card id="current" title={p.current}>
         <p data-testid="processor-type">{wompi ? p.wompi : p.sandbox}</p>
         {wompi ? (
           <p>
@@ -40,9 +40,8 @@ export default async function ProcessorSettingsPage() {
             {p.productionNoKeys}
           </p>
         ) : null}
-      </section>
-      <section className="card" aria-labelledby="keys">
-        <h2 id="keys">{p.keysTitle}</h2>
+      </Card>
+      <Card id="keys" title={p.keysTitle}>
         <p id="keys-hint">{p.keysIntro}</p>
         <p className="hint">{fill(p.prefixes, { prefixes: FIELDS.map((f) => settings.prefixes[f]).join(', ') })}</p>
         {settings.plansWompiWouldRefuse > 0 ? (
@@ -67,21 +66,17 @@ export default async function ProcessorSettingsPage() {
             </label>
           ))}
         </ActionForm>
-      </section>
-      <section className="card" aria-labelledby="events">
-        <h2 id="events">{p.eventsTitle}</h2>
-        <p>{p.eventsIntro}</p>
+      </Card>
+      <Card id="events" title={p.eventsTitle} intro={p.eventsIntro}>
         <pre tabIndex={0}>
           <code data-testid="events-url">{settings.eventsUrl}</code>
         </pre>
         <CopyButton value={settings.eventsUrl} label={copy.label} copiedLabel={copy.copied} />
-      </section>
+      </Card>
       {wompi ? (
-        <section className="card" aria-labelledby="sandbox">
-          <h2 id="sandbox">{p.sandboxTitle}</h2>
-          <p>{p.sandboxIntro}</p>
+        <Card id="sandbox" title={p.sandboxTitle} intro={p.sandboxIntro}>
           <ActionForm action={useSandboxAction} submit={p.useSandbox} pending={t.auth.pending} copy={copy} danger />
-        </section>
+        </Card>
       ) : null}
       {merchant ? <RenewalSettings lang={lang} settings={merchant} pending={t.auth.pending} copy={copy} save={saveRenewalSettingsAction} /> : null}
       <AwaitingRenewals lang={lang} awaiting={awaiting} copy={copy} />

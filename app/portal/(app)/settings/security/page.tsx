@@ -1,4 +1,5 @@
 // /portal/settings/security (docs/portal.md#accounts): the password and the second factor.
+import { Card } from '@/components/portal/card';
 import { ActionForm } from '@/components/portal/action-form';
 import { getDb } from '@/db/client';
 import { DataTable } from '@/components/portal/data-table';
@@ -28,9 +29,7 @@ export default async function SecuritySettingsPage({ searchParams }: { searchPar
         </p>
       )}
       <p>{s.security.intro}</p>
-      <section className="card" aria-labelledby="two-factor">
-        <h2 id="two-factor">{s.twoFactor.title}</h2>
-        <p>{factor === 'on' ? s.twoFactor.on : factor === 'pending' ? s.twoFactor.pending : s.twoFactor.off}</p>
+      <Card id="two-factor" title={s.twoFactor.title} intro={factor === 'on' ? s.twoFactor.on : factor === 'pending' ? s.twoFactor.pending : s.twoFactor.off}>
         {factor !== 'on' && (
           <ActionForm action={startTwoFactorAction} submit={s.twoFactor.start} pending={t.auth.pending} copy={copy}>
             <label>
@@ -59,9 +58,8 @@ export default async function SecuritySettingsPage({ searchParams }: { searchPar
             </label>
           </ActionForm>
         )}
-      </section>
-      <section className="card" aria-labelledby="sessions">
-        <h2 id="sessions">{s.security.sessionsTitle}</h2>
+      </Card>
+      <Card id="sessions" title={s.security.sessionsTitle}>
         <DataTable
           labelledBy="sessions"
           rows={sessions}
@@ -84,9 +82,8 @@ export default async function SecuritySettingsPage({ searchParams }: { searchPar
             },
           ]}
         />
-      </section>
-      <section className="card" aria-labelledby="password">
-        <h2 id="password">{s.security.passwordTitle}</h2>
+      </Card>
+      <Card id="password" title={s.security.passwordTitle}>
         <ActionForm action={changePasswordAction} submit={s.security.change} pending={t.auth.pending} copy={copy}>
           <label>
             {s.security.current}
@@ -94,7 +91,7 @@ export default async function SecuritySettingsPage({ searchParams }: { searchPar
           </label>
           <NewPasswordField name="newPassword" label={s.security.next} hint={t.auth.passwordHint} hintId="new-password-hint" />
         </ActionForm>
-      </section>
+      </Card>
     </>
   );
 }

@@ -1,4 +1,5 @@
 // /portal/settings/webhooks (docs/webhooks.md#webhook-settings, docs/webhooks.md#delivery, docs/checkout.md#embedding): URL, signing secret, test event, allowed domains.
+import { Card } from '@/components/portal/card';
 import { ReauthCard } from '@/components/portal/reauth-card';
 import { ActionForm } from '@/components/portal/action-form';
 import { CopyButton } from '@/components/portal/copy-button';
@@ -31,8 +32,7 @@ export default async function WebhookSettingsPage() {
     <>
       <h1>{w.title}</h1>
       <ReauthCard user={user} />
-      <section className="card" aria-labelledby="url">
-        <h2 id="url">{w.urlLabel}</h2>
+      <Card id="url" title={w.urlLabel}>
         <ActionForm action={saveWebhookUrlAction} submit={w.save} pending={t.auth.pending} copy={copy}>
           <label>
             {w.urlLabel}
@@ -42,16 +42,14 @@ export default async function WebhookSettingsPage() {
             {w.urlHint}
           </p>
         </ActionForm>
-      </section>
+      </Card>
       {settings.webhookDisabledAt && (
-        <section className="card" aria-labelledby="disabled">
-          <h2 id="disabled">{w.disabledTitle}</h2>
+        <Card id="disabled" title={w.disabledTitle}>
           <p className="warning">{fill(w.disabled, { date: formatDateTime(settings.webhookDisabledAt, lang) })}</p>
           <ActionForm action={reenableWebhookAction} submit={w.reenable} pending={t.auth.pending} copy={copy} />
-        </section>
+        </Card>
       )}
-      <section className="card" aria-labelledby="retries">
-        <h2 id="retries">{w.retriesTitle}</h2>
+      <Card id="retries" title={w.retriesTitle}>
         <p id="retries-intro">{w.retriesIntro}</p>
         <ActionForm action={saveWebhookRetriesAction} submit={w.retriesSave} pending={t.auth.pending} copy={copy}>
           <label className="checkbox">
@@ -59,10 +57,8 @@ export default async function WebhookSettingsPage() {
             {w.retriesLabel}
           </label>
         </ActionForm>
-      </section>
-      <section className="card" aria-labelledby="secret">
-        <h2 id="secret">{w.secretTitle}</h2>
-        <p>{w.secretIntro}</p>
+      </Card>
+      <Card id="secret" title={w.secretTitle} intro={w.secretIntro}>
         <details>
           <summary>{w.reveal}</summary>
           <pre tabIndex={0}>
@@ -84,15 +80,12 @@ export default async function WebhookSettingsPage() {
             {w.ownSecretHint}
           </p>
         </ActionForm>
-      </section>
+      </Card>
       <WebhookEventChoice lang={lang} chosen={settings.webhookEvents} pending={t.auth.pending} copy={copy} save={saveWebhookEventsAction} />
-      <section className="card" aria-labelledby="test">
-        <h2 id="test">{w.testTitle}</h2>
-        <p>{w.testIntro}</p>
+      <Card id="test" title={w.testTitle} intro={w.testIntro}>
         <ActionForm action={sendTestEventAction} submit={w.test} pending={t.auth.pending} copy={copy} />
-      </section>
-      <section className="card" aria-labelledby="domains">
-        <h2 id="domains">{w.domainsTitle}</h2>
+      </Card>
+      <Card id="domains" title={w.domainsTitle}>
         <ul id="domains-rules" className="hint">
           {w.domainsRules.map((rule) => (
             <li key={rule}>{rule}</li>
@@ -104,7 +97,7 @@ export default async function WebhookSettingsPage() {
             <textarea name="allowedDomains" rows={4} defaultValue={settings.allowedDomains.join('\n')} aria-describedby="domains-rules" spellCheck={false} />
           </label>
         </ActionForm>
-      </section>
+      </Card>
     </>
   );
 }

@@ -1,4 +1,5 @@
 // /portal/activity/plans/<id>: one plan with its transactions and webhook events (403 for another merchant's).
+import { Card } from '@/components/portal/card';
 import Link from 'next/link';
 import { resendEventAction } from '@/lib/portal/webhooks/actions';
 import { resendEmailAction } from '@/lib/portal/customers/actions';
@@ -125,9 +126,7 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
       </dl>
       {plan.modality === 'RECURRING' && plan.status !== 'CANCELLED' && plan.status !== 'COMPLETED' && (
         // A price change, as PATCH /merchants/subscription-plans/{id} makes it (docs/billing.md#price-changes).
-        <section className="card" aria-labelledby="price-change">
-          <h2 id="price-change">{a.priceTitle}</h2>
-          <p>{a.priceIntro}</p>
+        <Card id="price-change" title={a.priceTitle} intro={a.priceIntro}>
           <p id="price-fields">{fill(a.priceFieldsHint, { quantity: plan.quantity })}</p>
           <ActionForm action={changePriceAction} submit={a.priceSubmit} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
             <input type="hidden" name="planId" value={plan.id} />
@@ -149,18 +148,17 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
               </label>
             </fieldset>
           </ActionForm>
-        </section>
+        </Card>
       )}
       {(plan.status === 'ACTIVE' || plan.status === 'TRIALING') && plan.modality === 'RECURRING' && (
         // Cancel at the end of the period, or undo it (docs/billing.md#cancel-at-the-end-of-the-period).
-        <section className="card" aria-labelledby="period-end">
-          <h2 id="period-end">{a.endTitle}</h2>
+        <Card id="period-end" title={a.endTitle}>
           <p>{plan.cancelAt ? fill(a.endScheduled, { date: formatDateTime(plan.cancelAt, lang) }) : a.endIntro}</p>
           <ActionForm action={cancelAtPeriodEndAction} submit={plan.cancelAt ? a.endUndo : a.endSubmit} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
             <input type="hidden" name="planId" value={plan.id} />
             <input type="hidden" name="undo" value={plan.cancelAt ? 'true' : 'false'} />
           </ActionForm>
-        </section>
+        </Card>
       )}
       <RefundsDue refunds={refundsDue} lang={lang} markRefunded={markRefundedAction} />
       <CustomerSide data={customerSide} lang={lang} resendEmail={resendEmailAction} />
@@ -202,10 +200,9 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
           },
         ]}
       />
-      <section className="card" aria-labelledby="events">
-        <h2 id="events">{a.events}</h2>
+      <Card id="events" title={a.events}>
         {events.length === 0 ? <p>{a.noEvents}</p> : events.map((e) => <WebhookEvent key={e.id} event={e} lang={lang} t={t} link resend={resendEventAction} />)}
-      </section>
+      </Card>
     </>
   );
 }
