@@ -52,6 +52,41 @@ export function registerHandOff(kind: 'webhooks' | 'emails' | 'invoices', sender
   senders.set(kind, sender);
 }
 
+/**
+ * A hand-off that sends its jobs to a queue: the one installed at start-up (lib/runners.ts) or by a
+ * test, else `inProcess`. Kept on globalThis, as instrumentation and the routes are separate module
+ * graphs in Next.js. A refusal is only logged, by `failed`: the sweepers send what a queue dropped.
+ */
+export function registerQueuedHandOff<Job, Queue extends { enqueue(jobs: Job[]): Promise<void> }>(
+  kind: 'webhooks' | 'invoices',
+  sender: {
+    inProcess: Queue;
+    jobs: (outbox: Outbox) => Job[];
+    failed: (error: unknown, jobs: Job[]) => void;
+    idle: () => Promise<void>;
+  },
+) {
+  const slot = globalThis as typeof globalThis & Partial<Record<string, Queue>>;
+  const key = kind === 'webhooks' ? '__servicepayWebhookQueue' : '__servicepayInvoiceQueue';
+  const current = (): Queue => slot[key] ?? sender.inProcess;
+  registerHandOff(kind, {
+    async send(outbox) {
+      const jobs = sender.jobs(outbox);
+      if (jobs.length === 0) return;
+      await current()
+        .enqueue(jobs)
+        .catch((error: unknown) => sender.failed(error, jobs));
+    },
+    idle: sender.idle,
+  });
+  return {
+    install: (queue: Queue | undefined): void => {
+      slot[key] = queue;
+    },
+    current,
+  };
+}
+
 export function handOffSenders(): HandOffSender[] {
   return [...senders.values()];
 }

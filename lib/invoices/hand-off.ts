@@ -1,6 +1,6 @@
 import { getDb } from '@/db/client';
 import { errorFields, log } from '@/lib/log';
-import { registerHandOff } from '@/lib/outbox';
+import { registerQueuedHandOff } from '@/lib/outbox';
 import { issueDueInvoices } from './issue';
 
 // Issuing the documents a unit of work recorded once it commits (docs/einvoicing.md#issuing): to
@@ -59,22 +59,11 @@ export function invoicesIdle(): Promise<void> {
   });
 }
 
-const slot = globalThis as typeof globalThis & { __servicepayInvoiceQueue?: InvoiceQueue };
-
-export function installInvoiceQueue(queue: InvoiceQueue | undefined): void {
-  slot.__servicepayInvoiceQueue = queue;
-}
-
-export function invoiceQueue(): InvoiceQueue {
-  return slot.__servicepayInvoiceQueue ?? inProcessInvoiceQueue;
-}
-
-registerHandOff('invoices', {
-  async send({ invoices }) {
-    if (invoices.length === 0) return;
-    await invoiceQueue()
-      .enqueue(invoices)
-      .catch((error: unknown) => log.error('invoice hand-off failed; the sweep will issue them', { invoiceIds: invoices.map((i) => i.invoiceId), ...errorFields(error) }));
-  },
+const queue = registerQueuedHandOff<InvoiceJob, InvoiceQueue>('invoices', {
+  inProcess: inProcessInvoiceQueue,
+  jobs: ({ invoices }) => invoices,
+  failed: (error, jobs) => log.error('invoice hand-off failed; the sweep will issue them', { invoiceIds: jobs.map((i) => i.invoiceId), ...errorFields(error) }),
   idle: invoicesIdle,
 });
+export const installInvoiceQueue = queue.install;
+export const invoiceQueue = queue.current;
