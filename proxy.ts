@@ -89,7 +89,7 @@ function checkoutCsp(nonceValue: string, dev: boolean, ancestors: string, wompiO
 const PORTAL_LANG_COOKIE = 'servicepay_lang';
 
 /**
- * The portal's script policy (DECISIONS 23, docs/portal.md#headers): only scripts carrying this
+ * The portal's script policy (docs/portal.md#headers): only scripts carrying this
  * request's nonce run (Next puts it on its own, every portal page being rendered per request), and
  * what they load; styles and images are the portal's own files and stay outside the policy.
  */

@@ -56,6 +56,23 @@ test('the trial is offered, PSE is not, and a saved card starts it without a cha
   await expectAccessible(page);
 });
 
+test('a trial with a setup fee charges the fee today and says so, before and after', async ({ page, request, merchant }) => {
+  const link = await createTrialLink(request, merchant, { trialDays: 7, setupFee: 600_000 });
+  await page.goto(`/pay/${link.token}`);
+  await expectState(page, 'ready');
+  await expect(page.getByRole('region', { name: 'Plan con prueba' }).locator('p', { hasText: /COP/ }).first()).toHaveText('$ 6.000COPhoy');
+  await expect(page.getByTestId('checkout-trial-note')).toHaveText(/^Hoy solo se cobra el cargo de inscripción de \$ 6\.000, una sola vez: .* el primer cobro de \$ 29\.900 se hace al terminar la prueba/);
+  await expectAccessible(page);
+
+  await fillCard(page, { number: CARDS.approved, holder: 'Ana Gómez' });
+  await page.getByRole('button', { name: 'Empezar la prueba gratis' }).click();
+  await expectState(page, 'approved');
+  await expect(page.getByRole('status')).toContainText('Se le cobró solo el cargo de inscripción de $ 6.000.');
+  const status = await planStatus(request, merchant, link.subscriptionPlanId);
+  expect(status.plan.status).toBe('TRIALING');
+  expect(status.lastTransaction).toMatchObject({ status: 'APPROVED', amount: 600_000 });
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 

@@ -1,4 +1,4 @@
-import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, type Lang, periodAmount } from '@/lib/checkout/i18n';
+import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, type Lang, periodAmount, trialFirstCharge } from '@/lib/checkout/i18n';
 import { isMonthly } from '@/lib/calendar/interval';
 import type { CheckoutPageSession } from '@/lib/checkout/session';
 import { everyInterval, trialOffer } from '@/lib/i18n/interval';
@@ -19,6 +19,9 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
   const copy = checkoutCopy(lang);
   // A free trial not yet started (docs/billing.md#trials): nothing is charged today.
   const trialAhead = Boolean(session.trial) && session.status === 'PENDING_ACTIVATION';
+  // Its setup fee is all that is charged today (docs/billing.md#setup-fee).
+  const feeToday = trialAhead && session.setupFee ? session.setupFee : null;
+  const discount = feeToday && session.discount ? { ...session.discount, amountDue: trialFirstCharge(session) } : session.discount;
   const period = isMonthly(session.interval) ? copy.perMonth : everyInterval(session.interval, lang);
   return (
     <section className={styles.summary} aria-labelledby="checkout-plan">
@@ -29,11 +32,13 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
         {session.planName}
       </h1>
       <p className={styles.price}>
-        <span className={styles.amount}>{formatCop(session.discount?.amountDue ?? session.amount)}</span>
+        <span className={styles.amount}>{formatCop(feeToday ?? discount?.amountDue ?? session.amount)}</span>
         <abbr className={styles.currency} title={copy.currencyNote}>
           COP
         </abbr>
-        {session.discount ? (
+        {feeToday ? (
+          <span className={styles.period}>{copy.coupon.dueToday}</span>
+        ) : session.discount ? (
           // With a free trial nothing is paid today: the discounted amount is the first charge, at its end.
           <span className={styles.period}>{trialAhead ? copy.coupon.firstCharge : copy.coupon.dueToday}</span>
         ) : session.firstPeriod || (session.setupFee && !trialAhead) ? (
@@ -62,10 +67,12 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
         // A free trial not yet started (docs/billing.md#trials): what is free, what follows, and that nothing is charged today.
         <>
           <p className={styles.badge}>{trialOffer(session.trial.days, formatCop(periodAmount(session)), session.interval, lang)}</p>
-          <p className={styles.fine}>{copy.trial.note}</p>
+          <p className={styles.fine} data-testid="checkout-trial-note">
+            {feeToday ? fill(copy.trial.noteWithFee, { fee: formatCop(feeToday), amount: formatCop(trialFirstCharge(session)) }) : copy.trial.note}
+          </p>
         </>
       ) : null}
-      {session.discount ? <DiscountLines session={session} lang={lang} discount={session.discount} trialAhead={trialAhead} /> : null}
+      {discount ? <DiscountLines session={session} lang={lang} discount={discount} trialAhead={trialAhead} /> : null}
       {props.promotion && session.promotionCodes ? <PromotionCodeForm lang={lang} form={props.promotion} /> : null}
       <p className={styles.badge}>
         {session.modality === 'SUBSCRIPTION' && !isMonthly(session.interval) ? copy.subscription : copy.modality[session.modality]}

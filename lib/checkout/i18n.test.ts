@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { everyInterval } from '@/lib/i18n/interval';
-import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, formCopy, resolveLang } from './i18n';
+import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, formCopy, resolveLang, trialFirstCharge } from './i18n';
 import { methodsCopy } from './methods-i18n';
 
 describe('formatCop', () => {
@@ -127,6 +127,25 @@ describe('what each period is charged, apart from today (docs/billing.md#setup-f
     const withFee = formCopy('es', { ...session, amount: 1_600_000, setupFee: 600_000, firstPeriod: { fullAmount: 2_990_000 } });
     expect(withFee.pay).toBe('Pagar $ 16.000');
     expect(withFee.status.approved.text).toContain('le cobrará $ 29.900 cada mes');
+  });
+});
+
+describe('a free trial with a setup fee: the fee today, the first charge at its end (docs/billing.md#setup-fee)', () => {
+  const session = { planName: 'Club', merchantName: 'Gimnasio', modality: 'SUBSCRIPTION' as const, trial: { days: 7 } };
+
+  it('tells the first charge apart from the fee, with a coupon or without', () => {
+    expect(trialFirstCharge({ amount: 3_590_000, setupFee: 600_000 })).toBe(2_990_000);
+    expect(trialFirstCharge({ amount: 3_590_000, setupFee: 600_000, discount: { amountDue: 2_992_000 } })).toBe(2_392_000);
+    expect(trialFirstCharge({ amount: 2_990_000 })).toBe(2_990_000);
+  });
+
+  it('says the fee was charged as the trial started, never that nothing was', () => {
+    const started = formCopy('es', { ...session, amount: 3_590_000, setupFee: 600_000 }).status.trialStarted.text;
+    expect(started).toContain('Se le cobró solo el cargo de inscripción de $ 6.000');
+    expect(started).toContain('le cobrará $ 29.900 cada mes cuando termine la prueba');
+    expect(started).not.toContain('No se le cobró nada');
+    expect(formCopy('es', { ...session, amount: 2_990_000 }).status.trialStarted.text).toContain('No se le cobró nada');
+    expect(formCopy('en', { ...session, amount: 3_590_000, setupFee: 600_000 }).status.trialStarted.text).toContain('Only the setup fee of $ 6.000 was charged');
   });
 });
 

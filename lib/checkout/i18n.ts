@@ -73,6 +73,7 @@ const es = {
   validUntil: 'Link válido hasta el {date}',
   trial: {
     note: 'Hoy no se le cobra nada: se guarda su tarjeta o su cuenta Nequi, el primer cobro se hace al terminar la prueba, y puede cancelar antes sin costo.',
+    noteWithFee: 'Hoy solo se cobra el cargo de inscripción de {fee}, una sola vez: se guarda su tarjeta o su cuenta Nequi, el primer cobro de {amount} se hace al terminar la prueba, y puede cancelar antes sin más costo.',
     started: { title: 'Su prueba gratis ya empezó', text: 'No tiene que pagar nada ahora. El {date} se hará el primer cobro, de {amount}.' },
   },
   coupon: {
@@ -210,6 +211,7 @@ const es = {
     trialStarted: {
       title: '¡Su prueba gratis empezó!',
       text: 'No se le cobró nada. {merchant} le cobrará {amount} {every} cuando termine la prueba, con el medio que acaba de guardar. Puede cancelar antes sin costo.',
+      withFee: 'Se le cobró solo el cargo de inscripción de {fee}. {merchant} le cobrará {amount} {every} cuando termine la prueba, con el medio que acaba de guardar. Puede cancelar antes sin más costo.',
     },
     approvedText: {
       SUBSCRIPTION: 'Su suscripción a {plan} quedó activa. {merchant} le cobrará {amount} {every}.',
@@ -237,6 +239,7 @@ const en: Copy = {
   validUntil: 'Link valid until {date}',
   trial: {
     note: 'You are not charged today: your card or Nequi account is saved, the first charge is made when the trial ends, and you can cancel before then at no cost.',
+    noteWithFee: 'Today only the setup fee of {fee} is charged, once: your card or Nequi account is saved, the first charge of {amount} is made when the trial ends, and you can cancel before then at no further cost.',
     started: { title: 'Your free trial has already started', text: 'You do not need to pay anything now. On {date} the first charge, of {amount}, will be made.' },
   },
   coupon: {
@@ -374,6 +377,7 @@ const en: Copy = {
     trialStarted: {
       title: 'Your free trial has started!',
       text: 'You were not charged. {merchant} will charge you {amount} {every} when the trial ends, with the method you just saved. You can cancel before then at no cost.',
+      withFee: 'Only the setup fee of {fee} was charged. {merchant} will charge you {amount} {every} when the trial ends, with the method you just saved. You can cancel before then at no further cost.',
     },
     approvedText: {
       SUBSCRIPTION: 'Your {plan} subscription is active. {merchant} will charge you {amount} {every}.',
@@ -411,6 +415,11 @@ export function periodAmount(session: PeriodPricing): number {
   return session.firstPeriod?.fullAmount ?? session.amount - (session.setupFee ?? 0);
 }
 
+/** A trial not yet started: its first charge, at the trial's end (less a coupon); the setup fee is charged today. */
+export function trialFirstCharge(session: { amount: number; setupFee?: number; discount?: { amountDue: number } | null }): number {
+  return (session.discount?.amountDue ?? session.amount) - (session.setupFee ?? 0);
+}
+
 /** What the form shows for one session: the pay button names what is charged now, the authorization what each period is. */
 export function formCopy(
   lang: Lang,
@@ -446,7 +455,11 @@ export function formCopy(
     status: {
       ...form.status,
       approved: { ...form.status.approved, text: fill(form.approvedText[session.modality], values) },
-      trialStarted: { title: form.trialStarted.title, text: fill(form.trialStarted.text, values) },
+      // A trial's setup fee is charged as it starts (docs/billing.md#setup-fee).
+      trialStarted: {
+        title: form.trialStarted.title,
+        text: session.setupFee ? fill(form.trialStarted.withFee, { ...values, fee: formatCop(session.setupFee) }) : fill(form.trialStarted.text, values),
+      },
     },
   };
 }

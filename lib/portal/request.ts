@@ -25,7 +25,7 @@ export async function portalLang(): Promise<{ lang: Lang; t: PortalCopy }> {
   return { lang, t: PORTAL_COPY[lang] };
 }
 
-/** Where an owner who must turn on a second factor is sent (DECISIONS 23). */
+/** Where an owner who must turn on a second factor is sent (docs/portal.md#accounts). */
 export const SECOND_FACTOR_PATH = '/portal/settings/security?required=1';
 
 /** Owners of a production deployment work with a second factor on (docs/portal.md#accounts). */
