@@ -168,7 +168,9 @@ async function checkoutContent(
       </CheckoutNotice>
     );
   }
-  if (session.status === 'PAUSED' || session.status === 'CANCELLED') {
+  // A renewal link's payer back from the bank follows the payment, made before the plan stopped, to
+  // its outcome: a late payment's words say what happens to the money (docs/billing.md#late-payments).
+  if ((session.status === 'PAUSED' || session.status === 'CANCELLED') && !(renewal && resumePayment)) {
     return (
       <CheckoutNotice state="unavailable" lang={lang} title={copy.unavailable.title} text={fill(copy.unavailable[session.status], values)}>
         <CheckoutSummary session={session} lang={lang} showExpiry={false} />
