@@ -271,9 +271,8 @@ for (const processor of ['sandbox', 'wompi'] as Processor[]) {
     await expect.poll(async () => (await record()).amount, { timeout: 15_000 }).toBe(RAISED);
     expect((await record()).nextChargeDate).toBe(nextDue);
 
-    // Every charge of the plan as the merchant's export has it: kind, charged amount and discount.
-    // (The status reply's lastTransaction is the latest by date: the test clock dated the renewals
-    // weeks after the proration, so the proration is found here, by its kind.)
+    // Every charge of the plan as the merchant's export has it: kind, charged amount and discount;
+    // the proration among them, found by its kind.
     const csv = (await (await page.request.get('/portal/export/transactions')).text()).trim().split('\r\n');
     const header = csv[0]!.split(',');
     const rows = csv
