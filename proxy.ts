@@ -68,20 +68,22 @@ function inlineStyleSources(): string[] {
  * Development only: React's debugging needs `eval`, and the dev server injects styles inline (a
  * nonce or hash in style-src would make browsers ignore 'unsafe-inline').
  */
+/** What the checkout's and the portal's policies share: scripts under the nonce, nothing else to embed or post elsewhere. */
+const nonceScripts = (nonceValue: string, dev: boolean) => `script-src 'self' 'nonce-${nonceValue}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`;
+const LOCKED_DOWN = ["object-src 'none'", "base-uri 'none'", "form-action 'self'"];
+const REPORTED = [`report-uri ${CSP_REPORT_PATH}`, 'report-to csp'];
+
 function checkoutCsp(nonceValue: string, dev: boolean, ancestors: string, wompiOrigin: string | null): string {
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonceValue}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    nonceScripts(nonceValue, dev),
     `style-src 'self' ${dev ? "'unsafe-inline'" : [`'nonce-${nonceValue}'`, ...inlineStyleSources()].join(' ')}`,
     "img-src 'self'",
     "font-src 'self'",
     `connect-src 'self'${wompiOrigin ? ` ${wompiOrigin}` : ''}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
+    ...LOCKED_DOWN,
     ancestors,
-    `report-uri ${CSP_REPORT_PATH}`,
-    'report-to csp',
+    ...REPORTED,
   ].join('; ');
 }
 
@@ -94,15 +96,7 @@ const PORTAL_LANG_COOKIE = 'servicepay_lang';
  * what they load; styles and images are the portal's own files and stay outside the policy.
  */
 function portalCsp(nonceValue: string, dev: boolean): string {
-  return [
-    `script-src 'self' 'nonce-${nonceValue}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-    `report-uri ${CSP_REPORT_PATH}`,
-    'report-to csp',
-  ].join('; ');
+  return [nonceScripts(nonceValue, dev), ...LOCKED_DOWN, "frame-ancestors 'none'", ...REPORTED].join('; ');
 }
 
 function portalProxy(request: NextRequest) {

@@ -2,7 +2,7 @@ import { checkoutCopy, fill, formatCop, formatExpiry, formatPhone, type Lang, pe
 import { isMonthly } from '@/lib/calendar/interval';
 import type { CheckoutPageSession } from '@/lib/checkout/session';
 import { everyInterval, trialOffer } from '@/lib/i18n/interval';
-import { LANG_TAG } from '@/lib/i18n/locale';
+import { formatLongDate } from '@/lib/i18n/format';
 import styles from './checkout.module.css';
 import { DiscountLines, type PromotionForm, PromotionCodeForm } from './checkout-discount';
 
@@ -51,7 +51,7 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
         // A billing day (docs/billing.md#billing-day): today's charge covers the days until it.
         <p className={styles.fine} data-testid="checkout-first-period">
           {fill(copy.firstPeriod, {
-            date: new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' }).format(new Date(session.firstPeriod.endsAt)),
+            date: formatLongDate(session.firstPeriod.endsAt, lang),
             amount: formatCop(session.firstPeriod.fullAmount),
             period,
           })}

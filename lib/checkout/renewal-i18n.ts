@@ -2,7 +2,8 @@
 // pays and until when, and, when it no longer takes a payment, why and what to do. Spanish first,
 // the customer addressed as "usted", like the rest of the page (lib/checkout/i18n.ts).
 
-import { fill, formatExpiry, type FormCopy, type Lang, LANG_TAG } from './i18n';
+import { fill, formatExpiry, type FormCopy, type Lang } from './i18n';
+import { formatLongDate } from '@/lib/i18n/format';
 
 const es = {
   note: 'Renovación del periodo que vence el {due}. Puede pagarla hasta el {expires}.',
@@ -54,8 +55,7 @@ const en: typeof es = {
   },
 };
 
-const dateOf = (lang: Lang, epochMs: number) =>
-  new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' }).format(new Date(epochMs));
+const dateOf = (lang: Lang, epochMs: number) => formatLongDate(epochMs, lang);
 
 /** The renewal link's words with this link's values in. */
 export function renewalCopy(lang: Lang, facts: { planName: string; merchantName: string; period: number; expiresAt: number }) {

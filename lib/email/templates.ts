@@ -6,7 +6,7 @@ import type { ACCOUNT_EMAIL_KINDS, EmailKind } from '@/db/schema';
  */
 export type CustomerEmailKind = Exclude<EmailKind, 'webhook_disabled' | (typeof ACCOUNT_EMAIL_KINDS)[number]>;
 import type { BillingInterval } from '@/lib/calendar/interval';
-import { fill, formatCop } from '@/lib/i18n/format';
+import { fill, formatCop, formatLongDate } from '@/lib/i18n/format';
 import { perInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
 import type { CancelReason } from '@/lib/cancel-reason';
@@ -79,8 +79,7 @@ interface Words {
   footer: string;
 }
 
-const dateOf = (lang: Lang, date: Date) =>
-  new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' }).format(date);
+const dateOf = (lang: Lang, date: Date) => formatLongDate(date, lang);
 
 function words(kind: CustomerEmailKind, lang: Lang, f: EmailFacts): Words {
   const v = {

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { fill, formatCop } from '@/lib/i18n/format';
+import { fill, formatCop, formatLongDate } from '@/lib/i18n/format';
 import { type ChargeLine, itemised } from './lines';
 import { LANG_TAG, type Lang } from '@/lib/i18n/locale';
 
@@ -80,7 +80,7 @@ const WORDS = {
   },
 } as const;
 
-const dateOf = (lang: Lang, date: Date) => new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' }).format(date);
+const dateOf = (lang: Lang, date: Date) => formatLongDate(date, lang);
 
 /** One line of the charge as the receipt lists it (the discount has its own row). */
 function lineRow(lang: Lang, line: Exclude<ChargeLine, { kind: 'discount' }>): [string, string] {

@@ -13,7 +13,7 @@ import { WompiMethodForm } from '@/components/customers/wompi-method-form';
 import { ScrollTable } from '@/components/scroll-table';
 import { checkoutCopy } from '@/lib/checkout/i18n';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
-import { fill, formatCop } from '@/lib/i18n/format';
+import { fill, formatCop, formatLongDate } from '@/lib/i18n/format';
 import { everyInterval } from '@/lib/i18n/interval';
 import { LANG_TAG, type Lang, langOfTag } from '@/lib/i18n/locale';
 import { listAmountOf } from '@/lib/calendar/schedule';
@@ -38,7 +38,6 @@ export default async function ManagePage({ params, searchParams }: Props) {
   });
   if (!page) notFound();
   const { plan, merchantName, processorType, charges, invoices, nextCharge: next, trial, interval, monthly, changeable, cancellable, endsAt, periodEnd, termEnd, chargedUntilEnd, confirming, wompi, sandboxForms } = page;
-  const dateFormat = new Intl.DateTimeFormat(LANG_TAG[lang], { dateStyle: 'long', timeZone: 'America/Bogota' });
   const done = firstParam(query.done);
   const problem = firstParam(query.problem);
   const langQuery = lang === 'en' ? '?lang=en' : '';
@@ -82,26 +81,26 @@ export default async function ManagePage({ params, searchParams }: Props) {
             // retry's while that charge is being retried).
             <>
               <dt>{c.trial}</dt>
-              <dd data-testid="manage-trial">{fill(trial.days === 1 ? c.trialOneDay : c.trialDays, { days: trial.days, date: dateFormat.format(new Date(trial.endsAt)) })}</dd>
+              <dd data-testid="manage-trial">{fill(trial.days === 1 ? c.trialOneDay : c.trialDays, { days: trial.days, date: formatLongDate(new Date(trial.endsAt), lang) })}</dd>
               <dt>{c.firstCharge}</dt>
               <dd data-testid="manage-first-charge">
                 {fill(trial.firstCharge.discount > 0 ? c.firstChargeDiscounted : c.firstChargeOn, {
                   amount: formatCop(trial.firstCharge.amount),
                   discount: formatCop(trial.firstCharge.discount),
-                  date: dateFormat.format(new Date(next ?? trial.endsAt)),
+                  date: formatLongDate(new Date(next ?? trial.endsAt), lang),
                 })}
               </dd>
             </>
           ) : (
             <>
               <dt>{c.nextCharge}</dt>
-              <dd data-testid="manage-next-charge">{next ? dateFormat.format(new Date(next)) : c.none}</dd>
+              <dd data-testid="manage-next-charge">{next ? formatLongDate(new Date(next), lang) : c.none}</dd>
             </>
           )}
           {plan.status === 'PAUSED' && plan.resumesAt && (
             <>
               <dt>{c.resumesOn}</dt>
-              <dd data-testid="manage-resumes-on">{fill(c.resumesOnValue, { date: dateFormat.format(plan.resumesAt) })}</dd>
+              <dd data-testid="manage-resumes-on">{fill(c.resumesOnValue, { date: formatLongDate(plan.resumesAt, lang) })}</dd>
             </>
           )}
           {plan.billingDay !== null && (
@@ -113,13 +112,13 @@ export default async function ManagePage({ params, searchParams }: Props) {
           {termEnd !== null && plan.minimumPeriods !== null && (
             <>
               <dt>{c.term}</dt>
-              <dd data-testid="manage-term">{fill(c.termValue, { periods: plan.minimumPeriods, date: dateFormat.format(new Date(termEnd)) })}</dd>
+              <dd data-testid="manage-term">{fill(c.termValue, { periods: plan.minimumPeriods, date: formatLongDate(new Date(termEnd), lang) })}</dd>
             </>
           )}
           {endsAt !== null && (
             <>
               <dt>{c.endsOn}</dt>
-              <dd data-testid="manage-ends-on">{dateFormat.format(new Date(endsAt))}</dd>
+              <dd data-testid="manage-ends-on">{formatLongDate(new Date(endsAt), lang)}</dd>
             </>
           )}
           {plan.paymentMethodToken && (
@@ -129,10 +128,10 @@ export default async function ManagePage({ params, searchParams }: Props) {
             </>
           )}
         </dl>
-        {trial && plan.renewalFailures === 0 && <p data-testid="manage-trial-note">{fill(c.trialNote, { date: dateFormat.format(new Date(trial.endsAt)) })}</p>}
+        {trial && plan.renewalFailures === 0 && <p data-testid="manage-trial-note">{fill(c.trialNote, { date: formatLongDate(new Date(trial.endsAt), lang) })}</p>}
         {(plan.status === 'ACTIVE' || plan.status === 'TRIALING') && plan.renewalFailures > 0 && next && (
           <p className={styles.problem} data-testid="manage-failing">
-            {fill(c.failing, { date: dateFormat.format(new Date(next)) })}
+            {fill(c.failing, { date: formatLongDate(new Date(next), lang) })}
           </p>
         )}
       </section>
@@ -149,13 +148,13 @@ export default async function ManagePage({ params, searchParams }: Props) {
           >
             {charges.map((t) => (
               <tr key={t.id} data-testid="manage-charge">
-                <td>{dateFormat.format(t.chargeDate)}</td>
+                <td>{formatLongDate(t.chargeDate, lang)}</td>
                 <td>{formatCop(t.amount)}</td>
                 <td>{c.chargeStatuses[t.status]}</td>
                 <td>
                   {t.status === 'APPROVED' ? (
                     <a href={`/manage/${token}/receipts/${t.id}${langQuery}`} download>
-                      {fill(c.receiptLink, { date: dateFormat.format(t.chargeDate) })}
+                      {fill(c.receiptLink, { date: formatLongDate(t.chargeDate, lang) })}
                     </a>
                   ) : null}
                 </td>
@@ -170,7 +169,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
           <ScrollTable labelledBy="invoices" wrapClassName={styles.tableWrap} className={styles.table} head={[c.chargeDate, c.invoiceKind, c.invoiceNumber, c.chargeAmount]}>
             {invoices.map((i) => (
               <tr key={i.id} data-testid="manage-invoice">
-                <td>{dateFormat.format(i.issuedAt)}</td>
+                <td>{formatLongDate(i.issuedAt, lang)}</td>
                 <td>{c.invoiceKinds[i.kind]}</td>
                 <td>
                   <a href={i.qrUrl} aria-label={`${c.invoiceDian}: ${i.number}`}>
@@ -244,8 +243,8 @@ export default async function ManagePage({ params, searchParams }: Props) {
           {endsAt !== null ? (
             // A cancellation at the end of the period is scheduled: the customer may still keep the plan.
             <>
-              <h2 id="cancel">{fill(c.endingTitle, { date: dateFormat.format(new Date(endsAt)) })}</h2>
-              <p>{fill(chargedUntilEnd ? c.endingIntroTerm : c.endingIntro, { date: dateFormat.format(new Date(endsAt)) })}</p>
+              <h2 id="cancel">{fill(c.endingTitle, { date: formatLongDate(new Date(endsAt), lang) })}</h2>
+              <p>{fill(chargedUntilEnd ? c.endingIntroTerm : c.endingIntro, { date: formatLongDate(new Date(endsAt), lang) })}</p>
               <form method="post" action={`/manage/${token}/cancel`} className={styles.actions}>
                 {hidden}
                 <input type="hidden" name="at" value="keep" />
@@ -272,12 +271,12 @@ export default async function ManagePage({ params, searchParams }: Props) {
               {periodEnd !== null ? (
                 // The end of the period first; cancelling at once stays one step further (none in a minimum term).
                 <>
-                  <p>{fill(termEnd !== null ? c.termIntro : trial ? c.periodEndIntroTrial : c.periodEndIntro, { date: dateFormat.format(new Date(periodEnd)) })}</p>
+                  <p>{fill(termEnd !== null ? c.termIntro : trial ? c.periodEndIntroTrial : c.periodEndIntro, { date: formatLongDate(new Date(periodEnd), lang) })}</p>
                   <form method="post" action={`/manage/${token}/cancel`} className={styles.actions}>
                     {hidden}
                     <input type="hidden" name="at" value="period_end" />
                     <button type="submit" data-testid="manage-cancel-period-end">
-                      {fill(termEnd !== null ? c.termEnd : c.periodEnd, { date: dateFormat.format(new Date(periodEnd)) })}
+                      {fill(termEnd !== null ? c.termEnd : c.periodEnd, { date: formatLongDate(new Date(periodEnd), lang) })}
                     </button>
                   </form>
                   {termEnd === null && (
