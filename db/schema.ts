@@ -18,7 +18,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { API_VERSIONS, LATEST_API_VERSION } from '../lib/api-versions';
 import { INTERVAL_UNITS } from '../lib/calendar/interval';
-import { CHARGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../lib/webhooks/payload';
+import { CHARGE_EVENT_TYPES, INVOICE_KINDS, INVOICE_STATUSES, WEBHOOK_EVENT_TYPES } from '../lib/webhooks/payload';
 
 // Money is an integer count of COP cents; the largest amount (99,999,999,999) needs bigint, and
 // stays below 2^53, so it is read as a JS number. Times are timestamptz.
@@ -80,10 +80,7 @@ export const CUSTOMER_LANGS = ['es', 'en'] as const;
 /** Electronic invoicing (docs/einvoicing.md#issuing): the providers, the IVA rates, the documents and their states. */
 export const EINVOICE_PROVIDERS = ['factus', 'alegra'] as const;
 export const EINVOICE_IVA_RATES = ['19', '5', '0', 'excluded'] as const;
-export const INVOICE_KINDS = ['INVOICE', 'CREDIT_NOTE'] as const;
-/** CANCELLED: the charge was voided before its invoice was issued. */
-export const INVOICE_STATUSES = ['PENDING', 'ISSUED', 'REJECTED', 'FAILED', 'CANCELLED'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export { INVOICE_KINDS, INVOICE_STATUSES, type InvoiceStatus } from '../lib/webhooks/payload';
 
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 export type Modality = (typeof MODALITIES)[number];

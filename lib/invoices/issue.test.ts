@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { claimDueInvoices, finishInvoice, type InvoiceRow } from '@/db/queries/invoices';
-import { invoices, subscriptionPlans, transactions } from '@/db/schema';
+import { invoices, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
 import { createEInvoiceProvider } from '@/lib/einvoicing';
 import { getMerchant } from '@/db/queries/merchants';
@@ -12,6 +12,8 @@ import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { recordVoid } from '@/lib/settlement/void';
 import { deliveriesSettled } from '@/lib/unit-of-work';
 import { resetEnvForTests } from '@/lib/env';
+import { updateMerchant } from '@/lib/merchants/merchants';
+import { lifecyclePayloadSchema } from '@/lib/webhooks/payload';
 import { alegraDoubleAccount, startAlegraDouble, type AlegraDouble } from '@/test/alegra-double';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
@@ -200,6 +202,49 @@ describe('a DIAN rejection', () => {
     await deliveriesSettled();
     expect(await rowOf(id)).toMatchObject({ status: 'ISSUED', errors: [] });
     expect(factusDocs(transactionId).filter((d) => d.validated)).toHaveLength(1);
+  });
+});
+
+describe("DIAN's answer as the merchant's events", () => {
+  const invoiceEvents = (planId: string) =>
+    database.db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.planId, planId), inArray(webhookEvents.type, ['invoice.issued', 'invoice.rejected'])))
+      .orderBy(asc(webhookEvents.id));
+
+  it('sends invoice.rejected, then invoice.issued, with the document, to a merchant who chose them', async () => {
+    const held = holdInvoiceHandOffs();
+    const { link, transactionId } = await approvedCharge('factus');
+    await updateMerchant(database.db, link.merchant.merchantId, { webhookEvents: ['invoice.issued', 'invoice.rejected'] });
+    const id = held[0]!.invoiceId;
+    factus.fail({ kind: 'dian', rule: 'FAD06' });
+    await issueDueInvoices(database.db, { ids: [id] });
+    restoreInvoiceQueue();
+    await retryInvoice(database.db, link.merchant.merchantId, id);
+    await deliveriesSettled();
+
+    const bodies = (await invoiceEvents(link.subscriptionPlanId)).map((e) => lifecyclePayloadSchema.parse(JSON.parse(e.body)));
+    expect(bodies.map((b) => b.event)).toEqual(['invoice.rejected', 'invoice.issued']);
+    const [rejected, issued] = bodies;
+    expect(rejected!.data.invoice).toMatchObject({ id, kind: 'INVOICE', subscriptionTransactionId: transactionId, status: 'REJECTED', number: null });
+    expect(rejected!.data.invoice!.errors).toEqual([expect.objectContaining({ rule: 'FAD06' })]);
+    const row = await rowOf(id);
+    expect(issued!.data).toMatchObject({ subscriptionPlanId: link.subscriptionPlanId, status: 'ACTIVE' });
+    expect(issued!.data.invoice).toMatchObject({ id, status: 'ISSUED', number: row.number, cufe: row.cufe, total: 4_990_000, errors: [] });
+  });
+
+  it('sends nothing to a merchant who did not choose them, nor to one pinned before 2026-11-28', async () => {
+    const held = holdInvoiceHandOffs();
+    const quiet = await approvedCharge('factus');
+    const pinned = await approvedCharge('factus');
+    await updateMerchant(database.db, pinned.link.merchant.merchantId, { webhookEvents: ['invoice.issued', 'invoice.rejected'], apiVersion: '2026-11-26' });
+    expect(await issueDueInvoices(database.db, { ids: held.map((h) => h.invoiceId) })).toMatchObject({ issued: 2 });
+    await deliveriesSettled();
+    for (const { link, transactionId } of [quiet, pinned]) {
+      expect((await invoiceOf(transactionId)).status).toBe('ISSUED');
+      expect(await invoiceEvents(link.subscriptionPlanId)).toEqual([]);
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '@/db/client';
 import { cancelUnvalidatedInvoice, claimDueInvoices, finishInvoice, getInvoice, type InvoiceRow, type NewInvoice, reserveCallerNumber } from '@/db/queries/invoices';
 import { getMerchant } from '@/db/queries/merchants';
+import { getPlanForMerchant } from '@/db/queries/plans';
 import { createEInvoiceProvider } from '@/lib/einvoicing';
 import { bogotaDate } from '@/lib/einvoicing/dates';
 import { type Buyer, type CallerNumbering, creditNoteDraft, EInvoiceDraftError, invoiceDraft } from '@/lib/einvoicing/draft';
@@ -10,8 +11,11 @@ import { EInvoiceAuthError, type EInvoiceProvider, EInvoiceRetryableError, type 
 import { sendWaitingReceipt } from '@/lib/email/send';
 import { env } from '@/lib/env';
 import { errorFields, log } from '@/lib/log';
+import type { Outbox } from '@/lib/outbox';
 import { inTransaction } from '@/lib/unit-of-work';
+import { recordLifecycleEvent } from '@/lib/webhooks/events';
 import { insertCreditNote } from './documents';
+import { invoiceView } from './schemas';
 import { openSettings } from './settings';
 
 // Issuing electronic invoices and credit notes (docs/einvoicing.md#issuing) for the hand-off, the
@@ -128,6 +132,7 @@ async function finish(db: Db, row: InvoiceRow, claim: string, result: IssueResul
         issuedAt: now,
       });
       if (!done) return 'lost';
+      await noteDecided(tx, outbox, done, now);
       if (done.kind === 'INVOICE' && done.voidedAt) await insertCreditNote(tx, outbox, done, now);
       return 'issued';
     }
@@ -137,8 +142,16 @@ async function finish(db: Db, row: InvoiceRow, claim: string, result: IssueResul
       await cancelUnvalidatedInvoice(tx, done.id, now);
       return 'cancelled';
     }
+    await noteDecided(tx, outbox, done, now);
     return 'rejected';
   });
+}
+
+/** DIAN's answer as the merchant's opt-in `invoice.issued` or `invoice.rejected` event. */
+async function noteDecided(tx: Db, outbox: Outbox, row: InvoiceRow, now: Date): Promise<void> {
+  const plan = await getPlanForMerchant(tx, { merchantId: row.merchantId, planId: row.planId });
+  if (!plan) return;
+  await recordLifecycleEvent(tx, outbox, plan, row.status === 'ISSUED' ? 'invoice.issued' : 'invoice.rejected', now, { invoice: invoiceView(row) });
 }
 
 /** A voided charge's invoice that an issuer may have sent: issued after all, it is recorded (and annulled); otherwise cancelled. */

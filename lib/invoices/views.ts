@@ -1,34 +1,17 @@
 import type { z } from 'zod';
 import type { Db } from '@/db/client';
-import { getInvoiceForMerchant, type InvoiceRow, listInvoices, reopenInvoice } from '@/db/queries/invoices';
+import { getInvoiceForMerchant, listInvoices, reopenInvoice } from '@/db/queries/invoices';
 import { getPlanForMerchant } from '@/db/queries/plans';
 import { ApiError } from '@/lib/api/errors';
 import { findMerchantPlan } from '@/lib/api/find-plan';
 import { findOwned } from '@/lib/api/ownership';
 import { RETRY_WINDOW_MS } from './documents';
 import { invoiceQueue } from './hand-off';
-import { type InvoiceView, invoiceSchema, type listInvoicesQuerySchema } from './schemas';
+import { type InvoiceView, invoiceView, type listInvoicesQuerySchema } from './schemas';
+
 
 // A merchant's electronic invoices as the API and the portal show them (docs/api.md#invoices), and
 // the retry of one DIAN rejected or the provider never answered.
-
-export function invoiceView(row: InvoiceRow): InvoiceView {
-  return invoiceSchema.parse({
-    id: row.id,
-    kind: row.kind,
-    subscriptionTransactionId: row.transactionId,
-    invoiceId: row.invoiceId,
-    status: row.status,
-    number: row.number,
-    cufe: row.cufe,
-    qrUrl: row.qrUrl,
-    total: row.total,
-    iva: row.ivaAmount,
-    period: row.periodStart && row.periodEnd ? { start: row.periodStart, end: row.periodEnd } : null,
-    issuedAt: row.issuedAt?.toISOString() ?? null,
-    errors: row.errors,
-  });
-}
 
 export async function listMerchantInvoices(db: Db, merchantId: string, query: z.infer<typeof listInvoicesQuerySchema>) {
   const planId = query.subscriptionPlanId;

@@ -216,6 +216,8 @@ export const lifecycleExample = (event: LifecyclePayload['event']) =>
       ...(event === 'charge.refund_due'
         ? { refund: { subscriptionTransactionId: IDS.transaction, transactionId: IDS.gatewayTransaction, amount: 150000, paymentMethodType: 'PSE' as const, chargeDate: PAID_AT } }
         : {}),
+      ...(event === 'invoice.issued' ? { invoice: invoiceExample } : {}),
+      ...(event === 'invoice.rejected' ? { invoice: rejectedInvoiceExample } : {}),
     },
     timestamp: Date.parse('2026-11-21T15:06:43.020Z'),
   }) satisfies LifecyclePayload;
@@ -297,4 +299,15 @@ export const invoiceExample = {
   period: { start: '2026-11-21', end: '2026-12-20' },
   issuedAt: '2026-11-21T15:06:44.210Z',
   errors: [],
+};
+
+/** The same invoice as DIAN rejects it (in an invoice.rejected event). */
+export const rejectedInvoiceExample = {
+  ...invoiceExample,
+  status: 'REJECTED' as const,
+  number: null,
+  cufe: null,
+  qrUrl: null,
+  issuedAt: null,
+  errors: [{ rule: 'FAD06', message: 'El valor del CUFE no está calculado correctamente' }],
 };

@@ -49,6 +49,8 @@ const SCHEMAS = [
 
 const WEBHOOKS = [
   'charge.refund_due',
+  'invoice.issued',
+  'invoice.rejected',
   'subscription.activated',
   'subscription.cancelled',
   'subscription.charge.approved',

@@ -84,7 +84,7 @@ export async function recordLifecycleEvent(
   plan: Pick<PlanRow, 'id' | 'merchantId' | 'externalReference' | 'status' | 'nextChargeDate' | 'cancelReason'>,
   type: LifecycleEventType,
   now: Date = new Date(),
-  extra: Pick<LifecyclePayload['data'], 'renewal' | 'change' | 'trial' | 'cancelAt' | 'refund'> = {},
+  extra: Pick<LifecyclePayload['data'], 'renewal' | 'change' | 'trial' | 'cancelAt' | 'refund' | 'invoice'> = {},
 ): Promise<void> {
   const merchant = await getLifecycleEventSettings(tx, plan.merchantId);
   if (!merchant?.types.includes(type) || !lifecycleEventIn(type, merchant.apiVersion)) return;

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { type ApiVersion, forVersion, LATEST_API_VERSION, planStatus20261120 } from '../api-versions';
+import { invoiceSchema } from './invoice-view';
+
+export { INVOICE_KINDS, INVOICE_STATUSES, type InvoiceStatus } from './invoice-view';
 
 // The webhook body, defined once (docs/webhooks.md#payload): the outbox parses every body through it
 // and the OpenAPI document publishes it. No app imports: db/schema.ts reads the event names.
@@ -28,13 +31,19 @@ export const LIFECYCLE_EVENTS = {
   'subscription.trial_will_end': "A free trial ends in 3 days (or, for a shorter trial, when it starts): its first charge, data.trial.amount, is made at data.trial.endsAt",
   'charge.refund_due':
     'A renewal-link payment by PSE or Nequi was approved after its plan was cancelled or paused and cannot be voided: refund data.refund to the customer, then mark it refunded in the portal',
+  'invoice.issued': "DIAN validated a charge's electronic invoice or a void's credit note (data.invoice)",
+  'invoice.rejected': "DIAN rejected a charge's electronic invoice or a void's credit note: data.invoice.errors says why; fix it and retry it in the portal",
 } as const;
 
 export type LifecycleEventType = keyof typeof LIFECYCLE_EVENTS;
 export const LIFECYCLE_EVENT_TYPES = Object.keys(LIFECYCLE_EVENTS) as [LifecycleEventType, ...LifecycleEventType[]];
 
 /** Events that arrived with a later API version: a merchant pinned before it never gets them, chosen or not. */
-const LIFECYCLE_EVENT_SINCE: Partial<Record<LifecycleEventType, ApiVersion>> = { 'charge.refund_due': '2026-11-28' };
+const LIFECYCLE_EVENT_SINCE: Partial<Record<LifecycleEventType, ApiVersion>> = {
+  'charge.refund_due': '2026-11-28',
+  'invoice.issued': '2026-11-28',
+  'invoice.rejected': '2026-11-28',
+};
 
 export function lifecycleEventIn(type: LifecycleEventType, version: ApiVersion): boolean {
   const since = LIFECYCLE_EVENT_SINCE[type];
@@ -133,6 +142,9 @@ export const lifecyclePayloadSchema = z
         })
         .optional()
         .describe('charge.refund_due only, API version 2026-11-28 on: the late payment owed back to the customer (docs/billing.md#refund-due)'),
+      invoice: invoiceSchema
+        .optional()
+        .describe('invoice.issued and invoice.rejected only, API version 2026-11-28 on: the document as GET /merchants/invoices/{id} answers it (docs/einvoicing.md)'),
     }),
     timestamp: epochMs.describe('When this event was sent, epoch milliseconds'),
   })
@@ -182,7 +194,7 @@ export function webhookPayloadIn(version: ApiVersion): z.ZodType {
 const lifecyclePayload20261126 = z
   .object({
     ...lifecyclePayloadSchema.shape,
-    data: lifecyclePayloadSchema.shape.data.omit({ cancelAt: true, refund: true }).extend({
+    data: lifecyclePayloadSchema.shape.data.omit({ cancelAt: true, refund: true, invoice: true }).extend({
       change: lifecyclePayloadSchema.shape.data.shape.change.unwrap().omit({ quantity: true }).optional(),
     }),
   })

@@ -277,7 +277,7 @@ export type PriceChangeRequest = {
 
 /** The body of a lifecycle webhook, sent only to merchants who chose these events (docs/customers.md#lifecycle-events) */
 export type SubscriptionLifecycleEvent = {
-  event: "subscription.activated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.payment_method_updated" | "subscription.updated" | "subscription.renewal_due" | "subscription.trial_will_end" | "charge.refund_due";
+  event: "subscription.activated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.payment_method_updated" | "subscription.updated" | "subscription.renewal_due" | "subscription.trial_will_end" | "charge.refund_due" | "invoice.issued" | "invoice.rejected";
   data: {
     /** The plan id returned at link creation (sub_…) */
     subscriptionPlanId: string;
@@ -334,6 +334,8 @@ export type SubscriptionLifecycleEvent = {
       /** When it was paid, epoch milliseconds */
       chargeDate: number;
     };
+    /** invoice.issued and invoice.rejected only, API version 2026-11-28 on: the document as GET /merchants/invoices/{id} answers it (docs/einvoicing.md) */
+    invoice?: Invoice;
   };
   /** When this event was sent, epoch milliseconds */
   timestamp: number;
@@ -512,7 +514,7 @@ export type WebhookEventPage = {
 export type WebhookEventRecord = {
   /** evt_…, also sent as X-Webhook-Id */
   id: string;
-  event: "subscription.charge.approved" | "subscription.charge.declined" | "subscription.charge.error" | "subscription.charge.voided" | "subscription.activated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.payment_method_updated" | "subscription.updated" | "subscription.renewal_due" | "subscription.trial_will_end" | "charge.refund_due";
+  event: "subscription.charge.approved" | "subscription.charge.declined" | "subscription.charge.error" | "subscription.charge.voided" | "subscription.activated" | "subscription.paused" | "subscription.resumed" | "subscription.cancelled" | "subscription.payment_method_updated" | "subscription.updated" | "subscription.renewal_due" | "subscription.trial_will_end" | "charge.refund_due" | "invoice.issued" | "invoice.rejected";
   subscriptionPlanId: string;
   /** The transaction a charge event (or charge.refund_due) reports; null for a lifecycle event */
   subscriptionTransactionId: string | null;

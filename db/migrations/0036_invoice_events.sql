@@ -1,0 +1,3 @@
+-- The opt-in events invoice.issued and invoice.rejected (docs/einvoicing.md#where-it-shows).
+ALTER TABLE "webhook_events" DROP CONSTRAINT "webhook_events_type_check";--> statement-breakpoint
+ALTER TABLE "webhook_events" ADD CONSTRAINT "webhook_events_type_check" CHECK (type in ('subscription.charge.approved', 'subscription.charge.declined', 'subscription.charge.error', 'subscription.charge.voided', 'subscription.activated', 'subscription.paused', 'subscription.resumed', 'subscription.cancelled', 'subscription.payment_method_updated', 'subscription.updated', 'subscription.renewal_due', 'subscription.trial_will_end', 'charge.refund_due', 'invoice.issued', 'invoice.rejected'));
