@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { createTestCertificates } from './test/tls';
-import { ADMIN_API_TOKEN, BASE_URL, E2E_PORT, INNGEST_STUB, SHORT_LIVED_PORT, SHORT_LIVED_TTL_SECONDS, SHORT_LIVED_URL, SMTP_PORT, WOMPI_DOUBLE } from './e2e/fixtures';
+import { ADMIN_API_TOKEN, ALEGRA_DOUBLE, BASE_URL, E2E_PORT, FACTUS_DOUBLE, INNGEST_STUB, SHORT_LIVED_PORT, SHORT_LIVED_TTL_SECONDS, SHORT_LIVED_URL, SMTP_PORT, WOMPI_DOUBLE } from './e2e/fixtures';
 
 const CI = Boolean(process.env.CI);
 const DATABASE_URL = process.env.DATABASE_URL?.trim();
@@ -157,6 +157,11 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
     },
+    ...[
+      // The e-invoicing providers, played by their local doubles (docs/einvoicing.md#the-doubles).
+      `npx tsx test/factus-double.ts --port ${FACTUS_DOUBLE.port}`,
+      `npx tsx test/alegra-double.ts --port ${ALEGRA_DOUBLE.port}`,
+    ].map((command) => ({ command, port: Number(command.split(' ').at(-1)), reuseExistingServer: false, timeout: 60_000, stdout: 'ignore' as const, stderr: 'pipe' as const })),
     {
       // Customer e-mails (docs/customers.md#e-mails) arrive at a real SMTP server on loopback, which
       // keeps each in a folder every journey reads (e2e/mailbox.ts).
@@ -179,6 +184,8 @@ export default defineConfig({
       env: {
         ...serverEnv(E2E_PORT, BASE_URL, 'main'),
         WOMPI_API_URL: WOMPI_DOUBLE.url,
+        FACTUS_API_URL: FACTUS_DOUBLE.url,
+        ALEGRA_API_URL: ALEGRA_DOUBLE.url,
         // Customer e-mails go to the loopback SMTP server above.
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         EMAIL_FROM: 'Gimnasio Norte <pagos@servicepay.test>',

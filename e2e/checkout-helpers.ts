@@ -146,6 +146,15 @@ export function payButton(page: Checkout) {
   return page.getByRole('button', { name: /^Pagar/ });
 }
 
+/** The sandbox's card form without JavaScript: filled and posted as plain HTML (no hydration to wait for). */
+export async function payWithoutScript(page: Page, number: string) {
+  await page.getByLabel(LABELS.cardNumber).fill(number);
+  await page.getByLabel(LABELS.cardExpiry).fill(FUTURE_EXPIRY);
+  await page.getByLabel(LABELS.cardCvc).fill('123');
+  await page.getByLabel(LABELS.cardHolder).fill('Ana Gómez');
+  await payButton(page).click();
+}
+
 export async function pay(page: Checkout, card: CardEntry) {
   await fillCard(page, card);
   await payButton(page).click();

@@ -35,6 +35,14 @@ export const WOMPI_DOUBLE = {
  */
 export const SMTP_PORT = E2E_PORT + 4;
 
+/**
+ * The local doubles of the e-invoicing providers (test/factus-double.ts, test/alegra-double.ts,
+ * docs/einvoicing.md#the-doubles), run as processes beside the main server, which issues through
+ * them (FACTUS_API_URL, ALEGRA_API_URL). A journey adds its own account (`/__control/accounts`).
+ */
+export const FACTUS_DOUBLE = { port: E2E_PORT + 5, url: `http://127.0.0.1:${E2E_PORT + 5}` };
+export const ALEGRA_DOUBLE = { port: E2E_PORT + 6, origin: `http://127.0.0.1:${E2E_PORT + 6}`, url: `http://127.0.0.1:${E2E_PORT + 6}/e-provider/col/v1` };
+
 /** Every request to one of this app's servers (main and short-lived), by URL. */
 const OWN_ORIGINS = new RegExp(`^http://127\\.0\\.0\\.1:(${E2E_PORT}|${SHORT_LIVED_PORT})/`);
 

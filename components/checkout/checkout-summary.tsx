@@ -4,6 +4,7 @@ import type { CheckoutPageSession } from '@/lib/checkout/session';
 import { everyInterval, trialOffer } from '@/lib/i18n/interval';
 import { formatLongDate } from '@/lib/i18n/format';
 import styles from './checkout.module.css';
+import { BuyerForm, type BuyerFormProps } from './buyer-form';
 import { DiscountLines, type PromotionForm, PromotionCodeForm } from './checkout-discount';
 
 // What is being paid, to whom, and for whom: everything the merchant's link already says, shown
@@ -12,9 +13,10 @@ import { DiscountLines, type PromotionForm, PromotionCodeForm } from './checkout
 /**
  * `note` replaces the link's validity line (a renewal link says what period it pays, and until
  * when). With a coupon the price is what is paid today (with a trial ahead, its first charge), the coupon's lines below it; `promotion`
- * (a payable link that takes codes) adds the code form.
+ * (a payable link that takes codes) adds the code form; `buyer` (a merchant that invoices, before the
+ * first payment) the "Factura a nombre de…" form.
  */
-export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lang; showExpiry: boolean; note?: string; promotion?: PromotionForm }) {
+export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lang; showExpiry: boolean; note?: string; promotion?: PromotionForm; buyer?: BuyerFormProps | null }) {
   const { session, lang } = props;
   const copy = checkoutCopy(lang);
   // A free trial not yet started (docs/billing.md#trials): nothing is charged today.
@@ -94,6 +96,7 @@ export function CheckoutSummary(props: { session: CheckoutPageSession; lang: Lan
       {props.showExpiry && !props.note ? (
         <p className={styles.fine}>{fill(copy.validUntil, { date: formatExpiry(session.expiresAt, lang) })}</p>
       ) : null}
+      {props.buyer ? <BuyerForm {...props.buyer} /> : null}
     </section>
   );
 }

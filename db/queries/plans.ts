@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import { type Db, preparedFor, prepareSql, queryRows } from '../client';
-import { customers, OPEN_PLAN_STATUSES, subscriptionPlans, transactions } from '../schema';
+import { customers, type ID_TYPES, OPEN_PLAN_STATUSES, subscriptionPlans, transactions } from '../schema';
 import { firstRow } from './first-row';
 import { clockScope } from './test-clocks';
 
@@ -419,6 +419,26 @@ export async function setCustomerLang(db: Db, planId: string, lang: 'es' | 'en')
 }
 
 /** Replaces the saved payment method renewals charge. */
+/** Who the plan's later invoices are made out to (docs/einvoicing.md#the-buyer); null: the final consumer. */
+export async function setPlanBuyer(
+  db: Db,
+  planId: string,
+  buyer: { taxId: { type: (typeof ID_TYPES)[number]; number: string; dv: number | null }; legalName: string } | null,
+): Promise<PlanRow> {
+  const [row] = await db
+    .update(subscriptionPlans)
+    .set({
+      customerTaxIdType: buyer?.taxId.type ?? null,
+      customerTaxIdNumber: buyer?.taxId.number ?? null,
+      customerTaxIdDv: buyer?.taxId.dv ?? null,
+      customerLegalName: buyer?.legalName ?? null,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(subscriptionPlans.id, planId))
+    .returning();
+  return row!;
+}
+
 export async function setPaymentMethodToken(db: Db, planId: string, token: string): Promise<PlanRow> {
   const [row] = await db.update(subscriptionPlans).set({ paymentMethodToken: token, updatedAt: sql`now()` }).where(eq(subscriptionPlans.id, planId)).returning();
   return row!;

@@ -8,6 +8,7 @@ import { getPendingTransaction, getPlanByToken } from '@/db/queries/transactions
 import { ApiError } from '@/lib/api/errors';
 import { type BillingInterval, intervalOf } from '@/lib/calendar/interval';
 import { chargesOf } from '@/lib/coupons/discount';
+import { invoicesOn, planBuyerOf } from '@/lib/invoices/buyer';
 import { CHECKOUT_TOKEN_PATTERN } from '@/lib/widget/protocol';
 import type { checkoutSessionSchema } from './schemas';
 
@@ -99,6 +100,8 @@ export async function loadCheckoutPage(db: Db, token: string, now: Date = new Da
     subscriptionPlanId: found.plan.id,
     pendingPaymentId: pending && ours ? pending.id : null,
     cancelReason: found.plan.cancelReason,
+    /** "Factura a nombre de…" (docs/einvoicing.md#the-buyer): offered before the plan's first payment when its merchant invoices. */
+    buyer: !found.link && found.plan.status === 'PENDING_ACTIVATION' && (await invoicesOn(db, found.plan.merchantId)) ? { current: planBuyerOf(found.plan) } : null,
     /** False while the merchant is suspended: the page shows `unavailable` (docs/operations.md#suspending-a-merchant). */
     merchantActive: found.merchantStatus === 'ACTIVE',
   };

@@ -12,7 +12,8 @@ import { MANAGE_COPY } from './manage-i18n';
 import type { PlanRow } from '@/db/queries/plans';
 import { chargedUntilCancelled } from '@/lib/plans/cancel-at';
 import { MANAGE_TOKEN_PATTERN } from '@/lib/auth/manage-links';
-import { cancelAtPeriodEndByCustomer, cancelByCustomer, keepByCustomer, REPLACEMENT_UNAVAILABLE, replacePaymentMethod } from './self-service';
+import { buyerQuery, readBuyerForm } from '@/lib/invoices/buyer';
+import { cancelAtPeriodEndByCustomer, cancelByCustomer, changeBuyerByCustomer, keepByCustomer, REPLACEMENT_UNAVAILABLE, replacePaymentMethod } from './self-service';
 
 // The manage page's forms (docs/customers.md#the-manage-page): plain form posts, with or without
 // JavaScript. The page sends no referrer, so they come with `Origin: null`, which Server Actions
@@ -29,9 +30,9 @@ function seeOther(location: string): Response {
   return new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' } });
 }
 
-/** Back to the page, saying what happened, in the page's language. */
+/** Back to the page, saying what happened, in the page's language (the buyer's form: at its section). */
 function back(token: string, lang: string, outcome: Outcome): Response {
-  return seeOther(`/manage/${token}?${new URLSearchParams({ ...outcome, ...(lang === 'en' ? { lang } : {}) })}`);
+  return seeOther(`/manage/${token}?${new URLSearchParams({ ...outcome, ...(lang === 'en' ? { lang } : {}) })}${'buyer' in outcome ? '#buyer' : ''}`);
 }
 
 function refused(lang: string): Response {
@@ -55,7 +56,7 @@ async function readForm(req: Request): Promise<Form | null> {
   }
 }
 
-type Outcome = { done: string } | { problem: string };
+type Outcome = { done: string } | { problem: string } | ReturnType<typeof buyerQuery>;
 type Handle = (form: Form, token: string) => Promise<Outcome>;
 
 /** One form post: origin, token and body checked, then `handle`, then back to the page. */
@@ -139,6 +140,22 @@ export function replaceMethodWithForm(db: Db, processors: ProcessorSource, { req
       return { done: result.openRenewal ? 'methodWithRenewal' : 'method' };
     } catch (error) {
       return { problem: error instanceof ApiError && error.message === REPLACEMENT_UNAVAILABLE ? 'unavailable' : problemOf(error) };
+    }
+  });
+}
+
+/** POST /manage/<token>/buyer: who later invoices are made out to, or (`intent=remove`) the final consumer again. */
+export function changeBuyerWithForm(db: Db, { req, token }: { req: Request; token: string }): Promise<Response> {
+  return answerForm(req, token, async (form): Promise<Outcome> => {
+    const remove = field(form, 'intent') === 'remove';
+    const reading = remove ? null : readBuyerForm((name) => field(form, name));
+    if (reading && !reading.ok) return buyerQuery(reading.problem, reading.expected);
+    try {
+      await changeBuyerByCustomer(db, token, reading?.buyer ?? null);
+      return buyerQuery(remove ? 'removed' : 'saved');
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'conflict') return buyerQuery('unavailable');
+      return { problem: problemOf(error) };
     }
   });
 }

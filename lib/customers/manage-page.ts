@@ -11,6 +11,7 @@ import { findManagedPlan, recordCustomerLang, recordManageLinkUse } from '@/lib/
 import { isProductionDeployment } from '@/lib/processors';
 import { cancelAtFields } from '@/lib/plans/views';
 import { chargedUntilCancelled } from '@/lib/plans/cancel-at';
+import { invoicesOn, planBuyerOf } from '@/lib/invoices/buyer';
 
 // What the manage page (docs/customers.md#the-manage-page) shows and offers, loaded in one place;
 // opening it counts the link's use and keeps a language the customer picked.
@@ -42,6 +43,8 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
   // lib/customers/self-service.ts allows.
   const changeable = plan.modality === 'RECURRING' && (plan.status === 'TRIALING' || plan.status === 'ACTIVE' || plan.status === 'PAUSED');
   const cancellable = plan.status === 'PENDING_ACTIVATION' || plan.status === 'TRIALING' || plan.status === 'ACTIVE' || plan.status === 'PAUSED';
+  // Who later invoices are made out to (docs/einvoicing.md#the-buyer): changeable while the plan can still be charged.
+  const buyer = cancellable && (await invoicesOn(db, plan.merchantId)) ? { current: planBuyerOf(plan) } : null;
   const endsAt = cancelAtFields(plan)?.cancelAt ?? null;
   // In a minimum term (docs/billing.md#minimum-term) a cancel takes effect at its end, and nothing sooner is offered.
   const termEnd = cancellable ? (termEndOf(plan, new Date())?.getTime() ?? null) : null;
@@ -68,6 +71,8 @@ export async function loadManagePage(db: Db, token: string, { chosenLang, confir
     monthly: interval !== null && isMonthly(interval),
     changeable,
     cancellable,
+    /** The "Factura a nombre de…" form and what it shows saved (null: not offered). */
+    buyer,
     /** When a scheduled cancellation takes effect (null: none is scheduled); until then the customer may keep the plan. */
     endsAt,
     /** When the plan would end if cancelled at the end of its period (null: that is not offered now). */

@@ -11,6 +11,7 @@ import { termEndOf } from '@/lib/calendar/schedule';
 import { findManagedPlan } from '@/lib/auth/manage-links';
 import { inTransaction } from '@/lib/unit-of-work';
 import { notePlanChange, wasPaid } from '@/lib/notices';
+import { changePlanBuyer, type PlanBuyer } from '@/lib/invoices/buyer';
 
 // What the customer does on /manage/<token> (docs/customers.md): cancel (immediate, docs/states.md, unless a minimum term runs)
 // and replace the payment method renewals charge. Each checks the token again, takes the plan's
@@ -90,4 +91,10 @@ export async function replacePaymentMethod(
     const open = await getOpenRenewalLink(tx, locked.id);
     return { plan: updated, ...(open ? { openRenewal: { expiresAt: open.expiresAt } } : {}) };
   });
+}
+
+/** Who the plan's later invoices are made out to (docs/einvoicing.md#the-buyer); null: the final consumer. */
+export async function changeBuyerByCustomer(db: Db, token: string, buyer: PlanBuyer | null, now: Date = new Date()): Promise<PlanRow> {
+  const plan = await planOfToken(db, token, now);
+  return changePlanBuyer(db, { planId: plan.id, statuses: ['PENDING_ACTIVATION', 'TRIALING', 'ACTIVE', 'PAUSED'], buyer });
 }

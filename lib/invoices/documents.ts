@@ -9,6 +9,7 @@ import { type LineInput, priceLine, totalsOf } from '@/lib/einvoicing/money';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
 import { chargeLines } from '@/lib/receipts/lines';
+import { planBuyerOf } from './buyer';
 import { ivaOfColumn } from './settings';
 
 // Writing electronic invoices in the unit of work of the change that causes them
@@ -28,13 +29,9 @@ const newDocument = (now: Date) => ({ id: createId('inv', now.getTime()), retryU
 
 /** Who the plan's invoices are made out to: its tax id and legal name, or the final consumer. */
 export function buyerOf(plan: PlanRow): Buyer {
-  if (!plan.customerTaxIdType || !plan.customerTaxIdNumber) return finalConsumer(plan.customerEmail);
-  const name = plan.customerLegalName ?? ([plan.customerFirstName, plan.customerLastName].filter(Boolean).join(' ') || plan.customerEmail);
-  return {
-    taxId: { type: plan.customerTaxIdType, number: plan.customerTaxIdNumber, dv: plan.customerTaxIdType === 'NIT' ? plan.customerTaxIdDv : null },
-    legalName: name,
-    email: plan.customerEmail,
-  };
+  const named = planBuyerOf(plan);
+  if (!named) return finalConsumer(plan.customerEmail);
+  return { taxId: named.taxId, legalName: named.legalName || plan.customerEmail, email: plan.customerEmail };
 }
 
 /** The days a charge pays for: its period by the plan's interval; a proration, the rest of the current one. */

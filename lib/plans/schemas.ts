@@ -3,8 +3,7 @@ import { planStatus20261120 } from '@/lib/api-versions';
 import { ID_TYPES, MAX_TRIAL_DAYS, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUSES } from '@/db/schema';
 import { INTERVAL_UNITS, MAX_INTERVAL_COUNT } from '@/lib/calendar/interval';
 import { planCouponSchema } from '@/lib/coupons/schemas';
-import { FINAL_CONSUMER_ID } from '@/lib/einvoicing/draft';
-import { readNit } from '@/lib/einvoicing/nit';
+import { readTaxId, type TaxIdProblem } from '@/lib/einvoicing/tax-id';
 
 // The merchant API's bodies (docs/api.md#create-a-payment-link, docs/api.md#plan-status, docs/api.md#checkout-session, docs/api.md#plan-record, docs/api.md#create-a-payment-link, docs/api.md#plan-status). Handlers parse with these, replies are
 // built from them, and the OpenAPI document is generated from them.
@@ -64,6 +63,16 @@ const customerSchema20261120 = z.object(customerFields, anObject).superRefine(id
  * 2026-11-28: a NIT is read with or without its check digit (900559088-2), which is computed and
  * checked; other documents are kept whole.
  */
+const TAX_ID_REFUSAL: Record<TaxIdProblem, string> = {
+  type: 'must be one of CC, NIT, CE, PP',
+  required: 'is required',
+  final_consumer: "is the final consumer's: leave taxId out instead",
+  nit: 'must be a NIT: 5 to 15 digits, optionally followed by - and its check digit',
+  check_digit: "has a wrong check digit: this NIT's is {dv}",
+  cc: "must be the cédula's digits",
+  document: 'must be 3 to 20 letters and digits',
+};
+
 const taxIdSchema = z
   .object(
     {
@@ -76,21 +85,10 @@ const taxIdSchema = z
     anObject,
   )
   .transform((id, ctx) => {
-    const number = id.number.trim();
-    const refuse = (message: string) => {
-      ctx.addIssue({ code: 'custom', path: ['number'], message });
-      return z.NEVER;
-    };
-    if (number.replace(/[.\s-]/g, '') === FINAL_CONSUMER_ID) return refuse("is the final consumer's: leave taxId out instead");
-    if (id.type === 'NIT') {
-      const read = readNit(number);
-      if (!read.ok && read.reason === 'check_digit') return refuse(`has a wrong check digit: this NIT's is ${read.expected}`);
-      if (!read.ok) return refuse('must be a NIT: 5 to 15 digits, optionally followed by - and its check digit');
-      return { type: id.type, number: read.number, dv: read.dv };
-    }
-    if (id.type === 'CC' && !/^[1-9]\d{2,11}$/.test(number)) return refuse("must be the cédula's digits");
-    if (id.type !== 'CC' && !/^[A-Za-z0-9]{3,20}$/.test(number)) return refuse('must be 3 to 20 letters and digits');
-    return { type: id.type, number, dv: null };
+    const read = readTaxId(id.type, id.number);
+    if (read.ok) return read.taxId;
+    ctx.addIssue({ code: 'custom', path: ['number'], message: TAX_ID_REFUSAL[read.problem].replace('{dv}', String(read.expected)) });
+    return z.NEVER;
   })
   .meta({ id: 'CustomerTaxId', description: 'The document the invoices name the buyer by (electronic invoicing, API version 2026-11-28)' });
 

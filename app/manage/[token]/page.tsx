@@ -10,6 +10,8 @@ import { requestLang } from '@/app/pay/[token]/lang';
 import { MANAGE_COPY } from '@/lib/customers/manage-i18n';
 import { loadManagePage } from '@/lib/customers/manage-page';
 import { WompiMethodForm } from '@/components/customers/wompi-method-form';
+import { BuyerForm } from '@/components/checkout/buyer-form';
+import { buyerOutcomeOf } from '@/lib/invoices/buyer';
 import { ScrollTable } from '@/components/scroll-table';
 import { checkoutCopy } from '@/lib/checkout/i18n';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
@@ -37,7 +39,7 @@ export default async function ManagePage({ params, searchParams }: Props) {
     confirmCancel: firstParam(query.cancel) === 'confirm',
   });
   if (!page) notFound();
-  const { plan, merchantName, processorType, charges, invoices, nextCharge: next, trial, interval, monthly, changeable, cancellable, endsAt, periodEnd, termEnd, chargedUntilEnd, confirming, wompi, sandboxForms } = page;
+  const { plan, merchantName, processorType, charges, invoices, nextCharge: next, trial, interval, monthly, changeable, cancellable, buyer, endsAt, periodEnd, termEnd, chargedUntilEnd, confirming, wompi, sandboxForms } = page;
   const done = firstParam(query.done);
   const problem = firstParam(query.problem);
   const langQuery = lang === 'en' ? '?lang=en' : '';
@@ -181,6 +183,9 @@ export default async function ManagePage({ params, searchParams }: Props) {
             ))}
           </ScrollTable>
         </section>
+      )}
+      {buyer && (
+        <BuyerForm lang={lang} action={`/manage/${token}/buyer`} current={buyer.current} outcome={buyerOutcomeOf(query)} context="manage" hidden={hidden} className={styles.card} />
       )}
       {changeable && (
         <section className={styles.card} aria-labelledby="replace">

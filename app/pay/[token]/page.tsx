@@ -7,13 +7,16 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { CheckoutForm, type CheckoutFormProps } from '@/components/checkout/checkout-form';
+import { type BuyerFormProps } from '@/components/checkout/buyer-form';
 import { type PromotionForm } from '@/components/checkout/checkout-discount';
 import { CheckoutNotice } from '@/components/checkout/checkout-notice';
 import { CheckoutSummary } from '@/components/checkout/checkout-summary';
 import { EmbedBridge } from '@/components/checkout/embed-bridge';
 import { getDb } from '@/db/client';
 import { ApiError } from '@/lib/api/errors';
+import { buyerFormAction } from '@/lib/checkout/buyer-form';
 import { cardFormAction, type FormReturn, formReturnOf } from '@/lib/checkout/card-form';
+import { buyerOutcomeOf } from '@/lib/invoices/buyer';
 import { embedTargetOrigin } from '@/lib/checkout/embed';
 import { checkoutCopy, fill, type FormCopy, formCopy, formatCop, formatExpiry, type Lang, LANG_TAG } from '@/lib/checkout/i18n';
 import { methodsCopy } from '@/lib/checkout/methods-i18n';
@@ -55,7 +58,7 @@ async function pageOf(token: string) {
 export default async function CheckoutPage({ params, searchParams }: PageProps) {
   const [{ token }, query] = await Promise.all([params, searchParams]);
   const lang = await requestLang(query.lang);
-  const { session, expired, subscriptionPlanId, pendingPaymentId, late, merchantActive } = await pageOf(token);
+  const { session, expired, subscriptionPlanId, pendingPaymentId, late, merchantActive, buyer } = await pageOf(token);
   const target =
     firstParam(query[EMBED_PARAM]) === '1' ? embedTargetOrigin(firstParam(query[EMBED_ORIGIN_PARAM]), session.allowedDomains, env().APP_URL) : null;
   const nonce = (await headers()).get('x-nonce');
@@ -66,6 +69,7 @@ export default async function CheckoutPage({ params, searchParams }: PageProps) 
     action: cardFormAction(token, query),
     returned: formReturnOf(query),
     promotion: { action: promotionFormAction(token, query), outcome: promotionOutcomeOf(query.promotion) },
+    buyer: buyer ? { lang, action: buyerFormAction(token, query), current: buyer.current, outcome: buyerOutcomeOf(query), context: 'checkout' as const } : null,
   };
   const content = merchantActive ? await checkoutContent(token, lang, session, expired, form, resumePayment, late) : suspendedNotice(lang, session);
   if (!target || !nonce) return content;
@@ -134,7 +138,7 @@ async function checkoutContent(
   lang: Lang,
   session: CheckoutPageSession,
   expired: boolean,
-  form: { action: string; returned: FormReturn | null; promotion: PromotionForm },
+  form: { action: string; returned: FormReturn | null; promotion: PromotionForm; buyer: BuyerFormProps | null },
   resumePayment?: string,
   late?: 'APPROVED' | 'VOIDED' | null,
 ): Promise<ReactNode> {
@@ -209,7 +213,7 @@ async function checkoutContent(
       subscription={session.modality === 'SUBSCRIPTION'}
       resumePayment={resumePayment}
     >
-      <CheckoutSummary session={session} lang={lang} showExpiry note={renewal?.note} promotion={resumePayment ? undefined : form.promotion} />
+      <CheckoutSummary session={session} lang={lang} showExpiry note={renewal?.note} promotion={resumePayment ? undefined : form.promotion} buyer={resumePayment ? null : form.buyer} />
     </CheckoutForm>
   );
 }
