@@ -1,5 +1,6 @@
 // The plan page's customers' side (docs/customers.md): the e-mails sent to the customer with how
 // each attempt went, and how often the customer opened a manage link.
+import { Allowed } from '@/components/portal/allowed';
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
 import { MAX_EMAIL_ATTEMPTS } from '@/lib/email/attempts';
 import { fill } from '@/lib/i18n/format';
@@ -45,9 +46,11 @@ export function CustomerSide({ data, lang, resendEmail }: { data: CustomerSideDa
               <td>
                 {stateOf(e)}
                 {givenUp(e) ? (
-                  <ActionForm action={resendEmail} submit={c.emailResend} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
-                    <input type="hidden" name="emailId" value={e.id} />
-                  </ActionForm>
+                  <Allowed to="business">
+                    <ActionForm action={resendEmail} submit={c.emailResend} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
+                      <input type="hidden" name="emailId" value={e.id} />
+                    </ActionForm>
+                  </Allowed>
                 ) : null}
               </td>
             </tr>

@@ -1,6 +1,7 @@
 // Refunds due (docs/billing.md#refund-due): the flag beside a late PSE or Nequi payment's status, and
 // the card listing those still owed, each with its "mark as refunded" form (a plain form: it posts
 // without JavaScript too).
+import { Allowed } from '@/components/portal/allowed';
 import Link from 'next/link';
 import { formatCop } from '@/lib/i18n/format';
 import type { Lang } from '@/lib/i18n/locale';
@@ -54,9 +55,11 @@ export function RefundsDue({ refunds, lang, markRefunded }: { refunds: RefundDue
               </>
             )}
           </p>
-          <ActionForm action={markRefunded} submit={r.submit} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
-            <input type="hidden" name="transactionId" value={refund.id} />
-          </ActionForm>
+          <Allowed to="business">
+            <ActionForm action={markRefunded} submit={r.submit} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
+              <input type="hidden" name="transactionId" value={refund.id} />
+            </ActionForm>
+          </Allowed>
         </div>
       ))}
     </section>

@@ -1,5 +1,6 @@
 // Settings → Processor: the merchant's renewal settings, and the plans waiting for a renewal link to
 // be paid with the link to copy (docs/billing.md#renewal-links).
+import { Allowed } from '@/components/portal/allowed';
 import { CUSTOMER_PORTAL_COPY } from '@/lib/customers/portal-i18n';
 import { formatCop } from '@/lib/i18n/format';
 import type { Lang } from '@/lib/i18n/locale';
@@ -30,19 +31,21 @@ export function RenewalSettings(props: {
     <section className="card" aria-labelledby="renewals">
       <h2 id="renewals">{c.renewalsTitle}</h2>
       <p id="renewals-intro">{c.renewalsIntro}</p>
-      <ActionForm action={props.save} submit={c.renewalsSave} pending={props.pending} copy={props.copy}>
-        <label>
-          {c.reminderDays}
-          <input name="reminderDays" type="number" inputMode="numeric" min={1} max={10} step={1} required defaultValue={settings.reminderDays} />
-        </label>
-        <label>
-          {c.graceDays}
-          <input name="graceDays" type="number" inputMode="numeric" min={0} max={15} step={1} required defaultValue={settings.graceDays} />
-        </label>
-        <label className="checkbox">
-          <input name="renewalLadder" type="checkbox" defaultChecked={settings.renewalLadder} /> {c.renewalLadder}
-        </label>
-      </ActionForm>
+      <Allowed to="business">
+        <ActionForm action={props.save} submit={c.renewalsSave} pending={props.pending} copy={props.copy}>
+          <label>
+            {c.reminderDays}
+            <input name="reminderDays" type="number" inputMode="numeric" min={1} max={10} step={1} required defaultValue={settings.reminderDays} />
+          </label>
+          <label>
+            {c.graceDays}
+            <input name="graceDays" type="number" inputMode="numeric" min={0} max={15} step={1} required defaultValue={settings.graceDays} />
+          </label>
+          <label className="checkbox">
+            <input name="renewalLadder" type="checkbox" defaultChecked={settings.renewalLadder} /> {c.renewalLadder}
+          </label>
+        </ActionForm>
+      </Allowed>
     </section>
   );
 }

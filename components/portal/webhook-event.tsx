@@ -1,3 +1,4 @@
+import { Allowed } from '@/components/portal/allowed';
 import Link from 'next/link';
 import type { EventWithAttempts } from '@/db/queries/webhooks';
 import type { Lang } from '@/lib/i18n/locale';
@@ -35,9 +36,11 @@ export function WebhookEvent({ event, lang, t, link, resend }: { event: EventWit
           ]}
         />
       )}
-      <ActionForm action={resend} submit={a.resend} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
-        <input type="hidden" name="eventId" value={event.id} />
-      </ActionForm>
+      <Allowed to="events">
+        <ActionForm action={resend} submit={a.resend} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
+          <input type="hidden" name="eventId" value={event.id} />
+        </ActionForm>
+      </Allowed>
     </article>
   );
 }

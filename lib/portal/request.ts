@@ -1,4 +1,5 @@
 import { headers } from 'next/headers';
+import { cache } from 'react';
 import { forbidden, notFound, redirect } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { ApiError } from '@/lib/api/errors';
@@ -39,6 +40,9 @@ export async function requireUser(): Promise<PortalUser> {
   if (secondFactorMissing(user)) redirect(SECOND_FACTOR_PATH);
   return user;
 }
+
+/** The signed-in member's role, read once per request (components/portal/allowed.tsx). */
+export const memberRole = cache(async () => (await requireUser()).role);
 
 /** `requireUser` without the second-factor rule: the frame, Ajustes → Seguridad and its actions. */
 export async function requireAccount(): Promise<PortalUser> {

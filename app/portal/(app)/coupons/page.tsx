@@ -1,5 +1,6 @@
 // /portal/coupons (docs/portal.md#coupons): the merchant's coupons, a new one, deletion. Every form
 // is a server action, so all of it works without JavaScript.
+import { Allowed } from '@/components/portal/allowed';
 import { SelectField } from '@/components/portal/select-field';
 import { Card } from '@/components/portal/card';
 import { ActionForm } from '@/components/portal/action-form';
@@ -51,50 +52,54 @@ export default async function CouponsPage() {
             label: t.delete,
             hideLabel: true,
             cell: (c) => (
-              <ActionForm action={deleteCouponAction} submit={t.delete} pending={t.pending} copy={copy} danger warning={t.deleteWarning}>
-                <input type="hidden" name="couponId" value={c.id} />
-                <span className="visually-hidden">{fill(t.deleteCoupon, { code: c.code ?? c.id })}</span>
-              </ActionForm>
+              <Allowed to="business">
+                <ActionForm action={deleteCouponAction} submit={t.delete} pending={t.pending} copy={copy} danger warning={t.deleteWarning}>
+                  <input type="hidden" name="couponId" value={c.id} />
+                  <span className="visually-hidden">{fill(t.deleteCoupon, { code: c.code ?? c.id })}</span>
+                </ActionForm>
+              </Allowed>
             ),
           },
         ]}
       />
       <Card id="coupons-new" title={t.createTitle}>
-        <ActionForm action={createCouponAction} submit={t.create} pending={t.pending} copy={copy}>
-          <label>
-            {t.labels.code}
-            <input name="code" autoComplete="off" maxLength={40} aria-describedby="coupon-code-hint" />
-          </label>
-          <p id="coupon-code-hint" className="hint">
-            {t.codeHint}
-          </p>
-          <fieldset>
-            <legend>{t.labels.kind}</legend>
+        <Allowed to="business">
+          <ActionForm action={createCouponAction} submit={t.create} pending={t.pending} copy={copy}>
             <label>
-              <input type="radio" name="kind" value="percent" defaultChecked /> {t.labels.percent}
+              {t.labels.code}
+              <input name="code" autoComplete="off" maxLength={40} aria-describedby="coupon-code-hint" />
+            </label>
+            <p id="coupon-code-hint" className="hint">
+              {t.codeHint}
+            </p>
+            <fieldset>
+              <legend>{t.labels.kind}</legend>
+              <label>
+                <input type="radio" name="kind" value="percent" defaultChecked /> {t.labels.percent}
+              </label>
+              <label>
+                <input type="radio" name="kind" value="amount" /> {t.labels.amount}
+              </label>
+            </fieldset>
+            <label>
+              {t.labels.value}
+              <input name="value" inputMode="numeric" autoComplete="off" required />
+            </label>
+            <SelectField label={t.labels.duration} name="duration" defaultValue="once" options={(['once', 'repeating', 'forever'] as const).map((d) => ({ value: d, label: t.durations[d] }))} />
+            <label>
+              {t.labels.periods}
+              <input name="periods" inputMode="numeric" autoComplete="off" />
             </label>
             <label>
-              <input type="radio" name="kind" value="amount" /> {t.labels.amount}
+              {t.labels.maxRedemptions}
+              <input name="maxRedemptions" inputMode="numeric" autoComplete="off" />
             </label>
-          </fieldset>
-          <label>
-            {t.labels.value}
-            <input name="value" inputMode="numeric" autoComplete="off" required />
-          </label>
-          <SelectField label={t.labels.duration} name="duration" defaultValue="once" options={(['once', 'repeating', 'forever'] as const).map((d) => ({ value: d, label: t.durations[d] }))} />
-          <label>
-            {t.labels.periods}
-            <input name="periods" inputMode="numeric" autoComplete="off" />
-          </label>
-          <label>
-            {t.labels.maxRedemptions}
-            <input name="maxRedemptions" inputMode="numeric" autoComplete="off" />
-          </label>
-          <label>
-            {t.labels.redeemBy}
-            <input name="redeemBy" type="date" />
-          </label>
-        </ActionForm>
+            <label>
+              {t.labels.redeemBy}
+              <input name="redeemBy" type="date" />
+            </label>
+          </ActionForm>
+        </Allowed>
       </Card>
     </>
   );

@@ -1,6 +1,7 @@
 // /portal/invoices (docs/einvoicing.md#where-it-shows): the merchant's electronic invoices and
 // credit notes, their state and DIAN's reasons, a retry for a rejected or failed one, and a CSV.
 // Every form is a plain GET or a server action, so all of it works without JavaScript.
+import { Allowed } from '@/components/portal/allowed';
 import { SelectField } from '@/components/portal/select-field';
 import { ActionForm } from '@/components/portal/action-form';
 import { TableCard } from '@/components/portal/data-table';
@@ -70,9 +71,11 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Pro
             hideLabel: true,
             cell: (i) =>
               i.status === 'REJECTED' || i.status === 'FAILED' ? (
-                <ActionForm action={retryInvoiceAction} submit={t.retry} pending={t.pending} copy={copy}>
-                  <input type="hidden" name="invoiceId" value={i.id} />
-                </ActionForm>
+                <Allowed to="business">
+                  <ActionForm action={retryInvoiceAction} submit={t.retry} pending={t.pending} copy={copy}>
+                    <input type="hidden" name="invoiceId" value={i.id} />
+                  </ActionForm>
+                </Allowed>
               ) : null,
           },
         ]}

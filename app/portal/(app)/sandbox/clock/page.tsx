@@ -1,6 +1,7 @@
 // /portal/sandbox/clock (docs/portal.md#pruebas): the merchant's test clock, the form that moves
 // it, what its last advance did and the plans it moved. Development and sandbox deployments only;
 // every form is a server action, so all of it works without JavaScript.
+import { Allowed } from '@/components/portal/allowed';
 import { Card } from '@/components/portal/card';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -35,15 +36,17 @@ export default async function TestClockPage() {
         {clock.status === 'real_time' ? t.realTime : clock.status === 'advancing' ? t.advancing : fill(t.frozenAt, { at: at(clock.frozenTime!) })}
       </p>
       <Card id="clock-advance" title={t.advanceTitle}>
-        <ActionForm action={advanceClockAction} submit={t.advance} pending={t.pending} copy={copy}>
-          <label>
-            {t.advanceLabel}
-            <input name="advanceTo" type="datetime-local" step={1} required aria-describedby="clock-advance-hint" />
-          </label>
-          <p id="clock-advance-hint" className="hint">
-            {t.advanceHint}
-          </p>
-        </ActionForm>
+        <Allowed to="business">
+          <ActionForm action={advanceClockAction} submit={t.advance} pending={t.pending} copy={copy}>
+            <label>
+              {t.advanceLabel}
+              <input name="advanceTo" type="datetime-local" step={1} required aria-describedby="clock-advance-hint" />
+            </label>
+            <p id="clock-advance-hint" className="hint">
+              {t.advanceHint}
+            </p>
+          </ActionForm>
+        </Allowed>
       </Card>
       {last && (
         <>
@@ -77,7 +80,9 @@ export default async function TestClockPage() {
       )}
       {clock.status !== 'real_time' && (
         <Card id="clock-reset" title={t.resetTitle} intro={t.resetIntro}>
-          <ActionForm action={resetClockAction} submit={t.reset} pending={t.pending} copy={copy} />
+          <Allowed to="business">
+            <ActionForm action={resetClockAction} submit={t.reset} pending={t.pending} copy={copy} />
+          </Allowed>
         </Card>
       )}
     </>

@@ -1,4 +1,5 @@
 // /portal/settings/api (docs/api.md#authentication): the merchant's keys, a new key, revocation, a curl example.
+import { Allowed } from '@/components/portal/allowed';
 import { SelectField } from '@/components/portal/select-field';
 import { Card } from '@/components/portal/card';
 import { ReauthCard } from '@/components/portal/reauth-card';
@@ -26,7 +27,9 @@ export default async function ApiSettingsPage() {
   return (
     <>
       <h1>{t.api.title}</h1>
-      <ReauthCard user={user} />
+      <Allowed to="api_keys">
+        <ReauthCard user={user} />
+      </Allowed>
       <p>{t.api.intro}</p>
       <Card id="keys" title={t.api.key}>
         {keys.length === 0 ? (
@@ -52,34 +55,40 @@ export default async function ApiSettingsPage() {
                 hideLabel: true,
                 // Kept for a revoked key too (without its button): the revocation's answer stays shown.
                 cell: (k) => (
-                  <ActionForm
-                    action={revokeKeyAction}
-                    submit={t.api.revoke}
-                    pending={t.auth.pending}
-                    copy={copy}
-                    danger
-                    done={Boolean(k.revokedAt)}
-                    warning={active.length === 1 ? t.api.lastKeyWarning : undefined}
-                  >
-                    <input type="hidden" name="key" value={k.key} />
-                    <span className="visually-hidden">{fill(t.api.revokeKey, { key: k.key })}</span>
-                  </ActionForm>
+                  <Allowed to="api_keys">
+                    <ActionForm
+                      action={revokeKeyAction}
+                      submit={t.api.revoke}
+                      pending={t.auth.pending}
+                      copy={copy}
+                      danger
+                      done={Boolean(k.revokedAt)}
+                      warning={active.length === 1 ? t.api.lastKeyWarning : undefined}
+                    >
+                      <input type="hidden" name="key" value={k.key} />
+                      <span className="visually-hidden">{fill(t.api.revokeKey, { key: k.key })}</span>
+                    </ActionForm>
+                  </Allowed>
                 ),
               },
             ]}
           />
         )}
-        <ActionForm action={createKeyAction} submit={t.api.create} pending={t.auth.pending} copy={copy}>
-          <label className="checkbox">
-            <input type="checkbox" name="readOnly" />
-            {t.api.readOnly}
-          </label>
-        </ActionForm>
+        <Allowed to="api_keys">
+          <ActionForm action={createKeyAction} submit={t.api.create} pending={t.auth.pending} copy={copy}>
+            <label className="checkbox">
+              <input type="checkbox" name="readOnly" />
+              {t.api.readOnly}
+            </label>
+          </ActionForm>
+        </Allowed>
       </Card>
       <Card id="version" title={t.api.versionTitle} intro={t.api.versionIntro}>
-        <ActionForm action={saveApiVersionAction} submit={t.api.versionSave} pending={t.auth.pending} copy={copy}>
-          <SelectField label={t.api.versionLabel} name="apiVersion" defaultValue={pinned} options={API_VERSIONS.map((v) => ({ value: v, label: t.api.versions[v] }))} />
-        </ActionForm>
+        <Allowed to="api_keys">
+          <ActionForm action={saveApiVersionAction} submit={t.api.versionSave} pending={t.auth.pending} copy={copy}>
+            <SelectField label={t.api.versionLabel} name="apiVersion" defaultValue={pinned} options={API_VERSIONS.map((v) => ({ value: v, label: t.api.versions[v] }))} />
+          </ActionForm>
+        </Allowed>
       </Card>
       <Card id="example" title={t.api.example}>
         <pre tabIndex={0}>

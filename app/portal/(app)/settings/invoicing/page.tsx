@@ -1,6 +1,7 @@
 // /portal/settings/invoicing (docs/einvoicing.md#settings): Settings → Facturación. Factus or
 // Alegra credentials (never shown again), the IVA rate, turning it off, and "Probar", which asks the
 // provider whether the saved credentials work and issues nothing. All forms work without JavaScript.
+import { Allowed } from '@/components/portal/allowed';
 import { SelectField } from '@/components/portal/select-field';
 import { Card } from '@/components/portal/card';
 import { ActionForm } from '@/components/portal/action-form';
@@ -31,42 +32,52 @@ export default async function InvoicingSettingsPage() {
   return (
     <>
       <h1>{t.title}</h1>
-      <ReauthCard user={user} />
+      <Allowed to="money">
+        <ReauthCard user={user} />
+      </Allowed>
       <p>{t.intro}</p>
       <Card id="einvoicing-now" title={t.current}>
         <p data-testid="einvoicing-state">
           {view ? fill(t.on, { provider: view.provider === 'factus' ? 'Factus' : 'Alegra', iva: view.iva === 'excluded' ? t.excluded : `${view.iva} %` }) : t.off}
         </p>
         {view ? (
-          <ActionForm action={turnEInvoicingOffAction} submit={t.turnOff} pending={portal.auth.pending} copy={copy} danger />
+          <Allowed to="money">
+            <ActionForm action={turnEInvoicingOffAction} submit={t.turnOff} pending={portal.auth.pending} copy={copy} danger />
+          </Allowed>
         ) : null}
       </Card>
       <Card id="einvoicing-test" title={t.testTitle} intro={t.testIntro}>
-        <ActionForm action={testEInvoicingAction} submit={t.test} pending={portal.auth.pending} copy={copy} />
+        <Allowed to="business">
+          <ActionForm action={testEInvoicingAction} submit={t.test} pending={portal.auth.pending} copy={copy} />
+        </Allowed>
       </Card>
       <Card id="einvoicing-factus" title={t.factusTitle} intro={t.factusIntro}>
-        <ActionForm action={saveFactusAction} submit={t.save} pending={portal.auth.pending} copy={copy}>
-          {field('clientId')}
-          {field('clientSecret', { type: 'password' })}
-          {field('username')}
-          {field('password', { type: 'password' })}
-          {field('numberingRangeId', { required: false, inputMode: 'numeric' })}
-          {ivaSelect}
-        </ActionForm>
+        <Allowed to="money">
+          <ActionForm action={saveFactusAction} submit={t.save} pending={portal.auth.pending} copy={copy}>
+            {field('clientId')}
+            {field('clientSecret', { type: 'password' })}
+            {field('username')}
+            {field('password', { type: 'password' })}
+            {field('numberingRangeId', { required: false, inputMode: 'numeric' })}
+            {ivaSelect}
+          </ActionForm>
+        </Allowed>
       </Card>
       <Card id="einvoicing-alegra" title={t.alegraTitle} intro={t.alegraIntro}>
-        <ActionForm action={saveAlegraAction} submit={t.save} pending={portal.auth.pending} copy={copy}>
-          {field('token', { type: 'password' })}
-          {field('companyId')}
-          {field('resolutionNumber', { defaultValue: resolution?.number, inputMode: 'numeric' })}
-          {field('prefix', { required: false, defaultValue: resolution?.prefix })}
-          {field('from', { defaultValue: resolution?.from, inputMode: 'numeric' })}
-          {field('to', { defaultValue: resolution?.to, inputMode: 'numeric' })}
-          {field('startDate', { defaultValue: resolution?.startDate })}
-          {field('endDate', { defaultValue: resolution?.endDate })}
-          {field('technicalKey', { defaultValue: resolution?.technicalKey })}
-          {ivaSelect}
-        </ActionForm>
+        <Allowed to="money">
+          <ActionForm action={saveAlegraAction} submit={t.save} pending={portal.auth.pending} copy={copy}>
+            {field('token', { type: 'password' })}
+            {field('companyId')}
+            {field('resolutionNumber', { defaultValue: resolution?.number, inputMode: 'numeric' })}
+            {field('prefix', { required: false, defaultValue: resolution?.prefix })}
+            {field('from', { defaultValue: resolution?.from, inputMode: 'numeric' })}
+            {field('to', { defaultValue: resolution?.to, inputMode: 'numeric' })}
+            {field('startDate', { defaultValue: resolution?.startDate })}
+            {field('endDate', { defaultValue: resolution?.endDate })}
+            {field('technicalKey', { defaultValue: resolution?.technicalKey })}
+            {ivaSelect}
+          </ActionForm>
+        </Allowed>
       </Card>
     </>
   );

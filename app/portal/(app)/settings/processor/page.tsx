@@ -1,5 +1,6 @@
 // /portal/settings/processor (docs/portal.md): the merchant's processor: its Wompi keys (secrets
 // never shown again), the events URL to paste into Wompi, and why production needs keys.
+import { Allowed } from '@/components/portal/allowed';
 import { Card } from '@/components/portal/card';
 import { ReauthCard } from '@/components/portal/reauth-card';
 import { ActionForm } from '@/components/portal/action-form';
@@ -26,7 +27,9 @@ export default async function ProcessorSettingsPage() {
   return (
     <>
       <h1>{p.title}</h1>
-      <ReauthCard user={user} />
+      <Allowed to="money">
+        <ReauthCard user={user} />
+      </Allowed>
       <p>{p.intro}</p>
       <Card id="current" title={p.current}>
         <p data-testid="processor-type">{wompi ? p.wompi : p.sandbox}</p>
@@ -49,23 +52,25 @@ export default async function ProcessorSettingsPage() {
             {fill(p.offAmount, { count: settings.plansWompiWouldRefuse })}
           </p>
         ) : null}
-        <ActionForm action={saveWompiKeysAction} submit={p.save} pending={t.auth.pending} copy={copy}>
-          {FIELDS.map((field) => (
-            <label key={field}>
-              {p.labels[field]}
-              <input
-                name={field}
-                type={field === 'publicKey' ? 'text' : 'password'}
-                required
-                autoComplete="off"
-                spellCheck={false}
-                defaultValue={field === 'publicKey' ? (settings.publicKey ?? '') : ''}
-                placeholder={wompi && field !== 'publicKey' ? fill(p.stored, { masked: maskSecret(settings.prefixes[field]) }) : settings.prefixes[field]}
-                aria-describedby="keys-hint"
-              />
-            </label>
-          ))}
-        </ActionForm>
+        <Allowed to="money">
+          <ActionForm action={saveWompiKeysAction} submit={p.save} pending={t.auth.pending} copy={copy}>
+            {FIELDS.map((field) => (
+              <label key={field}>
+                {p.labels[field]}
+                <input
+                  name={field}
+                  type={field === 'publicKey' ? 'text' : 'password'}
+                  required
+                  autoComplete="off"
+                  spellCheck={false}
+                  defaultValue={field === 'publicKey' ? (settings.publicKey ?? '') : ''}
+                  placeholder={wompi && field !== 'publicKey' ? fill(p.stored, { masked: maskSecret(settings.prefixes[field]) }) : settings.prefixes[field]}
+                  aria-describedby="keys-hint"
+                />
+              </label>
+            ))}
+          </ActionForm>
+        </Allowed>
       </Card>
       <Card id="events" title={p.eventsTitle} intro={p.eventsIntro}>
         <pre tabIndex={0}>
@@ -75,7 +80,9 @@ export default async function ProcessorSettingsPage() {
       </Card>
       {wompi ? (
         <Card id="sandbox" title={p.sandboxTitle} intro={p.sandboxIntro}>
-          <ActionForm action={useSandboxAction} submit={p.useSandbox} pending={t.auth.pending} copy={copy} danger />
+          <Allowed to="money">
+            <ActionForm action={useSandboxAction} submit={p.useSandbox} pending={t.auth.pending} copy={copy} danger />
+          </Allowed>
         </Card>
       ) : null}
       {merchant ? <RenewalSettings lang={lang} settings={merchant} pending={t.auth.pending} copy={copy} save={saveRenewalSettingsAction} /> : null}

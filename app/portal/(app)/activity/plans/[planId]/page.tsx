@@ -1,4 +1,5 @@
 // /portal/activity/plans/<id>: one plan with its transactions and webhook events (403 for another merchant's).
+import { Allowed } from '@/components/portal/allowed';
 import { Card } from '@/components/portal/card';
 import Link from 'next/link';
 import { resendEventAction } from '@/lib/portal/webhooks/actions';
@@ -128,36 +129,40 @@ export default async function PlanPage({ params }: { params: Promise<{ planId: s
         // A price change, as PATCH /merchants/subscription-plans/{id} makes it (docs/billing.md#price-changes).
         <Card id="price-change" title={a.priceTitle} intro={a.priceIntro}>
           <p id="price-fields">{fill(a.priceFieldsHint, { quantity: plan.quantity })}</p>
-          <ActionForm action={changePriceAction} submit={a.priceSubmit} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
-            <input type="hidden" name="planId" value={plan.id} />
-            <label>
-              {a.priceAmount}
-              <input name="amount" inputMode="numeric" autoComplete="off" aria-describedby="price-fields" />
-            </label>
-            <label>
-              {a.priceQuantity}
-              <input name="quantity" inputMode="numeric" autoComplete="off" aria-describedby="price-fields" />
-            </label>
-            <fieldset>
-              <legend>{a.priceEffective}</legend>
+          <Allowed to="business">
+            <ActionForm action={changePriceAction} submit={a.priceSubmit} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
+              <input type="hidden" name="planId" value={plan.id} />
               <label>
-                <input type="radio" name="effective" value="next_charge" defaultChecked /> {a.priceNextCharge}
+                {a.priceAmount}
+                <input name="amount" inputMode="numeric" autoComplete="off" aria-describedby="price-fields" />
               </label>
               <label>
-                <input type="radio" name="effective" value="now" /> {a.priceNow}
+                {a.priceQuantity}
+                <input name="quantity" inputMode="numeric" autoComplete="off" aria-describedby="price-fields" />
               </label>
-            </fieldset>
-          </ActionForm>
+              <fieldset>
+                <legend>{a.priceEffective}</legend>
+                <label>
+                  <input type="radio" name="effective" value="next_charge" defaultChecked /> {a.priceNextCharge}
+                </label>
+                <label>
+                  <input type="radio" name="effective" value="now" /> {a.priceNow}
+                </label>
+              </fieldset>
+            </ActionForm>
+          </Allowed>
         </Card>
       )}
       {(plan.status === 'ACTIVE' || plan.status === 'TRIALING') && plan.modality === 'RECURRING' && (
         // Cancel at the end of the period, or undo it (docs/billing.md#cancel-at-the-end-of-the-period).
         <Card id="period-end" title={a.endTitle}>
           <p>{plan.cancelAt ? fill(a.endScheduled, { date: formatDateTime(plan.cancelAt, lang) }) : a.endIntro}</p>
-          <ActionForm action={cancelAtPeriodEndAction} submit={plan.cancelAt ? a.endUndo : a.endSubmit} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
-            <input type="hidden" name="planId" value={plan.id} />
-            <input type="hidden" name="undo" value={plan.cancelAt ? 'true' : 'false'} />
-          </ActionForm>
+          <Allowed to="business">
+            <ActionForm action={cancelAtPeriodEndAction} submit={plan.cancelAt ? a.endUndo : a.endSubmit} pending={t.auth.pending} copy={{ label: t.api.copy, copied: t.api.copied }}>
+              <input type="hidden" name="planId" value={plan.id} />
+              <input type="hidden" name="undo" value={plan.cancelAt ? 'true' : 'false'} />
+            </ActionForm>
+          </Allowed>
         </Card>
       )}
       <RefundsDue refunds={refundsDue} lang={lang} markRefunded={markRefundedAction} />
