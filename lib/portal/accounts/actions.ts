@@ -105,21 +105,21 @@ export async function startTwoFactorAction(_: FormState, form: FormData): Promis
 type TwoFactorResult<Problem> = { ok: true } | { ok: false; problem: Problem } | { ok: false; problem: 'rate_limited'; retryAfterSeconds: number };
 
 /**
- * A change to the user's second factor: done, Seguridad refreshed and `done` said; over the limit,
- * when to try again; otherwise the problem in the user's words.
+ * A change to the user's second factor: done, Seguridad loaded again saying so (`?factor=on|off`);
+ * over the limit, when to try again; otherwise the problem in the user's words. better-auth replaces
+ * the session when the factor changes and sets the new cookie on this response: re-rendering the page
+ * in this request would read the old, deleted session from its headers and land on the sign-in page,
+ * so the browser loads it again with the new cookie.
  */
 async function twoFactorChange<Problem extends string>(
   change: (db: Db, user: PortalUser, headers: Headers) => Promise<TwoFactorResult<Problem>>,
-  done: (s: SecurityCopy) => string,
+  done: 'on' | 'off',
   problemText: (problem: Problem, s: SecurityCopy) => string,
 ): Promise<FormState> {
   const user = await requireAccount();
   const s = securityCopy((await portalLang()).lang);
   const result = await change(await getDb(), user, await headers());
-  if (result.ok) {
-    revalidatePath('/portal/settings/security');
-    return ok(done(s));
-  }
+  if (result.ok) redirect(`/portal/settings/security?factor=${done}`);
   if ('retryAfterSeconds' in result) return error(fill(s.rateLimited, { seconds: result.retryAfterSeconds }));
   return error(problemText(result.problem as Problem, s));
 }
@@ -127,7 +127,7 @@ async function twoFactorChange<Problem extends string>(
 export async function confirmTwoFactorAction(_: FormState, form: FormData): Promise<FormState> {
   return twoFactorChange(
     (db, user, h) => confirmTwoFactor(db, user, text(form, 'code'), h, userActor(user, h)),
-    (s) => s.twoFactor.confirmed,
+    'on',
     (problem, s) => (problem === 'not_started' ? s.twoFactor.notStarted : s.twoFactor.wrongCode),
   );
 }
@@ -135,7 +135,7 @@ export async function confirmTwoFactorAction(_: FormState, form: FormData): Prom
 export async function disableTwoFactorAction(_: FormState, form: FormData): Promise<FormState> {
   return twoFactorChange(
     (db, user, h) => disableTwoFactor(db, user, { password: text(form, 'password'), code: text(form, 'code') }, h, userActor(user, h)),
-    (s) => s.twoFactor.disabled,
+    'off',
     (problem, s) => (problem === 'wrong_code' ? s.twoFactor.wrongCode : s.reauth.wrongPassword),
   );
 }

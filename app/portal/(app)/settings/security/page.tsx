@@ -11,10 +11,11 @@ import { portalLang, requireAccount, secondFactorMissing } from '@/lib/portal/re
 import { securityCopy } from '@/lib/portal/security-i18n';
 import { twoFactorState } from '@/lib/portal/two-factor';
 
-export default async function SecuritySettingsPage({ searchParams }: { searchParams: Promise<{ required?: string }> }) {
+export default async function SecuritySettingsPage({ searchParams }: { searchParams: Promise<{ required?: string; factor?: string }> }) {
   const user = await requireAccount();
+  const params = await searchParams;
   // Sent here by requireUser: an owner of a production deployment without a second factor.
-  const required = secondFactorMissing(user) && (await searchParams).required === '1';
+  const required = secondFactorMissing(user) && params.required === '1';
   const { lang, t } = await portalLang();
   const s = securityCopy(lang);
   const db = await getDb();
@@ -30,6 +31,12 @@ export default async function SecuritySettingsPage({ searchParams }: { searchPar
       )}
       <p>{s.security.intro}</p>
       <Card id="two-factor" title={s.twoFactor.title} intro={factor === 'on' ? s.twoFactor.on : factor === 'pending' ? s.twoFactor.pending : s.twoFactor.off}>
+        {/* Where turning it on or off lands (lib/portal/accounts/actions.ts). */}
+        {params.factor === factor && (factor === 'on' || factor === 'off') && (
+          <p role="status" className="result ok">
+            {factor === 'on' ? s.twoFactor.confirmed : s.twoFactor.disabled}
+          </p>
+        )}
         {factor !== 'on' && (
           <ActionForm action={startTwoFactorAction} submit={s.twoFactor.start} pending={t.auth.pending} copy={copy}>
             <label>
