@@ -1,6 +1,6 @@
 import type { APIRequestContext, FrameLocator, Page } from '@playwright/test';
 import { FACTUS_DOUBLE_ACCOUNT } from '../test/factus-double';
-import { CARDS, expect, expectState, type Merchant, pay, payWithoutScript, planStatus, test } from './checkout-helpers';
+import { CARDS, expect, expectAccessible, expectState, type Merchant, pay, payWithoutScript, planStatus, test } from './checkout-helpers';
 import { FACTUS_DOUBLE } from './fixtures';
 import { expectInteractive, successOf, test as widgetTest, widget } from './widget-helpers';
 
@@ -57,6 +57,7 @@ test.describe('on the hosted page', () => {
     merchant,
     createLink,
   }) => {
+    test.setTimeout(60_000);
     const link = await createLink();
     await page.goto(`/pay/${link.token}`);
     await expectState(page, 'ready');
@@ -73,6 +74,7 @@ test.describe('on the hosted page', () => {
     await expect(page.getByLabel(BUYER.number)).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByTestId('buyer-current')).toHaveText('Ahora: consumidor final.');
     await noSidewaysScroll(page);
+    await expectAccessible(page);
 
     await saveBuyer(page, { type: 'NIT', number: '900559088', name: 'Empresa de Pruebas SAS' });
     await expect(page.getByTestId('buyer-outcome')).toHaveText('Listo: la factura saldrá a nombre de Empresa de Pruebas SAS (NIT 900559088-2).');
