@@ -729,6 +729,7 @@ export const EMAIL_KINDS = [
   'password_reset',
   'security_notice',
   'member_invitation',
+  'einvoice_notice',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 /** E-mails about the merchant's portal accounts: no plan, and never in the sandbox's e-mail log (their links are credentials). */

@@ -14,6 +14,7 @@ export function PortalShell({
   nav,
   testMode,
   suspended = false,
+  notices = [],
   children,
 }: {
   lang: Lang;
@@ -22,6 +23,8 @@ export function PortalShell({
   testMode: boolean;
   /** A suspended merchant's portal is read-only (docs/operations.md#suspending-a-merchant): said on every page. */
   suspended?: boolean;
+  /** What the merchant must act on soon, said on every page (an e-invoicing numbering range running out). */
+  notices?: string[];
   children: ReactNode;
 }) {
   const other = lang === 'es' ? 'en' : 'es';
@@ -40,6 +43,11 @@ export function PortalShell({
           <strong>{t.suspended.label}</strong> {t.suspended.text}
         </p>
       )}
+      {notices.map((notice) => (
+        <p key={notice} className="notice-banner" data-testid="notice">
+          {notice}
+        </p>
+      ))}
       <div className={nav ? 'portal-frame' : 'portal-frame portal-frame-public'}>
         {/* Focusable: on a short desktop window the sidebar scrolls, and a keyboard must reach all of it. */}
         <header className="portal-side" tabIndex={0}>

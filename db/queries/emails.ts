@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { ACCOUNT_EMAIL_KINDS, emailAttempts, emails } from '@/db/schema';
 import { deleteCreatedBefore } from './batched-delete';
@@ -124,4 +124,14 @@ export async function releaseEmailClaim(db: Db, id: string): Promise<void> {
 /** The e-mail's body as it will be sent (a receipt with its invoice), so what is kept is what went out. */
 export async function updateEmailBody(db: Db, id: string, body: { text: string; html: string }): Promise<void> {
   await db.update(emails).set(body).where(and(eq(emails.id, id), isNull(emails.sentAt)));
+}
+
+/** Whether the merchant was already sent an e-mail of this kind and subject (since `since`, when given). */
+export async function merchantEmailSent(db: Db, { merchantId, kind, subject, since }: { merchantId: string; kind: EmailRow['kind']; subject: string; since?: Date }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: emails.id })
+    .from(emails)
+    .where(and(eq(emails.merchantId, merchantId), eq(emails.kind, kind), eq(emails.subject, subject), since ? gte(emails.createdAt, since) : undefined))
+    .limit(1);
+  return row !== undefined;
 }

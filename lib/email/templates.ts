@@ -4,7 +4,7 @@ import type { ACCOUNT_EMAIL_KINDS, EmailKind } from '@/db/schema';
  * The e-mails to customers; `webhook_disabled` goes to the merchant and is written by
  * lib/webhooks/disabled-notice.ts, the account e-mails by ./account.ts.
  */
-export type CustomerEmailKind = Exclude<EmailKind, 'webhook_disabled' | (typeof ACCOUNT_EMAIL_KINDS)[number]>;
+export type CustomerEmailKind = Exclude<EmailKind, 'webhook_disabled' | 'einvoice_notice' | (typeof ACCOUNT_EMAIL_KINDS)[number]>;
 import type { BillingInterval } from '@/lib/calendar/interval';
 import { fill, formatCop, formatLongDate } from '@/lib/i18n/format';
 import { perInterval } from '@/lib/i18n/interval';

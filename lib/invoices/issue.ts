@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@/db/client';
-import { cancelUnvalidatedInvoice, claimDueInvoices, finishInvoice, getInvoice, type InvoiceRow, type NewInvoice, reserveCallerNumber } from '@/db/queries/invoices';
+import { cancelUnvalidatedInvoice, claimDueInvoices, finishInvoice, getInvoice, type InvoiceRow, reserveCallerNumber } from '@/db/queries/invoices';
 import { getMerchant } from '@/db/queries/merchants';
 import { getPlanForMerchant } from '@/db/queries/plans';
 import { createEInvoiceProvider } from '@/lib/einvoicing';
@@ -15,6 +15,7 @@ import type { Outbox } from '@/lib/outbox';
 import { inTransaction } from '@/lib/unit-of-work';
 import { recordLifecycleEvent } from '@/lib/webhooks/events';
 import { insertCreditNote } from './documents';
+import { noteInvoiceFailed, noteRangeUse } from './notices';
 import { invoiceView } from './schemas';
 import { openSettings } from './settings';
 
@@ -133,6 +134,7 @@ async function finish(db: Db, row: InvoiceRow, claim: string, result: IssueResul
       });
       if (!done) return 'lost';
       await noteDecided(tx, outbox, done, now);
+      if (numbering?.resolution) await noteRangeUse(tx, outbox, row.merchantId, numbering.resolution, numbering.number, now);
       if (done.kind === 'INVOICE' && done.voidedAt) await insertCreditNote(tx, outbox, done, now);
       return 'issued';
     }
@@ -182,21 +184,22 @@ async function failed(db: Db, row: InvoiceRow, claim: string, error: unknown, no
     const message = describe(error);
     const fields = { invoiceId: row.id, merchantId: row.merchantId, attempt: row.attempts, ...errorFields(error) };
     if (!(error instanceof EInvoiceRetryableError) && !(error instanceof EInvoiceAuthError)) log.error('issuing an invoice failed unexpectedly; it will be tried again', fields);
-    const values: Partial<NewInvoice> =
-      now.getTime() >= row.retryUntil.getTime()
-        ? { status: 'FAILED', lastError: message }
-        : { nextAttemptAt: new Date(now.getTime() + retryDelayMs(row.attempts, error instanceof EInvoiceRetryableError ? error.retryAfterMs : undefined)), lastError: message };
-    const done = await finishInvoice(db, key, values);
-    if (!done) return 'lost';
-    if (done.status === 'FAILED' && done.voidedAt) {
-      await cancelUnvalidatedInvoice(db, done.id, now);
-      return 'cancelled';
+    if (now.getTime() < row.retryUntil.getTime()) {
+      const retryAfterMs = error instanceof EInvoiceRetryableError ? error.retryAfterMs : undefined;
+      const done = await finishInvoice(db, key, { nextAttemptAt: new Date(now.getTime() + retryDelayMs(row.attempts, retryAfterMs)), lastError: message });
+      return done ? 'retrying' : 'lost';
     }
-    if (done.status === 'FAILED') {
+    return await inTransaction(db, async (tx, outbox): Promise<Outcome> => {
+      const done = await finishInvoice(tx, key, { status: 'FAILED', lastError: message });
+      if (!done) return 'lost';
+      if (done.voidedAt) {
+        await cancelUnvalidatedInvoice(tx, done.id, now);
+        return 'cancelled';
+      }
       log.warn('an invoice could not be issued in 72 hours; the merchant retries it from the portal', fields);
+      await noteInvoiceFailed(tx, outbox, row.merchantId, message, now);
       return 'failed';
-    }
-    return 'retrying';
+    });
   } catch (recording) {
     // The lease lapses and the next sweep tries it again.
     log.error('recording an invoice attempt failed', { invoiceId: row.id, ...errorFields(recording) });

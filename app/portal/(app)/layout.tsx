@@ -7,6 +7,7 @@ import { auditCopy } from '@/lib/portal/audit-i18n';
 import { couponsCopy } from '@/lib/portal/coupons-i18n';
 import { einvoicingCopy } from '@/lib/portal/einvoicing-i18n';
 import { processorCopy } from '@/lib/portal/processor-i18n';
+import { loadRangeWarnings, rangeWarningText } from '@/lib/invoices/notices';
 import { merchantSuspended } from '@/lib/merchants/suspension';
 import { getProcessorSettings, inTestMode } from '@/lib/portal/processor-page';
 import { portalLang, requireAccount } from '@/lib/portal/request';
@@ -20,7 +21,11 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   const user = await requireAccount();
   const { lang, t } = await portalLang();
   const db = await getDb();
-  const [settings, suspended] = await Promise.all([getProcessorSettings(db, user.merchantId), merchantSuspended(db, user.merchantId)]);
+  const [settings, suspended, rangeWarnings] = await Promise.all([
+    getProcessorSettings(db, user.merchantId),
+    merchantSuspended(db, user.merchantId),
+    loadRangeWarnings(db, user.merchantId),
+  ]);
   const sandbox = sandboxCopy(lang);
   const groups = [
     {
@@ -78,7 +83,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
     </>
   );
   return (
-    <PortalShell lang={lang} t={t} nav={nav} testMode={inTestMode(settings)} suspended={suspended}>
+    <PortalShell lang={lang} t={t} nav={nav} testMode={inTestMode(settings)} suspended={suspended} notices={rangeWarnings.map((warning) => rangeWarningText(warning, lang))}>
       {children}
     </PortalShell>
   );
