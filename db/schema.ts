@@ -730,8 +730,11 @@ export const EMAIL_KINDS = [
   'security_notice',
   'member_invitation',
   'einvoice_notice',
+  'invoice',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
+/** E-mails to the merchant itself, not to a customer: a webhook endpoint disabled, an e-invoicing notice. */
+export const MERCHANT_EMAIL_KINDS = ['webhook_disabled', 'einvoice_notice'] as const satisfies readonly EmailKind[];
 /** E-mails about the merchant's portal accounts: no plan, and never in the sandbox's e-mail log (their links are credentials). */
 export const ACCOUNT_EMAIL_KINDS = ['account_verification', 'password_reset', 'security_notice', 'member_invitation'] as const satisfies readonly EmailKind[];
 

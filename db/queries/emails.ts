@@ -116,6 +116,12 @@ export async function findUnsentReceipt(db: Db, transactionId: string): Promise<
   return row?.id;
 }
 
+/** When the charge's receipt was written, if it has one. */
+export async function receiptWrittenAt(db: Db, transactionId: string): Promise<Date | undefined> {
+  const [row] = await db.select({ createdAt: emails.createdAt }).from(emails).where(and(eq(emails.transactionId, transactionId), eq(emails.kind, 'receipt'))).limit(1);
+  return row?.createdAt;
+}
+
 /** Lets an unsent e-mail be taken again at once (a receipt whose invoice just arrived). */
 export async function releaseEmailClaim(db: Db, id: string): Promise<void> {
   await db.update(emails).set({ claimedUntil: null }).where(and(eq(emails.id, id), isNull(emails.sentAt)));

@@ -30,7 +30,7 @@ const ES = {
   manageLinkLast: 'Último uso',
   emailsTitle: 'Correos al cliente',
   emailsNone: 'Aún no se ha enviado ningún correo.',
-  emailKinds: { receipt: 'Recibo', renewal_failed: 'Renovación fallida', cancelled: 'Cancelación', renewal_due: 'Enlace de renovación', price_change: 'Cambio de precio', webhook_disabled: 'Webhook desactivado (a usted)', late_payment: 'Pago tardío', trial_started: 'Inicio de la prueba gratis', trial_ending: 'Fin de la prueba gratis en 3 días', account_verification: 'Verificación de correo', password_reset: 'Restablecer contraseña', security_notice: 'Aviso de seguridad', member_invitation: 'Invitación', einvoice_notice: 'Aviso de facturación electrónica (a usted)' },
+  emailKinds: { receipt: 'Recibo', renewal_failed: 'Renovación fallida', cancelled: 'Cancelación', renewal_due: 'Enlace de renovación', price_change: 'Cambio de precio', webhook_disabled: 'Webhook desactivado (a usted)', late_payment: 'Pago tardío', trial_started: 'Inicio de la prueba gratis', trial_ending: 'Fin de la prueba gratis en 3 días', account_verification: 'Verificación de correo', password_reset: 'Restablecer contraseña', security_notice: 'Aviso de seguridad', member_invitation: 'Invitación', einvoice_notice: 'Aviso de facturación electrónica (a usted)', invoice: 'Factura electrónica' },
   renewalsTitle: 'Renovaciones por link',
   renewalsIntro:
     'Las suscripciones pagadas con PSE se renuevan con un link de pago que enviamos al cliente antes de cada fecha. Con la escalera, una tarjeta o Nequi que falla su último reintento recibe ese link antes de cancelar.',
@@ -84,7 +84,7 @@ const EN: typeof ES = {
   manageLinkLast: 'Last use',
   emailsTitle: 'E-mails to the customer',
   emailsNone: 'No e-mail sent yet.',
-  emailKinds: { receipt: 'Receipt', renewal_failed: 'Failed renewal', cancelled: 'Cancellation', renewal_due: 'Renewal link', price_change: 'Price change', webhook_disabled: 'Webhook disabled (to you)', late_payment: 'Late payment', trial_started: 'Free trial started', trial_ending: 'Free trial ends in 3 days', account_verification: 'E-mail verification', password_reset: 'Password reset', security_notice: 'Security notice', member_invitation: 'Invitation', einvoice_notice: 'E-invoicing notice (to you)' },
+  emailKinds: { receipt: 'Receipt', renewal_failed: 'Failed renewal', cancelled: 'Cancellation', renewal_due: 'Renewal link', price_change: 'Price change', webhook_disabled: 'Webhook disabled (to you)', late_payment: 'Late payment', trial_started: 'Free trial started', trial_ending: 'Free trial ends in 3 days', account_verification: 'E-mail verification', password_reset: 'Password reset', security_notice: 'Security notice', member_invitation: 'Invitation', einvoice_notice: 'E-invoicing notice (to you)', invoice: 'Electronic invoice' },
   renewalsTitle: 'Renewals by link',
   renewalsIntro:
     'Subscriptions paid by PSE are renewed by a payment link we send the customer before each due date. With the ladder, a card or Nequi that fails its last retry gets that link before the plan is cancelled.',

@@ -10,7 +10,7 @@ import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
 import type { CancelReason } from '@/lib/cancel-reason';
 import './send';
-import { type CustomerEmailKind, type PriceChangeFacts, type RenewalFacts, renderEmail, type TrialFacts } from './templates';
+import { type CustomerEmailKind, type PriceChangeFacts, type ReceiptInvoice, type RenewalFacts, renderEmail, type TrialFacts, withReceiptInvoice } from './templates';
 
 // Recording e-mails (docs/customers.md#e-mails): rendered and written in the unit of work of the
 // change they report, sent after commit by send.ts.
@@ -28,6 +28,7 @@ export async function queueCustomerEmail(
     reason,
     change,
     trial,
+    invoice,
   }: {
     plan: PlanRow;
     txn?: TransactionRow;
@@ -37,6 +38,8 @@ export async function queueCustomerEmail(
     change?: PriceChangeFacts;
     /** A trial's e-mails: its end, and what is charged then. */
     trial?: TrialFacts & { amount: number };
+    /** An invoice e-mail's document. */
+    invoice?: ReceiptInvoice;
   },
 ): Promise<void> {
   const merchantName = await getMerchantName(tx, plan.merchantId);
@@ -77,6 +80,7 @@ export async function queueCustomerEmail(
     kind,
     toAddress: plan.customerEmail,
     ...rendered,
+    ...(invoice ? withReceiptInvoice(rendered, invoice) : {}),
     createdAt: now,
   });
   outbox.addEmail(id);

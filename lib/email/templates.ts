@@ -1,10 +1,10 @@
-import type { ACCOUNT_EMAIL_KINDS, EmailKind } from '@/db/schema';
+import type { ACCOUNT_EMAIL_KINDS, EmailKind, MERCHANT_EMAIL_KINDS } from '@/db/schema';
 
 /**
  * The e-mails to customers; `webhook_disabled` goes to the merchant and is written by
  * lib/webhooks/disabled-notice.ts, the account e-mails by ./account.ts.
  */
-export type CustomerEmailKind = Exclude<EmailKind, 'webhook_disabled' | 'einvoice_notice' | (typeof ACCOUNT_EMAIL_KINDS)[number]>;
+export type CustomerEmailKind = Exclude<EmailKind, (typeof MERCHANT_EMAIL_KINDS)[number] | (typeof ACCOUNT_EMAIL_KINDS)[number]>;
 import type { BillingInterval } from '@/lib/calendar/interval';
 import { fill, formatCop, formatLongDate } from '@/lib/i18n/format';
 import { perInterval } from '@/lib/i18n/interval';
@@ -146,6 +146,13 @@ function content(kind: CustomerEmailKind, lang: Lang, f: EmailFacts, es: boolean
       };
     case 'renewal_due':
       return renewalWords(f.renewal!, es, t);
+    case 'invoice':
+      // docs/einvoicing.md#where-it-shows: its receipt went before DIAN validated it.
+      return {
+        subject: t(es ? 'Factura electrónica de su pago a {merchant}' : 'Electronic invoice for your payment to {merchant}'),
+        lines: [t(es ? 'La factura electrónica de su pago de {amount} por «{description}» del {date} ya fue validada por la DIAN.' : 'The electronic invoice for your payment of {amount} for “{description}” on {date} has been validated by DIAN.')],
+        action,
+      };
     case 'late_payment':
       // docs/billing.md#late-payments: approved after the plan was cancelled or paused.
       return {

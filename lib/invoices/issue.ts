@@ -2,13 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '@/db/client';
 import { cancelUnvalidatedInvoice, claimDueInvoices, finishInvoice, getInvoice, type InvoiceRow, reserveCallerNumber } from '@/db/queries/invoices';
 import { getMerchant } from '@/db/queries/merchants';
+import { receiptWrittenAt } from '@/db/queries/emails';
 import { getPlanForMerchant } from '@/db/queries/plans';
+import { getTransactionOfPlan } from '@/db/queries/transactions';
 import { createEInvoiceProvider } from '@/lib/einvoicing';
 import { bogotaDate } from '@/lib/einvoicing/dates';
 import { type Buyer, type CallerNumbering, creditNoteDraft, EInvoiceDraftError, invoiceDraft } from '@/lib/einvoicing/draft';
 import type { LineInput } from '@/lib/einvoicing/money';
 import { EInvoiceAuthError, type EInvoiceProvider, EInvoiceRetryableError, type IssueResult } from '@/lib/einvoicing/provider';
-import { sendWaitingReceipt } from '@/lib/email/send';
+import { queueCustomerEmail } from '@/lib/email/record';
+import { RECEIPT_WAITS_FOR_INVOICE_MS, sendWaitingReceipt } from '@/lib/email/send';
 import { env } from '@/lib/env';
 import { errorFields, log } from '@/lib/log';
 import type { Outbox } from '@/lib/outbox';
@@ -134,6 +137,7 @@ async function finish(db: Db, row: InvoiceRow, claim: string, result: IssueResul
       });
       if (!done) return 'lost';
       await noteDecided(tx, outbox, done, now);
+      if (done.kind === 'INVOICE') await sendIfReceiptWent(tx, outbox, done, now);
       if (numbering?.resolution) await noteRangeUse(tx, outbox, row.merchantId, numbering.resolution, numbering.number, now);
       if (done.kind === 'INVOICE' && done.voidedAt) await insertCreditNote(tx, outbox, done, now);
       return 'issued';
@@ -147,6 +151,15 @@ async function finish(db: Db, row: InvoiceRow, claim: string, result: IssueResul
     await noteDecided(tx, outbox, done, now);
     return 'rejected';
   });
+}
+
+/** An invoice issued after its receipt stopped waiting for it (and went without it) follows in an e-mail of its own. */
+async function sendIfReceiptWent(tx: Db, outbox: Outbox, row: InvoiceRow, now: Date): Promise<void> {
+  const receiptAt = await receiptWrittenAt(tx, row.transactionId);
+  if (!receiptAt || now.getTime() - receiptAt.getTime() < RECEIPT_WAITS_FOR_INVOICE_MS || !row.number || !row.cufe || !row.qrUrl) return;
+  const [plan, txn] = await Promise.all([getPlanForMerchant(tx, { merchantId: row.merchantId, planId: row.planId }), getTransactionOfPlan(tx, { planId: row.planId, transactionId: row.transactionId })]);
+  if (!plan || !txn) return;
+  await queueCustomerEmail(tx, outbox, 'invoice', { plan, txn, now, invoice: { number: row.number, cufe: row.cufe, qrUrl: row.qrUrl } });
 }
 
 /** DIAN's answer as the merchant's opt-in `invoice.issued` or `invoice.rejected` event. */
@@ -184,12 +197,12 @@ async function failed(db: Db, row: InvoiceRow, claim: string, error: unknown, no
     const message = describe(error);
     const fields = { invoiceId: row.id, merchantId: row.merchantId, attempt: row.attempts, ...errorFields(error) };
     if (!(error instanceof EInvoiceRetryableError) && !(error instanceof EInvoiceAuthError)) log.error('issuing an invoice failed unexpectedly; it will be tried again', fields);
-    if (now.getTime() < row.retryUntil.getTime()) {
-      const retryAfterMs = error instanceof EInvoiceRetryableError ? error.retryAfterMs : undefined;
-      const done = await finishInvoice(db, key, { nextAttemptAt: new Date(now.getTime() + retryDelayMs(row.attempts, retryAfterMs)), lastError: message });
-      return done ? 'retrying' : 'lost';
-    }
+    const retryAfterMs = error instanceof EInvoiceRetryableError ? error.retryAfterMs : undefined;
     return await inTransaction(db, async (tx, outbox): Promise<Outcome> => {
+      if (now.getTime() < row.retryUntil.getTime()) {
+        const waiting = await finishInvoice(tx, key, { nextAttemptAt: new Date(now.getTime() + retryDelayMs(row.attempts, retryAfterMs)), lastError: message });
+        return waiting ? 'retrying' : 'lost';
+      }
       const done = await finishInvoice(tx, key, { status: 'FAILED', lastError: message });
       if (!done) return 'lost';
       if (done.voidedAt) {

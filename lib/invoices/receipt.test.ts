@@ -20,7 +20,7 @@ import { issueDueInvoices } from './issue';
 
 // The receipt of an invoiced charge (docs/einvoicing.md#where-it-shows): the e-mail waits for the
 // invoice and carries its number, CUFE and DIAN's link; the PDF shows them; a receipt whose invoice
-// takes over 10 minutes goes without it; a merchant without e-invoicing gets the receipt as before.
+// takes over 10 minutes goes without it, and the invoice follows in an e-mail of its own; a merchant without e-invoicing gets the receipt as before.
 
 let database: Database;
 const factus = withFactusDouble();
@@ -59,6 +59,8 @@ describe('the receipt of an invoiced charge', () => {
     const manage = await createManageLink(database.db, await link.plan(), { source: 'merchant' });
     const page = await loadManagePage(database.db, manage.url.split('/manage/')[1]!, { chosenLang: null, confirmCancel: false });
     expect(page?.invoices).toEqual([{ id: invoice.id, kind: 'INVOICE', number: invoice.number, qrUrl: invoice.qrUrl, total: 4_990_000, issuedAt: expect.any(Date) }]);
+    // The receipt carried it: no e-mail of its own.
+    expect(await database.db.select().from(emails).where(and(eq(emails.transactionId, transactionId), eq(emails.kind, 'invoice')))).toEqual([]);
   });
 
   it('waits while the invoice is pending, and goes without it after 10 minutes', async () => {
@@ -75,7 +77,14 @@ describe('the receipt of an invoiced charge', () => {
     expect(receipt.text).not.toContain('Factura electrónica');
     factus().clearFaults();
     await issueDueInvoices(database.db, { ids: [(await invoiceOf(transactionId)).id], now: new Date(Date.now() + 3600_000) });
-    expect((await invoiceOf(transactionId)).status).toBe('ISSUED');
+    const invoice = await invoiceOf(transactionId);
+    expect(invoice.status).toBe('ISSUED');
+    await deliveriesSettled();
+    // The invoice follows in an e-mail of its own.
+    const [own, ...more] = await database.db.select().from(emails).where(and(eq(emails.transactionId, transactionId), eq(emails.kind, 'invoice')));
+    expect(more).toEqual([]);
+    expect(own).toMatchObject({ toAddress: receipt.toAddress, subject: expect.stringMatching(/^Factura electrónica de su pago a /), sentAt: expect.any(Date) });
+    for (const fact of ['49.900', `Factura electrónica: ${invoice.number}`, `CUFE: ${invoice.cufe}`, `Consúltela en la DIAN: ${invoice.qrUrl}`]) expect(own!.text).toContain(fact);
   });
 
   it('of a merchant without e-invoicing is sent at once, as before, and the manage page lists no invoice', async () => {
