@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { formatCop } from '../lib/i18n/format';
+import { dateEs, type Processor, receiptText } from './billing-helpers';
 import { CARDS, expectAccessible, expectState, fillCard } from './checkout-helpers';
 import { expect, test } from './fixtures';
 import { mailTo } from './mailbox';
@@ -52,10 +51,6 @@ const DISCOUNTED = LIST - discountOf(LIST);
  */
 const WEEKLY_CHARGES = [...Array.from({ length: PERIODS }, () => ({ amount: DISCOUNTED, discount: LIST - DISCOUNTED })), { amount: LIST, discount: 0 }];
 
-const dateEs = new Intl.DateTimeFormat('es-CO', { dateStyle: 'long', timeZone: 'America/Bogota' });
-
-type Processor = 'sandbox' | 'wompi';
-
 let sequence = 0;
 
 function clock(admin: APIRequestContext) {
@@ -64,19 +59,6 @@ function clock(admin: APIRequestContext) {
     expect(run.status(), await run.text()).toBe(200);
     return run.json() as Promise<{ transactionIds: string[] }>;
   };
-}
-
-async function pdfText(pdf: Buffer): Promise<string> {
-  const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true });
-  return text;
-}
-
-/** The PDF a receipt link of the page downloads. */
-async function downloadPdf(page: Page, href: string): Promise<Buffer> {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.locator(`a[href^="${href}"]`).click()]);
-  const pdf = fs.readFileSync((await file.path())!);
-  expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-  return pdf;
 }
 
 /** The overview's MRR and trials, as the merchant sees them. */
@@ -227,7 +209,7 @@ for (const processor of ['sandbox', 'wompi'] as Processor[]) {
     await expect(page.getByTestId('manage-charge')).toHaveCount(WEEKLY_CHARGES.length);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await expectAccessible(page);
-    const firstReceipt = await pdfText(await downloadPdf(page, `${manageUrl.pathname}/receipts/${charges[0]!.id}`));
+    const firstReceipt = await receiptText(page, `${manageUrl.pathname}/receipts/${charges[0]!.id}`);
     for (const fact of [
       'Plan semanal',
       `Precio de lista`,
@@ -300,7 +282,7 @@ for (const processor of ['sandbox', 'wompi'] as Processor[]) {
 
     // The proration's receipt, from the portal's plan page.
     await page.goto(`/portal/activity/plans/${planId}`);
-    const prorationReceipt = await pdfText(await downloadPdf(page, `/portal/receipts/${proration.id}`));
+    const prorationReceipt = await receiptText(page, `/portal/receipts/${proration.id}`);
     expect(prorationReceipt).toContain(`${formatCop(proration.amount)} COP`);
     expect(prorationReceipt).toContain(proration.id);
 

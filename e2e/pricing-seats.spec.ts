@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { formatCop } from '../lib/i18n/format';
 import { ServicePay, type WebhookEventRecord } from '../packages/node/src/index';
+import { dateEs, type Processor, receiptText } from './billing-helpers';
 import { CARDS, expectAccessible, expectState, fillCard, payButton } from './checkout-helpers';
 import { BASE_URL, expect, test } from './fixtures';
 import { mailTo } from './mailbox';
@@ -63,10 +62,6 @@ function monthsAfter(first: number, months: number): number {
   return moved.getTime() + BOGOTA_MS;
 }
 
-const dateEs = new Intl.DateTimeFormat('es-CO', { dateStyle: 'long', timeZone: 'America/Bogota' });
-
-type Processor = 'sandbox' | 'wompi';
-
 let sequence = 0;
 
 function clock(admin: APIRequestContext) {
@@ -75,15 +70,6 @@ function clock(admin: APIRequestContext) {
     expect(run.status(), await run.text()).toBe(200);
     return run.json() as Promise<{ transactionIds: string[]; cancelledPlanIds: string[] }>;
   };
-}
-
-/** The text of the receipt PDF a link of the page downloads. */
-async function receiptText(page: Page, href: string): Promise<string> {
-  const [file] = await Promise.all([page.waitForEvent('download'), page.locator(`a[href^="${href}"]`).click()]);
-  const pdf = fs.readFileSync((await file.path())!);
-  expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-  const { text } = await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true });
-  return text;
 }
 
 async function expectFitsAndAccessible(page: Page) {
