@@ -13,7 +13,7 @@ import { foreignShare, postgresCpuMsBetween, processCpuMs, sampleCpu, samplePost
 import { CONNECTIONS, expectedStatus, type Measured, Rotation, type RunResult, runLoad, type Scenario, wrongRun } from './load';
 import { buildFloorApp, type FloorApp } from './floor-app';
 import { runPaced } from './paced';
-import { summarizeProfile } from './profile';
+import { mainThreadProfile, PROFILE_OPTIONS, summarizeProfile, wantsProfile } from './profile';
 import * as report from './report';
 import { type BenchRun, sectionBody } from './section';
 import { apiServerEnv, createScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, type ServerKind, startServer, wholeNumbers } from './setup';
@@ -25,13 +25,10 @@ const { values: args } = parseArgs({
     'warmup-seconds': { type: 'string', default: '5' },
     'paced-seconds': { type: 'string', default: '8' },
     'floor-seconds': { type: 'string', default: '5' },
-    'profile-seconds': { type: 'string', default: '8' },
     // Round-robin over this many keys keeps each key far under its limit: a key comes back every
     // `merchants ÷ req/s` seconds.
     merchants: { type: 'string', default: '12000' },
-    // The profile runs when an aim is missed; --profile forces it, --no-profile skips it.
-    profile: { type: 'boolean' },
-    'no-profile': { type: 'boolean' },
+    ...PROFILE_OPTIONS,
   },
 });
 const counts = wholeNumbers(args, ['rounds', 'seconds', 'warmup-seconds', 'paced-seconds', 'floor-seconds', 'profile-seconds', 'merchants']);
@@ -219,13 +216,7 @@ async function profileAll(env: Record<string, string>, ports: Record<ServerKind,
     await stopAll(servers);
   }
   return KINDS.map((kind) => {
-    // The main thread's profile is the big one (tsx adds a small one for its loader thread).
-    const [file] = fs
-      .readdirSync(dirOf(kind))
-      .filter((f) => f.endsWith('.cpuprofile'))
-      .map((f) => path.join(dirOf(kind), f))
-      .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size);
-    if (!file) throw new Error(`no CPU profile written by the ${kind} server in ${dirOf(kind)}`);
+    const file = mainThreadProfile(dirOf(kind));
     console.log(`${kind} profile: ${file}`);
     return { kind, summary: summarizeProfile(file), requests: requests[kind] };
   });
@@ -267,7 +258,7 @@ async function main() {
     const figures = MEASURED.map((s) => report.figuresOf(rounds, s, paced));
     console.log(`\n${report.figuresTable(figures)}\n\n${report.aimsList(figures)}\n\n${report.floorTable(floor)}\n\n${report.floorTable(gzip)}\n`);
     const missed = figures.some((f) => !f.aims.floor) || !floor.met;
-    const profiles = (missed || args.profile) && !args['no-profile'] ? await profileAll(env, ports, rotations, floorApp) : [];
+    const profiles = wantsProfile(args, missed) ? await profileAll(env, ports, rotations, floorApp) : [];
 
     const totalSeconds = Math.round((Date.now() - started) / 1000);
     console.log(`\ntotal ${totalSeconds} s`);

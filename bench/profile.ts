@@ -3,7 +3,31 @@
 // minified; their source maps (.js.map beside each chunk) name the original file and function.
 import fs from 'node:fs';
 import { SourceMap } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/**
+ * The command-line options of a bench that profiles: the profile runs when an aim is missed;
+ * --profile forces it, --no-profile skips it.
+ */
+export const PROFILE_OPTIONS = {
+  'profile-seconds': { type: 'string', default: '8' },
+  profile: { type: 'boolean' },
+  'no-profile': { type: 'boolean' },
+} as const;
+
+export const wantsProfile = (args: { profile?: boolean; 'no-profile'?: boolean }, missed: boolean): boolean => (missed || args.profile === true) && !args['no-profile'];
+
+/** The main thread's profile a server wrote into `dir`: the largest (tsx adds a small one for its loader thread). */
+export function mainThreadProfile(dir: string): string {
+  const [file] = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => path.join(dir, f))
+    .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size);
+  if (!file) throw new Error(`no CPU profile written in ${dir}`);
+  return file;
+}
 
 interface CallFrame {
   functionName: string;

@@ -18,7 +18,7 @@ import { createPaymentLink } from '@/lib/plans/create-link';
 import { foreignShare, postgresCpuMsBetween, processCpuMs, sampleCpu, samplePostgres } from './cpu';
 import { buildFloorApp } from './floor-app';
 import { type BenchRequest, CONNECTIONS, type RequestSource, Rotation, type RunResult, runLoad, type Scenario, wrongRun } from './load';
-import { summarizeProfile } from './profile';
+import { mainThreadProfile, PROFILE_OPTIONS, summarizeProfile, wantsProfile } from './profile';
 import { median, profileTable, writeSection } from './report';
 import { apiServerEnv, asProduction, type BenchMerchant, createScratchDatabase, ensureBuild, freePort, type RunningServer, startServer, wholeNumbers } from './setup';
 
@@ -27,11 +27,9 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '10' },
     'warmup-seconds': { type: 'string', default: '8' },
-    'profile-seconds': { type: 'string', default: '8' },
     // One metered plan each; reports rotate over them, so each key stays far under its limit.
     merchants: { type: 'string', default: '60' },
-    profile: { type: 'boolean' },
-    'no-profile': { type: 'boolean' },
+    ...PROFILE_OPTIONS,
   },
 });
 const settings = wholeNumbers(args, ['rounds', 'seconds', 'warmup-seconds', 'profile-seconds', 'merchants']);
@@ -215,7 +213,7 @@ async function main() {
 
     await stopAll();
     const rps = median(rounds.map((r) => r.next.rps));
-    const profiled = (rps < AIM || args.profile) && !args['no-profile'] ? await profileNext(env, ports.next, merchants) : undefined;
+    const profiled = wantsProfile(args, rps < AIM) ? await profileNext(env, ports.next, merchants) : undefined;
     if (profiled === null) failures.push('the profiled server did not start');
     const totalSeconds = Math.round((Date.now() - started) / 1000);
     if (failures.length) {
@@ -247,12 +245,7 @@ async function profileNext(env: Record<string, string>, port: number, merchants:
   } finally {
     await server.stop();
   }
-  const [file] = fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.cpuprofile'))
-    .map((f) => path.join(dir, f))
-    .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size);
-  if (!file) throw new Error(`no CPU profile written in ${dir}`);
+  const file = mainThreadProfile(dir);
   console.log(`profile: ${file}`);
   return { summary: summarizeProfile(file), requests };
 }
