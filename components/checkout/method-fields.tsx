@@ -123,7 +123,6 @@ export function PseFields({ register, ...props }: {
           ref={ref('institutionCode')}
           id="institutionCode"
           name="institutionCode"
-          className={m.select}
           required
           value={values.institutionCode}
           onChange={(e) => props.onChange({ institutionCode: e.target.value })}
@@ -152,7 +151,7 @@ export function PseFields({ register, ...props }: {
       <div className={styles.row}>
         <div className={styles.field}>
           <label htmlFor="legalIdType">{copy.pse.legalIdType}</label>
-          <select id="legalIdType" name="legalIdType" className={m.select} value={values.legalIdType} onChange={(e) => props.onChange({ legalIdType: e.target.value as PseValues['legalIdType'] })} disabled={props.readOnly}>
+          <select id="legalIdType" name="legalIdType" value={values.legalIdType} onChange={(e) => props.onChange({ legalIdType: e.target.value as PseValues['legalIdType'] })} disabled={props.readOnly}>
             {(Object.keys(copy.pse.idTypes) as PseValues['legalIdType'][]).map((type) => (
               <option key={type} value={type}>
                 {copy.pse.idTypes[type]}
