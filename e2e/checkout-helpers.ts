@@ -184,6 +184,13 @@ export async function planStatus(request: APIRequestContext, merchant: Merchant,
   return res.json();
 }
 
+/** The plan's status and its last charge's, as the merchant's backend reads them, are `expected`. */
+export async function expectPlanStatus(request: APIRequestContext, merchant: Merchant, planId: string, expected: { plan: string; lastCharge: string }): Promise<PlanStatus> {
+  const status = await planStatus(request, merchant, planId);
+  expect({ plan: status.plan.status, lastCharge: status.lastTransaction?.status }).toEqual(expected);
+  return status;
+}
+
 export { expectAccessible } from './accessibility';
 
 /** The checkout's security headers (docs/checkout.md#embedding and the hosted-checkout issue). */

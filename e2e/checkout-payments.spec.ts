@@ -3,12 +3,12 @@ import {
   expect,
   expectAccessible,
   expectCheckoutHeaders,
+  expectPlanStatus,
   expectState,
   createShortLivedLink,
   LABELS,
   pay,
   payButton,
-  planStatus,
   test,
   watchPayments,
 } from './checkout-helpers';
@@ -40,9 +40,7 @@ test('an approved card activates the subscription; the link then shows it is pai
   });
 
   const shownId = (await status.getByText(GATEWAY_ID).textContent())!.trim();
-  const plan = await planStatus(request, merchant, link.subscriptionPlanId);
-  expect(plan.plan.status).toBe('ACTIVE');
-  expect(plan.lastTransaction?.status).toBe('APPROVED');
+  const plan = await expectPlanStatus(request, merchant, link.subscriptionPlanId, { plan: 'ACTIVE', lastCharge: 'APPROVED' });
   expect(plan.lastTransaction?.gatewayTransactionId).toBe(shownId);
   await expectAccessible(page);
 
@@ -61,9 +59,7 @@ test('a one-time payment completes the plan', async ({ page, request, merchant, 
   await pay(page, { number: CARDS.approved });
   await expectState(page, 'approved');
   await expect(page.getByRole('status')).toContainText('Su pago de $ 1.500 a Gimnasio Norte quedó registrado');
-  const plan = await planStatus(request, merchant, link.subscriptionPlanId);
-  expect(plan.plan.status).toBe('COMPLETED');
-  expect(plan.lastTransaction?.status).toBe('APPROVED');
+  await expectPlanStatus(request, merchant, link.subscriptionPlanId, { plan: 'COMPLETED', lastCharge: 'APPROVED' });
 
   await page.reload();
   await expectState(page, 'paid');
@@ -87,15 +83,11 @@ test('declined for insufficient funds, then approved with another card', async (
   await expect(payButton(page)).toBeEnabled();
   await expectAccessible(page);
 
-  let plan = await planStatus(request, merchant, link.subscriptionPlanId);
-  expect(plan.plan.status).toBe('PENDING_ACTIVATION');
-  expect(plan.lastTransaction?.status).toBe('DECLINED');
+  await expectPlanStatus(request, merchant, link.subscriptionPlanId, { plan: 'PENDING_ACTIVATION', lastCharge: 'DECLINED' });
 
   await pay(page, { number: CARDS.approved });
   await expectState(page, 'approved');
-  plan = await planStatus(request, merchant, link.subscriptionPlanId);
-  expect(plan.plan.status).toBe('ACTIVE');
-  expect(plan.lastTransaction?.status).toBe('APPROVED');
+  await expectPlanStatus(request, merchant, link.subscriptionPlanId, { plan: 'ACTIVE', lastCharge: 'APPROVED' });
 });
 
 test('a card the sandbox does not support is declined as such', async ({ page, request, merchant, createLink }) => {
@@ -104,9 +96,7 @@ test('a card the sandbox does not support is declined as such', async ({ page, r
   await pay(page, { number: CARDS.notSupported });
   await expectState(page, 'declined');
   await expect(page.getByRole('status')).toContainText('Esta tarjeta no es aceptada');
-  const plan = await planStatus(request, merchant, link.subscriptionPlanId);
-  expect(plan.plan.status).toBe('PENDING_ACTIVATION');
-  expect(plan.lastTransaction?.status).toBe('DECLINED');
+  await expectPlanStatus(request, merchant, link.subscriptionPlanId, { plan: 'PENDING_ACTIVATION', lastCharge: 'DECLINED' });
 });
 
 test('a processor error asks to try again later or with another card', async ({ page, request, merchant, createLink }) => {
@@ -119,9 +109,7 @@ test('a processor error asks to try again later or with another card', async ({ 
   await expect(status).toContainText('No pudimos procesar el pago');
   await expect(status).toContainText('Intente de nuevo en unos minutos o con otra tarjeta');
   await expect(payButton(page)).toBeFocused();
-  const plan = await planStatus(request, merchant, link.subscriptionPlanId);
-  expect(plan.plan.status).toBe('PENDING_ACTIVATION');
-  expect(plan.lastTransaction?.status).toBe('ERROR');
+  await expectPlanStatus(request, merchant, link.subscriptionPlanId, { plan: 'PENDING_ACTIVATION', lastCharge: 'ERROR' });
 
   // The same link still takes a payment.
   await pay(page, { number: CARDS.approved });
@@ -143,9 +131,7 @@ test('a pending charge shows progress, is checked every 2 s, and ends approved',
   expect(posts).toHaveLength(1);
   expect(polls.length).toBeGreaterThanOrEqual(1);
   for (let i = 1; i < polls.length; i++) expect(polls[i]!.at - polls[i - 1]!.at).toBeGreaterThanOrEqual(1_500);
-  const plan = await planStatus(request, merchant, link.subscriptionPlanId);
-  expect(plan.plan.status).toBe('ACTIVE');
-  expect(plan.lastTransaction?.status).toBe('APPROVED');
+  const plan = await expectPlanStatus(request, merchant, link.subscriptionPlanId, { plan: 'ACTIVE', lastCharge: 'APPROVED' });
   await expect(page.getByRole('status')).toContainText(plan.lastTransaction!.gatewayTransactionId!);
 });
 
@@ -157,9 +143,7 @@ test('a pending charge that ends declined lets the customer try again', async ({
   await expectState(page, 'declined', 20_000);
   await expect(page.getByRole('status')).toContainText('Pago rechazado');
   await expect(page.locator('form')).toHaveCount(1);
-  const plan = await planStatus(request, merchant, link.subscriptionPlanId);
-  expect(plan.plan.status).toBe('PENDING_ACTIVATION');
-  expect(plan.lastTransaction?.status).toBe('DECLINED');
+  await expectPlanStatus(request, merchant, link.subscriptionPlanId, { plan: 'PENDING_ACTIVATION', lastCharge: 'DECLINED' });
 });
 
 test('a link paid in another tab is shown as paid when this tab tries to pay', async ({ page, context, createLink }) => {
