@@ -11,12 +11,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { foreignShare, postgresCpuMsBetween, processCpuMs, sampleCpu, samplePostgres } from './cpu';
 import { CONNECTIONS, expectedStatus, type Measured, Rotation, type RunResult, runLoad, type Scenario, wrongRun } from './load';
-import { buildFloorApp, type FloorApp } from './floor-app';
+import { type FloorApp, startFloorRace } from './floor-app';
 import { runPaced } from './paced';
 import { mainThreadProfile, PROFILE_OPTIONS, summarizeProfile, wantsProfile } from './profile';
 import * as report from './report';
 import { type BenchRun, sectionBody } from './section';
-import { apiServerEnv, createScratchDatabase, ensureBuild, freePort, type RunningServer, seedMerchants, type ServerKind, startServer, wholeNumbers } from './setup';
+import { apiServerEnv, freePort, type RunningServer, seedMerchants, type ServerKind, startServer, wholeNumbers } from './setup';
 
 const { values: args } = parseArgs({
   options: {
@@ -223,11 +223,7 @@ async function profileAll(env: Record<string, string>, ports: Record<ServerKind,
 }
 
 async function main() {
-  const started = Date.now();
-  const loadStart = os.loadavg()[0]!;
-  const { built } = ensureBuild();
-  const floorApp = buildFloorApp();
-  const db = await createScratchDatabase();
+  const { started, loadStart, built, floorApp, db } = await startFloorRace();
   console.log(`scratch database ${db.name} (PostgreSQL ${db.serverVersion}), migrated`);
   let servers: Servers | undefined;
   // Ctrl-C: stop the servers and drop the scratch database before leaving.

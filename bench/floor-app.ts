@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createScratchDatabase, ensureBuild } from './setup';
 
 // A route with the same path shape as ours, so routing does the same matching work.
 const ROUTE = `// The floor: a trivial route handler, nothing but the 401 reply.
@@ -25,6 +26,23 @@ const LAYOUT = `export default function RootLayout({ children }) {
 export interface FloorApp {
   dir: string;
   remove(): void;
+}
+
+/**
+ * What a bench raced against the floor starts with: its start time and load average, a build of
+ * ours that is not stale, the floor app and a scratch database (the floor app removed if the
+ * database cannot be made).
+ */
+export async function startFloorRace() {
+  const started = Date.now();
+  const loadStart = os.loadavg()[0]!;
+  const { built } = ensureBuild();
+  const floorApp = buildFloorApp();
+  const db = await createScratchDatabase().catch((error: unknown) => {
+    floorApp.remove();
+    throw error;
+  });
+  return { started, loadStart, built, floorApp, db };
 }
 
 /** Writes and builds the floor app; throws with the build's output when it fails. */

@@ -16,11 +16,11 @@ import { openPostgres, queryRows } from '@/db/client';
 import { createMerchant } from '@/lib/merchants/merchants';
 import { createPaymentLink } from '@/lib/plans/create-link';
 import { foreignShare, postgresCpuMsBetween, processCpuMs, sampleCpu, samplePostgres } from './cpu';
-import { buildFloorApp } from './floor-app';
+import { startFloorRace } from './floor-app';
 import { type BenchRequest, CONNECTIONS, type RequestSource, Rotation, type RunResult, runLoad, type Scenario, wrongRun } from './load';
 import { mainThreadProfile, PROFILE_OPTIONS, summarizeProfile, wantsProfile } from './profile';
 import { median, profileTable, writeSection } from './report';
-import { apiServerEnv, asProduction, type BenchMerchant, createScratchDatabase, ensureBuild, freePort, type RunningServer, startServer, wholeNumbers } from './setup';
+import { apiServerEnv, asProduction, type BenchMerchant, freePort, type RunningServer, startServer, wholeNumbers } from './setup';
 
 const { values: args } = parseArgs({
   options: {
@@ -171,11 +171,7 @@ async function countCheck(url: string, reports: UsageReports, answered201: numbe
 }
 
 async function main() {
-  const started = Date.now();
-  const loadStart = os.loadavg()[0]!;
-  const { built } = ensureBuild();
-  const floorApp = buildFloorApp();
-  const db = await createScratchDatabase();
+  const { started, loadStart, built, floorApp, db } = await startFloorRace();
   const servers: RunningServer[] = [];
   const stopAll = async () => {
     for (const s of servers.splice(0)) await s.stop();
