@@ -55,6 +55,22 @@ test('sign-in asks the TOTP code once it is on; a wrong one opens nothing', asyn
   await expect(page.getByRole('row', { name: new RegExp(email) })).toContainText('Sí');
 });
 
+test('changing the password keeps this session, and the next sign-in takes the new one', async ({ page }) => {
+  const { email } = await signUp(page);
+  await page.goto('/portal/settings/security');
+  const form = formWith(page, page.getByLabel('Contraseña actual'));
+  await form.getByLabel('Contraseña actual').fill(PASSWORD);
+  await form.getByLabel('Contraseña nueva').fill(`${PASSWORD} nueva`);
+  await form.getByRole('button', { name: 'Cambiar la contraseña' }).click();
+  await expect(page).toHaveURL(/\/portal\/settings\/security\?password=changed$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Contraseña cambiada.' })).toBeVisible();
+  await page.getByRole('button', { name: 'Cerrar sesión', exact: true }).click();
+  await page.getByLabel('Correo electrónico').fill(email);
+  await page.getByLabel('Contraseña').fill(`${PASSWORD} nueva`);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await expect(page).toHaveURL(/\/portal\/overview$/);
+});
+
 test('a viewer sees no form a viewer would be refused, and a key posted anyway is a 403 naming the role', async ({ page, browser }) => {
   test.setTimeout(90_000);
   await signUp(page);

@@ -68,7 +68,8 @@ export async function changePasswordAction(_: FormState, form: FormData): Promis
   const { lang, t } = await portalLang();
   const s = securityCopy(lang);
   const result = await changePassword(await getDb(), user, { current: text(form, 'currentPassword'), next: text(form, 'newPassword') }, await headers());
-  if (result.ok) return ok(s.security.changed);
+  // better-auth replaced the session (as twoFactorChange explains): load the page with the new cookie.
+  if (result.ok) redirect('/portal/settings/security?password=changed');
   if (result.problem === 'rate_limited') return error(fill(s.rateLimited, { seconds: result.retryAfterSeconds }));
   if (result.problem === 'wrong_password') return error(s.security.wrongPassword);
   return error(t.auth.password_problems[result.problem]);

@@ -11,7 +11,7 @@ import { portalLang, requireAccount, secondFactorMissing } from '@/lib/portal/re
 import { securityCopy } from '@/lib/portal/security-i18n';
 import { twoFactorState } from '@/lib/portal/two-factor';
 
-export default async function SecuritySettingsPage({ searchParams }: { searchParams: Promise<{ required?: string; factor?: string }> }) {
+export default async function SecuritySettingsPage({ searchParams }: { searchParams: Promise<{ required?: string; factor?: string; password?: string }> }) {
   const user = await requireAccount();
   const params = await searchParams;
   // Sent here by requireUser: an owner of a production deployment without a second factor.
@@ -91,6 +91,11 @@ export default async function SecuritySettingsPage({ searchParams }: { searchPar
         />
       </Card>
       <Card id="password" title={s.security.passwordTitle}>
+        {params.password === 'changed' && (
+          <p role="status" className="result ok">
+            {s.security.changed}
+          </p>
+        )}
         <ActionForm action={changePasswordAction} submit={s.security.change} pending={t.auth.pending} copy={copy}>
           <label>
             {s.security.current}
