@@ -133,7 +133,8 @@ async function walk(db: Db, processors: ProcessorSource, merchantId: string, fro
     total.declined += summary.declined;
     total.error += summary.error;
     total.pending += summary.pending;
-    total.transactionIds.push(...summary.transactionIds);
+    // A charge left PENDING is resumed by the next step's sweep: listed once.
+    total.transactionIds.push(...summary.transactionIds.filter((id) => !total.transactionIds.includes(id)));
     total.cancelledPlanIds.push(...summary.cancelledPlanIds);
     total.renewalLinks.issued += summary.renewalLinks.issued;
     total.renewalLinks.reminded += summary.renewalLinks.reminded;

@@ -5,6 +5,8 @@ import { getOpenRenewalLink } from '@/db/queries/renewal-links';
 import { emails, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
 import { GET as getStatus } from '@/app/merchants/plans/[subscriptionPlanId]/status/route';
 import { runRenewalSweep } from '@/lib/billing/sweep';
+import { advanceMerchantTestClock } from '@/lib/billing/test-clock';
+import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { payCheckout } from '@/lib/checkout/payments';
 import { merchantNow } from '@/lib/clock';
 import { resetEnvForTests } from '@/lib/env';
@@ -191,5 +193,21 @@ describe('POST /merchants/test-clock', () => {
     vi.stubEnv('SANDBOX_DEPLOYMENT', '1');
     resetEnvForTests();
     expect((await clockOf(sandboxMerchant)).status).toBe(200);
+  });
+});
+
+describe('an advance whose renewal stays PENDING', () => {
+  it('lists the charge once, though a later step of the advance resumes it', async () => {
+    const merchant = await createTestMerchant(database.db);
+    const planId = await paidPlan(merchant);
+    const sandbox = createSandboxProcessor({ pendingMs: 0 });
+    // As Wompi: the renewal is taken, and decided later by its event.
+    const pending = { status: 'PENDING' as const, gatewayTransactionId: 'gw_pending_renewal' };
+    const processor = { ...sandbox, charge: async () => pending, retrieve: async () => pending, findByReference: async () => pending };
+    const due = (await planOf(planId)).nextChargeDate!;
+    const view = await advanceMerchantTestClock(database.db, processor, merchant.merchantId, later(due, 60 * 60_000));
+    const renewals = (await txnsOf(planId)).filter((t) => t.kind === 'RENEWAL');
+    expect(renewals.map((t) => t.status)).toEqual(['PENDING']);
+    expect(view.lastAdvance!.transactionIds).toEqual([renewals[0]!.id]);
   });
 });
