@@ -331,6 +331,8 @@ export const subscriptionPlans = pgTable(
     billingDay: smallint('billing_day'),
     // Pause until a date (docs/billing.md#pause-until-a-date): the sweep resumes the paused plan then.
     resumesAt: at('resumes_at'),
+    // The IVA rate of this plan's invoices when it is not the merchant's (docs/einvoicing.md#settings).
+    iva: text('iva', { enum: EINVOICE_IVA_RATES }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -353,6 +355,7 @@ export const subscriptionPlans = pgTable(
     index('subscription_plans_trial_notice_idx').on(t.trialNoticeAt).where(sql`status = 'TRIALING' and trial_notice_at is not null`),
     check('subscription_plans_setup_fee_check', sql`setup_fee is null or setup_fee between 100 and 99999999999`),
     check('subscription_plans_minimum_periods_check', sql`minimum_periods is null or (modality = 'RECURRING' and minimum_periods between 2 and 36)`),
+    check('subscription_plans_iva_check', sql`iva is null or ${inList('iva', EINVOICE_IVA_RATES)}`),
     check('subscription_plans_billing_day_check', sql`billing_day is null or (interval_unit in ('month', 'year') and billing_day between 1 and 28)`),
     check('subscription_plans_quantity_check', sql`quantity between 1 and 10000 and (scheduled_quantity is null or scheduled_quantity between 1 and 10000)`),
     // Plans whose cancellation at the end of the period is due (lib/plans/cancel-at.ts).

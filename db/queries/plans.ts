@@ -35,6 +35,7 @@ type PlanInput = Pick<
   | 'usageIncludedUnits'
   | 'minimumPeriods'
   | 'billingDay'
+  | 'iva'
 > & { nextChargeDate: Date; tokenExpiresAt: Date; createdAt: Date };
 
 const ph = sql.placeholder;
@@ -60,12 +61,12 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
         insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval_unit, interval_count,
           trial_days, status, next_charge_date, checkout_token, token_expires_at, customer_phone, customer_email, customer_first_name,
           customer_last_name, customer_id_type, customer_id_number, allow_promotion_codes, coupon_id, discount_percent, discount_amount,
-          discount_periods, customer_tax_id_type, customer_tax_id_number, customer_tax_id_dv, customer_legal_name, quantity, setup_fee, usage_unit_amount, usage_included_units, minimum_periods, billing_day, created_at, updated_at)
+          discount_periods, customer_tax_id_type, customer_tax_id_number, customer_tax_id_dv, customer_legal_name, quantity, setup_fee, usage_unit_amount, usage_included_units, minimum_periods, billing_day, iva, created_at, updated_at)
         values (${ph('planId')}, ${ph('merchantId')}, (select id from customer), ${ph('externalReference')}, ${ph('description')},
           ${ph('amount')}, ${ph('modality')}, ${ph('intervalUnit')}, ${ph('intervalCount')}, ${ph('trialDays')}, ${ph('status')}, ${ph('nextChargeDate')}, ${ph('checkoutToken')},
           ${ph('tokenExpiresAt')}, ${ph('phone')}, ${ph('email')}, ${ph('firstName')}, ${ph('lastName')}, ${ph('idType')},
           ${ph('idNumber')}, ${ph('allowPromotionCodes')}, ${ph('couponId')}, ${ph('discountPercent')}, ${ph('discountAmount')},
-          ${ph('discountPeriods')}, ${ph('taxIdType')}, ${ph('taxIdNumber')}, ${ph('taxIdDv')}, ${ph('legalName')}, ${ph('quantity')}, ${ph('setupFee')}, ${ph('usageUnitAmount')}, ${ph('usageIncludedUnits')}, ${ph('minimumPeriods')}, ${ph('billingDay')}, ${ph('createdAt')}, ${ph('createdAt')})`,
+          ${ph('discountPeriods')}, ${ph('taxIdType')}, ${ph('taxIdNumber')}, ${ph('taxIdDv')}, ${ph('legalName')}, ${ph('quantity')}, ${ph('setupFee')}, ${ph('usageUnitAmount')}, ${ph('usageIncludedUnits')}, ${ph('minimumPeriods')}, ${ph('billingDay')}, ${ph('iva')}, ${ph('createdAt')}, ${ph('createdAt')})`,
   ),
 );
 
@@ -114,6 +115,7 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
     usageIncludedUnits: p.usageIncludedUnits ?? null,
     minimumPeriods: p.minimumPeriods ?? null,
     billingDay: p.billingDay ?? null,
+    iva: p.iva ?? null,
     createdAt: p.createdAt.toISOString(),
   });
 }

@@ -75,3 +75,28 @@ describe('customer.taxId at link creation', () => {
     expect(await plansCount()).toBe(before);
   });
 });
+
+describe('plan.iva at link creation', () => {
+  const withIva = (iva: unknown, version = '2026-11-28') =>
+    call(POST, { path: '/merchants/subscription-link', headers: { ...merchant.headers, 'ServicePay-Version': version }, body: linkBody({ plan: { iva } }) });
+
+  it.each([19, 5, 0, 'excluded'])('keeps %s on the plan', async (iva) => {
+    const res = await withIva(iva);
+    expect(res.status).toBe(200);
+    expect((await planOf(res.json.subscriptionPlanId)).iva).toBe(String(iva));
+  });
+
+  it.each([16, '19', 'exento', null])('answers 400 naming plan.iva for %s and makes no plan', async (iva) => {
+    const before = await plansCount();
+    const res = await withIva(iva);
+    expect(res.status).toBe(400);
+    expect(res.json.error.details).toEqual([expect.objectContaining({ path: 'plan.iva', message: expect.stringContaining('must be 19, 5, 0 (exempt) or "excluded"') })]);
+    expect(await plansCount()).toBe(before);
+  });
+
+  it('is ignored by version 2026-11-26, which does not know it', async () => {
+    const res = await withIva(5, '2026-11-26');
+    expect(res.status).toBe(200);
+    expect((await planOf(res.json.subscriptionPlanId)).iva).toBeNull();
+  });
+});

@@ -61,7 +61,8 @@ export async function noteInvoice(tx: Db, outbox: Outbox, plan: PlanRow, txn: Tr
   if (txn.status !== 'APPROVED') return false;
   const settings = await getEInvoicingOf(tx, plan.merchantId);
   if (!settings?.provider || !settings.iva) return false;
-  const lines = invoiceLines(plan, txn, ivaOfColumn(settings.iva));
+  const rate = plan.iva ?? settings.iva;
+  const lines = invoiceLines(plan, txn, ivaOfColumn(rate));
   const totals = totalsOf(lines.map(priceLine));
   const period = periodOf(plan, txn);
   const inserted = await insertInvoice(tx, {
@@ -74,7 +75,7 @@ export async function noteInvoice(tx: Db, outbox: Outbox, plan: PlanRow, txn: Tr
     total: totals.payable,
     net: totals.lineExtension,
     ivaAmount: totals.iva,
-    ivaRate: settings.iva,
+    ivaRate: rate,
     lines,
     buyer: buyerOf(plan) as unknown as Record<string, unknown>,
     paymentMethod: txn.paymentMethodType,

@@ -107,6 +107,15 @@ describe('an approved charge', () => {
     expect(customer).toMatchObject({ identification_document_code: '31', identification: '900559088', dv: '2', company: 'Empresa de Pruebas SAS' });
   });
 
+  it("is taxed at the plan's own IVA rate when the link set one, else at the merchant's", async () => {
+    const own = await approvedCharge('factus', { iva: 5 });
+    const merchants = await approvedCharge('factus');
+    await deliveriesSettled();
+    expect(await invoiceOf(own.transactionId)).toMatchObject({ status: 'ISSUED', ivaRate: '5', ivaAmount: splitIva(4_990_000, 5).iva });
+    expect(await invoiceOf(merchants.transactionId)).toMatchObject({ status: 'ISSUED', ivaRate: '19', ivaAmount: splitIva(4_990_000, 19).iva });
+    expect(splitIva(4_990_000, 5).iva).not.toBe(splitIva(4_990_000, 19).iva);
+  });
+
   it("dated ahead by a merchant's test clock is issued at once, on the real clock", async () => {
     const link = await createTestLink(database.db, { amount: 4_990_000 });
     await turnEInvoicingOn(database.db, link.merchant.merchantId, factusSettings(factusDoubleAccount(factus)));

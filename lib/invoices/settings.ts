@@ -19,7 +19,7 @@ const credential = (what: string) =>
     .max(512, 'must be at most 512 characters')
     .regex(/^[\x20-\x7e]+$/, `must be the ${what} exactly as the provider shows it`);
 
-const ivaSchema = z
+export const ivaSchema = z
   .union([z.literal(19), z.literal(5), z.literal(0), z.literal('excluded')], { error: 'must be 19, 5, 0 (exempt) or "excluded"' })
   .describe('IVA included in every price: 19, 5, 0 (exempt) or "excluded" (no IVA line)');
 

@@ -12,6 +12,7 @@ import { CHECKOUT_TOKEN_LENGTH } from '@/lib/widget/protocol';
 import type { CreateLinkBody, PaymentLink } from './schemas';
 import { merchantNow } from '@/lib/clock';
 import { inTransaction } from '@/lib/unit-of-work';
+import { ivaColumn } from '@/lib/invoices/settings';
 
 /**
  * docs/api.md#create-a-payment-link: the customer, the plan and its token in one statement. An open
@@ -90,6 +91,7 @@ async function insertLink(
         usageIncludedUnits: plan.usage ? (plan.usage.includedUnits ?? 0) : null,
         minimumPeriods: plan.minimumPeriods ?? null,
         billingDay: plan.billingDay ?? null,
+        iva: plan.iva === undefined ? null : ivaColumn(plan.iva),
         ...coupon,
         createdAt: now,
       },

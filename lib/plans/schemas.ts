@@ -4,6 +4,7 @@ import { ID_TYPES, MAX_TRIAL_DAYS, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUS
 import { INTERVAL_UNITS, MAX_INTERVAL_COUNT } from '@/lib/calendar/interval';
 import { planCouponSchema } from '@/lib/coupons/schemas';
 import { readTaxId, type TaxIdProblem } from '@/lib/einvoicing/tax-id';
+import { ivaSchema } from '@/lib/invoices/settings';
 
 // The merchant API's bodies (docs/api.md#create-a-payment-link, docs/api.md#plan-status, docs/api.md#checkout-session, docs/api.md#plan-record, docs/api.md#create-a-payment-link, docs/api.md#plan-status). Handlers parse with these, replies are
 // built from them, and the OpenAPI document is generated from them.
@@ -225,6 +226,11 @@ const planShape = z.object(
         'Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, 1 to 10,000 (default 1). `amount` is then the unit price, and each charge takes unit × quantity',
       examples: [5],
     }),
+    iva: ivaSchema.optional().meta({
+      description:
+        "Extension, API version 2026-11-28 (docs/einvoicing.md#settings): the IVA rate of this plan's electronic invoices when it is not the merchant's: 19, 5, 0 (exempt) or \"excluded\"",
+      examples: [5],
+    }),
   },
   anObject,
 );
@@ -261,7 +267,7 @@ function checkPlan(plan: Partial<PlanFields> & Pick<PlanFields, 'amount' | 'moda
 const planSchema = planShape.superRefine(checkPlan);
 
 /** What 2026-11-26 reads of a plan: without 2026-11-28's fields. */
-const plan20261126 = planShape.omit({ quantity: true, setupFee: true, usage: true, minimumPeriods: true, billingDay: true }).superRefine(checkPlan);
+const plan20261126 = planShape.omit({ quantity: true, setupFee: true, usage: true, minimumPeriods: true, billingDay: true, iva: true }).superRefine(checkPlan);
 
 export const createLinkBodySchema = z
   .object({ customer: customerSchema, plan: planSchema })
@@ -386,6 +392,10 @@ export const planRecordSchema = z
       .int()
       .optional()
       .describe('Extension, API version 2026-11-28 (docs/billing.md#billing-day): the day of the month renewals fall on, present when the link set one'),
+    iva: z
+      .union([z.literal(19), z.literal(5), z.literal(0), z.literal('excluded')])
+      .optional()
+      .describe("Extension, API version 2026-11-28 (docs/einvoicing.md#settings): the IVA rate of the plan's invoices, present when the link set one"),
     renewalUrl: z
       .string()
       .optional()
@@ -551,7 +561,7 @@ export const planRecord20261120Schema = z
 
 // What 2026-11-26 sees: 2026-11-28's fields (docs/billing.md, part two) left out.
 
-export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true, setupFee: true, usage: true, minimumPeriods: true, minimumTermEndsAt: true, billingDay: true, resumesAt: true }).meta({ id: 'SubscriptionPlan' });
+export const planRecord20261126Schema = planRecordSchema.omit({ cancelAt: true, quantity: true, setupFee: true, usage: true, minimumPeriods: true, minimumTermEndsAt: true, billingDay: true, resumesAt: true, iva: true }).meta({ id: 'SubscriptionPlan' });
 
 export const planStatus20261126Schema = planStatusSchema
   .extend({

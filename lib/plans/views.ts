@@ -3,6 +3,7 @@ import type { TransactionRow } from '@/db/queries/transactions';
 import { type BillingInterval, intervalOf, isMonthly } from '@/lib/calendar/interval';
 import { nextChargeDateOf } from '@/lib/calendar/schedule';
 import type { PlanRecordView, PlanStatusView } from './schemas';
+import { ivaOfColumn } from '@/lib/invoices/settings';
 
 // Extension fields (docs/billing.md) appear only where a caller used the extension: a plan charged
 // every month replies exactly as API version 2026-11-20's do. Each reply decides it in one place below
@@ -91,6 +92,7 @@ export function toPlanRecord(plan: PlanRow, { renewalUrl }: { renewalUrl?: strin
     ...(plan.minimumPeriods !== null && plan.termEndsAt ? { minimumTermEndsAt: plan.termEndsAt.getTime() } : {}),
     ...(plan.status === 'PAUSED' && plan.resumesAt ? { resumesAt: plan.resumesAt.toISOString() } : {}),
     ...(plan.billingDay !== null ? { billingDay: plan.billingDay } : {}),
+    ...(plan.iva !== null ? { iva: ivaOfColumn(plan.iva) } : {}),
     ...(renewalUrl ? { renewalUrl } : {}),
     createdAt: plan.createdAt.toISOString(),
     updatedAt: plan.updatedAt.toISOString(),

@@ -112,6 +112,8 @@ export type CreateLinkRequest = {
     billingDay?: number;
     /** Extension, API version 2026-11-28 (docs/billing.md#quantity): seats, 1 to 10,000 (default 1). `amount` is then the unit price, and each charge takes unit × quantity */
     quantity?: number;
+    /** Extension, API version 2026-11-28 (docs/einvoicing.md#settings): the IVA rate of this plan's electronic invoices when it is not the merchant's: 19, 5, 0 (exempt) or "excluded" */
+    iva?: 19 | 5 | 0 | "excluded";
   };
 };
 
@@ -376,6 +378,8 @@ export type SubscriptionPlan = {
   resumesAt?: string;
   /** Extension, API version 2026-11-28 (docs/billing.md#billing-day): the day of the month renewals fall on, present when the link set one */
   billingDay?: number;
+  /** Extension, API version 2026-11-28 (docs/einvoicing.md#settings): the IVA rate of the plan's invoices, present when the link set one */
+  iva?: 19 | 5 | 0 | "excluded";
   /** Only while a renewal link is open (extension, docs/billing.md#renewal-links): the link that pays the period due, to send the customer */
   renewalUrl?: string;
   createdAt: string;
@@ -869,6 +873,26 @@ export const REQUEST_BODIES: Record<string, unknown> = {
             "type": "integer",
             "minimum": 1,
             "maximum": 10000
+          },
+          "iva": {
+            "anyOf": [
+              {
+                "type": "number",
+                "const": 19
+              },
+              {
+                "type": "number",
+                "const": 5
+              },
+              {
+                "type": "number",
+                "const": 0
+              },
+              {
+                "type": "string",
+                "const": "excluded"
+              }
+            ]
           }
         },
         "required": [
