@@ -1,10 +1,12 @@
 import { afterAll, beforeAll } from 'vitest';
-import type { Db } from '@/db/client';
+import type { Database, Db } from '@/db/client';
 import { resetEnvForTests } from '@/lib/env';
 import { type InvoiceJob, installInvoiceQueue } from '@/lib/invoices/hand-off';
 import { updateMerchant } from '@/lib/merchants/merchants';
-import type { AlegraAccount } from './alegra-double';
+import { type AlegraAccount, type AlegraDouble, startAlegraDouble } from './alegra-double';
+import { useTestDatabase } from './database';
 import { TEST_RESOLUTION } from './einvoicing-drafts';
+import { holdWebhookHandOffs, restoreWebhookQueue } from './webhook-queue';
 import { type FactusAccount, type FactusDouble, startFactusDouble } from './factus-double';
 
 // Test support for electronic invoicing (docs/einvoicing.md#issuing): a merchant's settings for a
@@ -37,6 +39,31 @@ export function holdInvoiceHandOffs(): InvoiceJob[] {
 
 export function restoreInvoiceQueue(): void {
   installInvoiceQueue(undefined);
+}
+
+/**
+ * Both doubles for a test file's tests, FACTUS_API_URL and ALEGRA_API_URL pointing at them, the
+ * test database, and webhook hand-offs held; call at the top level.
+ */
+export function withEInvoiceDoubles(): { factus: FactusDouble; alegra: AlegraDouble; database: Database } {
+  const doubles = {} as { factus: FactusDouble; alegra: AlegraDouble; database: Database };
+  beforeAll(async () => {
+    [doubles.factus, doubles.alegra] = await Promise.all([startFactusDouble(), startAlegraDouble()]);
+    process.env.FACTUS_API_URL = doubles.factus.url;
+    process.env.ALEGRA_API_URL = doubles.alegra.url;
+    resetEnvForTests();
+    doubles.database = await useTestDatabase();
+    holdWebhookHandOffs();
+  });
+  afterAll(async () => {
+    restoreWebhookQueue();
+    restoreInvoiceQueue();
+    delete process.env.FACTUS_API_URL;
+    delete process.env.ALEGRA_API_URL;
+    resetEnvForTests();
+    await Promise.all([doubles.factus.close(), doubles.alegra.close()]);
+  });
+  return doubles;
 }
 
 /** The Factus double for a test file's tests, with FACTUS_API_URL pointing at it; call at the top level. */

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { claimDueInvoices, finishInvoice, type InvoiceRow } from '@/db/queries/invoices';
 import { invoices, subscriptionPlans, transactions, webhookEvents } from '@/db/schema';
@@ -11,15 +11,12 @@ import { parseCard } from '@/lib/processors/card';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { recordVoid } from '@/lib/settlement/void';
 import { deliveriesSettled } from '@/lib/unit-of-work';
-import { resetEnvForTests } from '@/lib/env';
 import { updateMerchant } from '@/lib/merchants/merchants';
 import { lifecyclePayloadSchema } from '@/lib/webhooks/payload';
-import { alegraDoubleAccount, startAlegraDouble, type AlegraDouble } from '@/test/alegra-double';
+import { alegraDoubleAccount, type AlegraDouble } from '@/test/alegra-double';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
-import { useTestDatabase } from '@/test/database';
-import { factusDoubleAccount, startFactusDouble, type FactusDouble } from '@/test/factus-double';
-import { alegraSettings, factusSettings, holdInvoiceHandOffs, restoreInvoiceQueue, turnEInvoicingOn } from '@/test/invoices';
-import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
+import { factusDoubleAccount, type FactusDouble } from '@/test/factus-double';
+import { alegraSettings, factusSettings, holdInvoiceHandOffs, restoreInvoiceQueue, turnEInvoicingOn, withEInvoiceDoubles } from '@/test/invoices';
 import { retryInvoice } from './views';
 import { invoiceLeaseMs, issueDueInvoices, type IssueOptions, retryDelayMs } from './issue';
 import { openSettings } from './settings';
@@ -35,22 +32,8 @@ let alegra: AlegraDouble;
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
 const SHORT: IssueOptions['providerFor'] = (settings) => createEInvoiceProvider(settings, { timeoutMs: 500 });
 
-beforeAll(async () => {
-  [factus, alegra] = await Promise.all([startFactusDouble(), startAlegraDouble()]);
-  process.env.FACTUS_API_URL = factus.url;
-  process.env.ALEGRA_API_URL = alegra.url;
-  resetEnvForTests();
-  database = await useTestDatabase();
-  holdWebhookHandOffs();
-});
-afterAll(async () => {
-  restoreWebhookQueue();
-  restoreInvoiceQueue();
-  delete process.env.FACTUS_API_URL;
-  delete process.env.ALEGRA_API_URL;
-  resetEnvForTests();
-  await Promise.all([factus.close(), alegra.close()]);
-});
+const doubles = withEInvoiceDoubles();
+beforeAll(() => ({ factus, alegra, database } = doubles));
 beforeEach(() => {
   factus.clearFaults();
   alegra.clearFaults();

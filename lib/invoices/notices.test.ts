@@ -1,22 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { emails, users } from '@/db/schema';
 import { payWithCard } from '@/lib/checkout/payments';
 import { createEInvoiceProvider } from '@/lib/einvoicing';
-import { resetEnvForTests } from '@/lib/env';
 
 import { parseCard } from '@/lib/processors/card';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { deliveriesSettled } from '@/lib/unit-of-work';
-import { alegraDoubleAccount, startAlegraDouble, type AlegraDouble } from '@/test/alegra-double';
+import { alegraDoubleAccount, type AlegraDouble } from '@/test/alegra-double';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
-import { useTestDatabase } from '@/test/database';
 import { TEST_RESOLUTION } from '@/test/einvoicing-drafts';
-import { factusDoubleAccount, startFactusDouble, type FactusDouble } from '@/test/factus-double';
-import { alegraSettings, factusSettings, holdInvoiceHandOffs, restoreInvoiceQueue, turnEInvoicingOn } from '@/test/invoices';
-import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
+import { factusDoubleAccount, type FactusDouble } from '@/test/factus-double';
+import { alegraSettings, factusSettings, holdInvoiceHandOffs, restoreInvoiceQueue, turnEInvoicingOn, withEInvoiceDoubles } from '@/test/invoices';
 import { issueDueInvoices } from './issue';
 import { loadRangeWarnings, rangeWarnings, rangeWarningText } from './notices';
 
@@ -30,22 +27,8 @@ let alegra: AlegraDouble;
 const sandbox = createSandboxProcessor({ pendingMs: 0 });
 const RANGE = { prefix: 'SETP', from: 1000, to: 1999, endDate: '2027-06-30' };
 
-beforeAll(async () => {
-  [factus, alegra] = await Promise.all([startFactusDouble(), startAlegraDouble()]);
-  process.env.FACTUS_API_URL = factus.url;
-  process.env.ALEGRA_API_URL = alegra.url;
-  resetEnvForTests();
-  database = await useTestDatabase();
-  holdWebhookHandOffs();
-});
-afterAll(async () => {
-  restoreWebhookQueue();
-  restoreInvoiceQueue();
-  delete process.env.FACTUS_API_URL;
-  delete process.env.ALEGRA_API_URL;
-  resetEnvForTests();
-  await Promise.all([factus.close(), alegra.close()]);
-});
+const doubles = withEInvoiceDoubles();
+beforeAll(() => ({ factus, alegra, database } = doubles));
 
 describe('a numbering range', () => {
   it('warns from 90 % used, and says when it is used up', () => {
