@@ -5,7 +5,7 @@
 
 import type { Db } from '@/db/client';
 import { merchantEmailSent } from '@/db/queries/emails';
-import { getMerchant } from '@/db/queries/merchants';
+import { getMerchant, getMerchantForUpdate } from '@/db/queries/merchants';
 import { merchantOwnerRows } from '@/db/queries/users';
 import { renderAccountEmail } from '@/lib/email/account';
 import { queueMerchantEmail } from '@/lib/email/record';
@@ -70,17 +70,26 @@ async function tellOwners(tx: Db, outbox: Outbox, merchantId: string, subject: s
   }
 }
 
+/**
+ * Whether a notice was already written, asked under the merchant's row lock: two issuers finishing
+ * at once are serialized here, and the second sees the first's e-mail once it has committed.
+ */
+async function alreadyTold(tx: Db, merchantId: string, subject: string, since?: Date): Promise<boolean> {
+  await getMerchantForUpdate(tx, merchantId);
+  return merchantEmailSent(tx, { merchantId, kind: 'einvoice_notice', subject, since });
+}
+
 /** After an invoice numbered in `range` (up to `number`): each warning it newly reaches, once per range. */
 export async function noteRangeUse(tx: Db, outbox: Outbox, merchantId: string, range: Resolution, number: number, now: Date): Promise<void> {
   for (const warning of rangeWarnings(range, number + 1, bogotaDate(now))) {
     const subject = fill(warning.kind === 'usage' ? es.usageSubject : es.expirySubject, { prefix: range.prefix, resolution: range.number });
-    if (await merchantEmailSent(tx, { merchantId, kind: 'einvoice_notice', subject })) continue;
+    if (await alreadyTold(tx, merchantId, subject)) continue;
     await tellOwners(tx, outbox, merchantId, subject, [rangeWarningText(warning, 'es')], now);
   }
 }
 
 /** An invoice became FAILED: the owners hear of it, at most once a day however many fail. */
 export async function noteInvoiceFailed(tx: Db, outbox: Outbox, merchantId: string, lastError: string, now: Date): Promise<void> {
-  if (await merchantEmailSent(tx, { merchantId, kind: 'einvoice_notice', subject: es.failedSubject, since: new Date(now.getTime() - DAY_MS) })) return;
+  if (await alreadyTold(tx, merchantId, es.failedSubject, new Date(now.getTime() - DAY_MS))) return;
   await tellOwners(tx, outbox, merchantId, es.failedSubject, [es.failed, fill(es.lastError, { error: lastError }), es.failedFix], now);
 }
