@@ -89,5 +89,7 @@ test('the overview adds up what was sold, and lists and exports find it', async 
 });
 
 test('the public portal pages fit at 360 px and 1280 px too', async ({ page }) => {
+  // Four loads, each checked by axe: over 30 s when CI's two cores are busy.
+  test.setTimeout(90_000);
   for (const path of ['/portal/sign-in', '/portal/sign-up']) await expectFits(page, path, [360, 1280]);
 });
