@@ -39,7 +39,7 @@ export async function dropScratchDatabase(name: string): Promise<void> {
 
 export async function createScratchDatabase(): Promise<ScratchDatabase> {
   const admin = postgres(PG_ADMIN_URL, { max: 1, onnotice: () => {} });
-  const name = `servicepay_bench_${Date.now()}`;
+  const name = `servicepay_bench_${Date.now()}_${randomBytes(3).toString('hex')}`;
   const [version] = await admin<{ server_version: string }[]>`show server_version`;
   await admin.unsafe(`create database ${name}`);
   const url = new URL(PG_ADMIN_URL);
