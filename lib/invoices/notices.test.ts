@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { emails, users } from '@/db/schema';
+import { getMerchant } from '@/db/queries/merchants';
 import { payWithCard } from '@/lib/checkout/payments';
 import { createEInvoiceProvider } from '@/lib/einvoicing';
 
@@ -15,7 +16,7 @@ import { TEST_RESOLUTION } from '@/test/einvoicing-drafts';
 import { factusDoubleAccount, type FactusDouble } from '@/test/factus-double';
 import { alegraSettings, factusSettings, holdInvoiceHandOffs, restoreInvoiceQueue, turnEInvoicingOn, withEInvoiceDoubles } from '@/test/invoices';
 import { issueDueInvoices } from './issue';
-import { loadRangeWarnings, rangeWarnings, rangeWarningText } from './notices';
+import { merchantRangeWarnings, rangeWarnings, rangeWarningText } from './notices';
 
 // What e-invoicing tells the merchant's owners (docs/einvoicing.md#notices): a numbering range
 // nearly used or about to expire (e-mail once, and the portal's banner), and invoices that FAILED
@@ -72,7 +73,7 @@ describe("the owners' e-mails", () => {
     // Ten numbers, the eighth next: its invoice takes the range to 90 %.
     const resolution = { ...TEST_RESOLUTION, number: `1876${Date.now()}`.slice(0, 14), from: TEST_RESOLUTION.from, to: TEST_RESOLUTION.from + 9 };
     await turnEInvoicingOn(database.db, merchantId, { ...settings, resolution });
-    expect(await loadRangeWarnings(database.db, merchantId)).toEqual([]);
+    expect(merchantRangeWarnings((await getMerchant(database.db, merchantId))!)).toEqual([]);
 
     const held = holdInvoiceHandOffs();
     await pay(link.token);
@@ -88,7 +89,7 @@ describe("the owners' e-mails", () => {
     expect(sent.map((e) => e.toAddress).sort()).toEqual(owners.sort());
     expect(sent[0]!.subject).toBe(`Numeración de facturas SETP (resolución ${resolution.number}): casi agotada`);
     expect(sent[0]!.text).toContain('va por el 90 % (números disponibles: 1)');
-    const [warning] = await loadRangeWarnings(database.db, merchantId);
+    const [warning] = merchantRangeWarnings((await getMerchant(database.db, merchantId))!);
     expect(warning).toMatchObject({ kind: 'usage', left: 0 });
   });
 

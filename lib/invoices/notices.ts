@@ -5,7 +5,7 @@
 
 import type { Db } from '@/db/client';
 import { merchantEmailSent } from '@/db/queries/emails';
-import { getMerchant, getMerchantForUpdate } from '@/db/queries/merchants';
+import { getMerchantForUpdate, type MerchantRow } from '@/db/queries/merchants';
 import { merchantOwnerRows } from '@/db/queries/users';
 import { renderAccountEmail } from '@/lib/email/account';
 import { queueMerchantEmail } from '@/lib/email/record';
@@ -55,10 +55,10 @@ export function rangeWarningText(warning: RangeWarning, lang: Lang): string {
 }
 
 /** The merchant's range warnings now (Alegra, where we number; Factus keeps the range itself). */
-export async function loadRangeWarnings(db: Db, merchantId: string, now = new Date()): Promise<RangeWarning[]> {
-  const merchant = await getMerchant(db, merchantId);
-  if (merchant?.einvoiceProvider !== 'alegra' || !merchant.einvoiceSecrets || merchant.einvoiceNextNumber === null) return [];
-  const { resolution } = openSettings(merchant.einvoiceSecrets, merchantId);
+/** The portal banner's warnings for a merchant's row (Alegra numbers its own invoices; Factus does). */
+export function merchantRangeWarnings(merchant: MerchantRow, now = new Date()): RangeWarning[] {
+  if (merchant.einvoiceProvider !== 'alegra' || !merchant.einvoiceSecrets || merchant.einvoiceNextNumber === null) return [];
+  const { resolution } = openSettings(merchant.einvoiceSecrets, merchant.id);
   return resolution ? rangeWarnings(resolution, merchant.einvoiceNextNumber, bogotaDate(now)) : [];
 }
 

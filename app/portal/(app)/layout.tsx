@@ -7,9 +7,7 @@ import { auditCopy } from '@/lib/portal/audit-i18n';
 import { couponsCopy } from '@/lib/portal/coupons-i18n';
 import { einvoicingCopy } from '@/lib/portal/einvoicing-i18n';
 import { processorCopy } from '@/lib/portal/processor-i18n';
-import { loadRangeWarnings, rangeWarningText } from '@/lib/invoices/notices';
-import { merchantSuspended } from '@/lib/merchants/suspension';
-import { getProcessorSettings, inTestMode } from '@/lib/portal/processor-page';
+import { loadPortalFrame } from '@/lib/portal/frame';
 import { portalLang, requireAccount } from '@/lib/portal/request';
 import { signOutAction, signOutEverywhereAction } from '@/lib/portal/accounts/actions';
 import { sandboxToolsShown } from '@/lib/portal/sandbox-page';
@@ -20,12 +18,7 @@ import { securityCopy } from '@/lib/portal/security-i18n';
 export default async function SignedInLayout({ children }: { children: ReactNode }) {
   const user = await requireAccount();
   const { lang, t } = await portalLang();
-  const db = await getDb();
-  const [settings, suspended, rangeWarnings] = await Promise.all([
-    getProcessorSettings(db, user.merchantId),
-    merchantSuspended(db, user.merchantId),
-    loadRangeWarnings(db, user.merchantId),
-  ]);
+  const frame = await loadPortalFrame(await getDb(), user.merchantId, lang);
   const sandbox = sandboxCopy(lang);
   const groups = [
     {
@@ -83,7 +76,7 @@ export default async function SignedInLayout({ children }: { children: ReactNode
     </>
   );
   return (
-    <PortalShell lang={lang} t={t} nav={nav} testMode={inTestMode(settings)} suspended={suspended} notices={rangeWarnings.map((warning) => rangeWarningText(warning, lang))}>
+    <PortalShell lang={lang} t={t} nav={nav} testMode={frame.testMode} suspended={frame.suspended} notices={frame.notices}>
       {children}
     </PortalShell>
   );
