@@ -178,12 +178,22 @@ test('sign-in: a wrong password and an unknown e-mail get the same message; then
 test('sign-in is rate limited per e-mail', async ({ page, browser }) => {
   const { email } = await signUp(page);
   const fresh = await browser.newPage({ locale: 'es-CO' });
+  await fresh.goto('/portal/sign-in');
+  await fresh.getByLabel('Correo electrónico').fill(email);
+  // The five wrong passwords go as the browser would post the form without JavaScript, quickly:
+  // the limit is a sliding minute, which counts attempts of the minute before only in part, so
+  // all six attempts must fall in one minute of the clock. Start with room to spare.
+  const fields = await formWith(fresh, fresh.getByLabel('Correo electrónico')).evaluate((form) =>
+    Object.fromEntries([...new FormData(form as HTMLFormElement).entries()].map(([k, v]) => [k, String(v)])),
+  );
+  const msLeftInMinute = 60_000 - (Date.now() % 60_000);
+  if (msLeftInMinute < 20_000) await fresh.waitForTimeout(msLeftInMinute + 250);
   for (let i = 0; i < 5; i++) {
-    await fresh.goto('/portal/sign-in');
-    await fresh.getByLabel('Correo electrónico').fill(email);
-    await fresh.getByLabel('Contraseña').fill(`wrong password ${i}`);
-    await fresh.getByRole('button', { name: 'Ingresar' }).click();
-    await expect(formAlert(fresh)).toHaveText('Correo o contraseña incorrectos.');
+    const answer = await fresh.request.post('/portal/sign-in', {
+      headers: { Origin: new URL(fresh.url()).origin },
+      multipart: { ...fields, password: `wrong password ${i}` },
+    });
+    expect(await answer.text()).toContain('Correo o contraseña incorrectos.');
   }
   await fresh.getByLabel('Contraseña').fill(PASSWORD);
   await fresh.getByRole('button', { name: 'Ingresar' }).click();
