@@ -1,8 +1,9 @@
-import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { coupons, subscriptionPlans } from '../schema';
 import type { PlanRow } from './plans';
 import { firstRow } from './first-row';
+import { newestPage } from './newest-page';
 
 export type CouponRow = typeof coupons.$inferSelect;
 export type CouponInput = Omit<typeof coupons.$inferInsert, 'timesRedeemed' | 'deletedAt'>;
@@ -14,12 +15,7 @@ export async function insertCoupon(db: Db, values: CouponInput): Promise<CouponR
 
 /** A merchant's live coupons, newest first, `limit` at a time after the `before` cursor (an id). */
 export function listCouponsOfMerchant(db: Db, { merchantId, limit, before }: { merchantId: string; limit: number; before?: string }) {
-  return db
-    .select()
-    .from(coupons)
-    .where(and(eq(coupons.merchantId, merchantId), isNull(coupons.deletedAt), before ? lt(coupons.id, before) : undefined))
-    .orderBy(desc(coupons.id))
-    .limit(limit);
+  return newestPage(db, coupons, { merchantId, before, limit }, isNull(coupons.deletedAt));
 }
 
 /** A coupon of this merchant (deleted ones too), or undefined: the merchant is in the `where`. */

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { newestPage } from './newest-page';
 import { invoices, merchants } from '../schema';
 
 // Electronic invoices' rows (lib/invoices): written in the settlement's transaction, claimed by one
@@ -35,19 +36,7 @@ export async function listInvoices(
   db: Db,
   { merchantId, planId, status, before, limit }: { merchantId: string; planId?: string; status?: InvoiceRow['status']; before?: string; limit: number },
 ): Promise<InvoiceRow[]> {
-  return db
-    .select()
-    .from(invoices)
-    .where(
-      and(
-        eq(invoices.merchantId, merchantId),
-        planId ? eq(invoices.planId, planId) : undefined,
-        status ? eq(invoices.status, status) : undefined,
-        before ? lt(invoices.id, before) : undefined,
-      ),
-    )
-    .orderBy(desc(invoices.id))
-    .limit(limit);
+  return newestPage(db, invoices, { merchantId, before, limit }, planId ? eq(invoices.planId, planId) : undefined, status ? eq(invoices.status, status) : undefined);
 }
 
 /** A plan's documents, oldest first (the customer's manage page). */

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../client';
+import { newestPage } from './newest-page';
 import { deleteCreatedBefore } from './batched-delete';
 import { merchants, users, webhookAttempts, webhookEvents } from '../schema';
 
@@ -112,18 +113,7 @@ export async function listEvents(
   db: Db,
   { merchantId, planId, before, limit }: { merchantId: string; planId?: string; before?: string; limit: number },
 ): Promise<WebhookEventRow[]> {
-  return db
-    .select()
-    .from(webhookEvents)
-    .where(
-      and(
-        eq(webhookEvents.merchantId, merchantId),
-        planId ? eq(webhookEvents.planId, planId) : undefined,
-        before ? lt(webhookEvents.id, before) : undefined,
-      ),
-    )
-    .orderBy(desc(webhookEvents.id))
-    .limit(limit);
+  return newestPage(db, webhookEvents, { merchantId, before, limit }, planId ? eq(webhookEvents.planId, planId) : undefined);
 }
 
 export type EventWithAttempts = WebhookEventRow & { attempts: WebhookAttemptRow[] };
