@@ -33,8 +33,11 @@ type AccountUser = { email: string; name: string; merchantId?: unknown };
 
 function buildAuth(db: Db) {
   const { APP_URL, BETTER_AUTH_SECRET } = env();
-  const send = (user: AccountUser, email: Parameters<typeof queueAccountEmail>[2]['email'], kind: Parameters<typeof queueAccountEmail>[2]['kind']) =>
-    inTransaction(db, (tx, outbox) => queueAccountEmail(tx, outbox, { merchantId: String(user.merchantId), kind, to: user.email, email }));
+  const send = (user: object, email: Parameters<typeof queueAccountEmail>[2]['email'], kind: Parameters<typeof queueAccountEmail>[2]['kind']) => {
+    const { merchantId, email: to } = user as AccountUser;
+    return inTransaction(db, (tx, outbox) => queueAccountEmail(tx, outbox, { merchantId: String(merchantId), kind, to, email }));
+  };
+  const tokenLink = (page: string, token: string) => `${APP_URL}/portal/${page}?token=${encodeURIComponent(token)}`;
   return betterAuth({
     appName: 'ServicePay',
     baseURL: APP_URL,
@@ -50,18 +53,16 @@ function buildAuth(db: Db) {
       requireEmailVerification: true,
       resetPasswordTokenExpiresIn: RESET_TTL_SECONDS,
       revokeSessionsOnPasswordReset: true,
-      sendResetPassword: ({ user, token }) =>
-        send(user as AccountUser, accountEmails.passwordReset(user.name, `${APP_URL}/portal/reset-password?token=${encodeURIComponent(token)}`), 'password_reset'),
-      onPasswordReset: ({ user }) => send(user as AccountUser, accountEmails.passwordChanged(user.name), 'security_notice'),
-      onExistingUserSignUp: ({ user }) => send(user as AccountUser, accountEmails.existingSignUp(user.name, `${APP_URL}/portal/forgot-password`), 'security_notice'),
+      sendResetPassword: ({ user, token }) => send(user, accountEmails.passwordReset(user.name, tokenLink('reset-password', token)), 'password_reset'),
+      onPasswordReset: ({ user }) => send(user, accountEmails.passwordChanged(user.name), 'security_notice'),
+      onExistingUserSignUp: ({ user }) => send(user, accountEmails.existingSignUp(user.name, `${APP_URL}/portal/forgot-password`), 'security_notice'),
     },
     emailVerification: {
       sendOnSignUp: true,
       sendOnSignIn: true,
       autoSignInAfterVerification: true,
       expiresIn: VERIFICATION_TTL_SECONDS,
-      sendVerificationEmail: ({ user, token }) =>
-        send(user as AccountUser, accountEmails.verify(user.name, `${APP_URL}/portal/verify-email?token=${encodeURIComponent(token)}`), 'account_verification'),
+      sendVerificationEmail: ({ user, token }) => send(user, accountEmails.verify(user.name, tokenLink('verify-email', token)), 'account_verification'),
     },
     user: {
       additionalFields: {
