@@ -1,39 +1,29 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { factusDoubleAccount, startFactusDouble, type FactusAccount, type FactusDouble } from '@/test/factus-double';
+import { describe, expect, it } from 'vitest';
+import { factusDoubleAccount, startFactusDouble, type FactusAccount } from '@/test/factus-double';
 import { dianQrUrl } from './cufe';
 import { creditNoteDraft, type Buyer } from './draft';
 import { createFactusProvider } from './factus';
 import { factusInvoiceBody } from './factus-body';
 import { EInvoiceAuthError, EInvoiceRetryableError, type EInvoiceProvider, type IssuedDocument } from './provider';
+import { withProviderDouble } from '@/test/einvoice-provider-double';
 import { COMPANY_BUYER, sampleCreditNote, sampleInvoice } from '@/test/einvoicing-drafts';
 
 // The Factus adapter against the local double (test/factus-double.ts): what it sends is held to
 // fixtures by contract.test.ts; here, how it behaves when Factus answers, refuses, fails or hangs.
 
-let double: FactusDouble;
-let account: FactusAccount;
-let provider: EInvoiceProvider;
 
-const providerFor = (a: FactusAccount, timeoutMs?: number) =>
-  createFactusProvider({ baseUrl: double.url, credentials: { ...a, numberingRangeId: null }, environment: 2, ...(timeoutMs ? { timeoutMs } : {}) });
+const providerFor = (a: FactusAccount, timeoutMs?: number): EInvoiceProvider =>
+  createFactusProvider({ baseUrl: live.double.url, credentials: { ...a, numberingRangeId: null }, environment: 2, ...(timeoutMs ? { timeoutMs } : {}) });
 let seq = 0;
 const reference = () => `txn_test${++seq}${Date.now()}`;
-const tokenCalls = () => double.requests.filter((r) => r.path === '/oauth/token').length;
+const tokenCalls = () => live.double.requests.filter((r) => r.path === '/oauth/token').length;
 
-beforeAll(async () => {
-  double = await startFactusDouble();
-});
-afterAll(() => double.close());
-beforeEach(() => {
-  double.clearFaults();
-  account = factusDoubleAccount(double);
-  provider = providerFor(account);
-});
+const live = withProviderDouble(startFactusDouble, (d) => factusDoubleAccount(d), (a) => providerFor(a));
 
 describe('credentials', () => {
   it('checks them without issuing anything', async () => {
-    await provider.checkCredentials();
-    expect(double.documents.filter((d) => d.account === account)).toEqual([]);
+    await live.provider.checkCredentials();
+    expect(live.double.documents.filter((d) => d.account === live.account)).toEqual([]);
   });
 
   it.each([
@@ -41,14 +31,14 @@ describe('credentials', () => {
     ['an unknown client', { clientId: 'nobody' }],
     ['a wrong client secret', { clientSecret: 'nope' }],
   ])('refuses %s as an auth error', async (_name, change) => {
-    await expect(providerFor({ ...account, ...change }).checkCredentials()).rejects.toBeInstanceOf(EInvoiceAuthError);
+    await expect(providerFor({ ...live.account, ...change }).checkCredentials()).rejects.toBeInstanceOf(EInvoiceAuthError);
   });
 
   it('gets a new token when Factus ends the old one, and goes on', async () => {
-    await provider.issueInvoice(sampleInvoice({ reference: reference(), number: null }));
+    await live.provider.issueInvoice(sampleInvoice({ reference: reference(), number: null }));
     const before = tokenCalls();
-    double.expireTokens();
-    const result = await provider.issueInvoice(sampleInvoice({ reference: reference(), number: null }));
+    live.double.expireTokens();
+    const result = await live.provider.issueInvoice(sampleInvoice({ reference: reference(), number: null }));
     expect(result.status).toBe('ISSUED');
     expect(tokenCalls()).toBe(before + 1);
   });
@@ -57,7 +47,7 @@ describe('credentials', () => {
 describe('tokens', () => {
   it('asks Factus for one token for a burst of documents, however many providers are built', async () => {
     const before = tokenCalls();
-    const results = await Promise.all(Array.from({ length: 20 }, () => providerFor(account).issueInvoice(sampleInvoice({ reference: reference(), number: null }))));
+    const results = await Promise.all(Array.from({ length: 20 }, () => providerFor(live.account).issueInvoice(sampleInvoice({ reference: reference(), number: null }))));
     expect(results.every((r) => r.status === 'ISSUED')).toBe(true);
     expect(tokenCalls()).toBe(before + 1);
   });
@@ -66,10 +56,10 @@ describe('tokens', () => {
 describe('issuing an invoice', () => {
   it('is ISSUED with a number of the test range, the CUFE and DIAN\'s QR link, DIAN\'s notices kept', async () => {
     const draft = sampleInvoice({ reference: reference(), number: null });
-    const result = (await provider.issueInvoice(draft)) as IssuedDocument;
+    const result = (await live.provider.issueInvoice(draft)) as IssuedDocument;
     expect(result.status).toBe('ISSUED');
     expect(result.number).toMatch(/^SETP99\d{7}$/);
-    const stored = double.documents.find((d) => d.reference === draft.reference)!;
+    const stored = live.double.documents.find((d) => d.reference === draft.reference)!;
     expect(result.cufe).toBe(stored.key);
     expect(result.cufe).toMatch(/^[0-9a-f]{96}$/);
     expect(result.qrUrl).toBe(dianQrUrl(result.cufe, 2));
@@ -80,11 +70,11 @@ describe('issuing an invoice', () => {
 
   it('answers the same document for the same reference: never two invoices for one charge', async () => {
     const draft = sampleInvoice({ reference: reference(), number: null });
-    const first = (await provider.issueInvoice(draft)) as IssuedDocument;
-    const again = (await provider.issueInvoice(draft)) as IssuedDocument;
+    const first = (await live.provider.issueInvoice(draft)) as IssuedDocument;
+    const again = (await live.provider.issueInvoice(draft)) as IssuedDocument;
     expect(again.number).toBe(first.number);
     expect(again.cufe).toBe(first.cufe);
-    expect(double.documents.filter((d) => d.reference === draft.reference)).toHaveLength(1);
+    expect(live.double.documents.filter((d) => d.reference === draft.reference)).toHaveLength(1);
   });
 
   it.each([
@@ -94,106 +84,106 @@ describe('issuing an invoice', () => {
     ['excluded', 'excluded' as const],
   ])('is validated at IVA %s, the payment equal to what was charged', async (_name, iva) => {
     const draft = sampleInvoice({ reference: reference(), number: null, iva, unitPrice: 4_990_000, discount: 0 });
-    expect((await provider.issueInvoice(draft)).status).toBe('ISSUED');
+    expect((await live.provider.issueInvoice(draft)).status).toBe('ISSUED');
   });
 
   it('issues to a company by NIT with its check digit', async () => {
-    const result = await provider.issueInvoice(sampleInvoice({ reference: reference(), number: null, buyer: COMPANY_BUYER }));
+    const result = await live.provider.issueInvoice(sampleInvoice({ reference: reference(), number: null, buyer: COMPANY_BUYER }));
     expect(result.status).toBe('ISSUED');
-    const body = double.requests.filter((r) => r.path === '/v2/bills/validate').at(-1)!.body as { customer: Record<string, unknown> };
+    const body = live.double.requests.filter((r) => r.path === '/v2/bills/validate').at(-1)!.body as { customer: Record<string, unknown> };
     expect(body.customer).toMatchObject({ identification_document_code: '31', identification: '900559088', dv: '2', legal_organization_code: '1' });
   });
 
   it('is REJECTED naming Factus\' field when Factus refuses the body (11 twos are not the final consumer)', async () => {
     const buyer: Buyer = { taxId: { type: 'CC', number: '22222222222', dv: null }, legalName: 'Ana', email: null };
-    const result = await provider.issueInvoice(sampleInvoice({ reference: reference(), number: null, buyer }));
+    const result = await live.provider.issueInvoice(sampleInvoice({ reference: reference(), number: null, buyer }));
     expect(result).toMatchObject({ status: 'REJECTED', errors: [{ rule: 'customer.identification' }] });
   });
 
   it('is REJECTED with DIAN\'s rule, and the rejected document blocks nothing after', async () => {
-    double.fail({ kind: 'dian', rule: 'FAD06' });
+    live.double.fail({ kind: 'dian', rule: 'FAD06' });
     const draft = sampleInvoice({ reference: reference(), number: null });
-    const rejected = await provider.issueInvoice(draft);
+    const rejected = await live.provider.issueInvoice(draft);
     expect(rejected).toMatchObject({ status: 'REJECTED', errors: [{ rule: 'FAD06', message: expect.stringContaining('Rechazo') }] });
-    expect(double.documents.some((d) => d.reference === draft.reference)).toBe(false);
-    expect((await provider.issueInvoice(sampleInvoice({ reference: reference(), number: null }))).status).toBe('ISSUED');
-    expect((await provider.issueInvoice(draft)).status).toBe('ISSUED');
+    expect(live.double.documents.some((d) => d.reference === draft.reference)).toBe(false);
+    expect((await live.provider.issueInvoice(sampleInvoice({ reference: reference(), number: null }))).status).toBe('ISSUED');
+    expect((await live.provider.issueInvoice(draft)).status).toBe('ISSUED');
   });
 
   it('when the delete of a rejected document was lost, its own retry deletes it and unblocks the rest', async () => {
-    double.fail({ kind: 'dian', rule: 'FAD06' }, { kind: 'status', status: 503, path: '/v2/bills/destroy' });
+    live.double.fail({ kind: 'dian', rule: 'FAD06' }, { kind: 'status', status: 503, path: '/v2/bills/destroy' });
     const rejectedDraft = sampleInvoice({ reference: reference(), number: null });
-    expect((await provider.issueInvoice(rejectedDraft)).status).toBe('REJECTED');
+    expect((await live.provider.issueInvoice(rejectedDraft)).status).toBe('REJECTED');
     const other = sampleInvoice({ reference: reference(), number: null });
-    await expect(provider.issueInvoice(other)).rejects.toThrow(/409/);
-    expect((await provider.issueInvoice(rejectedDraft)).status).toBe('ISSUED');
-    expect((await provider.issueInvoice(other)).status).toBe('ISSUED');
+    await expect(live.provider.issueInvoice(other)).rejects.toThrow(/409/);
+    expect((await live.provider.issueInvoice(rejectedDraft)).status).toBe('ISSUED');
+    expect((await live.provider.issueInvoice(other)).status).toBe('ISSUED');
   });
 
   it('reads back the document DIAN already processed on rule 90', async () => {
-    double.fail({ kind: 'dian', rule: '90' });
+    live.double.fail({ kind: 'dian', rule: '90' });
     const draft = sampleInvoice({ reference: reference(), number: null });
-    const result = await provider.issueInvoice(draft);
-    expect(result).toMatchObject({ status: 'ISSUED', cufe: double.documents.find((d) => d.reference === draft.reference)!.key });
+    const result = await live.provider.issueInvoice(draft);
+    expect(result).toMatchObject({ status: 'ISSUED', cufe: live.double.documents.find((d) => d.reference === draft.reference)!.key });
   });
 
   it('is a retryable error while DIAN has not answered, then ISSUED with the same number', async () => {
-    double.fail({ kind: 'dian-pending' });
+    live.double.fail({ kind: 'dian-pending' });
     const draft = sampleInvoice({ reference: reference(), number: null });
-    await expect(provider.issueInvoice(draft)).rejects.toBeInstanceOf(EInvoiceRetryableError);
-    const pendingNumber = double.documents.find((d) => d.reference === draft.reference)!.number;
-    expect(await provider.issueInvoice(draft)).toMatchObject({ status: 'ISSUED', number: pendingNumber });
+    await expect(live.provider.issueInvoice(draft)).rejects.toBeInstanceOf(EInvoiceRetryableError);
+    const pendingNumber = live.double.documents.find((d) => d.reference === draft.reference)!.number;
+    expect(await live.provider.issueInvoice(draft)).toMatchObject({ status: 'ISSUED', number: pendingNumber });
   });
 });
 
 describe('faults', () => {
   it.each([429, 500, 502, 503] as const)('HTTP %s is a retryable error, then the retry issues', async (status) => {
-    double.fail({ kind: 'status', status, path: '/v2/bills/validate', retryAfterSeconds: 7 });
+    live.double.fail({ kind: 'status', status, path: '/v2/bills/validate', retryAfterSeconds: 7 });
     const draft = sampleInvoice({ reference: reference(), number: null });
-    const error = await provider.issueInvoice(draft).catch((e: unknown) => e);
+    const error = await live.provider.issueInvoice(draft).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EInvoiceRetryableError);
     expect((error as EInvoiceRetryableError).retryAfterMs).toBe(7000);
-    expect((await provider.issueInvoice(draft)).status).toBe('ISSUED');
+    expect((await live.provider.issueInvoice(draft)).status).toBe('ISSUED');
   });
 
   it('a 422 is REJECTED with Factus\' message, and changes nothing at Factus', async () => {
-    double.fail({ kind: 'status', status: 422, path: '/v2/bills/validate' });
+    live.double.fail({ kind: 'status', status: 422, path: '/v2/bills/validate' });
     const draft = sampleInvoice({ reference: reference(), number: null });
-    expect(await provider.issueInvoice(draft)).toMatchObject({ status: 'REJECTED', errors: [{ rule: '422', message: expect.stringContaining('422') }] });
-    expect(double.documents.some((d) => d.reference === draft.reference)).toBe(false);
+    expect(await live.provider.issueInvoice(draft)).toMatchObject({ status: 'REJECTED', errors: [{ rule: '422', message: expect.stringContaining('422') }] });
+    expect(live.double.documents.some((d) => d.reference === draft.reference)).toBe(false);
   });
 
   it('answers after the latency the double is given (a benchmark\'s slow provider)', async () => {
-    double.setLatency(150);
+    live.double.setLatency(150);
     try {
       const started = performance.now();
-      await provider.checkCredentials();
+      await live.provider.checkCredentials();
       expect(performance.now() - started).toBeGreaterThanOrEqual(140);
     } finally {
-      double.setLatency(0);
+      live.double.setLatency(0);
     }
   });
 
   it('a 409 for a document that exists answers that document', async () => {
     const draft = sampleInvoice({ reference: reference(), number: null });
-    const issued = (await provider.issueInvoice(draft)) as IssuedDocument;
-    double.fail({ kind: 'status', status: 409, path: '/v2/bills/validate' });
-    expect(await provider.issueInvoice(draft)).toMatchObject({ status: 'ISSUED', number: issued.number });
+    const issued = (await live.provider.issueInvoice(draft)) as IssuedDocument;
+    live.double.fail({ kind: 'status', status: 409, path: '/v2/bills/validate' });
+    expect(await live.provider.issueInvoice(draft)).toMatchObject({ status: 'ISSUED', number: issued.number });
   });
 
   it('a 401 on a call gets a new token once and goes on', async () => {
-    double.fail({ kind: 'status', status: 401, path: '/v2/bills/validate' });
-    expect((await provider.issueInvoice(sampleInvoice({ reference: reference(), number: null }))).status).toBe('ISSUED');
+    live.double.fail({ kind: 'status', status: 401, path: '/v2/bills/validate' });
+    expect((await live.provider.issueInvoice(sampleInvoice({ reference: reference(), number: null }))).status).toBe('ISSUED');
   });
 
   it('a hang is a retryable error after the call\'s deadline', async () => {
-    double.fail({ kind: 'hang', path: '/v2/bills/validate' });
-    const impatient = providerFor(account, 300);
+    live.double.fail({ kind: 'hang', path: '/v2/bills/validate' });
+    const impatient = providerFor(live.account, 300);
     await expect(impatient.issueInvoice(sampleInvoice({ reference: reference(), number: null }))).rejects.toThrow(/did not answer in time/);
   });
 
   it('a provider that cannot be reached is a retryable error', async () => {
-    const gone = createFactusProvider({ baseUrl: 'http://127.0.0.1:9', credentials: account, environment: 2, timeoutMs: 2000 });
+    const gone = createFactusProvider({ baseUrl: 'http://127.0.0.1:9', credentials: live.account, environment: 2, timeoutMs: 2000 });
     await expect(gone.checkCredentials()).rejects.toBeInstanceOf(EInvoiceRetryableError);
   });
 });
@@ -201,13 +191,13 @@ describe('faults', () => {
 describe('credit notes and lookups', () => {
   it('annuls an issued invoice citing its number; one note per reference', async () => {
     const invoice = sampleInvoice({ reference: reference(), number: null });
-    const issued = (await provider.issueInvoice(invoice)) as IssuedDocument;
+    const issued = (await live.provider.issueInvoice(invoice)) as IssuedDocument;
     const note = sampleCreditNote(invoice, { number: issued.number, cufe: issued.cufe, issueDate: '2026-11-28' }, { reference: `cn_${reference()}`, number: null, issuedAt: new Date() });
-    const result = (await provider.issueCreditNote(note)) as IssuedDocument;
+    const result = (await live.provider.issueCreditNote(note)) as IssuedDocument;
     expect(result).toMatchObject({ status: 'ISSUED', number: expect.stringMatching(/^NC\d+$/) });
     expect(result.cufe).not.toBe(issued.cufe);
-    expect((double.requests.filter((r) => r.path === '/v2/credit-notes/validate').at(-1)!.body as Record<string, unknown>).bill_number).toBe(issued.number);
-    expect(((await provider.issueCreditNote(note)) as IssuedDocument).number).toBe(result.number);
+    expect((live.double.requests.filter((r) => r.path === '/v2/credit-notes/validate').at(-1)!.body as Record<string, unknown>).bill_number).toBe(issued.number);
+    expect(((await live.provider.issueCreditNote(note)) as IssuedDocument).number).toBe(result.number);
   });
 
   it('a note citing an invoice DIAN never validated is REJECTED', async () => {
@@ -216,14 +206,14 @@ describe('credit notes and lookups', () => {
       ...{ reference: `cn_${reference()}`, issuedAt: new Date(), buyer: invoice.buyer, lines: invoice.lines, paymentMethod: 'CARD' as const, concept: '2' as const },
       invoice: { number: 'SETP994999999', prefix: 'SETP', cufe: 'a'.repeat(96), issueDate: '2026-11-28' },
     });
-    expect(await provider.issueCreditNote(note)).toMatchObject({ status: 'REJECTED', errors: [{ rule: 'bill_number' }] });
+    expect(await live.provider.issueCreditNote(note)).toMatchObject({ status: 'REJECTED', errors: [{ rule: 'bill_number' }] });
   });
 
   it('finds a document by our reference, and nothing for an unknown one', async () => {
     const draft = sampleInvoice({ reference: reference(), number: null });
-    const issued = (await provider.issueInvoice(draft)) as IssuedDocument;
-    expect(await provider.findDocument({ kind: 'INVOICE', reference: draft.reference })).toMatchObject({ status: 'ISSUED', number: issued.number, cufe: issued.cufe });
-    expect(await provider.findDocument({ kind: 'INVOICE', reference: 'txn_unknown' })).toBeNull();
+    const issued = (await live.provider.issueInvoice(draft)) as IssuedDocument;
+    expect(await live.provider.findDocument({ kind: 'INVOICE', reference: draft.reference })).toMatchObject({ status: 'ISSUED', number: issued.number, cufe: issued.cufe });
+    expect(await live.provider.findDocument({ kind: 'INVOICE', reference: 'txn_unknown' })).toBeNull();
   });
 });
 
@@ -233,18 +223,18 @@ describe('the double', () => {
     const body = factusInvoiceBody(draft);
     const items = body.items as Record<string, unknown>[];
     items[0]!.price = '49900.00';
-    const token = ((await (await fetch(`${double.url}/oauth/token`, {
+    const token = ((await (await fetch(`${live.double.url}/oauth/token`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'password', client_id: account.clientId, client_secret: account.clientSecret, username: account.username, password: account.password }),
+      body: new URLSearchParams({ grant_type: 'password', client_id: live.account.clientId, client_secret: live.account.clientSecret, username: live.account.username, password: live.account.password }),
     })).json()) as { access_token: string }).access_token;
-    const res = await fetch(`${double.url}/v2/bills/validate`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${live.double.url}/v2/bills/validate`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     expect(res.status).toBe(422);
     expect(((await res.json()) as { errors: Record<string, string[]> }).errors.payment_details).toBeDefined();
   });
 
   it('refuses a token sent as JSON instead of a form', async () => {
-    const res = await fetch(`${double.url}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ grant_type: 'password' }) });
+    const res = await fetch(`${live.double.url}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ grant_type: 'password' }) });
     expect(res.status).toBe(400);
   });
 });
