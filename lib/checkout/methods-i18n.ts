@@ -5,6 +5,7 @@
 import type { BillingInterval } from '@/lib/calendar/interval';
 import { everyInterval } from '@/lib/i18n/interval';
 import { fill, formatCop, type Lang, type Modality, periodAmount, type PeriodPricing } from './i18n';
+import { bilingual } from '@/lib/i18n/locale';
 
 const es = {
   legend: 'Medio de pago',
@@ -72,7 +73,7 @@ const es = {
 
 type MethodsCopyTable = typeof es;
 
-const en: MethodsCopyTable = {
+const tables = bilingual(es, {
   legend: 'Payment method',
   methods: { CARD: 'Card', NEQUI: 'Nequi', PSE: 'PSE' },
   methodHints: { CARD: 'Credit or debit', NEQUI: 'Approve in your app', PSE: 'Debit from your bank' },
@@ -134,7 +135,7 @@ const en: MethodsCopyTable = {
   },
   noScript: 'To pay this merchant your browser needs JavaScript: card details are protected in your browser before they are sent.',
   loading: 'The page is still loading; the pay button turns on in a moment. If it does not, your browser needs JavaScript: card details are protected in your browser before they are sent.',
-};
+});
 
 export type MethodsCopy = Omit<MethodsCopyTable, 'nequi'> & { nequi: Omit<MethodsCopyTable['nequi'], 'authorization'> & { authorization: string } };
 
@@ -143,7 +144,7 @@ export function methodsCopy(
   lang: Lang,
   session: PeriodPricing & { merchantName: string; modality: Modality; interval?: BillingInterval | null; discount?: { amountDue: number } },
 ): MethodsCopy {
-  const table = lang === 'en' ? en : es;
+  const table = tables(lang);
   const values = { merchant: session.merchantName, amount: formatCop(periodAmount(session)), every: everyInterval(session.interval, lang) };
   return {
     ...table,

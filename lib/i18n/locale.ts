@@ -36,3 +36,8 @@ export function resolveLang(query: string | string[] | null | undefined, acceptL
     .sort((a, b) => b.weight - a.weight || a.index - b.index);
   return ranges[0]?.lang ?? 'es';
 }
+
+/** A copy table's two languages, the same keys in each: the table for a language. */
+export function bilingual<T>(es: T, en: NoInfer<T>): (lang: Lang) => T {
+  return (lang) => (lang === 'en' ? en : es);
+}

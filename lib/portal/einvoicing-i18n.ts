@@ -1,4 +1,4 @@
-import type { Lang } from '@/lib/i18n/locale';
+import { bilingual } from '@/lib/i18n/locale';
 
 // The portal's words for electronic invoicing (docs/portal.md): Settings → Facturación and the
 // Invoices page, Spanish first.
@@ -66,9 +66,7 @@ const es = {
   copied: 'Copiado',
 };
 
-type Copy = typeof es;
-
-const en: Copy = {
+export const einvoicingCopy = bilingual(es, {
   ...es,
   nav: 'Invoicing',
   invoicesNav: 'Invoices',
@@ -112,8 +110,4 @@ const en: Copy = {
   pending: 'Sending…',
   copy: 'Copy',
   copied: 'Copied',
-};
-
-export function einvoicingCopy(lang: Lang): Copy {
-  return lang === 'en' ? en : es;
-}
+});
