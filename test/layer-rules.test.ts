@@ -116,8 +116,8 @@ function queriesMatching(pattern: RegExp): string[] {
 /** Those that insert into the tables the unit of work hands off (e-mails, webhook events). */
 const recordingQueries = () => queriesMatching(/\.insert\((emails|webhookEvents)\)/);
 
-/** Those that write (insert, update or delete). */
-const writingQueries = () => queriesMatching(/\.(insert|update|delete)\(|\b(INSERT INTO|UPDATE|DELETE FROM) /);
+/** Those that write (insert, update or delete), directly or through updateInStatus (db/queries/update-in-status.ts). */
+const writingQueries = () => queriesMatching(/\.(insert|update|delete)\(|\bupdateInStatus\(|\b(INSERT INTO|UPDATE|DELETE FROM) /);
 
 /** Names a file imports for their values from db/queries. */
 const importedQueryNames = (source: ts.SourceFile) =>

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import { type Db, preparedFor, prepareSql, queryRows } from '../client';
 import { customers, type ID_TYPES, OPEN_PLAN_STATUSES, subscriptionPlans, transactions } from '../schema';
 import { firstRow } from './first-row';
+import { updateInStatus } from './update-in-status';
 import { clockScope } from './test-clocks';
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
@@ -136,12 +137,7 @@ export async function activatePlan(
   planId: string,
   values: Pick<PlanRow, 'status' | 'nextChargeDate' | 'billingAnchorDay' | 'paymentMethodToken' | 'renewalCollection' | 'termEndsAt'>,
 ): Promise<PlanRow | undefined> {
-  const [row] = await db
-    .update(subscriptionPlans)
-    .set({ ...values, updatedAt: sql`now()` })
-    .where(and(eq(subscriptionPlans.id, planId), eq(subscriptionPlans.status, 'PENDING_ACTIVATION')))
-    .returning();
-  return row;
+  return updateInStatus(db, subscriptionPlans, planId, 'PENDING_ACTIVATION', values);
 }
 
 /** A plan of this merchant, or undefined: the merchant is in the `where`, never checked after. */
@@ -231,12 +227,7 @@ export async function transitionPlan(
     >
   >,
 ): Promise<PlanRow | undefined> {
-  const [row] = await db
-    .update(subscriptionPlans)
-    .set({ ...values, updatedAt: sql`now()` })
-    .where(and(eq(subscriptionPlans.id, planId), inArray(subscriptionPlans.status, [...from])))
-    .returning();
-  return row;
+  return updateInStatus(db, subscriptionPlans, planId, from, values);
 }
 
 /**

@@ -5,6 +5,7 @@ import { clockScope } from './test-clocks';
 import { merchants, renewalLinks, type RenewalLinkStatus, subscriptionPlans, transactions } from '../schema';
 import type { TransactionRow } from './transactions';
 import { firstRow } from './first-row';
+import { updateInStatus } from './update-in-status';
 
 // Renewal links (docs/billing.md#renewal-links). Every change of a link happens under its plan's
 // row lock (lib/billing/renewal-links.ts), and each update is conditional on the link still being
@@ -53,12 +54,7 @@ export async function getOpenRenewalLink(db: Db, planId: string): Promise<Renewa
 
 /** OPEN → `status`, only if still OPEN; undefined otherwise. */
 export async function closeRenewalLink(db: Db, id: string, status: Exclude<RenewalLinkStatus, 'OPEN'>): Promise<RenewalLinkRow | undefined> {
-  const [row] = await db
-    .update(renewalLinks)
-    .set({ status, nextStepAt: null, updatedAt: sql`now()` })
-    .where(and(eq(renewalLinks.id, id), eq(renewalLinks.status, 'OPEN')))
-    .returning();
-  return row;
+  return updateInStatus(db, renewalLinks, id, 'OPEN', { status, nextStepAt: null });
 }
 
 /** Closes the plan's OPEN link, if any (pause: SUPERSEDED; cancel: CANCELLED); the caller holds the plan's lock. */

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, inArray, isNotNull, isNull, sql } from 'driz
 import type { Db } from '../client';
 import { merchants, subscriptionPlans, transactions } from '../schema';
 import { firstRow } from './first-row';
+import { updateInStatus } from './update-in-status';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 
@@ -66,12 +67,7 @@ export async function settleTransaction(
   transactionId: string,
   outcome: Pick<TransactionRow, 'status' | 'gatewayTransactionId' | 'paymentMethodToken' | 'failureCode' | 'failureMessage'>,
 ): Promise<TransactionRow | undefined> {
-  const [row] = await db
-    .update(transactions)
-    .set({ ...outcome, updatedAt: sql`now()` })
-    .where(and(eq(transactions.id, transactionId), eq(transactions.status, 'PENDING')))
-    .returning();
-  return row;
+  return updateInStatus(db, transactions, transactionId, 'PENDING', outcome);
 }
 
 /** Records the processor's charge on a still-PENDING transaction whose outcome is not known yet. */
