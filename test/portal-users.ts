@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { users } from '@/db/schema';
+import { type MemberRole, users } from '@/db/schema';
 import { signUp } from '@/lib/portal/accounts';
 import { getAuth } from '@/lib/portal/auth';
 
@@ -28,8 +28,20 @@ export async function signInCookie(email: string, password = TEST_PASSWORD): Pro
  * call comes from its own: `10.<network>.<n>.1`, a network per test file.
  */
 export async function signedInOwner(db: Db, network: number, merchantName = 'Tienda') {
-  sequence += 1;
-  const email = `owner${network}-${sequence}-${Date.now()}@example.com`;
-  const merchantId = await signUpVerified(db, { merchantName, name: 'Ana', email, password: TEST_PASSWORD }, new Headers({ 'x-forwarded-for': `10.${network}.${sequence}.1` }));
+  const { email, merchantId } = await signUpFrom(db, network, merchantName, 'owner');
   return { email, merchantId, cookie: await signInCookie(email) };
+}
+
+/** A signed-in member of `merchantId` with `role`: signed up on its own (as signedInOwner), then moved there before signing in. */
+export async function signedInMember(db: Db, network: number, merchantId: string, role: MemberRole): Promise<Headers> {
+  const { email } = await signUpFrom(db, network, 'Otra', `member-${role}`);
+  await db.update(users).set({ merchantId, role }).where(eq(users.email, email));
+  return new Headers({ cookie: await signInCookie(email) });
+}
+
+async function signUpFrom(db: Db, network: number, merchantName: string, prefix: string) {
+  sequence += 1;
+  const email = `${prefix}${network}-${sequence}-${Date.now()}@example.com`;
+  const merchantId = await signUpVerified(db, { merchantName, name: 'Ana', email, password: TEST_PASSWORD }, new Headers({ 'x-forwarded-for': `10.${network}.${sequence}.1` }));
+  return { email, merchantId };
 }

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '@/db/client';
-import { auditLog, type MemberRole, transactions, users } from '@/db/schema';
+import { auditLog, transactions } from '@/db/schema';
 import { paidPlan } from '@/test/factories';
 import { createTestMerchant } from '@/test/merchants';
 import { request } from '@/test/next-request';
-import { signInCookie, signUpVerified, TEST_PASSWORD } from '@/test/portal-users';
+import { signedInMember } from '@/test/portal-users';
 import { useTestDatabase } from '@/test/database';
 import { loadPlanPage, loadTransactionsPage } from './activity';
 import { IDLE } from './form-state';
@@ -21,16 +21,6 @@ let db: Db;
 beforeAll(async () => {
   db = (await useTestDatabase()).db;
 });
-
-let sequence = 0;
-/** A signed-in member of `merchantId` with `role`: signed up on its own, then moved there before signing in. */
-async function signedInAs(merchantId: string, role: MemberRole): Promise<Headers> {
-  sequence += 1;
-  const email = `refunds-${role}-${sequence}-${Date.now()}@example.com`;
-  await signUpVerified(db, { merchantName: 'Otra', name: 'Ana', email, password: TEST_PASSWORD }, new Headers({ 'x-forwarded-for': `10.13.${sequence}.1` }));
-  await db.update(users).set({ merchantId, role }).where(eq(users.email, email));
-  return new Headers({ cookie: await signInCookie(email) });
-}
 
 /** A merchant with one approved payment marked refund due, as settlement marks a late PSE payment. */
 async function refundDue() {
@@ -55,7 +45,7 @@ describe('markRefundedAction', () => {
     expect(page.transactions.find((x) => x.id === due.txn.id)?.refundDue).toBe(true);
     expect((await loadPlanPage(db, due.merchant.merchantId, due.planId)).refundsDue.map((r) => r.id)).toEqual([due.txn.id]);
 
-    request.headers = await signedInAs(due.merchant.merchantId, 'admin');
+    request.headers = await signedInMember(db, 13, due.merchant.merchantId, 'admin');
     expect(await mark(due.txn.id)).toEqual({ status: 'ok', message: `Marcada como devuelta: ${due.txn.id} ($ 1.500).` });
     const at = await refundedAt(due.txn.id);
     expect(at).toBeInstanceOf(Date);
@@ -73,14 +63,14 @@ describe('markRefundedAction', () => {
 
   it('refuses a viewer with the 403 naming the role, another merchant’s payment with a 403, and one not due; nothing changes', async () => {
     const due = await refundDue();
-    request.headers = await signedInAs(due.merchant.merchantId, 'viewer');
+    request.headers = await signedInMember(db, 13, due.merchant.merchantId, 'viewer');
     expect(await mark(due.txn.id)).toEqual({
       status: 'error',
       message: 'Prohibido (403): su rol, Lector, no permite esto. Hace falta el rol Administrador o Propietario.',
       details: undefined,
     });
     const other = await createTestMerchant(db);
-    request.headers = await signedInAs(other.merchantId, 'owner');
+    request.headers = await signedInMember(db, 13, other.merchantId, 'owner');
     expect(await mark(due.txn.id)).toMatchObject({ status: 'error', message: 'Prohibido (403): este pago es de otra cuenta.' });
     expect(await mark('txn_unknown')).toMatchObject({ status: 'error', message: 'No hay un pago con este id.' });
     expect(await refundedAt(due.txn.id)).toBeNull();
