@@ -71,6 +71,26 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
   ),
 );
 
+/** The plan's columns a link may leave out, stored as null. */
+const OPTIONAL_PLAN_FIELDS = [
+  'intervalUnit',
+  'intervalCount',
+  'trialDays',
+  'couponId',
+  'discountPercent',
+  'discountAmount',
+  'discountPeriods',
+  'setupFee',
+  'usageUnitAmount',
+  'usageIncludedUnits',
+  'minimumPeriods',
+  'billingDay',
+  'iva',
+] as const;
+
+/** `keys` of `values`, each null where it is missing. */
+const orNull = <T, K extends keyof T>(values: T, keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, values[k] ?? null]));
+
 /**
  * A new plan and its customer (one per merchant and e-mail: created, or brought up to date with
  * what this link says) in one statement, so one round trip and atomic without a transaction of
@@ -81,42 +101,27 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
 export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanInput): Promise<void> {
   // Times go as ISO strings so both drivers (postgres.js, PGlite) send them the same way.
   await insertPlanWithCustomerQuery(db).execute({
+    ...orNull(c, ['firstName', 'lastName', 'idType', 'idNumber']),
+    ...orNull(p, OPTIONAL_PLAN_FIELDS),
     customerId: c.id,
     merchantId: c.merchantId,
     email: c.email,
     phone: c.phone,
-    firstName: c.firstName ?? null,
-    lastName: c.lastName ?? null,
-    idType: c.idType ?? null,
-    idNumber: c.idNumber ?? null,
     planId: p.id,
     externalReference: p.externalReference,
     description: p.description,
     amount: p.amount,
     modality: p.modality,
-    intervalUnit: p.intervalUnit ?? null,
-    intervalCount: p.intervalCount ?? null,
-    trialDays: p.trialDays ?? null,
     status: p.status ?? 'PENDING_ACTIVATION',
     nextChargeDate: p.nextChargeDate.toISOString(),
     checkoutToken: p.checkoutToken,
     tokenExpiresAt: p.tokenExpiresAt.toISOString(),
     allowPromotionCodes: p.allowPromotionCodes ?? false,
-    couponId: p.couponId ?? null,
-    discountPercent: p.discountPercent ?? null,
-    discountAmount: p.discountAmount ?? null,
-    discountPeriods: p.discountPeriods ?? null,
     taxIdType: p.customerTaxIdType ?? null,
     taxIdNumber: p.customerTaxIdNumber ?? null,
     taxIdDv: p.customerTaxIdDv ?? null,
     legalName: p.customerLegalName ?? null,
     quantity: p.quantity ?? 1,
-    setupFee: p.setupFee ?? null,
-    usageUnitAmount: p.usageUnitAmount ?? null,
-    usageIncludedUnits: p.usageIncludedUnits ?? null,
-    minimumPeriods: p.minimumPeriods ?? null,
-    billingDay: p.billingDay ?? null,
-    iva: p.iva ?? null,
     createdAt: p.createdAt.toISOString(),
   });
 }
