@@ -1,3 +1,4 @@
+import { Allowed } from '@/components/portal/allowed';
 import { ActionForm } from '@/components/portal/action-form';
 import { getDb } from '@/db/client';
 import { fill } from '@/lib/i18n/format';
@@ -5,6 +6,7 @@ import { reauthenticateAction } from '@/lib/portal/accounts/actions';
 import type { PortalUser } from '@/lib/portal/accounts';
 import { formatDateTime } from '@/lib/portal/i18n';
 import { reauthenticatedUntil } from '@/lib/portal/reauth';
+import type { Permission } from '@/lib/portal/roles';
 import { portalLang } from '@/lib/portal/request';
 import { securityCopy } from '@/lib/portal/security-i18n';
 import { twoFactorState } from '@/lib/portal/two-factor';
@@ -35,5 +37,18 @@ export async function ReauthCard({ user }: { user: PortalUser }) {
         )}
       </ActionForm>
     </section>
+  );
+}
+
+/** The top of a page of sensitive settings: its heading, the card above for a role that may change them, its intro. */
+export function SensitiveSettingsTop({ title, to, user, intro }: { title: string; to: Permission; user: PortalUser; intro?: string }) {
+  return (
+    <>
+      <h1>{title}</h1>
+      <Allowed to={to}>
+        <ReauthCard user={user} />
+      </Allowed>
+      {intro !== undefined && <p>{intro}</p>}
+    </>
   );
 }

@@ -2,7 +2,7 @@
 import { Allowed } from '@/components/portal/allowed';
 import { SelectField } from '@/components/portal/select-field';
 import { Card } from '@/components/portal/card';
-import { ReauthCard } from '@/components/portal/reauth-card';
+import { SensitiveSettingsTop } from '@/components/portal/reauth-card';
 import { ActionForm } from '@/components/portal/action-form';
 import { DataTable } from '@/components/portal/data-table';
 import { getDb } from '@/db/client';
@@ -26,11 +26,7 @@ export default async function ApiSettingsPage() {
   const copy = { label: t.api.copy, copied: t.api.copied };
   return (
     <>
-      <h1>{t.api.title}</h1>
-      <Allowed to="api_keys">
-        <ReauthCard user={user} />
-      </Allowed>
-      <p>{t.api.intro}</p>
+      <SensitiveSettingsTop title={t.api.title} to="api_keys" user={user} intro={t.api.intro} />
       <Card id="keys" title={t.api.key}>
         {keys.length === 0 ? (
           <p>{t.api.none}</p>

@@ -5,7 +5,7 @@ import { Allowed } from '@/components/portal/allowed';
 import { SelectField } from '@/components/portal/select-field';
 import { Card } from '@/components/portal/card';
 import { ActionForm } from '@/components/portal/action-form';
-import { ReauthCard } from '@/components/portal/reauth-card';
+import { SensitiveSettingsTop } from '@/components/portal/reauth-card';
 import { getDb } from '@/db/client';
 import { fill } from '@/lib/i18n/format';
 import { saveAlegraAction, saveFactusAction, testEInvoicingAction, turnEInvoicingOffAction } from '@/lib/portal/einvoicing/actions';
@@ -31,11 +31,7 @@ export default async function InvoicingSettingsPage() {
   const ivaSelect = <SelectField label={t.labels.iva} name="iva" defaultValue={ivaNow} options={IVA_VALUES.map((v) => ({ value: v, label: t.ivaOptions[v] }))} />;
   return (
     <>
-      <h1>{t.title}</h1>
-      <Allowed to="money">
-        <ReauthCard user={user} />
-      </Allowed>
-      <p>{t.intro}</p>
+      <SensitiveSettingsTop title={t.title} to="money" user={user} intro={t.intro} />
       <Card id="einvoicing-now" title={t.current}>
         <p data-testid="einvoicing-state">
           {view ? fill(t.on, { provider: view.provider === 'factus' ? 'Factus' : 'Alegra', iva: view.iva === 'excluded' ? t.excluded : `${view.iva} %` }) : t.off}

@@ -2,7 +2,7 @@
 // never shown again), the events URL to paste into Wompi, and why production needs keys.
 import { Allowed } from '@/components/portal/allowed';
 import { Card } from '@/components/portal/card';
-import { ReauthCard } from '@/components/portal/reauth-card';
+import { SensitiveSettingsTop } from '@/components/portal/reauth-card';
 import { ActionForm } from '@/components/portal/action-form';
 import { CopyButton } from '@/components/portal/copy-button';
 import { getDb } from '@/db/client';
@@ -26,11 +26,7 @@ export default async function ProcessorSettingsPage() {
   const wompi = settings.type === 'wompi';
   return (
     <>
-      <h1>{p.title}</h1>
-      <Allowed to="money">
-        <ReauthCard user={user} />
-      </Allowed>
-      <p>{p.intro}</p>
+      <SensitiveSettingsTop title={p.title} to="money" user={user} intro={p.intro} />
       <Card id="current" title={p.current}>
         <p data-testid="processor-type">{wompi ? p.wompi : p.sandbox}</p>
         {wompi ? (

@@ -1,7 +1,7 @@
 // /portal/settings/webhooks (docs/webhooks.md#webhook-settings, docs/webhooks.md#delivery, docs/checkout.md#embedding): URL, signing secret, test event, allowed domains.
 import { Allowed } from '@/components/portal/allowed';
 import { Card } from '@/components/portal/card';
-import { ReauthCard } from '@/components/portal/reauth-card';
+import { SensitiveSettingsTop } from '@/components/portal/reauth-card';
 import { ActionForm } from '@/components/portal/action-form';
 import { CopyButton } from '@/components/portal/copy-button';
 import { WebhookEventChoice } from '@/components/portal/webhook-event-choice';
@@ -31,10 +31,7 @@ export default async function WebhookSettingsPage() {
   const copy = { label: t.api.copy, copied: t.api.copied };
   return (
     <>
-      <h1>{w.title}</h1>
-      <Allowed to="webhooks">
-        <ReauthCard user={user} />
-      </Allowed>
+      <SensitiveSettingsTop title={w.title} to="webhooks" user={user} />
       <Card id="url" title={w.urlLabel}>
         <Allowed to="webhooks">
           <ActionForm action={saveWebhookUrlAction} submit={w.save} pending={t.auth.pending} copy={copy}>
