@@ -1,7 +1,9 @@
-import type { PlanStatus, TransactionStatus } from '@/db/schema';
+import Link from 'next/link';
+import { PLAN_STATUSES, type PlanStatus, TRANSACTION_STATUSES, type TransactionStatus } from '@/db/schema';
 import { formatCop } from '@/lib/i18n/format';
 import type { Lang } from '@/lib/i18n/locale';
 import { formatDateTime, type PortalCopy } from '@/lib/portal/i18n';
+import type { loadActivityPage, loadTransactionsPage } from '@/lib/portal/activity';
 import { filterQuery } from '@/lib/portal/list-params';
 import { type Column, TableCard } from './data-table';
 import { EmptyList } from './empty-list';
@@ -21,39 +23,63 @@ interface ActivityRow {
   refundDue?: boolean;
 }
 
-interface ActivityListProps<Row> {
+type PlanListRow = Awaited<ReturnType<typeof loadActivityPage>>['plans'][number];
+type TransactionListRow = Awaited<ReturnType<typeof loadTransactionsPage>>['transactions'][number];
+
+/** The two lists, each with its page's path (its CSV export is /portal/export/<list>), statuses, words and first columns. */
+const LISTS = {
+  plans: {
+    path: '/portal/activity',
+    statuses: PLAN_STATUSES,
+    words: (a: PortalCopy['activity']) => ({ title: a.plans, older: a.older }),
+    columns: (t: PortalCopy, lang: Lang): Column<PlanListRow>[] => [
+      { label: t.activity.plan, cell: (p) => <Link href={`/portal/activity/plans/${p.id}`}>{p.description}</Link> },
+      { label: t.activity.reference, cell: (p) => <code>{p.externalReference}</code> },
+      ...activityColumns(t, lang, 'createdAt'),
+    ],
+  },
+  transactions: {
+    path: '/portal/transactions',
+    statuses: TRANSACTION_STATUSES,
+    words: (a: PortalCopy['activity']) => ({ title: a.transactionsList, older: a.olderTransactions }),
+    columns: (t: PortalCopy, lang: Lang): Column<TransactionListRow>[] => [
+      { label: t.activity.transaction, cell: (x) => <code>{x.id}</code> },
+      { label: t.activity.plan, cell: (x) => <Link href={`/portal/activity/plans/${x.planId}`}>{x.externalReference}</Link> },
+      { label: t.activity.kind, cell: (x) => t.activity.kinds[x.kind] },
+      ...activityColumns(t, lang, 'chargeDate'),
+    ],
+  },
+};
+
+type Rows = { plans: PlanListRow[]; transactions: TransactionListRow[] };
+
+interface ActivityListProps<List extends keyof Rows> {
   t: PortalCopy;
-  /** The card's id and heading. */
-  id: string;
-  title: string;
-  /** The page's path, and its CSV export's. */
-  path: string;
-  exportPath: string;
-  statuses: readonly Status[];
+  lang: Lang;
+  /** Which list: its card's id too. */
+  list: List;
   filter: { search?: string; status?: Status; before?: string };
-  rows: Row[];
+  rows: Rows[List];
   hasMore: boolean;
-  /** What the list says with no rows and no filters, and its link to older rows. */
-  emptyText: string;
-  older: string;
-  columns: Column<Row>[];
 }
 
 /**
  * The plans' and the transactions' list: search and status filters with the CSV export, the
  * table (or what to do when it is empty), and the pager, newest first.
  */
-export function ActivityList<Row extends ActivityRow>({ t, id, title, path, exportPath, statuses, filter, rows, hasMore, emptyText, older, columns }: ActivityListProps<Row>) {
+export function ActivityList<List extends keyof Rows>({ t, lang, list, filter, rows, hasMore }: ActivityListProps<List>) {
+  const { path, statuses, words, columns } = LISTS[list];
+  const { title, older } = words(t.activity);
   return (
     <>
-      <ListFilters t={t} statuses={statuses} search={filter.search} status={filter.status} exportHref={`${exportPath}${filterQuery(filter)}`} />
+      <ListFilters t={t} statuses={statuses} search={filter.search} status={filter.status} exportHref={`/portal/export/${list}${filterQuery(filter)}`} />
       <TableCard
-        id={id}
+        id={list}
         title={title}
-        empty={<EmptyList t={t} filtered={Boolean(filter.search || filter.status)} text={emptyText} clearHref={path} />}
-        rows={rows}
+        empty={<EmptyList t={t} filtered={Boolean(filter.search || filter.status)} text={t.empty[list]} clearHref={path} />}
+        rows={rows as ActivityRow[]}
         rowKey={(r) => r.id}
-        columns={columns}
+        columns={columns(t, lang) as Column<ActivityRow>[]}
       >
         <Pager
           href={(extra) => `${path}${filterQuery(filter, extra)}`}
@@ -67,7 +93,7 @@ export function ActivityList<Row extends ActivityRow>({ t, id, title, path, expo
 }
 
 /** The last columns of both lists: the amount, the status, the customer and when (the row's `at`). */
-export function activityColumns<At extends string>(t: PortalCopy, lang: Lang, at: At): Column<ActivityRow & Record<At, Date>>[] {
+function activityColumns<At extends string>(t: PortalCopy, lang: Lang, at: At): Column<ActivityRow & Record<At, Date>>[] {
   const a = t.activity;
   return [
     { label: a.amount, numeric: true, cell: (r) => formatCop(r.amount) },
