@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import { type Db, preparedFor, prepareSql, queryRows } from '../client';
 import { customers, type ID_TYPES, OPEN_PLAN_STATUSES, subscriptionPlans, transactions } from '../schema';
+import type { AuditInsert } from './audit';
 import { firstRow } from './first-row';
 import { updateInStatus } from './update-in-status';
 import { clockScope } from './test-clocks';
@@ -58,6 +59,12 @@ const insertPlanWithCustomerQuery = preparedFor((db) =>
             id_number = coalesce(excluded.id_number, customers.id_number),
             updated_at = now()
           returning id
+        ),
+        audit as (
+          insert into audit_log (merchant_id, actor_type, actor_id, actor_label, ip, action, target, changes)
+          select ${ph('auditMerchantId')}::text, ${ph('auditActorType')}::text, ${ph('auditActorId')}::text, ${ph('auditActorLabel')}::text, ${ph('auditIp')}::text,
+                 ${ph('auditAction')}::text, ${ph('auditTarget')}::text, ${ph('auditChanges')}::text::jsonb
+          where ${ph('auditAction')}::text is not null
         )
         insert into subscription_plans (id, merchant_id, customer_id, external_reference, description, amount, modality, interval_unit, interval_count,
           trial_days, status, next_charge_date, checkout_token, token_expires_at, customer_phone, customer_email, customer_first_name,
@@ -95,10 +102,11 @@ const orNull = <T, K extends keyof T>(values: T, keys: readonly K[]) => Object.f
  * A new plan and its customer (one per merchant and e-mail: created, or brought up to date with
  * what this link says) in one statement, so one round trip and atomic without a transaction of
  * its own; a unique violation (the open externalReference) undoes the customer's change too.
- * The plan keeps the customer's details as this link sent them (its customer_* columns).
- * Prepared: every link creation runs it.
+ * The plan keeps the customer's details as this link sent them (its customer_* columns). With
+ * `audit`, the same statement writes the merchant's audit entry of the creation, committed or
+ * undone with it. Prepared: every link creation runs it.
  */
-export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanInput): Promise<void> {
+export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanInput, audit?: AuditInsert): Promise<void> {
   // Times go as ISO strings so both drivers (postgres.js, PGlite) send them the same way.
   await insertPlanWithCustomerQuery(db).execute({
     ...orNull(c, ['firstName', 'lastName', 'idType', 'idNumber']),
@@ -123,6 +131,14 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
     legalName: p.customerLegalName ?? null,
     quantity: p.quantity ?? 1,
     createdAt: p.createdAt.toISOString(),
+    auditMerchantId: audit?.merchantId ?? null,
+    auditActorType: audit?.actorType ?? null,
+    auditActorId: audit?.actorId ?? null,
+    auditActorLabel: audit?.actorLabel ?? null,
+    auditIp: audit?.ip ?? null,
+    auditAction: audit?.action ?? null,
+    auditTarget: audit?.target ?? null,
+    auditChanges: audit ? JSON.stringify(audit.changes ?? {}) : null,
   });
 }
 

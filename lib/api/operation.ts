@@ -4,6 +4,7 @@ import type { ApiVersion } from '@/lib/api-versions';
 import type { AuthenticatedMerchant } from '@/lib/api/authenticate';
 import type { LimitBucket } from '@/lib/rate-limit/limits';
 import type { ErrorCode } from './errors';
+import type { KeyAudit } from './key-audit';
 
 // One declaration per operation beside its route.ts: the route wrapper and the OpenAPI document both read it.
 
@@ -98,6 +99,7 @@ export type OperationContext<O extends Operation> = {
   requestId: string;
 } & (O['auth'] extends 'merchant' | 'checkout' ? { db: Db } : unknown) &
   (O['auth'] extends 'merchant' ? { merchant: AuthenticatedMerchant; version: ApiVersion } : unknown) &
+  (O['auth'] extends 'merchant' ? (O['method'] extends 'GET' ? unknown : { audit: KeyAudit }) : unknown) &
   (O['body'] extends Media ? { body: z.output<O['body']['schema']>; rawBody: Record<string, unknown> } : unknown) &
   (O['query'] extends z.ZodObject ? { query: z.output<O['query']> } : unknown) &
   (O['headers'] extends Record<string, HeaderParam> ? { headers: { [K in keyof O['headers']]?: string } } : unknown);

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { Db } from '@/db/client';
 import { type ApiVersion, forVersion } from '@/lib/api-versions';
-import { recordAudit } from '@/lib/audit/record';
 import { ApiError } from './errors';
 import { parseWith, readJsonObject } from './body';
 import { type ApiContext, withApi } from './handler';
+import { KeyAudit } from './key-audit';
 import type { Media, Operation, OperationContext, ParamsOf } from './operation';
 import { withAdmin } from './with-admin';
 import { clientIp, withCheckout } from './with-checkout';
@@ -47,16 +47,16 @@ async function inVersion(op: Operation, response: Response, version: ApiVersion 
 
 type MerchantAudit = { db: Db; merchant: { merchantId: string; apiKey: string } };
 
-/** Audited once it has committed. */
-async function auditKeyRequest(req: Request, op: Operation, { db, merchant }: MerchantAudit, rawBody: Record<string, unknown> | undefined) {
-  await recordAudit(db, {
+/** Audited with the change when the handler takes it, else once the change has committed. */
+function keyAuditOf(req: Request, op: Operation, { merchant }: MerchantAudit, rawBody: Record<string, unknown> | undefined): KeyAudit {
+  return new KeyAudit(() => ({
     merchantId: merchant.merchantId,
     actor: { type: 'api_key', id: merchant.apiKey, label: merchant.apiKey, ip: clientIp(req) },
     action: `api.${op.operationId}`,
     target: `${op.method} ${new URL(req.url).pathname}`,
     // Customers' personal data stays out: the log is kept 2 years, their e-mails 90 days.
     changes: rawBody ? { request: 'customer' in rawBody ? { ...rawBody, customer: '[omitted]' } : rawBody } : {},
-  });
+  }));
 }
 
 /** Auth and rate limit, headers, query and body, then the handler. */
@@ -66,8 +66,9 @@ export function route<const O extends Operation>(op: O, handler: (req: Request, 
     const query = op.query ? parseWith(op.query, Object.fromEntries(new URL(req.url).searchParams)) : undefined;
     const rawBody = op.body ? await readJsonObject(req, { optional: !op.body.required }) : undefined;
     const body = op.body ? parseBody(op.body, rawBody, ctx.version) : undefined;
-    const response = await handler(req, { ...ctx, headers, query, body, rawBody } as unknown as OperationContext<O>);
-    if (op.auth === 'merchant' && op.method !== 'GET' && response.ok) await auditKeyRequest(req, op, ctx as unknown as MerchantAudit, rawBody);
+    const audit = op.auth === 'merchant' && op.method !== 'GET' ? keyAuditOf(req, op, ctx as unknown as MerchantAudit, rawBody) : undefined;
+    const response = await handler(req, { ...ctx, headers, query, body, rawBody, audit } as unknown as OperationContext<O>);
+    if (audit && response.ok) await audit.recordUnlessTaken((ctx as unknown as MerchantAudit).db);
     return inVersion(op, response, ctx.version);
   };
   const limit = () => {

@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { insertAuditEntry } from '@/db/queries/audit';
+import { type AuditInsert, insertAuditEntry } from '@/db/queries/audit';
 import type { AUDIT_ACTOR_TYPES } from '@/db/schema';
 
 // An audit log entry in the change's own transaction, so both commit or roll back together.
@@ -59,8 +59,9 @@ export function changesBetween<T extends Record<string, unknown>>(before: Partia
   return out;
 }
 
-export async function recordAudit(tx: Db, entry: AuditEntry): Promise<void> {
-  await insertAuditEntry(tx, {
+/** The row an entry is written as, its secrets masked: recordAudit's, or a statement's that carries it. */
+export function auditRow(entry: AuditEntry): AuditInsert {
+  return {
     merchantId: entry.merchantId,
     actorType: entry.actor.type,
     actorId: entry.actor.id,
@@ -69,5 +70,9 @@ export async function recordAudit(tx: Db, entry: AuditEntry): Promise<void> {
     action: entry.action,
     target: entry.target ?? null,
     changes: maskSecrets(entry.changes ?? {}),
-  });
+  };
+}
+
+export async function recordAudit(tx: Db, entry: AuditEntry): Promise<void> {
+  await insertAuditEntry(tx, auditRow(entry));
 }

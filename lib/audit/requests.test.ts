@@ -36,6 +36,23 @@ describe('changes made with an API key', () => {
     expect(JSON.stringify(entry)).not.toContain('ana@example.com');
   });
 
+  it('records a creation once, in its own statement, and nothing for one refused by the database', async () => {
+    const m = await createTestMerchant(database.db);
+    const body = linkBody({ plan: { externalReference: 'audit-once' } });
+    expect((await call(createLink, { path: '/merchants/subscription-link', headers: m.headers, body })).status).toBe(200);
+    expect((await call(createLink, { path: '/merchants/subscription-link', headers: m.headers, body })).status).toBe(409);
+    expect((await entriesOf(m.merchantId)).map((e) => e.action)).toEqual(['api.createSubscriptionLink']);
+  });
+
+  it('records an idempotent creation and its replay, each once', async () => {
+    const m = await createTestMerchant(database.db);
+    const request = { path: '/merchants/subscription-link', headers: { ...m.headers, 'Idempotency-Key': 'audit-replay' }, body: linkBody() };
+    expect((await call(createLink, request)).status).toBe(200);
+    const replay = await call(createLink, request);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect((await entriesOf(m.merchantId)).map((e) => e.action)).toEqual(['api.createSubscriptionLink', 'api.createSubscriptionLink']);
+  });
+
   it('records nothing for a refused request', async () => {
     const m = await createTestMerchant(database.db);
     const res = await call(createLink, { path: '/merchants/subscription-link', headers: m.headers, body: linkBody({ plan: { amount: -1 } }) });

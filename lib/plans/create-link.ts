@@ -13,20 +13,22 @@ import type { CreateLinkBody, PaymentLink } from './schemas';
 import { merchantNow } from '@/lib/clock';
 import { inTransaction } from '@/lib/unit-of-work';
 import { ivaColumn } from '@/lib/invoices/settings';
+import type { KeyAudit } from '@/lib/api/key-audit';
+import { auditRow } from '@/lib/audit/record';
 
 /**
- * docs/api.md#create-a-payment-link: the customer, the plan and its token in one statement. An open
- * plan with the same externalReference is a 409 (a partial unique index decides); a coupon is
- * redeemed in the same transaction.
+ * docs/api.md#create-a-payment-link: the customer, the plan and its token in one statement, with
+ * the API key's audit entry when `audit` is given. An open plan with the same externalReference is
+ * a 409 (a partial unique index decides); a coupon is redeemed in the same transaction.
  */
-export async function createPaymentLink(db: Db, merchantId: string, body: CreateLinkBody, at?: Date): Promise<PaymentLink> {
+export async function createPaymentLink(db: Db, merchantId: string, body: CreateLinkBody, { at, audit }: { at?: Date; audit?: KeyAudit } = {}): Promise<PaymentLink> {
   const ref = body.plan.coupon;
   // A plan made while the merchant's test clock is moved lives on it (docs/billing.md#test-clocks).
   const now = at ?? (await merchantNow(db, merchantId));
-  if (ref === undefined) return insertLink(db, merchantId, body, null, now);
+  if (ref === undefined) return insertLink(db, merchantId, body, null, now, audit);
   return inTransaction(db, async (tx) => {
     const { terms } = await redeemForPlan(tx, { merchantId, ref, amount: body.plan.amount * (body.plan.quantity ?? 1), field: 'plan.coupon', now });
-    return insertLink(tx, merchantId, body, terms, now);
+    return insertLink(tx, merchantId, body, terms, now, audit);
   });
 }
 
@@ -35,7 +37,8 @@ async function insertLink(
   merchantId: string,
   body: CreateLinkBody,
   coupon: Awaited<ReturnType<typeof redeemForPlan>>['terms'] | null,
-  now: Date = new Date(),
+  now: Date,
+  audit: KeyAudit | undefined,
 ): Promise<PaymentLink> {
   const { APP_URL, CHECKOUT_TOKEN_TTL_SECONDS } = env();
   const { customer, plan } = body;
@@ -95,6 +98,8 @@ async function insertLink(
         ...coupon,
         createdAt: now,
       },
+      // Taken last, once nothing above can refuse the link.
+      audit && auditRow(audit.take()),
     );
     return {
       token,

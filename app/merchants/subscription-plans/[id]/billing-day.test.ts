@@ -31,7 +31,7 @@ const sandbox = createSandboxProcessor({ pendingMs: 0 });
 async function paidAt(at: Date, plan: Record<string, unknown>) {
   const merchant = await createTestMerchant(database.db);
   const body = createLinkBodySchema.parse(linkBody({ plan: { amount: 3_000_000, ...plan } }));
-  const link = await createPaymentLink(database.db, merchant.merchantId, body, at);
+  const link = await createPaymentLink(database.db, merchant.merchantId, body, { at });
   const session = await loadCheckoutSession(database.db, link.token, at);
   const paid = await payWithCard(database.db, sandbox, { token: link.token, card: parseCard(cardForm(CARDS.approved))!, now: at });
   expect(paid.status).toBe('APPROVED');
