@@ -129,7 +129,9 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   use: {
     baseURL: BASE_URL,
-    trace: 'retain-on-failure',
+    // A trace is recorded for every journey and kept on failure, for a developer to open; CI's
+    // machine keeps none anyone can open, so CI records none (docs/benchmarks.md#ci-time).
+    trace: CI ? 'off' : 'retain-on-failure',
   },
   projects: [
     {
