@@ -38,13 +38,15 @@ export async function claimEmail(
 
 /** Records one attempt and releases the claim: a successful one marks the e-mail sent; a failed one holds it until `next`. */
 export async function recordEmailAttempt(db: Db, emailId: string, attempt: Omit<typeof emailAttempts.$inferInsert, 'emailId'>, next: Date | null): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.insert(emailAttempts).values({ ...attempt, emailId });
-    await tx
+  // One statement, a data-modifying CTE: the attempt and the e-mail's row are written together or not at all.
+  const counted = db.$with('counted').as(
+    db
       .update(emails)
       .set({ attempts: sql`${emails.attempts} + 1`, claimedUntil: next, ...(attempt.ok ? { sentAt: attempt.attemptedAt } : {}) })
-      .where(eq(emails.id, emailId));
-  });
+      .where(eq(emails.id, emailId))
+      .returning({ id: emails.id }),
+  );
+  await db.with(counted).insert(emailAttempts).values({ ...attempt, emailId });
 }
 
 /** One e-mail, or undefined (the portal's resend checks whose it is). */
