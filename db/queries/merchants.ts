@@ -119,6 +119,17 @@ export async function getMerchantName(db: Db, id: string): Promise<string | unde
   return row?.name;
 }
 
+/** What a settlement's records say of the merchant: its name (e-mails) and e-invoicing settings (invoices). */
+export async function getMerchantFacts(db: Db, id: string) {
+  const [row] = await db
+    .select({ name: merchants.name, einvoiceProvider: merchants.einvoiceProvider, einvoiceIva: merchants.einvoiceIva })
+    .from(merchants)
+    .where(eq(merchants.id, id));
+  return row;
+}
+
+export type MerchantFacts = NonNullable<Awaited<ReturnType<typeof getMerchantFacts>>>;
+
 /** The lifecycle event types the merchant chose to receive (docs/customers.md#lifecycle-events). */
 /** The events the merchant chose and its pinned API version: what writing a lifecycle event needs (docs/api.md#versioning). */
 export async function getLifecycleEventSettings(db: Db, id: string) {

@@ -1,13 +1,13 @@
 import type { Db } from '@/db/client';
 import { listAmountOf } from '@/lib/calendar/schedule';
 import { insertEmail } from '@/db/queries/emails';
-import { getMerchantName } from '@/db/queries/merchants';
 import type { PlanRow } from '@/db/queries/plans';
 import type { TransactionRow } from '@/db/queries/transactions';
 import { intervalOf } from '@/lib/calendar/interval';
 import { createManageLink } from '@/lib/auth/manage-links';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
+import { merchantFactsIn } from '@/lib/merchants/facts';
 import type { CancelReason } from '@/lib/cancel-reason';
 import './send';
 import { type CustomerEmailKind, type PriceChangeFacts, type ReceiptInvoice, type RenewalFacts, renderEmail, type TrialFacts, withReceiptInvoice } from './templates';
@@ -42,7 +42,7 @@ export async function queueCustomerEmail(
     invoice?: ReceiptInvoice;
   },
 ): Promise<void> {
-  const merchantName = await getMerchantName(tx, plan.merchantId);
+  const merchantName = (await merchantFactsIn(tx, outbox, plan.merchantId))?.name;
   const link = await createManageLink(tx, plan, { source: kind, now });
   const rendered = renderEmail(kind, {
     merchantName: merchantName ?? 'ServicePay',

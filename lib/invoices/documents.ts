@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { cancelUnvalidatedInvoice, getEInvoicingOf, getInvoiceOfTransaction, insertInvoice, type InvoiceRow, markInvoiceVoided } from '@/db/queries/invoices';
+import { cancelUnvalidatedInvoice, getInvoiceOfTransaction, insertInvoice, type InvoiceRow, markInvoiceVoided } from '@/db/queries/invoices';
 import type { PlanRow } from '@/db/queries/plans';
 import type { TransactionRow } from '@/db/queries/transactions';
 import { intervalOf } from '@/lib/calendar/interval';
@@ -8,6 +8,7 @@ import { finalConsumer, type Buyer } from '@/lib/einvoicing/draft';
 import { type LineInput, priceLine, totalsOf } from '@/lib/einvoicing/money';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
+import { merchantFactsIn } from '@/lib/merchants/facts';
 import { chargeLines } from '@/lib/receipts/lines';
 import { planBuyerOf } from './buyer';
 import { ivaOfColumn } from './settings';
@@ -59,9 +60,9 @@ function invoiceLines(plan: PlanRow, txn: TransactionRow, iva: LineInput['iva'])
  */
 export async function noteInvoice(tx: Db, outbox: Outbox, plan: PlanRow, txn: TransactionRow, now: Date): Promise<boolean> {
   if (txn.status !== 'APPROVED') return false;
-  const settings = await getEInvoicingOf(tx, plan.merchantId);
-  if (!settings?.provider || !settings.iva) return false;
-  const rate = plan.iva ?? settings.iva;
+  const merchant = await merchantFactsIn(tx, outbox, plan.merchantId);
+  if (!merchant?.einvoiceProvider || !merchant.einvoiceIva) return false;
+  const rate = plan.iva ?? merchant.einvoiceIva;
   const lines = invoiceLines(plan, txn, ivaOfColumn(rate));
   const totals = totalsOf(lines.map(priceLine));
   const period = periodOf(plan, txn);
@@ -71,7 +72,7 @@ export async function noteInvoice(tx: Db, outbox: Outbox, plan: PlanRow, txn: Tr
     planId: plan.id,
     transactionId: txn.id,
     kind: 'INVOICE',
-    provider: settings.provider,
+    provider: merchant.einvoiceProvider,
     total: totals.payable,
     net: totals.lineExtension,
     ivaAmount: totals.iva,
