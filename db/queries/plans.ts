@@ -1,12 +1,13 @@
 import { and, asc, desc, eq, gt, inArray, lte, or, sql } from 'drizzle-orm';
 import { type Db, preparedFor, prepareSql, queryRows } from '../client';
-import { customers, type ID_TYPES, OPEN_PLAN_STATUSES, subscriptionPlans, transactions } from '../schema';
+import { customers, type ID_TYPES, merchants, OPEN_PLAN_STATUSES, subscriptionPlans, transactions } from '../schema';
 import type { AuditInsert } from './audit';
 import { firstRow } from './first-row';
 import { updateInStatus } from './update-in-status';
 import { clockScope } from './test-clocks';
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
+type MerchantStatus = (typeof merchants.$inferSelect)['status'];
 type CustomerInput = Omit<typeof customers.$inferInsert, 'createdAt' | 'updatedAt'>;
 
 type PlanInput = Pick<
@@ -149,6 +150,17 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
  */
 export async function lockPlan(db: Db, planId: string): Promise<PlanRow> {
   const [row] = await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, planId)).for('update');
+  return row!;
+}
+
+/** The plan locked as lockPlan does, and its merchant's status (read, not locked) in the same statement. */
+export async function lockPlanOfMerchant(db: Db, planId: string): Promise<{ plan: PlanRow; merchantStatus: MerchantStatus }> {
+  const [row] = await db
+    .select({ plan: subscriptionPlans, merchantStatus: merchants.status })
+    .from(subscriptionPlans)
+    .innerJoin(merchants, eq(merchants.id, subscriptionPlans.merchantId))
+    .where(eq(subscriptionPlans.id, planId))
+    .for('update', { of: subscriptionPlans });
   return row!;
 }
 

@@ -1,8 +1,7 @@
 import type { Db } from '@/db/client';
 import { databaseUnavailable, uniqueViolation } from '@/db/errors';
 import type { PlanRow } from '@/db/queries/plans';
-import { getMerchantStatus } from '@/db/queries/merchants';
-import { lockPlan } from '@/db/queries/plans';
+import { lockPlanOfMerchant } from '@/db/queries/plans';
 import { insertTransaction, newestTransactionId, type TransactionRow } from '@/db/queries/transactions';
 import type { transactions } from '@/db/schema';
 import { withDiscount } from '@/lib/coupons/discount';
@@ -36,9 +35,9 @@ export async function openCharge(
 ): Promise<Opening> {
   try {
     return await inTransaction(db, async (tx): Promise<Opening> => {
-      const locked = await lockPlan(tx, typeof plan === 'string' ? plan : await plan(tx));
+      const { plan: locked, merchantStatus } = await lockPlanOfMerchant(tx, typeof plan === 'string' ? plan : await plan(tx));
       // A suspended merchant takes no payments (docs/operations.md#suspending-a-merchant).
-      if ((await getMerchantStatus(tx, locked.merchantId)) !== 'ACTIVE') return { status: 'skipped' };
+      if (merchantStatus !== 'ACTIVE') return { status: 'skipped' };
       const prepared = await prepare(tx, locked);
       if (prepared === 'skip') return { status: 'skipped' };
       if (prepared === 'in_progress') return { status: 'in_progress' };
