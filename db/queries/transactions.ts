@@ -96,18 +96,6 @@ export async function newestTransactionId(db: Db, planId: string): Promise<strin
   return row?.id;
 }
 
-/** The brand and last four digits the plan's saved card showed when it was saved: its newest charge with them and this token. */
-export async function savedCardOf(db: Db, planId: string, token: string | null): Promise<{ cardBrand: string | null; cardLast4: string | null }> {
-  if (!token) return { cardBrand: null, cardLast4: null };
-  const [row] = await db
-    .select({ cardBrand: transactions.cardBrand, cardLast4: transactions.cardLast4 })
-    .from(transactions)
-    .where(and(eq(transactions.planId, planId), eq(transactions.paymentMethodToken, token), sql`${transactions.cardLast4} is not null`))
-    .orderBy(desc(transactions.id))
-    .limit(1);
-  return row ?? { cardBrand: null, cardLast4: null };
-}
-
 /** The plan's PENDING transaction, if any (at most one: a partial unique index). */
 export async function getPendingTransaction(db: Db, planId: string): Promise<TransactionRow | undefined> {
   return firstRow(db, transactions, and(eq(transactions.planId, planId), eq(transactions.status, 'PENDING')));

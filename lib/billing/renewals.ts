@@ -1,7 +1,7 @@
 import type { Db } from '@/db/client';
 import { findDuePlans, type PlanRow } from '@/db/queries/plans';
-import { getOpenRenewalLink } from '@/db/queries/renewal-links';
-import { getPendingTransaction, savedCardOf, withdrawUnsentAttempt } from '@/db/queries/transactions';
+import { renewalFactsOf } from '@/db/queries/renewal-facts';
+import { withdrawUnsentAttempt } from '@/db/queries/transactions';
 import { errorFields, log } from '@/lib/log';
 import { type ChargeResult, type ProcessorSource, resolveProcessor } from '@/lib/processors';
 import { savedMethodType } from '@/lib/processors/processor';
@@ -76,7 +76,8 @@ function prepareRenewal(due: RenewalDue, now: Date) {
     // A plan collected by link is never charged; a trial's end is charged as a renewal.
     const charged = plan?.status === 'ACTIVE' || plan?.status === 'TRIALING';
     if (!charged || !plan.nextChargeDate || plan.renewalCollection !== 'AUTOMATIC') return 'skip';
-    const pending = await getPendingTransaction(tx, plan.id);
+    // One statement after the lock: its pending attempt, open link and saved card.
+    const { pending, openLink: open, savedCard } = await renewalFactsOf(tx, plan.id, plan.paymentMethodToken);
     if (pending) {
       // A payment on the link's page is under way.
       if (pending.kind !== 'RENEWAL' || (pending.renewalLinkId && !chargedFromSavedMethod(plan, pending))) return 'skip';
@@ -89,7 +90,6 @@ function prepareRenewal(due: RenewalDue, now: Date) {
     if (!current || (plan.cancelAt && plan.cancelAt.getTime() <= due.period)) return 'skip';
     // A method saved while the period's link is open: this charge is one of that link's payments,
     // at its amount, so the period is paid once.
-    const open = await getOpenRenewalLink(tx, plan.id);
     const link = open && open.period.getTime() === due.period ? open : null;
     const pricing = pricingForPeriod(plan, new Date(due.period));
     return {
@@ -100,7 +100,7 @@ function prepareRenewal(due: RenewalDue, now: Date) {
       periodStart: new Date(due.period),
       paymentMethodToken: plan.paymentMethodToken,
       paymentMethodType: savedMethodType(plan.paymentMethodToken),
-      ...(savedMethodType(plan.paymentMethodToken) === 'CARD' ? await savedCardOf(tx, plan.id, plan.paymentMethodToken) : {}),
+      ...(savedMethodType(plan.paymentMethodToken) === 'CARD' ? savedCard : {}),
       ...(link ? { renewalLinkId: link.id } : {}),
     };
   };
