@@ -59,15 +59,17 @@ export async function getTransactionOfPlan(db: Db, { planId, transactionId }: { 
 }
 
 /**
- * PENDING → final, only if still PENDING: of two settlers racing, one wins and the other gets
- * undefined. The database refuses a second approval of a checkout token (partial unique index).
+ * A plan's PENDING transaction → final, only if still PENDING: of two settlers racing, one wins and
+ * the other gets undefined. A null processor id keeps the one recorded; an undefined token keeps the
+ * saved one. The database refuses a second approval of a checkout token (partial unique index).
  */
 export async function settleTransaction(
   db: Db,
-  transactionId: string,
-  outcome: Pick<TransactionRow, 'status' | 'gatewayTransactionId' | 'paymentMethodToken' | 'failureCode' | 'failureMessage'>,
+  { planId, transactionId }: { planId: string; transactionId: string },
+  outcome: Pick<TransactionRow, 'status' | 'gatewayTransactionId' | 'failureCode' | 'failureMessage'> & { paymentMethodToken?: string | null },
 ): Promise<TransactionRow | undefined> {
-  return updateInStatus(db, transactions, transactionId, 'PENDING', outcome);
+  const values = { ...outcome, gatewayTransactionId: outcome.gatewayTransactionId ?? sql`${transactions.gatewayTransactionId}` };
+  return updateInStatus(db, transactions, transactionId, 'PENDING', values as unknown as Partial<TransactionRow>, eq(transactions.planId, planId));
 }
 
 /** Records the processor's charge on a still-PENDING transaction whose outcome is not known yet. */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '@/db/client';
 
@@ -6,7 +6,8 @@ type StatusTable = PgTable & { id: AnyPgColumn; status: AnyPgColumn; updatedAt: 
 
 /**
  * Sets `values` on row `id` only while its status is `from` (one or any of a list), in the same
- * statement: of two racing changes one wins. The row after, or undefined when it had moved on.
+ * statement: of two racing changes one wins. The row after, or undefined when it had moved on
+ * (or fails `also`, a further condition).
  */
 export async function updateInStatus<T extends StatusTable>(
   db: Db,
@@ -14,11 +15,12 @@ export async function updateInStatus<T extends StatusTable>(
   id: string,
   from: string | readonly string[],
   values: Partial<T['$inferInsert']>,
+  also?: SQL,
 ): Promise<T['$inferSelect'] | undefined> {
   const [row] = await db
     .update(table as PgTable)
     .set({ ...values, updatedAt: sql`now()` } as never)
-    .where(and(eq(table.id, id), typeof from === 'string' ? eq(table.status, from) : inArray(table.status, [...from])))
+    .where(and(eq(table.id, id), typeof from === 'string' ? eq(table.status, from) : inArray(table.status, [...from]), also))
     .returning();
   return row as T['$inferSelect'] | undefined;
 }

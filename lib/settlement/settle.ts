@@ -109,26 +109,33 @@ export async function settleCharge(
 ): Promise<Settlement> {
   return inTransaction(db, async (tx, outbox): Promise<Settlement> => {
     const plan = await lockPlan(tx, planId);
-    const txn = await getTransactionOfPlan(tx, { planId, transactionId });
-    if (!plan || !txn) throw new Error(`no transaction ${transactionId} of plan ${planId}`);
-    const unchanged = { transaction: txn, plan, settled: false };
-    if (txn.status !== 'PENDING') return unchanged;
-    const methodToken = paymentMethodToken === undefined ? txn.paymentMethodToken : paymentMethodToken;
-    if (outcome.status === 'PENDING') {
+    // A final answer settles the transaction if it is still PENDING, in one statement; under the
+    // plan's lock a PENDING transaction cannot change, so only a settled one or a PENDING answer reads it.
+    const settled =
+      plan && outcome.status !== 'PENDING'
+        ? await settleTransaction(
+            tx,
+            { planId, transactionId },
+            {
+              status: outcome.status,
+              gatewayTransactionId: outcome.gatewayTransactionId,
+              paymentMethodToken,
+              failureCode: outcome.declineReason ?? null,
+              failureMessage: outcome.declineReason ? DECLINE_MESSAGES[outcome.declineReason] : null,
+            },
+          )
+        : undefined;
+    if (!settled) {
+      const txn = await getTransactionOfPlan(tx, { planId, transactionId });
+      if (!plan || !txn) throw new Error(`no transaction ${transactionId} of plan ${planId}`);
+      const unchanged = { transaction: txn, plan, settled: false };
+      if (txn.status !== 'PENDING' || outcome.status !== 'PENDING') return unchanged;
+      const methodToken = paymentMethodToken === undefined ? txn.paymentMethodToken : paymentMethodToken;
       if (outcome.gatewayTransactionId === txn.gatewayTransactionId && methodToken === txn.paymentMethodToken) return unchanged;
       const charged = { gatewayTransactionId: outcome.gatewayTransactionId, paymentMethodToken: methodToken };
       await recordPendingCharge(tx, txn.id, charged);
       return { transaction: { ...txn, ...charged }, plan, settled: false };
     }
-    const settled = await settleTransaction(tx, txn.id, {
-      status: outcome.status,
-      gatewayTransactionId: outcome.gatewayTransactionId ?? txn.gatewayTransactionId,
-      paymentMethodToken: methodToken,
-      failureCode: outcome.declineReason ?? null,
-      failureMessage: outcome.declineReason ? DECLINE_MESSAGES[outcome.declineReason] : null,
-    });
-    // Under the plan's lock a PENDING transaction cannot change: this guards the invariant.
-    if (!settled) return unchanged;
     await recordChargeEvent(tx, outbox, plan, settled, now);
     await noteInvoice(tx, outbox, plan, settled, now);
     // An approved discounted charge uses one of the coupon's periods.
