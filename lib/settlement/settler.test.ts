@@ -102,7 +102,9 @@ describe('settler', () => {
     const link = await createTestLink(database.db);
     const paid = await payWithCard(database.db, sandbox, { token: link.token, card: card(CARDS.pendingDeclined) });
     const mine = { processorFor: () => processor, limit: 1000 };
-    const base = Date.now();
+    // Ages count from the charge's creation, not from after the payment returned (a slow machine
+    // would otherwise age it a second or more before the first check).
+    const base = (await txnOf(paid.subscriptionTransactionId)).createdAt.getTime();
     const at = (ms: number) => new Date(base + ms);
 
     // Two settlers at once: one asks.
