@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
-import { afterAll, inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { type Database, type Db, openPglite, openPostgres, queryRows, setDatabase } from '@/db/client';
 import { handOffsSettled } from '@/lib/unit-of-work';
 import { assertStoredWebhookBodiesValid } from './webhook-bodies';
+import { holdWebhookHandOffs, restoreWebhookQueue } from './webhook-queue';
 
 /**
  * A database of this test file's own, cloned from the run's migrated template, and made the
@@ -52,4 +53,24 @@ export async function truncateAll(db: Db): Promise<void> {
   const rows = await queryRows<{ tablename: string }>(db, sql`select tablename from pg_tables where schemaname = 'public'`);
   const names = rows.map((r) => `"${r.tablename}"`);
   if (names.length) await db.execute(sql.raw(`truncate ${names.join(', ')} restart identity cascade`));
+}
+
+/**
+ * A test file's set-up for a domain that records events: a test database, and each test's new
+ * events held back (holdWebhookHandOffs), the default queue put back after the file. Its `db` is
+ * there once the file's beforeAll ran.
+ */
+export function databaseHoldingHandOffs(): { readonly db: Db } {
+  let database: Database | undefined;
+  beforeAll(async () => {
+    database = await useTestDatabase();
+  });
+  beforeEach(() => holdWebhookHandOffs());
+  afterAll(() => restoreWebhookQueue());
+  return {
+    get db() {
+      if (!database) throw new Error('the test database is not ready: use it inside a test or a hook');
+      return database.db;
+    },
+  };
 }

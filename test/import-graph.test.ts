@@ -192,6 +192,21 @@ describe('import graph', () => {
     expect(outside).toEqual([]);
   });
 
+  it('keeps Vitest out of what runs under tsx: the benchmarks and scripts (importing it there throws)', () => {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const dep of tree[file] ?? []) if (dep.id && ours(dep.id)) visit(dep.id);
+    };
+    Object.keys(tree)
+      .filter((file) => /^(bench|scripts)\//.test(file) && !isTest(file))
+      .forEach(visit);
+    const reaching = [...seen].filter((file) => (tree[file] ?? []).some((d) => d.request === 'vitest' || d.request.startsWith('vitest/')));
+    expect(seen.size).toBeGreaterThan(20);
+    expect(reaching).toEqual([]);
+  });
+
   it('detects a cycle when there is one', () => {
     const cyclic: Tree = {
       'a.ts': [{ issuer: 'a.ts', request: './b', kind: 0 as never, id: 'b.ts' }],

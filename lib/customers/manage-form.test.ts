@@ -5,7 +5,7 @@ import { runRenewalSweep } from '@/lib/billing/sweep';
 import { payCheckout } from '@/lib/checkout/payments';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
-import { databaseHoldingHandOffs } from '@/test/webhook-queue';
+import { databaseHoldingHandOffs } from '@/test/database';
 import { call } from '@/test/http';
 import { paidPlan as paidPlanOf } from '@/test/factories';
 import { createManageLink } from '@/lib/auth/manage-links';

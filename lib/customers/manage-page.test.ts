@@ -5,7 +5,7 @@ import { payCheckout, payWithCard } from '@/lib/checkout/payments';
 import { parseCard } from '@/lib/processors/card';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
-import { databaseHoldingHandOffs } from '@/test/webhook-queue';
+import { databaseHoldingHandOffs } from '@/test/database';
 import { createManageLink } from '@/lib/auth/manage-links';
 import { loadManagePage, trialOf } from './manage-page';
 import { restoreEnvAfterEach } from '@/test/env';

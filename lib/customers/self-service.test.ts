@@ -8,7 +8,7 @@ import type { PaymentProcessor } from '@/lib/processors/processor';
 import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { createWompiClient } from '@/lib/processors/wompi/client';
 import { createWompiProcessor } from '@/lib/processors/wompi/processor';
-import { databaseHoldingHandOffs } from '@/test/webhook-queue';
+import { databaseHoldingHandOffs } from '@/test/database';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
 import { call } from '@/test/http';

@@ -7,7 +7,7 @@ import { intervalOf } from '@/lib/calendar/interval';
 import { createManageLink } from '@/lib/auth/manage-links';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
-import { merchantFactsIn } from '@/lib/merchants/facts';
+import { merchantFactsIn } from '@/lib/merchant-facts';
 import type { CancelReason } from '@/lib/cancel-reason';
 import './send';
 import { type CustomerEmailKind, type PriceChangeFacts, type ReceiptInvoice, type RenewalFacts, renderEmail, type TrialFacts, withReceiptInvoice } from './templates';

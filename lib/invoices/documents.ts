@@ -8,7 +8,7 @@ import { finalConsumer, type Buyer } from '@/lib/einvoicing/draft';
 import { type LineInput, priceLine, totalsOf } from '@/lib/einvoicing/money';
 import { createId } from '@/lib/ids';
 import type { Outbox } from '@/lib/outbox';
-import { merchantFactsIn } from '@/lib/merchants/facts';
+import { merchantFactsIn } from '@/lib/merchant-facts';
 import { chargeLines } from '@/lib/receipts/lines';
 import { planBuyerOf } from './buyer';
 import { ivaOfColumn } from './settings';

@@ -14,7 +14,8 @@ import { alegraDoubleAccount, type AlegraDouble } from '@/test/alegra-double';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { TEST_RESOLUTION } from '@/test/einvoicing-drafts';
 import { factusDoubleAccount, type FactusDouble } from '@/test/factus-double';
-import { alegraSettings, factusSettings, holdInvoiceHandOffs, restoreInvoiceQueue, turnEInvoicingOn, withEInvoiceDoubles } from '@/test/invoices';
+import { withEInvoiceDoubles } from '@/test/invoice-doubles';
+import { alegraSettings, factusSettings, holdInvoiceHandOffs, restoreInvoiceQueue, turnEInvoicingOn } from '@/test/invoices';
 import { issueDueInvoices } from './issue';
 import { merchantRangeWarnings, rangeWarnings, rangeWarningText } from './notices';
 

@@ -14,7 +14,8 @@ import { deliveriesSettled } from '@/lib/unit-of-work';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { factusDoubleAccount } from '@/test/factus-double';
-import { factusSettings, turnEInvoicingOn, withFactusDouble } from '@/test/invoices';
+import { withFactusDouble } from '@/test/invoice-doubles';
+import { factusSettings, turnEInvoicingOn } from '@/test/invoices';
 import { holdWebhookHandOffs, restoreWebhookQueue } from '@/test/webhook-queue';
 import { issueDueInvoices } from './issue';
 

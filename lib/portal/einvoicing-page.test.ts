@@ -3,7 +3,8 @@ import type { Database } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
 import { useTestDatabase } from '@/test/database';
 import { factusDoubleAccount } from '@/test/factus-double';
-import { factusSettings, withFactusDouble } from '@/test/invoices';
+import { withFactusDouble } from '@/test/invoice-doubles';
+import { factusSettings } from '@/test/invoices';
 import { createTestMerchant } from '@/test/merchants';
 import { loadEInvoicingSettings, saveEInvoicing, testEInvoicing } from './einvoicing-page';
 

@@ -8,7 +8,8 @@ import { type ApiServer, startApiServer } from '@/test/api-server';
 import { CARDS, cardForm, createTestLink } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { factusDoubleAccount } from '@/test/factus-double';
-import { factusSettings, turnEInvoicingOn, withFactusDouble } from '@/test/invoices';
+import { withFactusDouble } from '@/test/invoice-doubles';
+import { factusSettings, turnEInvoicingOn } from '@/test/invoices';
 import { createTestMerchant } from '@/test/merchants';
 import { InvalidRequestError, NotFoundError, PermissionError, ServicePay } from '../src/index.js';
 
