@@ -2,8 +2,7 @@ import type { Db } from '@/db/client';
 import { getMerchant } from '@/db/queries/merchants';
 import { merchantRangeWarnings, rangeWarningText } from '@/lib/invoices/notices';
 import type { Lang } from '@/lib/i18n/locale';
-import { isProductionDeployment } from '@/lib/processors/secret-box';
-import { inTestMode } from './processor-page';
+import { inTestMode, processorOf } from './processor-page';
 
 // What frames every signed-in portal page besides its own content (app/portal/(app)/layout.tsx):
 // the test-mode badge, the suspension notice and the e-invoicing banners, from one read of the
@@ -11,9 +10,8 @@ import { inTestMode } from './processor-page';
 
 export async function loadPortalFrame(db: Db, merchantId: string, lang: Lang) {
   const merchant = await getMerchant(db, merchantId);
-  const wompi = merchant?.processorType === 'wompi';
   return {
-    testMode: inTestMode({ production: isProductionDeployment(), type: merchant?.processorType ?? 'sandbox', publicKey: wompi ? merchant.wompiPublicKey : null }),
+    testMode: inTestMode(processorOf(merchant)),
     suspended: merchant?.status !== 'ACTIVE',
     notices: merchant ? merchantRangeWarnings(merchant).map((warning) => rangeWarningText(warning, lang)) : [],
   };

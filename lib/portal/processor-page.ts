@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { getMerchant } from '@/db/queries/merchants';
+import { getMerchant, type MerchantRow } from '@/db/queries/merchants';
 import { countOpenPlansOffAmount } from '@/db/queries/plans';
 import { env } from '@/lib/env';
 import type { AuditActor } from '@/lib/audit/record';
@@ -13,14 +13,20 @@ import { type SaveResult, saveSettings } from './save-settings';
 // Ajustes → Procesador (docs/portal.md): what the page shows and what its forms save, through the
 // same domain code as the operator API (PATCH /admin/merchants/{id}).
 
-export async function getProcessorSettings(db: Db, merchantId: string) {
-  const merchant = await getMerchant(db, merchantId);
-  const production = isProductionDeployment();
+/** The merchant's processor as the portal shows it: its kind, Wompi's public key, and the deployment's kind. */
+export function processorOf(merchant: MerchantRow | undefined) {
   return {
     type: merchant?.processorType ?? 'sandbox',
     publicKey: merchant?.processorType === 'wompi' ? merchant.wompiPublicKey : null,
-    production,
-    prefixes: expectedPrefixes(production),
+    production: isProductionDeployment(),
+  };
+}
+
+export async function getProcessorSettings(db: Db, merchantId: string) {
+  const processor = processorOf(await getMerchant(db, merchantId));
+  return {
+    ...processor,
+    prefixes: expectedPrefixes(processor.production),
     eventsUrl: `${env().APP_URL}/processors/wompi/events/${merchantId}`,
     /** Open plans whose amount Wompi would refuse: the merchant is warned before and after switching. */
     plansWompiWouldRefuse: await countOpenPlansOffAmount(db, merchantId, WOMPI_MIN_AMOUNT),
@@ -34,7 +40,7 @@ export async function loadProcessorPage(db: Db, merchantId: string) {
 }
 
 /** Whether the portal shows its test-mode band: outside production, or while the merchant is not live. */
-export function inTestMode(settings: Pick<Awaited<ReturnType<typeof getProcessorSettings>>, 'type' | 'publicKey' | 'production'>): boolean {
+export function inTestMode(settings: ReturnType<typeof processorOf>): boolean {
   return !settings.production || settings.type === 'sandbox' || Boolean(settings.publicKey?.startsWith('pub_test_'));
 }
 
