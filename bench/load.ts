@@ -6,11 +6,11 @@ import { LIMITS } from '@/lib/rate-limit';
 import type { BenchMerchant } from './setup';
 
 /**
- * `create` and `status` are bench:api's endpoints, `usage` bench:usage's. `floor` is GET status
+ * `create` and `status` are bench:api's endpoints, `usage` and `usage-batch` bench:usage's. `floor` is GET status
  * without credentials: a 401 from the route wrapper before any database work, so it prices the
  * plumbing alone.
  */
-export type Scenario = 'create' | 'status' | 'usage' | 'floor';
+export type Scenario = 'create' | 'status' | 'usage' | 'usage-batch' | 'floor';
 export type Measured = 'create' | 'status';
 
 export interface BenchRequest {
@@ -23,6 +23,8 @@ export interface BenchRequest {
 /** Where a run takes its requests: a Rotation, or bench:usage's reports. */
 export interface RequestSource {
   readonly keys: number;
+  /** What a request draws from its key's rate limit (a batch's reports); 1 unless set. */
+  readonly weight?: number;
   request(scenario: Scenario): BenchRequest;
 }
 
@@ -94,10 +96,10 @@ export class Rotation implements RequestSource {
  * Why a run at `rps` over `keys` keys measured the wrong thing: each key came back more than half
  * its rate limit a minute, so some answers were 429s or about to be. Undefined when it did not.
  */
-function nearRateLimit(scenario: Scenario, rps: number, keys: number): string | undefined {
+function nearRateLimit(scenario: Scenario, rps: number, keys: number, weight: number): string | undefined {
   if (scenario === 'floor') return undefined;
-  const perKeyPerMinute = (rps * 60) / keys;
-  const limit = LIMITS[scenario === 'create' ? 'create-link' : scenario === 'usage' ? 'usage' : 'plan-status'];
+  const perKeyPerMinute = (rps * weight * 60) / keys;
+  const limit = LIMITS[scenario === 'create' ? 'create-link' : scenario === 'status' ? 'plan-status' : 'usage'];
   return perKeyPerMinute > limit / 2 ? `${perKeyPerMinute.toFixed(0)} requests a minute per key, near the limit of ${limit}: raise --merchants` : undefined;
 }
 
@@ -105,11 +107,11 @@ function nearRateLimit(scenario: Scenario, rps: number, keys: number): string | 
  * Why run `r` of `scenario` over `keys` keys measured the wrong thing: an answer other than the
  * expected one (or none at all), or a key near its rate limit. Undefined when it measured what it should.
  */
-export function wrongRun(scenario: Scenario, r: RunResult, keys: number): string | undefined {
+export function wrongRun(scenario: Scenario, r: RunResult, keys: number, weight = 1): string | undefined {
   if (r.unexpected || r.errors || r.timeouts || r.ok === 0) {
     return `${r.ok} ok, ${r.unexpected} unexpected ${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`;
   }
-  return nearRateLimit(scenario, r.rps, keys);
+  return nearRateLimit(scenario, r.rps, keys, weight);
 }
 
 export function percentile(sorted: Float64Array, p: number): number {

@@ -1,12 +1,12 @@
-// npm run bench:usage: metered usage ingestion, POST /merchants/subscription-plans/{id}/usage
-// (docs/billing.md#metered-usage), under `next start` on a scratch PostgreSQL database, in rounds
-// alternating with the framework floor (bench/floor-app.ts) as bench:api does. Every tenth report
-// repeats a recent key. Afterwards every key is sent once more, as a client retries, and the
-// database must hold each key once with its quantity and as many rows as 201s were answered;
-// otherwise the run fails and writes nothing. Writes the "Usage ingestion" section of
-// docs/benchmarks.md. Traffic goes to 127.0.0.1 only.
+// npm run bench:usage: metered usage ingestion (docs/billing.md#metered-usage) under `next start`
+// on a scratch PostgreSQL database: one report a request (POST /merchants/subscription-plans/{id}/usage)
+// and batches of 100 (POST /merchants/usage-reports), in rounds alternating with the framework
+// floor (bench/floor-app.ts) as bench:api does. Every tenth report repeats a recent key. Afterwards
+// every key is sent once more, in batches, as a client retries, and the database must hold each
+// key once with its quantity; otherwise the run fails and writes nothing. Writes the "Usage
+// ingestion" section of docs/benchmarks.md. Traffic goes to 127.0.0.1 only.
 //
-//   npx tsx bench/usage.ts [--rounds 5] [--seconds 10] [--merchants 60] [--profile | --no-profile]
+//   npx tsx bench/usage.ts [--rounds 5] [--seconds 10] [--merchants 400] [--profile | --no-profile]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { sql } from 'drizzle-orm';
 import { openPostgres, queryRows } from '@/db/client';
 import { createMerchant } from '@/lib/merchants/merchants';
 import { createPaymentLink } from '@/lib/plans/create-link';
+import { MAX_USAGE_BATCH } from '@/lib/plans/schemas';
 import { foreignShare, postgresCpuMsBetween, processCpuMs, sampleCpu, samplePostgres } from './cpu';
 import { startFloorRace } from './floor-app';
 import { type BenchRequest, CONNECTIONS, type RequestSource, Rotation, type RunResult, runLoad, type Scenario, wrongRun } from './load';
@@ -28,69 +29,119 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     'warmup-seconds': { type: 'string', default: '8' },
     // One metered plan each; reports rotate over them, so each key stays far under its limit.
-    merchants: { type: 'string', default: '60' },
+    merchants: { type: 'string', default: '400' },
     ...PROFILE_OPTIONS,
   },
 });
 const settings = wholeNumbers(args, ['rounds', 'seconds', 'warmup-seconds', 'profile-seconds', 'merchants']);
 const AIM = 2000;
 const HEADING = '## Usage ingestion (npm run bench:usage)';
-/** Every REPEAT-th report resends the key of the report LAG before it. */
+/** Every REPEAT-th report resends the key of the report LAG before it (or, in a batch, of the plan's batch before). */
 const REPEAT = 10;
 const LAG = 25;
+const BATCH = MAX_USAGE_BATCH;
 
-/** The reports: report n is of plan n mod plans, with key `<prefix><n>` and 1..9 units; or a repeat. */
-class UsageReports implements RequestSource {
+interface Sent {
+  planIndex: number;
+  quantity: number;
+}
+
+/** Every key sent, with its plan and quantity: report n has key `<prefix><n>` and 1..9 units. */
+class SentKeys {
   private cursor = 0;
-  /** Every key sent, with its quantity. */
-  readonly sent = new Map<string, { planIndex: number; quantity: number }>();
-  constructor(
-    private readonly merchants: BenchMerchant[],
-    private readonly prefix = 'r',
-  ) {}
+  readonly sent = new Map<string, Sent>();
+  constructor(readonly merchants: BenchMerchant[]) {}
 
-  get keys(): number {
-    return this.merchants.length;
-  }
-
-  request(): BenchRequest {
+  /** A new report of the plan. */
+  fresh(planIndex: number, prefix: string): [string, Sent] {
     const n = this.cursor++;
-    const k = n >= LAG && n % REPEAT === 0 ? n - LAG : n;
-    const report = { planIndex: k % this.merchants.length, quantity: (k % 9) + 1 };
-    this.sent.set(`${this.prefix}${k}`, report);
-    return this.post(`${this.prefix}${k}`, report);
-  }
-
-  post(key: string, { planIndex, quantity }: { planIndex: number; quantity: number }): BenchRequest {
-    const merchant = this.merchants[planIndex]!;
-    return {
-      method: 'POST',
-      path: `/merchants/subscription-plans/${merchant.planId}/usage`,
-      headers: { authorization: merchant.authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ quantity, idempotencyKey: key }),
-    };
+    const entry: [string, Sent] = [`${prefix}${n}`, { planIndex, quantity: (n % 9) + 1 }];
+    this.sent.set(...entry);
+    return entry;
   }
 }
 
-/** Each key sent, once more, in order. */
-class Retries implements RequestSource {
-  private readonly all: [string, { planIndex: number; quantity: number }][];
-  private cursor = 0;
-  constructor(private readonly reports: UsageReports) {
-    this.all = [...reports.sent];
-  }
+const usagePath = (m: BenchMerchant) => `/merchants/subscription-plans/${m.planId}/usage`;
+const post = (m: BenchMerchant, path: string, body: unknown): BenchRequest => ({
+  method: 'POST',
+  path,
+  headers: { authorization: m.authorization, 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+/** One report a request, the plans in turn; every REPEAT-th resends the key sent LAG before it. */
+class SingleReports implements RequestSource {
+  private readonly order: [string, Sent][] = [];
+  constructor(
+    private readonly keys_: SentKeys,
+    private readonly prefix: string,
+  ) {}
 
   get keys(): number {
-    return this.reports.keys;
-  }
-
-  get count(): number {
-    return this.all.length;
+    return this.keys_.merchants.length;
   }
 
   request(): BenchRequest {
-    const [key, report] = this.all[this.cursor++ % this.all.length]!;
-    return this.reports.post(key, report);
+    const n = this.order.length;
+    const [key, report] = n >= LAG && n % REPEAT === 0 ? this.order[n - LAG]! : this.keys_.fresh(n % this.keys, this.prefix);
+    this.order.push([key, report]);
+    const merchant = this.keys_.merchants[report.planIndex]!;
+    return post(merchant, usagePath(merchant), { quantity: report.quantity, idempotencyKey: key });
+  }
+}
+
+/** Batches of BATCH reports of one plan, the plans in turn; every REPEAT-th report resends a key of the plan's batch before. */
+class BatchReports implements RequestSource {
+  private batches = 0;
+  private readonly previous = new Map<number, [string, Sent][]>();
+  readonly weight = BATCH;
+  constructor(
+    private readonly keys_: SentKeys,
+    private readonly prefix: string,
+  ) {}
+
+  get keys(): number {
+    return this.keys_.merchants.length;
+  }
+
+  request(): BenchRequest {
+    const planIndex = this.batches++ % this.keys;
+    const before = this.previous.get(planIndex);
+    const reports = Array.from({ length: BATCH }, (_, j) => (before && j % REPEAT === 0 ? before[j]! : this.keys_.fresh(planIndex, this.prefix)));
+    this.previous.set(planIndex, reports);
+    return batchOf(this.keys_.merchants[planIndex]!, reports);
+  }
+}
+
+function batchOf(merchant: BenchMerchant, reports: [string, Sent][]): BenchRequest {
+  return post(merchant, '/merchants/usage-reports', {
+    reports: reports.map(([key, r]) => ({ subscriptionPlanId: merchant.planId, quantity: r.quantity, idempotencyKey: key })),
+  });
+}
+
+/** Each key sent, once more, in batches by plan. */
+class Retries implements RequestSource {
+  private readonly batches: BenchRequest[] = [];
+  private cursor = 0;
+  readonly weight = BATCH;
+  constructor(private readonly keys_: SentKeys) {
+    const byPlan = new Map<number, [string, Sent][]>();
+    for (const entry of keys_.sent) byPlan.set(entry[1].planIndex, [...(byPlan.get(entry[1].planIndex) ?? []), entry]);
+    for (const [planIndex, entries] of byPlan) {
+      for (let i = 0; i < entries.length; i += BATCH) this.batches.push(batchOf(keys_.merchants[planIndex]!, entries.slice(i, i + BATCH)));
+    }
+  }
+
+  get keys(): number {
+    return this.keys_.merchants.length;
+  }
+
+  get count(): number {
+    return this.batches.length;
+  }
+
+  request(): BenchRequest {
+    return this.batches[this.cursor++ % this.batches.length]!;
   }
 }
 
@@ -116,7 +167,8 @@ async function seedMeteredPlans(url: string, count: number): Promise<BenchMercha
   }
 }
 
-type Kind = 'next' | 'floor';
+type Kind = 'single' | 'batch' | 'floor';
+const KINDS: Kind[] = ['single', 'batch', 'floor'];
 interface Contender {
   kind: Kind;
   server: RunningServer;
@@ -125,6 +177,8 @@ interface Contender {
 }
 
 const failures: string[] = [];
+/** Reports a request carries. */
+const weightOf = (c: Contender) => c.source.weight ?? 1;
 
 /** One checked flat-out run, with the server's and PostgreSQL's CPU per request and what other processes took. */
 async function measure(c: Contender, label: string, options: { seconds: number; amount?: number }): Promise<RunResult> {
@@ -140,11 +194,11 @@ async function measure(c: Contender, label: string, options: { seconds: number; 
     serverCpuMs: serverBefore === undefined || serverAfter === undefined || !r.requests ? undefined : (serverAfter - serverBefore) / r.requests,
     dbCpuMs: dbMs === undefined || !r.requests ? undefined : dbMs / r.requests,
   };
-  const wrong = wrongRun(c.scenario, result, c.source.keys);
+  const wrong = wrongRun(c.scenario, result, c.source.keys, weightOf(c));
   if (wrong) failures.push(`${label} ${c.kind}: ${wrong}`);
   const cpu = (x: number | undefined) => x?.toFixed(2) ?? '?';
   console.log(
-    `  ${label.padEnd(12)} ${c.kind.padEnd(5)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  ` +
+    `  ${label.padEnd(12)} ${c.kind.padEnd(6)} ${result.rps.toFixed(0).padStart(6)} req/s${c.kind === 'floor' ? '' : ` (${(result.rps * weightOf(c)).toFixed(0)} reports/s)`}  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  ` +
       `server CPU ${cpu(result.serverCpuMs)} ms/req  database CPU ${cpu(result.dbCpuMs)} ms/req  other CPU ${result.otherCpu === undefined ? '?' : Math.round(result.otherCpu * 100)} %  ${JSON.stringify(result.statusCodes)}`,
   );
   return result;
@@ -152,23 +206,25 @@ async function measure(c: Contender, label: string, options: { seconds: number; 
 
 const created = (r: RunResult) => r.statusCodes['201'] ?? 0;
 
-/** What the database holds against what was sent: each key once, with its quantity, one row per 201. */
-async function countCheck(url: string, reports: UsageReports, answered201: number) {
+/** What the database holds against what was sent: each key once, with its quantity; at least one row per 201. */
+async function countCheck(url: string, keys: SentKeys, answered201: number) {
   const database = await openPostgres(url, { max: 1 });
   try {
     const [row] = await queryRows<{ rows: string; keys: string; units: string }>(
       database.db,
       sql`select count(*) as rows, count(distinct (plan_id, idempotency_key)) as keys, coalesce(sum(quantity), 0) as units from usage_reports`,
     );
-    const expected = { rows: reports.sent.size, units: [...reports.sent.values()].reduce((a, r) => a + r.quantity, 0) };
+    const expected = { rows: keys.sent.size, units: [...keys.sent.values()].reduce((a, r) => a + r.quantity, 0) };
     const found = { rows: Number(row!.rows), keys: Number(row!.keys), units: Number(row!.units) };
-    // Each key once with its units; a 201 is one row, though a report whose answer timed out at the client has none.
+    // Each key once with its units; a 201 recorded at least one row, though a request whose answer timed out at the client has none.
     const ok = found.rows === expected.rows && found.keys === expected.rows && found.units === expected.units && answered201 <= found.rows;
     return { ok, expected, found, answered201 };
   } finally {
     await database.close();
   }
 }
+
+type Round = { round: number } & Record<Kind, RunResult>;
 
 async function main() {
   const { started, loadStart, built, floorApp, db } = await startFloorRace();
@@ -184,32 +240,35 @@ async function main() {
     // The reference starts first (bench:api's START_ORDER).
     servers.push(await startServer('floor', { port: ports.floor, env, floorDir: floorApp.dir }));
     servers.push(await startServer('next', { port: ports.next, env }));
-    const reports = new UsageReports(merchants);
+    const keys = new SentKeys(merchants);
+    const [floor, next] = [servers[0]!, servers[1]!];
     const contenders: Record<Kind, Contender> = {
-      floor: { kind: 'floor', server: servers[0]!, source: new Rotation(merchants, 'floor'), scenario: 'floor' },
-      next: { kind: 'next', server: servers[1]!, source: reports, scenario: 'usage' },
+      floor: { kind: 'floor', server: floor, source: new Rotation(merchants, 'floor'), scenario: 'floor' },
+      single: { kind: 'single', server: next, source: new SingleReports(keys, 's'), scenario: 'usage' },
+      batch: { kind: 'batch', server: next, source: new BatchReports(keys, 'b'), scenario: 'usage-batch' },
     };
-    console.log(`usage reports on ${contenders.next.server.url}, floor app on ${contenders.floor.server.url}; ${CONNECTIONS} connections`);
+    console.log(`usage reports on ${next.url}, floor app on ${floor.url}; ${CONNECTIONS} connections`);
     let answered201 = 0;
-    for (const kind of ['next', 'floor'] as const) answered201 += created(await measure(contenders[kind], 'warm-up', { seconds: settings['warmup-seconds'] }));
-    const rounds: { round: number; next: RunResult; floor: RunResult }[] = [];
+    for (const kind of KINDS) answered201 += created(await measure(contenders[kind], 'warm-up', { seconds: settings['warmup-seconds'] }));
+    const rounds: Round[] = [];
     for (let round = 1; round <= settings.rounds; round++) {
-      const order: Kind[] = round % 2 ? ['next', 'floor'] : ['floor', 'next'];
+      // Who goes first turns each round.
+      const order = KINDS.map((_, i) => KINDS[(i + round - 1) % KINDS.length]!);
       const results = {} as Record<Kind, RunResult>;
       for (const kind of order) results[kind] = await measure(contenders[kind], `round ${round}`, { seconds: settings.seconds });
-      answered201 += created(results.next);
+      answered201 += created(results.single) + created(results.batch);
       rounds.push({ round, ...results });
     }
-    const retries = new Retries(reports);
-    const retried = await measure({ ...contenders.next, source: retries }, 'retries', { seconds: 3600, amount: retries.count });
+    const retries = new Retries(keys);
+    const retried = await measure({ kind: 'batch', server: next, source: retries, scenario: 'usage-batch' }, 'retries', { seconds: 3600, amount: retries.count });
     answered201 += created(retried);
-    const count = await countCheck(db.url, reports, answered201);
+    const count = await countCheck(db.url, keys, answered201);
     console.log(`count check: ${JSON.stringify(count)}`);
     if (!count.ok) failures.push(`the database does not hold each report once: ${JSON.stringify(count)}`);
 
     await stopAll();
-    const rps = median(rounds.map((r) => r.next.rps));
-    const profiled = wantsProfile(args, rps < AIM) ? await profileNext(env, ports.next, merchants) : undefined;
+    const rate = (kind: Kind) => median(rounds.map((r) => r[kind].rps * weightOf(contenders[kind])));
+    const profiled = wantsProfile(args, rate('single') < AIM) ? await profileNext(env, ports.next, merchants) : undefined;
     if (profiled === null) failures.push('the profiled server did not start');
     const totalSeconds = Math.round((Date.now() - started) / 1000);
     if (failures.length) {
@@ -218,10 +277,10 @@ async function main() {
       return;
     }
     writeSection(
-      sectionBody({ date: new Date(started).toISOString(), totalSeconds, built, loadStart, version: db.serverVersion, rounds, retried, retries: retries.count, count, profiled }),
+      sectionBody({ date: new Date(started).toISOString(), totalSeconds, built, loadStart, version: db.serverVersion, rounds, retried, retries: keys.sent.size, count, profiled }),
       HEADING,
     );
-    console.log(`\n${rps.toFixed(0)} reports/s (aim ≥ ${AIM}); wrote the "Usage ingestion" section of docs/benchmarks.md in ${totalSeconds} s`);
+    console.log(`\n${rate('single').toFixed(0)} reports/s one a request, ${rate('batch').toFixed(0)} in batches of ${BATCH} (aim ≥ ${AIM}); wrote the "Usage ingestion" section of docs/benchmarks.md in ${totalSeconds} s`);
   } finally {
     await stopAll();
     await db.drop();
@@ -229,15 +288,15 @@ async function main() {
   }
 }
 
-/** A fresh `next start` under --cpu-prof, loaded flat out with new reports, summarized. */
+/** A fresh `next start` under --cpu-prof, loaded flat out with new single reports, summarized. */
 async function profileNext(env: Record<string, string>, port: number, merchants: BenchMerchant[]) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'servicepay-bench-usage-prof-'));
   const server = await startServer('next', { port, env, cpuProfileDir: dir }).catch((error: unknown) => (console.error(error), null));
   if (!server) return null;
   let requests = 0;
   try {
-    const reports = new UsageReports(merchants, 'p');
-    requests = (await measure({ kind: 'next', server, source: reports, scenario: 'usage' }, 'profiled', { seconds: settings['profile-seconds'] })).requests;
+    const source = new SingleReports(new SentKeys(merchants), 'p');
+    requests = (await measure({ kind: 'single', server, source, scenario: 'usage' }, 'profiled', { seconds: settings['profile-seconds'] })).requests;
   } finally {
     await server.stop();
   }
@@ -252,7 +311,7 @@ interface UsageRun {
   built: boolean;
   loadStart: number;
   version: string;
-  rounds: { round: number; next: RunResult; floor: RunResult }[];
+  rounds: Round[];
   retried: RunResult;
   retries: number;
   count: Awaited<ReturnType<typeof countCheck>>;
@@ -267,29 +326,33 @@ function sectionBody(run: UsageRun): string {
   const cpu = os.cpus();
   const argv = process.argv.slice(2);
   const of = (kind: Kind, pick: (r: RunResult) => number | undefined) => median(run.rounds.map((r) => pick(r[kind]) ?? NaN));
-  const rps = of('next', (r) => r.rps);
-  const ratio = median(run.rounds.map((r) => r.next.rps / r.floor.rps));
-  const others = run.rounds.flatMap((r) => [r.next.otherCpu, r.floor.otherCpu]).filter((x): x is number => x !== undefined);
+  const single = of('single', (r) => r.rps);
+  const batched = of('batch', (r) => r.rps) * BATCH;
+  const others = run.rounds.flatMap((r) => KINDS.map((k) => r[k].otherCpu)).filter((x): x is number => x !== undefined);
+  const row = (label: string, r: Record<Kind, RunResult>, bold = false) => {
+    const b = (x: string) => (bold ? `**${x}**` : x);
+    return `| ${label} | ${b(n0(r.single.rps))} | ${r.single.p50.toFixed(1)} / ${r.single.p99.toFixed(1)} | ${b(n0(r.batch.rps * BATCH))} (${n0(r.batch.rps)} requests) | ${r.batch.p50.toFixed(1)} / ${r.batch.p99.toFixed(1)} | ${n0(r.floor.rps)} | ${ms2(r.single.serverCpuMs)} / ${ms2(r.batch.serverCpuMs)} / ${ms2(r.floor.serverCpuMs)} | ${ms2(r.single.dbCpuMs)} / ${ms2(r.batch.dbCpuMs)} |`;
+  };
+  const medians = Object.fromEntries(
+    KINDS.map((k) => [k, { rps: of(k, (r) => r.rps), p50: of(k, (r) => r.p50), p99: of(k, (r) => r.p99), serverCpuMs: of(k, (r) => r.serverCpuMs), dbCpuMs: of(k, (r) => r.dbCpuMs) } as RunResult]),
+  ) as Record<Kind, RunResult>;
   const lines = [
     `Taken ${run.date} by \`npm run bench:usage${argv.length ? ` -- ${argv.join(' ')}` : ''}\`, ${run.totalSeconds} s in all${run.built ? ' (the production build made first)' : ''}.`,
     '',
     `- Machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, shared this session with other engineers' builds, tests and benchmarks: load average ${run.loadStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end; other processes took a median ${pct(others.length ? median(others) : undefined)} of the CPU during a run. Load generator, both servers and PostgreSQL share it. Node ${process.version}, PostgreSQL ${run.version}.`,
     `- One instance: \`next start\` of this build (production, openPostgres's default pool of 10) on a scratch database migrated by \`npm run db:migrate\`, with ${n0(settings.merchants)} merchants made by \`createMerchant\`, each with one ACTIVE metered plan made by \`createPaymentLink\` (5 seats, \`usage: { unitAmount: 20000, includedUnits: 100 }\`); rate limits on, in process, each key far under its 10,000 reports a minute. Beside it the floor app of bench:api (bench/floor-app.ts: a minimal Next.js route answering 401, the most a route of this framework does on this machine).`,
-    `- Load: autocannon, ${CONNECTIONS} connections, keep-alive, flat out; a ${settings['warmup-seconds']} s warm-up of each, then ${settings.rounds} rounds of ${settings.seconds} s, ours and the floor app alternating who goes first. Each report is \`{ quantity: 1..9, idempotencyKey }\` with a new key, and every ${REPEAT}th resends the key of the report ${LAG} before it (a 200 with the first report, or a 201 if that one is still on its way). Figures are medians over the rounds.`,
+    `- Load: autocannon, ${CONNECTIONS} connections, keep-alive, flat out; a ${settings['warmup-seconds']} s warm-up of each, then ${settings.rounds} rounds of ${settings.seconds} s of one report a request (\`POST /merchants/subscription-plans/{id}/usage\`), batches of ${BATCH} (\`POST /merchants/usage-reports\`, one plan's reports a batch) and the floor app, who goes first turning each round. Each report is \`{ quantity: 1..9, idempotencyKey }\` with a new key, and every ${REPEAT}th resends a recent key (one request's: the report ${LAG} before; a batch's: the plan's batch before). Figures are medians over the rounds.`,
     '',
-    '| round | ours reports/s | p50 ms | p99 ms | floor app 401 req/s | ours / floor | server CPU ms/request ours / floor | database CPU ms/request | other CPU |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...run.rounds.map(
-      (r) =>
-        `| ${r.round} | ${n0(r.next.rps)} | ${r.next.p50.toFixed(1)} | ${r.next.p99.toFixed(1)} | ${n0(r.floor.rps)} | ${pct(r.next.rps / r.floor.rps)} | ${ms2(r.next.serverCpuMs)} / ${ms2(r.floor.serverCpuMs)} | ${ms2(r.next.dbCpuMs)} | ${pct(r.next.otherCpu)} |`,
-    ),
-    `| **median** | **${n0(rps)}** | ${of('next', (r) => r.p50).toFixed(1)} | ${of('next', (r) => r.p99).toFixed(1)} | ${n0(of('floor', (r) => r.rps))} | **${pct(ratio)}** | ${ms2(of('next', (r) => r.serverCpuMs))} / ${ms2(of('floor', (r) => r.serverCpuMs))} | ${ms2(of('next', (r) => r.dbCpuMs))} | |`,
+    `| round | one a request: reports/s | p50 / p99 ms | batches of ${BATCH}: reports/s | p50 / p99 ms | floor app 401 req/s | server CPU ms/request one / batch / floor | database CPU ms/request one / batch |`,
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...run.rounds.map((r) => row(String(r.round), r)),
+    row('**median**', medians, true),
     '',
-    `- Aim ≥ ${n0(AIM)} reports/s on one instance: ${rps >= AIM ? 'met' : `**missed** (${n0(rps)}/s, ${pct(ratio)} of what the floor app answers with no work at all)`}.`,
-    `- Counted once: afterwards every one of the ${n0(run.retries)} keys sent was sent again (${n0(run.retried.rps)}/s; ${n0(run.retried.statusCodes['200'] ?? 0)} answered 200 with the first report, ${n0(run.retried.statusCodes['201'] ?? 0)} 201: reports whose first answer the client never saw). The database then held ${n0(run.count.found.rows)} reports of ${n0(run.count.found.keys)} distinct keys, ${n0(run.count.found.units)} units: exactly the keys and units sent, none twice; ${n0(run.count.answered201)} 201s were answered in all. No request was answered other than 200 or 201.`,
+    `- Aim ≥ ${n0(AIM)} reports/s on one instance: ${batched >= AIM ? `**met in batches** (${n0(batched)}/s)` : `**missed** in batches (${n0(batched)}/s)`}; one report a request gives ${n0(single)}/s, ${pct(single / of('floor', (r) => r.rps))} of what the floor app answers with no work at all.`,
+    `- Counted once: afterwards every one of the ${n0(run.retries)} keys sent was sent again, in batches of up to ${BATCH} by plan (${n0(run.retried.rps * BATCH)} reports/s; ${n0(run.retried.statusCodes['200'] ?? 0)} batches answered 200 with their first reports, ${n0(run.retried.statusCodes['201'] ?? 0)} 201: holding a report whose first answer the client never saw). The database then held ${n0(run.count.found.rows)} reports of ${n0(run.count.found.keys)} distinct keys, ${n0(run.count.found.units)} units: exactly the keys and units sent, none twice. No request was answered other than 200 or 201.`,
   ];
   if (run.profiled) {
-    lines.push('', `Where the time goes: \`node --cpu-prof\` on a fresh server under the same load for ${settings['profile-seconds']} s (start-up included), self time by owner.`, '', profileTable('next start, usage reports', run.profiled.summary, run.profiled.requests));
+    lines.push('', `Where one report a request spends its time: \`node --cpu-prof\` on a fresh server under the same load for ${settings['profile-seconds']} s (start-up included), self time by owner.`, '', profileTable('next start, one report a request', run.profiled.summary, run.profiled.requests));
   }
   return lines.join('\n');
 }

@@ -1,8 +1,8 @@
 // Metered usage reports (docs/billing.md#metered-usage): recorded once per plan and key, and
 // taken by the renewal of the period they fall in.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client';
-import { usageReports } from '../schema';
+import { subscriptionPlans, usageReports } from '../schema';
 
 export type UsageReportRow = typeof usageReports.$inferSelect;
 
@@ -19,6 +19,41 @@ export async function insertUsageReport(db: Db, report: Omit<typeof usageReports
     .where(and(eq(usageReports.planId, report.planId), eq(usageReports.idempotencyKey, report.idempotencyKey)))
     .limit(1);
   return { row: existing!, created: false };
+}
+
+/** What a batch checks of its plans, whoever's they are: the caller refuses another merchant's. */
+export function usagePlansOf(db: Db, planIds: string[]) {
+  return db
+    .select({
+      id: subscriptionPlans.id,
+      merchantId: subscriptionPlans.merchantId,
+      modality: subscriptionPlans.modality,
+      status: subscriptionPlans.status,
+      usageUnitAmount: subscriptionPlans.usageUnitAmount,
+    })
+    .from(subscriptionPlans)
+    .where(inArray(subscriptionPlans.id, planIds));
+}
+
+/**
+ * Records the reports whose keys are new and answers them; the caller finds the others. Inserted
+ * in (plan, key) order, so two batches sharing keys wait on each other in the same order and never
+ * deadlock.
+ */
+export function insertUsageReports(db: Db, reports: Omit<typeof usageReports.$inferInsert, 'periodDue'>[]): Promise<UsageReportRow[]> {
+  const ordered = reports.toSorted((a, b) => (a.planId === b.planId ? (a.idempotencyKey < b.idempotencyKey ? -1 : 1) : a.planId < b.planId ? -1 : 1));
+  return db.insert(usageReports).values(ordered).onConflictDoNothing({ target: [usageReports.planId, usageReports.idempotencyKey] }).returning();
+}
+
+/** The reports recorded before with these (plan, key) pairs. */
+export function findUsageReports(db: Db, keys: { planId: string; idempotencyKey: string }[]): Promise<UsageReportRow[]> {
+  return db
+    .select()
+    .from(usageReports)
+    .where(sql`(${usageReports.planId}, ${usageReports.idempotencyKey}) in (${sql.join(
+      keys.map((k) => sql`(${k.planId}, ${k.idempotencyKey})`),
+      sql`, `,
+    )})`);
 }
 
 /** Under the plan's lock: the reports no renewal took yet join the period due at `due`; answers that period's units. */

@@ -93,7 +93,8 @@ function answered(req: Request, response: Response, requestId: string, started: 
 export async function withResponseHeaders(headers: Record<string, string>, work: () => Promise<Response>): Promise<Response> {
   try {
     const response = await work();
-    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    // The handler's own (a batch's rate-limit headers) stand.
+    for (const [name, value] of Object.entries(headers)) if (!response.headers.has(name)) response.headers.set(name, value);
     return response;
   } catch (error) {
     if (error instanceof ApiError) {

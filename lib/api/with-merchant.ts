@@ -13,6 +13,17 @@ interface MerchantContext<P> extends ApiContext<P> {
   version: ApiVersion;
 }
 
+/**
+ * A request that counts as `weight` (a batch of usage reports) draws the rest after its one: the
+ * headers to answer with, or a 429 that records nothing (docs/api.md#rate-limits).
+ */
+export async function drawMore(merchant: AuthenticatedMerchant, bucket: LimitBucket, weight: number): Promise<Record<string, string>> {
+  const result = await getRateLimiter().limit(bucket, merchant.apiKey, weight - 1);
+  const headers = rateLimitHeaders(result);
+  if (!result.success) throw new ApiError('rate_limited', `Too many requests: at most ${result.limit} a minute for this api_key, and this one counts ${weight}`, { headers });
+  return headers;
+}
+
 /** Bearer credentials, then the rate limit, then the handler with the request's API version. */
 export function withMerchant<P = Record<string, never>>(
   handler: (req: Request, ctx: MerchantContext<P>) => Promise<Response>,

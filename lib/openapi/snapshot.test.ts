@@ -37,13 +37,14 @@ const OPERATIONS = [
   'POST /merchants/subscription-plans/{id}/usage reportUsage → 200 201 400 401 403 404 409 413 415 429 500 503',
   'POST /merchants/test-clock advanceTestClock → 200 400 401 404 409 413 415 429 500 503',
   'POST /merchants/transactions/{subscriptionTransactionId}/void voidTransaction → 200 400 401 403 404 409 413 415 429 500 503',
+  'POST /merchants/usage-reports reportUsageBatch → 200 201 400 401 403 404 409 413 415 429 500 503',
   'POST /merchants/webhook-events/{id}/resend resendWebhookEvent → 202 401 403 404 409 429 500 503',
   'POST /processors/wompi/events/{merchantId} receiveWompiEvent → 200 400 401 413 415 500 503',
 ];
 
 const SCHEMAS = [
   'AdvanceTestClockRequest', 'AlegraSettings', 'BillingRun', 'BillingRunRequest', 'CancelPlanRequest', 'CheckoutSession', 'Coupon', 'CouponPage', 'CreateCouponRequest', 'CreateLinkRequest', 'CreateMerchantRequest', 'CreatedMerchant', 'CustomerTaxId',
-  'EmptyRequest', 'Error', 'FactusSettings', 'Health', 'Invoice', 'InvoicePage', 'ManageLink', 'Merchant', 'MerchantEInvoicing', 'MerchantProcessor', 'PausePlanRequest', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PlanTrial', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'TestClock', 'TestClockAdvance', 'TestClockPlan', 'UpdateMerchantRequest', 'UsageReport', 'UsageReportRequest',
+  'EmptyRequest', 'Error', 'FactusSettings', 'Health', 'Invoice', 'InvoicePage', 'ManageLink', 'Merchant', 'MerchantEInvoicing', 'MerchantProcessor', 'PausePlanRequest', 'PaymentLink', 'PlanInterval', 'PlanStatus', 'PlanTrial', 'PriceChangeRequest', 'SubscriptionLifecycleEvent', 'SubscriptionPlan', 'TestClock', 'TestClockAdvance', 'TestClockPlan', 'UpdateMerchantRequest', 'UsageBatch', 'UsageBatchRequest', 'UsageReport', 'UsageReportRequest',
   'VoidedTransaction', 'WebhookAttempt', 'WebhookEvent', 'WebhookEventPage', 'WebhookEventRecord', 'WebhookResend',
 ];
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { planStatus20261120 } from '@/lib/api-versions';
 import { ID_TYPES, MAX_TRIAL_DAYS, MODALITIES, PLAN_STATUSES, TRANSACTION_STATUSES } from '@/db/schema';
 import { INTERVAL_UNITS, MAX_INTERVAL_COUNT } from '@/lib/calendar/interval';
+import { idPattern } from '@/lib/ids';
 import { planCouponSchema } from '@/lib/coupons/schemas';
 import { readTaxId, type TaxIdProblem } from '@/lib/einvoicing/tax-id';
 import { ivaSchema } from '@/lib/invoices/settings';
@@ -622,3 +623,34 @@ export const usageReportSchema = z
   .meta({ id: 'UsageReport' });
 
 export type UsageReportView = z.infer<typeof usageReportSchema>;
+
+/** The most reports one batch carries (docs/billing.md#many-reports-in-one-request). */
+export const MAX_USAGE_BATCH = 100;
+
+/** POST /merchants/usage-reports: many plans' reports, recorded all together or not at all. */
+export const usageBatchBodySchema = z
+  .object(
+    {
+      reports: z
+        .array(
+          usageReportBodySchema.extend({
+            subscriptionPlanId: z
+              .string({ error: (i) => (i.input === undefined ? 'is required' : 'must be a string') })
+              .regex(new RegExp(idPattern('sub')), 'must be a subscriptionPlanId (sub_…)')
+              .describe('The metered plan the units were used on'),
+          }),
+          { error: (i) => (i.input === undefined ? 'is required' : 'must be an array of reports') },
+        )
+        .min(1, 'must hold at least 1 report')
+        .max(MAX_USAGE_BATCH, `must hold at most ${MAX_USAGE_BATCH} reports`)
+        .describe(`1 to ${MAX_USAGE_BATCH} reports, of one or many plans`),
+    },
+    { error: 'must be an object' },
+  )
+  .meta({ id: 'UsageBatchRequest', description: 'Body of POST /merchants/usage-reports (extension, API version 2026-11-28).' });
+
+export type UsageBatchBody = z.infer<typeof usageBatchBodySchema>;
+
+export const usageBatchSchema = z
+  .object({ data: z.array(usageReportSchema).describe('Each report as recorded, in the order sent; a repeated key answers with its first report') })
+  .meta({ id: 'UsageBatch' });

@@ -47,7 +47,12 @@ export interface LimitResult {
 }
 
 export interface RateLimiter {
-  limit(bucket: LimitBucket, identifier: string): Promise<LimitResult>;
+  /**
+   * Draws `weight` (default 1) from the identifier's minute. Refused once the minute is spent, or
+   * when the weight overflows it; an overflowing weight is counted all the same, as
+   * @upstash/ratelimit's script counts it.
+   */
+  limit(bucket: LimitBucket, identifier: string, weight?: number): Promise<LimitResult>;
 }
 
 /** The end of `now`'s fixed minute: the sliding window's reset, and the longest a refused client waits. */

@@ -32,7 +32,7 @@ export function createMemoryRateLimiter(opts: { now?: () => number } = {}): Memo
 
   return {
     size: () => counts.size,
-    async limit(bucket: LimitBucket, identifier: string): Promise<LimitResult> {
+    async limit(bucket: LimitBucket, identifier: string, weight = 1): Promise<LimitResult> {
       const now = clock();
       const window = Math.floor(now / WINDOW_MS);
       sweep(window);
@@ -55,8 +55,9 @@ export function createMemoryRateLimiter(opts: { now?: () => number } = {}): Memo
       if (weightedPrevious + entry.current >= limit) {
         return { success: false, limit, remaining: 0, reset };
       }
-      entry.current += 1;
-      return { success: true, limit, remaining: Math.max(0, limit - (weightedPrevious + entry.current)), reset };
+      entry.current += weight;
+      const remaining = limit - (weightedPrevious + entry.current);
+      return { success: remaining >= 0, limit, remaining: Math.max(0, remaining), reset };
     },
   };
 }

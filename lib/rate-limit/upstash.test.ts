@@ -110,6 +110,25 @@ describe('upstash rate limiter against the real Redis', () => {
 });
 
 describe('the shared and the in-process limiter', () => {
+  it('draw a weight (a batch of usage reports) alike: refused when it overflows the minute, and counted', async () => {
+    const t0 = minuteStart();
+    pinClock(t0 + 30_000);
+    const limiters = { shared: limiterFor(), memory: createMemoryRateLimiter() };
+    for (const [id, weights] of [['pk_test_fits', [9_990, 10]], ['pk_test_over', [9_990, 20, 1]]] as const) {
+      const answers = { shared: [] as unknown[], memory: [] as unknown[] };
+      for (const [name, limiter] of Object.entries(limiters)) {
+        for (const weight of weights) answers[name as keyof typeof answers].push(await limiter.limit('usage', id, weight));
+      }
+      expect(answers.shared).toEqual(answers.memory);
+    }
+    const memory = createMemoryRateLimiter();
+    expect(await memory.limit('usage', 'pk_test_a', 9_990)).toMatchObject({ success: true, remaining: 10 });
+    expect(await memory.limit('usage', 'pk_test_a', 10)).toMatchObject({ success: true, remaining: 0 });
+    expect(await memory.limit('usage', 'pk_test_b', 9_990)).toMatchObject({ success: true, remaining: 10 });
+    expect(await memory.limit('usage', 'pk_test_b', 20)).toMatchObject({ success: false, remaining: 0 });
+    expect(await memory.limit('usage', 'pk_test_b')).toMatchObject({ success: false });
+  });
+
   it('agree request by request across a minute boundary', async () => {
     // A burst of 60 late in a minute, then a request every 50 ms across the boundary.
     const t0 = minuteStart() - 10 * MINUTE;

@@ -74,19 +74,19 @@ export function createUpstashRateLimiter(opts: UpstashRateLimiterOptions): RateL
   }
 
   return {
-    async limit(bucket: LimitBucket, identifier: string): Promise<LimitResult> {
+    async limit(bucket: LimitBucket, identifier: string, weight = 1): Promise<LimitResult> {
       const limit = LIMITS[bucket];
       if (limit === undefined) throw new Error(`Unknown rate limit bucket: ${bucket}`);
       const now = Date.now();
       try {
         // The library's timeout answers { success: true, reason: 'timeout' } at the deadline.
-        const result = await limiterOf(bucket).limit(identifier);
+        const result = await limiterOf(bucket).limit(identifier, weight === 1 ? undefined : { rate: weight });
         if (result.reason === 'timeout') throw new Error(`no answer within ${timeoutMs} ms`);
         answered();
         return { success: result.success, limit, remaining: result.remaining, reset: result.reset };
       } catch (error) {
         unavailable(bucket, error);
-        return { success: true, limit, remaining: limit - 1, reset: windowEnd(now) };
+        return { success: true, limit, remaining: limit - weight, reset: windowEnd(now) };
       }
     },
   };

@@ -12,6 +12,7 @@ import * as subscriptionLink from '@/app/merchants/subscription-link/operation';
 import * as cancelPlan from '@/app/merchants/subscription-plans/[id]/cancel/operation';
 import * as manageLink from '@/app/merchants/subscription-plans/[id]/manage-link/operation';
 import * as reportUsage from '@/app/merchants/subscription-plans/[id]/usage/operation';
+import * as reportUsageBatch from '@/app/merchants/usage-reports/operation';
 import * as plan from '@/app/merchants/subscription-plans/[id]/operation';
 import * as pausePlan from '@/app/merchants/subscription-plans/[id]/pause/operation';
 import * as resumePlan from '@/app/merchants/subscription-plans/[id]/resume/operation';
@@ -39,6 +40,7 @@ const MODULES: Partial<Record<Method, Operation>>[] = [
   cancelPlan,
   manageLink,
   reportUsage,
+  reportUsageBatch,
   voidTransaction,
   coupons,
   coupon,

@@ -435,6 +435,26 @@ export type TestClockPlan = {
   nextChargeDate: string | null;
 };
 
+export type UsageBatch = {
+  /** Each report as recorded, in the order sent; a repeated key answers with its first report */
+  data: Array<UsageReport>;
+};
+
+/** Body of POST /merchants/usage-reports (extension, API version 2026-11-28). */
+export type UsageBatchRequest = {
+  /** 1 to 100 reports, of one or many plans */
+  reports: Array<{
+    /** Units used */
+    quantity: number;
+    /** When the units were used (ISO 8601); now when left out. The period is the one open when the report arrives */
+    timestamp?: string;
+    /** Your key for this report: the same key again counts once */
+    idempotencyKey: string;
+    /** The metered plan the units were used on */
+    subscriptionPlanId: string;
+  }>;
+};
+
 export type UsageReport = {
   /** usg_… identifier */
   id: string;
@@ -547,6 +567,7 @@ export interface Operations {
   cancelSubscriptionPlan: { params: { id: string }; query: {  }; body: CancelPlanRequest; reply: SubscriptionPlan };
   createManageLink: { params: { id: string }; query: {  }; body: Record<string, never>; reply: ManageLink };
   reportUsage: { params: { id: string }; query: {  }; body: UsageReportRequest; reply: UsageReport };
+  reportUsageBatch: { params: {  }; query: {  }; body: UsageBatchRequest; reply: UsageBatch };
   voidTransaction: { params: { subscriptionTransactionId: string }; query: {  }; body: EmptyRequest; reply: VoidedTransaction };
   listCoupons: { params: {  }; query: { cursor?: string | number; limit?: string | number }; body: never; reply: CouponPage };
   createCoupon: { params: {  }; query: {  }; body: CreateCouponRequest; reply: Coupon };
@@ -614,6 +635,12 @@ export const OPERATIONS = {
   "reportUsage": {
     "method": "POST",
     "path": "/merchants/subscription-plans/{id}/usage",
+    "query": [],
+    "bodyRequired": true
+  },
+  "reportUsageBatch": {
+    "method": "POST",
+    "path": "/merchants/usage-reports",
     "query": [],
     "bodyRequired": true
   },
@@ -990,6 +1017,44 @@ export const REQUEST_BODIES: Record<string, unknown> = {
     "required": [
       "quantity",
       "idempotencyKey"
+    ]
+  },
+  "reportUsageBatch": {
+    "type": "object",
+    "properties": {
+      "reports": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "quantity": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 1000000000
+            },
+            "timestamp": {
+              "type": "string"
+            },
+            "idempotencyKey": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 255
+            },
+            "subscriptionPlanId": {
+              "type": "string",
+              "pattern": "^sub_[0-9A-Za-z]{24}$"
+            }
+          },
+          "required": [
+            "quantity",
+            "idempotencyKey",
+            "subscriptionPlanId"
+          ]
+        }
+      }
+    },
+    "required": [
+      "reports"
     ]
   },
   "voidTransaction": {

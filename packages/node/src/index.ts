@@ -16,6 +16,8 @@ import {
   type PaymentLink,
   type PlanStatus,
   type PriceChangeRequest,
+  type UsageBatch,
+  type UsageBatchRequest,
   type UsageReport,
   type UsageReportRequest,
   REQUEST_BODIES,
@@ -149,6 +151,8 @@ export class ServicePay {
       this.call('cancelSubscriptionPlan', { id }, { ...options, body }),
     /** Reports metered usage (API version 2026-11-28); the same `idempotencyKey` again counts once. */
     reportUsage: (id: string, body: UsageReportRequest, options: RequestOptions = {}): Promise<UsageReport> => this.call('reportUsage', { id }, { ...options, body }),
+    /** Reports up to 100 usage reports of one or many plans at once, recorded all together or not at all (API version 2026-11-28). */
+    reportUsageBatch: (body: UsageBatchRequest, options: RequestOptions = {}): Promise<UsageBatch> => this.call('reportUsageBatch', {}, { ...options, body }),
     /** Undoes a cancellation at the end of the period before it takes effect. */
     undoCancel: (id: string, options: RequestOptions = {}): Promise<SubscriptionPlan> => this.call('changeSubscriptionPlanPrice', { id }, { ...options, body: { at: null } }),
     manageLink: (id: string, options: RequestOptions = {}): Promise<ManageLink> => this.call('createManageLink', { id }, { ...options, body: {} }),

@@ -208,6 +208,7 @@ describe('coverage', () => {
     expect(await settled(sp.plans.manageLink(id))).toBe('ok');
     // An unmetered plan: the report is refused, but the operation is reached.
     expect(await settled(sp.plans.reportUsage(id, { quantity: 1, idempotencyKey: 'sdk-1' }))).toBe('InvalidRequestError');
+    expect(await settled(sp.plans.reportUsageBatch({ reports: [{ subscriptionPlanId: id, quantity: 1, idempotencyKey: 'sdk-2' }] }))).toBe('InvalidRequestError');
     expect(await settled(sp.plans.cancel(id))).toBe('ok');
     expect(await settled(sp.transactions.void('txn_000000000000000000000000'))).toBe('NotFoundError');
     expect(await settled(sp.webhooks.list({ subscriptionPlanId: id }))).toBe('ok');

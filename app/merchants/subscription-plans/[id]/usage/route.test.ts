@@ -3,14 +3,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/db/client';
 import { usageReports } from '@/db/schema';
 import { runRenewalSweep } from '@/lib/billing/sweep';
-import { payWithCard } from '@/lib/checkout/payments';
-import { parseCard } from '@/lib/processors/card';
-import { createSandboxProcessor } from '@/lib/processors/sandbox';
 import { chargeLines } from '@/lib/receipts/lines';
-import { CARDS, cardForm } from '@/test/checkout';
 import { useTestDatabase } from '@/test/database';
 import { call } from '@/test/http';
 import { createTestMerchant, type TestMerchant } from '@/test/merchants';
+import { meteredPlan, paidMeteredPlan, sandbox } from '@/test/metered';
 import { planRow, planTransactions, postLink } from '@/test/plans';
 import { POST as cancel } from '../cancel/route';
 import { POST } from './route';
@@ -24,22 +21,9 @@ beforeAll(async () => {
   database = await useTestDatabase();
 });
 
-const sandbox = createSandboxProcessor({ pendingMs: 0 });
-
 const reportsOf = (planId: string) => database.db.select().from(usageReports).where(eq(usageReports.planId, planId));
-
-/** A paid metered monthly plan of a fresh merchant: 5 seats of $ 10.000, $ 200 a unit over 100. */
-async function metered(plan: Record<string, unknown> = {}) {
-  const merchant = await createTestMerchant(database.db);
-  const res = await postLink(merchant, { amount: 1_000_000, quantity: 5, usage: { unitAmount: 20_000, includedUnits: 100 }, ...plan });
-  expect(res.status).toBe(200);
-  return { merchant, id: res.json.subscriptionPlanId as string, token: res.json.token as string };
-}
-async function paid(plan: Record<string, unknown> = {}) {
-  const m = await metered(plan);
-  expect((await payWithCard(database.db, sandbox, { token: m.token, card: parseCard(cardForm(CARDS.approved))! })).status).toBe('APPROVED');
-  return m;
-}
+const metered = (plan: Record<string, unknown> = {}) => meteredPlan(database.db, plan);
+const paid = (plan: Record<string, unknown> = {}) => paidMeteredPlan(database.db, plan);
 
 const report = (m: { merchant: TestMerchant; id: string }, body: unknown, merchant = m.merchant) =>
   call(POST, { path: `/merchants/subscription-plans/${m.id}/usage`, headers: merchant.headers, params: { id: m.id }, body });
