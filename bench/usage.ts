@@ -331,7 +331,7 @@ function sectionBody(run: UsageRun): string {
   const others = run.rounds.flatMap((r) => KINDS.map((k) => r[k].otherCpu)).filter((x): x is number => x !== undefined);
   const row = (label: string, r: Record<Kind, RunResult>, bold = false) => {
     const b = (x: string) => (bold ? `**${x}**` : x);
-    return `| ${label} | ${b(n0(r.single.rps))} | ${r.single.p50.toFixed(1)} / ${r.single.p99.toFixed(1)} | ${b(n0(r.batch.rps * BATCH))} (${n0(r.batch.rps)} requests) | ${r.batch.p50.toFixed(1)} / ${r.batch.p99.toFixed(1)} | ${n0(r.floor.rps)} | ${ms2(r.single.serverCpuMs)} / ${ms2(r.batch.serverCpuMs)} / ${ms2(r.floor.serverCpuMs)} | ${ms2(r.single.dbCpuMs)} / ${ms2(r.batch.dbCpuMs)} |`;
+    return `| ${label} | ${b(n0(r.single.rps))} | ${r.single.p50.toFixed(1)} / ${r.single.p99.toFixed(1)} | ${b(n0(r.batch.rps * BATCH))} (${n0(r.batch.rps)} requests/s) | ${r.batch.p50.toFixed(1)} / ${r.batch.p99.toFixed(1)} | ${n0(r.floor.rps)} | ${ms2(r.single.serverCpuMs)} / ${ms2(r.batch.serverCpuMs)} / ${ms2(r.floor.serverCpuMs)} | ${ms2(r.single.dbCpuMs)} / ${ms2(r.batch.dbCpuMs)} |`;
   };
   const medians = Object.fromEntries(
     KINDS.map((k) => [k, { rps: of(k, (r) => r.rps), p50: of(k, (r) => r.p50), p99: of(k, (r) => r.p99), serverCpuMs: of(k, (r) => r.serverCpuMs), dbCpuMs: of(k, (r) => r.dbCpuMs) } as RunResult]),
