@@ -69,7 +69,7 @@ export async function reportUsage(db: Db, scope: { merchantId: string; planId: s
 type BatchReport = UsageBatchBody['reports'][number];
 
 /** The batch's plans, each checked as one report's would be, naming the first report of each refused. */
-async function batchPlans(db: Db, merchantId: string, reports: BatchReport[]): Promise<Map<string, { merchantId: string }>> {
+async function checkBatchPlans(db: Db, merchantId: string, reports: BatchReport[]): Promise<void> {
   const plans = new Map((await usagePlansOf(db, [...new Set(reports.map((r) => r.subscriptionPlanId))])).map((p) => [p.id, p]));
   for (const [i, report] of reports.entries()) {
     const path = `reports.${i}.subscriptionPlanId`;
@@ -79,10 +79,10 @@ async function batchPlans(db: Db, merchantId: string, reports: BatchReport[]): P
     const refused = refusalFor(plan, path, `${path}: `);
     if (refused) throw refused;
   }
-  return plans;
 }
 
 const keyOf = (r: { planId: string; idempotencyKey: string }) => `${r.planId}\n${r.idempotencyKey}`;
+const keyOfReport = (r: BatchReport) => keyOf({ planId: r.subscriptionPlanId, idempotencyKey: r.idempotencyKey });
 
 /**
  * Records many reports (docs/billing.md#many-reports-in-one-request): all of them or, with the
@@ -98,12 +98,11 @@ export async function reportUsageBatch(
 ): Promise<{ reports: UsageReportView[]; created: number }> {
   const firstOfKey = new Map<string, number>();
   for (const [i, r] of reports.entries()) {
-    const key = keyOf({ planId: r.subscriptionPlanId, idempotencyKey: r.idempotencyKey });
-    const first = firstOfKey.get(key);
-    if (first === undefined) firstOfKey.set(key, i);
+    const first = firstOfKey.get(keyOfReport(r));
+    if (first === undefined) firstOfKey.set(keyOfReport(r), i);
     else if (reports[first]!.quantity !== r.quantity) throw refuse(`reports.${i}.idempotencyKey`, `repeats the key of reports.${first} with another quantity`);
   }
-  await batchPlans(db, merchantId, reports);
+  await checkBatchPlans(db, merchantId, reports);
   const rows = [...firstOfKey.values()].map((i) => {
     const r = reports[i]!;
     return {
@@ -128,7 +127,6 @@ export async function reportUsageBatch(
       }
     }
     if (audit) await recordAudit(tx, audit.take());
-    const views = reports.map((r) => toUsageReport(recorded.get(keyOf({ planId: r.subscriptionPlanId, idempotencyKey: r.idempotencyKey }))!));
-    return { reports: views, created: inserted.length };
+    return { reports: reports.map((r) => toUsageReport(recorded.get(keyOfReport(r))!)), created: inserted.length };
   });
 }
