@@ -69,47 +69,45 @@ const post = (m: BenchMerchant, path: string, body: unknown): BenchRequest => ({
   body: JSON.stringify(body),
 });
 
-/** One report a request, the plans in turn; every REPEAT-th resends the key sent LAG before it. */
-class SingleReports implements RequestSource {
-  private readonly order: [string, Sent][] = [];
+/** A source of new reports with this key prefix, over every merchant's plan. */
+abstract class Reports implements RequestSource {
   constructor(
-    private readonly keys_: SentKeys,
-    private readonly prefix: string,
+    protected readonly sentKeys: SentKeys,
+    protected readonly prefix: string,
   ) {}
 
   get keys(): number {
-    return this.keys_.merchants.length;
+    return this.sentKeys.merchants.length;
   }
+
+  abstract request(): BenchRequest;
+}
+
+/** One report a request, the plans in turn; every REPEAT-th resends the key sent LAG before it. */
+class SingleReports extends Reports {
+  private readonly order: [string, Sent][] = [];
 
   request(): BenchRequest {
     const n = this.order.length;
-    const [key, report] = n >= LAG && n % REPEAT === 0 ? this.order[n - LAG]! : this.keys_.fresh(n % this.keys, this.prefix);
+    const [key, report] = n >= LAG && n % REPEAT === 0 ? this.order[n - LAG]! : this.sentKeys.fresh(n % this.keys, this.prefix);
     this.order.push([key, report]);
-    const merchant = this.keys_.merchants[report.planIndex]!;
+    const merchant = this.sentKeys.merchants[report.planIndex]!;
     return post(merchant, usagePath(merchant), { quantity: report.quantity, idempotencyKey: key });
   }
 }
 
 /** Batches of BATCH reports of one plan, the plans in turn; every REPEAT-th report resends a key of the plan's batch before. */
-class BatchReports implements RequestSource {
+class BatchReports extends Reports {
   private batches = 0;
   private readonly previous = new Map<number, [string, Sent][]>();
   readonly weight = BATCH;
-  constructor(
-    private readonly keys_: SentKeys,
-    private readonly prefix: string,
-  ) {}
-
-  get keys(): number {
-    return this.keys_.merchants.length;
-  }
 
   request(): BenchRequest {
     const planIndex = this.batches++ % this.keys;
     const before = this.previous.get(planIndex);
-    const reports = Array.from({ length: BATCH }, (_, j) => (before && j % REPEAT === 0 ? before[j]! : this.keys_.fresh(planIndex, this.prefix)));
+    const reports = Array.from({ length: BATCH }, (_, j) => (before && j % REPEAT === 0 ? before[j]! : this.sentKeys.fresh(planIndex, this.prefix)));
     this.previous.set(planIndex, reports);
-    return batchOf(this.keys_.merchants[planIndex]!, reports);
+    return batchOf(this.sentKeys.merchants[planIndex]!, reports);
   }
 }
 
@@ -124,16 +122,20 @@ class Retries implements RequestSource {
   private readonly batches: BenchRequest[] = [];
   private cursor = 0;
   readonly weight = BATCH;
-  constructor(private readonly keys_: SentKeys) {
+  constructor(private readonly sentKeys: SentKeys) {
     const byPlan = new Map<number, [string, Sent][]>();
-    for (const entry of keys_.sent) byPlan.set(entry[1].planIndex, [...(byPlan.get(entry[1].planIndex) ?? []), entry]);
+    for (const entry of sentKeys.sent) {
+      const entries = byPlan.get(entry[1].planIndex) ?? [];
+      if (!entries.length) byPlan.set(entry[1].planIndex, entries);
+      entries.push(entry);
+    }
     for (const [planIndex, entries] of byPlan) {
-      for (let i = 0; i < entries.length; i += BATCH) this.batches.push(batchOf(keys_.merchants[planIndex]!, entries.slice(i, i + BATCH)));
+      for (let i = 0; i < entries.length; i += BATCH) this.batches.push(batchOf(sentKeys.merchants[planIndex]!, entries.slice(i, i + BATCH)));
     }
   }
 
   get keys(): number {
-    return this.keys_.merchants.length;
+    return this.sentKeys.merchants.length;
   }
 
   get count(): number {
