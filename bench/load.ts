@@ -100,7 +100,7 @@ function nearRateLimit(scenario: Scenario, rps: number, keys: number, weight: nu
   if (scenario === 'floor') return undefined;
   const perKeyPerMinute = (rps * weight * 60) / keys;
   const limit = LIMITS[scenario === 'create' ? 'create-link' : scenario === 'status' ? 'plan-status' : 'usage'];
-  return perKeyPerMinute > limit / 2 ? `${perKeyPerMinute.toFixed(0)} requests a minute per key, near the limit of ${limit}: raise --merchants` : undefined;
+  return perKeyPerMinute > limit / 2 ? `${perKeyPerMinute.toFixed(0)} ${weight === 1 ? 'requests' : 'reports'} a minute per key, near the limit of ${limit}: raise --merchants` : undefined;
 }
 
 /**
