@@ -7,8 +7,9 @@ import { deleteCreatedBefore } from './batched-delete';
 
 export type EmailRow = typeof emails.$inferSelect;
 
+/** Prepared: a renewal runs it (docs/performance.md#a-renewals-statements-prepared). */
 export async function insertEmail(tx: Db, email: typeof emails.$inferInsert): Promise<void> {
-  await tx.insert(emails).values(email);
+  await tx.insert(emails).values(email).prepare('insert_email').execute();
 }
 
 /**

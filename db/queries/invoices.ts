@@ -44,10 +44,9 @@ export async function listPlanInvoices(db: Db, planId: string): Promise<InvoiceR
   return db.select().from(invoices).where(eq(invoices.planId, planId)).orderBy(asc(invoices.id));
 }
 
-/** The documents of these charges (receipts). */
-export async function invoicesOfTransactions(db: Db, transactionIds: string[]): Promise<InvoiceRow[]> {
-  if (transactionIds.length === 0) return [];
-  return db.select().from(invoices).where(inArray(invoices.transactionId, transactionIds));
+/** The documents of a charge (its receipt, its receipt e-mail). */
+export async function invoicesOfTransaction(db: Db, transactionId: string): Promise<InvoiceRow[]> {
+  return db.select().from(invoices).where(eq(invoices.transactionId, transactionId));
 }
 
 /**

@@ -7,8 +7,9 @@ import type { PlanRow } from './plans';
 // The customer's manage links, by the SHA-256 of their token (lib/auth/manage-links.ts makes
 // and checks the tokens).
 
+/** Prepared: a renewal runs it (docs/performance.md#a-renewals-statements-prepared). */
 export async function insertManageLink(db: Db, link: typeof manageLinks.$inferInsert): Promise<void> {
-  await db.insert(manageLinks).values(link);
+  await db.insert(manageLinks).values(link).prepare('insert_manage_link').execute();
 }
 
 /** The plan, and what the page shows of its merchant, behind a link still live at `now`. */

@@ -119,12 +119,14 @@ export async function getMerchantName(db: Db, id: string): Promise<string | unde
   return row?.name;
 }
 
-/** What a settlement's records say of the merchant: its name (e-mails) and e-invoicing settings (invoices). */
+/** What a settlement's records say of the merchant: its name (e-mails) and e-invoicing settings (invoices). Prepared: a renewal runs it (docs/performance.md#a-renewals-statements-prepared). */
 export async function getMerchantFacts(db: Db, id: string) {
   const [row] = await db
     .select({ name: merchants.name, einvoiceProvider: merchants.einvoiceProvider, einvoiceIva: merchants.einvoiceIva })
     .from(merchants)
-    .where(eq(merchants.id, id));
+    .where(eq(merchants.id, id))
+    .prepare('merchant_facts')
+    .execute();
   return row;
 }
 

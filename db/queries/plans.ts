@@ -146,21 +146,23 @@ export async function insertPlanWithCustomer(db: Db, c: CustomerInput, p: PlanIn
 /**
  * The plan, locked for the rest of the caller's transaction. Every change to a plan's payments
  * takes this lock first, so attempts and their outcomes are serialized per plan, always in the
- * same lock order (plan, then transaction).
+ * same lock order (plan, then transaction). Prepared: a renewal runs it (docs/performance.md#a-renewals-statements-prepared).
  */
 export async function lockPlan(db: Db, planId: string): Promise<PlanRow> {
-  const [row] = await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, planId)).for('update');
+  const [row] = await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, planId)).for('update').prepare('lock_plan').execute();
   return row!;
 }
 
-/** The plan locked as lockPlan does, and its merchant's status (read, not locked) in the same statement. */
+/** The plan locked as lockPlan does, and its merchant's status (read, not locked) in the same statement. Prepared: a renewal runs it (docs/performance.md#a-renewals-statements-prepared). */
 export async function lockPlanOfMerchant(db: Db, planId: string): Promise<{ plan: PlanRow; merchantStatus: MerchantStatus }> {
   const [row] = await db
     .select({ plan: subscriptionPlans, merchantStatus: merchants.status })
     .from(subscriptionPlans)
     .innerJoin(merchants, eq(merchants.id, subscriptionPlans.merchantId))
     .where(eq(subscriptionPlans.id, planId))
-    .for('update', { of: subscriptionPlans });
+    .for('update', { of: subscriptionPlans })
+    .prepare('lock_plan_of_merchant')
+    .execute();
   return row!;
 }
 

@@ -7,6 +7,7 @@ import type { TransactionRow } from './transactions';
 // What a renewal reads under its plan's lock (lib/billing/renewals.ts), in one statement: the plan's
 // PENDING transaction, its open renewal link and the card its saved token stands for. Read after the
 // lock is taken, never in the locking statement, so it sees whatever committed before the lock.
+// Prepared (docs/performance.md#a-renewals-statements-prepared).
 
 /** The columns of `table` as selected through the subquery `sq`: the subquery's row, null when it has none. */
 function rowOf<T extends typeof transactions | typeof renewalLinks>(table: T, sq: Record<string, unknown>): T['_']['columns'] {
@@ -41,7 +42,9 @@ export async function renewalFactsOf(tx: Db, planId: string, token: string | nul
     .leftJoin(pending, sql`true`)
     .leftJoin(link, sql`true`)
     .leftJoin(card, sql`true`)
-    .where(eq(subscriptionPlans.id, planId));
+    .where(eq(subscriptionPlans.id, planId))
+    .prepare('renewal_facts')
+    .execute();
   return {
     pending: (row?.pending as TransactionRow | null) ?? null,
     openLink: (row?.openLink as RenewalLinkRow | null) ?? null,

@@ -17,8 +17,9 @@ export async function getPlanByToken(db: Db, token: string) {
   return row;
 }
 
+/** Prepared: a renewal runs it (docs/performance.md#a-renewals-statements-prepared). */
 export async function insertTransaction(db: Db, values: typeof transactions.$inferInsert): Promise<TransactionRow> {
-  const [row] = await db.insert(transactions).values(values).returning();
+  const [row] = await db.insert(transactions).values(values).returning().prepare('insert_transaction').execute();
   return row!;
 }
 
@@ -92,9 +93,16 @@ export async function recordSavedMethod(db: Db, transactionId: string, paymentMe
     .where(and(eq(transactions.id, transactionId), eq(transactions.status, 'PENDING')));
 }
 
-/** The id of the plan's newest transaction (ids sort by the time they were made), or undefined. */
+/** The id of the plan's newest transaction (ids sort by the time they were made), or undefined. Prepared: a renewal runs it (docs/performance.md#a-renewals-statements-prepared). */
 export async function newestTransactionId(db: Db, planId: string): Promise<string | undefined> {
-  const [row] = await db.select({ id: transactions.id }).from(transactions).where(eq(transactions.planId, planId)).orderBy(desc(transactions.id)).limit(1);
+  const [row] = await db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(eq(transactions.planId, planId))
+    .orderBy(desc(transactions.id))
+    .limit(1)
+    .prepare('newest_transaction_id')
+    .execute();
   return row?.id;
 }
 

@@ -162,7 +162,7 @@ export async function getEventWebhookUrl(db: Db, { merchantId, eventId }: { merc
 }
 
 /** Writes an event; a charge's (with its transaction) once per transaction and type: null for a repeat. */
-/** Writes an event; its body may be chosen by the statement (bodyInMerchantVersion). */
+/** Writes an event; its body may be chosen by the statement (bodyInMerchantVersion). Prepared: a renewal runs it (docs/performance.md#a-renewals-statements-prepared). */
 export async function insertWebhookEvent(
   tx: Db,
   event: Omit<typeof webhookEvents.$inferInsert, 'body'> & { body: string | SQL },
@@ -171,7 +171,10 @@ export async function insertWebhookEvent(
   const [row] = await (event.transactionId
     ? insert.onConflictDoNothing({ target: [webhookEvents.transactionId, webhookEvents.type] })
     : insert
-  ).returning({ id: webhookEvents.id });
+  )
+    .returning({ id: webhookEvents.id })
+    .prepare('insert_webhook_event')
+    .execute();
   return row?.id ?? null;
 }
 

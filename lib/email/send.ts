@@ -7,7 +7,7 @@ import { isProductionDeployment } from '@/lib/processors';
 import { ApiError } from '@/lib/api/errors';
 import { loadReceiptPdf } from '@/lib/receipts/receipt';
 import { claimEmail, type EmailRow, findEmail, findUnsentEmails, findUnsentReceipt, recordEmailAttempt, releaseEmailClaim, updateEmailBody } from '@/db/queries/emails';
-import { invoicesOfTransactions } from '@/db/queries/invoices';
+import { invoicesOfTransaction } from '@/db/queries/invoices';
 import { MAX_EMAIL_ATTEMPTS, nextEmailAttemptAt } from './attempts';
 import { withReceiptInvoice } from './templates';
 
@@ -78,7 +78,7 @@ export const RECEIPT_WAITS_FOR_INVOICE_MS = 10 * 60_000;
  */
 async function receiptWithInvoice(db: Db, email: EmailRow, now: Date): Promise<EmailRow | null> {
   if (email.kind !== 'receipt' || !email.transactionId) return email;
-  const invoice = (await invoicesOfTransactions(db, [email.transactionId])).find((i) => i.kind === 'INVOICE');
+  const invoice = (await invoicesOfTransaction(db, email.transactionId)).find((i) => i.kind === 'INVOICE');
   if (!invoice) return email;
   if (invoice.status === 'PENDING' && now.getTime() - email.createdAt.getTime() < RECEIPT_WAITS_FOR_INVOICE_MS) return null;
   if (invoice.status !== 'ISSUED' || !invoice.number || !invoice.cufe || !invoice.qrUrl) return email;

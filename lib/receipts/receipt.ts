@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { invoicesOfTransactions } from '@/db/queries/invoices';
+import { invoicesOfTransaction } from '@/db/queries/invoices';
 import { getReceiptRow } from '@/db/queries/receipts';
 import { addInterval, intervalOf } from '@/lib/calendar/interval';
 import type { Lang } from '@/lib/i18n/locale';
@@ -52,7 +52,7 @@ export async function loadReceiptPdf(
 ): Promise<{ pdf: Buffer; fileName: string } | null> {
   const row = await getReceiptRow(db, scope);
   if (!row) return null;
-  const invoice = (await invoicesOfTransactions(db, [row.txn.id])).find((i) => i.kind === 'INVOICE' && i.status === 'ISSUED');
+  const invoice = (await invoicesOfTransaction(db, row.txn.id)).find((i) => i.kind === 'INVOICE' && i.status === 'ISSUED');
   const receipt = { ...receiptOf(row, lang), invoice: invoice?.number && invoice.cufe && invoice.qrUrl ? { number: invoice.number, cufe: invoice.cufe, qrUrl: invoice.qrUrl } : null };
   return { pdf: await renderReceiptPdf(receipt), fileName: receiptFileName(row.txn.id, receipt.lang) };
 }
