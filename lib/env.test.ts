@@ -84,7 +84,7 @@ describe('env', () => {
 
 describe('burstSettings', () => {
   it('reads the burst settings alone, as a production build loads them without its secrets', () => {
-    expect(burstSettings({ NODE_ENV: 'production' })).toEqual({ SWEEP_CONCURRENCY: 64, SWEEP_MERCHANT_CONCURRENCY: 16, SWEEP_LEASE_SECONDS: 120 });
+    expect(burstSettings({ NODE_ENV: 'production' })).toEqual({ SWEEP_CONCURRENCY: 128, SWEEP_MERCHANT_CONCURRENCY: 16, SWEEP_LEASE_SECONDS: 120 });
     expect(burstSettings({ SWEEP_MERCHANT_CONCURRENCY: '4' }).SWEEP_MERCHANT_CONCURRENCY).toBe(4);
     expect(() => burstSettings({ SWEEP_MERCHANT_CONCURRENCY: '0' })).toThrow(/SWEEP_MERCHANT_CONCURRENCY: expected a number above 0/);
   });

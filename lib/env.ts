@@ -34,7 +34,7 @@ function developmentAuthSecret(database: string): string {
 // The day's bursts (docs/operations.md#bursts): processor calls in flight per instance and per
 // merchant, and how long a sweep's claim on a due plan lasts if its instance dies.
 const burstSchema = z.object({
-  SWEEP_CONCURRENCY: positiveInt(64),
+  SWEEP_CONCURRENCY: positiveInt(128),
   SWEEP_MERCHANT_CONCURRENCY: positiveInt(16),
   SWEEP_LEASE_SECONDS: positiveInt(120),
 });
