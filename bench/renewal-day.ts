@@ -3,9 +3,10 @@
 // through its Wompi account, here the Wompi double (test/wompi-double.ts) answering every call in
 // 300 ms; swept by one instance, then by three (BENCH_RENEWAL_INSTANCES, e.g. "1,3"), each a
 // process of its own (bench/renewal-day-worker.ts) running the timer's sweep with a 10-connection
-// pool and the default SWEEP_* settings. Reported: the time until every plan is charged, renewals a
-// second, each instance's RSS over the run, the most PostgreSQL connections open at once, and that
-// every plan was charged exactly once. Writes the "A renewal day" section of docs/benchmarks.md.
+// pool and the SWEEP_* settings of the environment (the defaults unless set; the report names
+// them). Reported: the time until every plan is charged, renewals a second, each instance's RSS
+// from its first 2,000 charges on, the most PostgreSQL connections open at once, and that every
+// plan was charged exactly once. Writes the "A renewal day" section of docs/benchmarks.md.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,8 @@ import path from 'node:path';
 import readline from 'node:readline';
 import postgres from 'postgres';
 import { openPostgres } from '@/db/client';
+import type { BoundedLimits } from '@/lib/bounded';
+import { burstSettings } from '@/lib/env';
 import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
 import { median, writeSection } from './report';
 import { seedPlans } from './seed-plans';
@@ -28,10 +31,13 @@ const NOW = new Date('2027-06-01T15:00:00.000Z');
 interface Sample {
   t: number;
   rss: number;
+  /** Charges the instance's processor had answered by then. */
+  charged: number;
 }
 
 interface InstanceResult {
   ms: number;
+  limits: BoundedLimits;
   samples: Sample[];
   summary: { due: number; approved: number; declined: number; error: number; pending: number; skipped: number };
 }
@@ -58,9 +64,9 @@ function startWorker(env: Record<string, string>): { child: ChildProcess; ready:
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
       if (line === 'READY') return readyResolve();
       if (!line.startsWith('{')) return;
-      const message = JSON.parse(line) as Sample & { done?: boolean; ms: number; summary: InstanceResult['summary'] };
-      if (message.done) resolve({ ms: message.ms, samples, summary: message.summary });
-      else samples.push({ t: message.t, rss: message.rss });
+      const message = JSON.parse(line) as Sample & { done?: boolean; ms: number; limits: BoundedLimits; summary: InstanceResult['summary'] };
+      if (message.done) resolve({ ms: message.ms, limits: message.limits, samples, summary: message.summary });
+      else samples.push({ t: message.t, rss: message.rss, charged: message.charged });
     });
     child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`a worker exited with ${code}`))));
   });
@@ -82,7 +88,7 @@ async function run(instances: number): Promise<Run> {
       const merchantKeys = testWompiKeys();
       double.addMerchant(merchantKeys);
       const first = double.addSources(merchantKeys.publicKey, count);
-      const { merchantId } = await seedPlans(database.db, { count, due: count, dueAt: NOW, prefix: `r${instances}m${m}`, wompiSourceFrom: first });
+      const { merchantId } = await seedPlans(database.db, { count, due: count, dueAt: NOW, prefix: `r${instances}m${String(m).padStart(String(MERCHANTS).length, '0')}`, wompiSourceFrom: first });
       keys[merchantId] = merchantKeys;
     }
     await database.close();
@@ -131,21 +137,46 @@ async function run(instances: number): Promise<Run> {
   }
 }
 
+/** The SWEEP_* limits the instances reported having swept with, and whether they are the defaults. */
+function limitsOf(runs: Run[]): string {
+  const used = runs.flatMap((r) => r.results.map(({ limits }) => limits));
+  const named = new Set(used.map((l) => `SWEEP_CONCURRENCY ${l.overall}, SWEEP_MERCHANT_CONCURRENCY ${l.perKey}`));
+  const defaults = burstSettings({});
+  const byDefault = used.every((l) => l.overall === defaults.SWEEP_CONCURRENCY && l.perKey === defaults.SWEEP_MERCHANT_CONCURRENCY);
+  return `${[...named].join('; ')} (${byDefault ? 'the defaults' : 'set in the environment'})`;
+}
+
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-/** RSS once the sweep is under way (the median of its first quarter) and the most after that. */
+/**
+ * An instance's RSS is measured from the moment it has charged this many plans: start-up is behind
+ * it then (modules compiled, the pool's connections open with their prepared statements, the heap
+ * grown to the sweep's working set), so what grows after it grows with the number of plans.
+ */
+const RSS_BASELINE_CHARGES = 2000;
+
+/**
+ * RSS once RSS_BASELINE_CHARGES were charged (in a run too short for that, the median of the first
+ * quarter), the most after that, and how much it grew within the second half of the sweep.
+ */
 function rssOf(samples: Sample[]) {
-  const quarter = Math.max(1, Math.floor(samples.length / 4));
-  const early = median(samples.slice(0, quarter).map((s) => s.rss));
-  const later = samples.slice(quarter).map((s) => s.rss);
-  const peak = later.length ? Math.max(...later) : early;
-  return { early, peak, growth: peak / early - 1 };
+  const warm = samples.findIndex((s) => s.charged >= RSS_BASELINE_CHARGES);
+  const from = warm >= 0 ? warm : Math.max(1, Math.floor(samples.length / 4));
+  const baseline = warm >= 0 ? samples[warm]!.rss : median(samples.slice(0, from).map((s) => s.rss));
+  const later = samples.slice(from + (warm >= 0 ? 1 : 0)).map((s) => s.rss);
+  const peak = later.length ? Math.max(...later) : baseline;
+  const secondHalf = samples.slice(Math.floor(samples.length / 2)).map((s) => s.rss);
+  const lateGrowth = secondHalf.length ? Math.max(...secondHalf) / secondHalf[0]! - 1 : 0;
+  const at = warm >= 0 ? `once ${RSS_BASELINE_CHARGES.toLocaleString('en-US')} were charged` : 'early in the sweep';
+  return { baseline, at, peak, growth: peak / baseline - 1, lateGrowth };
 }
+
+const percent = (ratio: number) => `${ratio >= 0 ? '+' : ''}${(ratio * 100).toFixed(0)} %`;
 
 function describe(r: Run): string {
   const perInstance = r.results.map((x, i) => {
     const rss = rssOf(x.samples);
-    return `instance ${i + 1}: ${x.summary.approved.toLocaleString('en-US')} charged in ${(x.ms / 1000).toFixed(0)} s, RSS ${mb(rss.early)} early in the sweep, at most ${mb(rss.peak)} after (${rss.growth >= 0 ? '+' : ''}${(rss.growth * 100).toFixed(0)} %)`;
+    return `instance ${i + 1}: ${x.summary.approved.toLocaleString('en-US')} charged in ${(x.ms / 1000).toFixed(0)} s, RSS ${mb(rss.baseline)} ${rss.at}, at most ${mb(rss.peak)} after (${percent(rss.growth)}), ${percent(rss.lateGrowth)} within the sweep's second half`;
   });
   const rate = (r.charged.approved * 1000) / r.wallMs;
   return [
@@ -161,14 +192,14 @@ async function main() {
   const runs: Run[] = [];
   for (const instances of INSTANCES) {
     const r = await run(instances);
-    console.log(describe(r));
+    console.log(`${limitsOf([r])}\n${describe(r)}`);
     runs.push(r);
   }
   const body = [
     `Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`BENCH_RENEWAL_PLANS=${PLANS} BENCH_RENEWAL_MERCHANTS=${MERCHANTS} BENCH_RENEWAL_INSTANCES=${INSTANCES.join(',')} npm run bench:renewal-day\`; ` +
       `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}, PostgreSQL on the same machine. ` +
       `${PLANS.toLocaleString('en-US')} plans due, ${MERCHANTS} merchants with ${Math.ceil(PLANS / MERCHANTS).toLocaleString('en-US')} each, every charge sent to the merchant's Wompi account (the Wompi double over loopback HTTP, answering each call after ${LATENCY_MS} ms, the charge's final status in its reply). ` +
-      `Each instance is a process running the sweep once with the defaults (SWEEP_CONCURRENCY 64, SWEEP_MERCHANT_CONCURRENCY 16, a 10-connection pool); webhook delivery held (bench:webhooks measures it). The double and the instances share the machine's cores.`,
+      `Each instance is a process running the sweep once with ${limitsOf(runs)}, a 10-connection pool; webhook delivery held (bench:webhooks measures it). The double and the instances share the machine's cores.`,
     '',
     ...runs.map(describe),
   ].join('\n\n');
