@@ -161,8 +161,11 @@ export async function getEventWebhookUrl(db: Db, { merchantId, eventId }: { merc
   return row;
 }
 
-/** Writes an event; a charge's (with its transaction) once per transaction and type: null for a repeat. */
-/** Writes an event; its body may be chosen by the statement (bodyInMerchantVersion). Prepared: a renewal runs it (docs/performance.md#a-renewals-statements-prepared). */
+/**
+ * Writes an event, its body maybe chosen by the statement (bodyInMerchantVersion); a charge's (with
+ * its transaction) once per transaction and type: null for a repeat. Prepared: a renewal runs it
+ * (docs/performance.md#a-renewals-statements-prepared).
+ */
 export async function insertWebhookEvent(
   tx: Db,
   event: Omit<typeof webhookEvents.$inferInsert, 'body'> & { body: string | SQL },
