@@ -1,7 +1,8 @@
 // One instance of `npm run bench:renewal-day` (bench/renewal-day.ts): a process that runs the
 // renewal sweep once, as the timer of a deployment would, against the bench's PostgreSQL database
 // and its Wompi double. It says READY, waits for a line on stdin, sweeps, and prints one JSON line
-// per second (its RSS and the charges answered so far) and one at the end with the summary and the SWEEP_* limits it swept with.
+// per second (its RSS and the charges answered so far) and one at the end with the summary, its CPU time
+// and the SWEEP_* limits it swept with.
 // With BENCH_SETTLE=1 it runs the settler's pass first, as a deployment's timers would after a
 // crash (test/resilience/renewal-day.resilience.ts).
 import fs from 'node:fs';
@@ -37,13 +38,15 @@ async function main() {
   console.log('READY');
   await new Promise<void>((resolve) => readline.createInterface({ input: process.stdin }).once('line', () => resolve()));
   const started = Date.now();
+  const cpuAtGo = process.cpuUsage();
   const sampler = setInterval(() => {
     console.log(JSON.stringify({ t: Date.now() - started, rss: process.memoryUsage().rss, charged }));
   }, 1000);
   if (process.env.BENCH_SETTLE === '1') await runSettler(database.db, { now, processorFor: (txn) => source(txn.merchantId) });
   const summary = await runRenewalSweep(database.db, source, { now });
   clearInterval(sampler);
-  console.log(JSON.stringify({ done: true, ms: Date.now() - started, rss: process.memoryUsage().rss, limits: sweepLimits(), summary: { ...summary, transactionIds: summary.transactionIds.length } }));
+  const cpu = process.cpuUsage(cpuAtGo);
+  console.log(JSON.stringify({ done: true, ms: Date.now() - started, cpuMs: (cpu.user + cpu.system) / 1000, rss: process.memoryUsage().rss, limits: sweepLimits(), summary: { ...summary, transactionIds: summary.transactionIds.length } }));
   await database.close();
   process.exit(0);
 }

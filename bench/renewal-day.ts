@@ -17,6 +17,7 @@ import { openPostgres } from '@/db/client';
 import type { BoundedLimits } from '@/lib/bounded';
 import { burstSettings } from '@/lib/env';
 import { startWompiDouble, testWompiKeys } from '@/test/wompi-double';
+import { processCpuMs } from './cpu';
 import { median, writeSection } from './report';
 import { seedPlans } from './seed-plans';
 import { createScratchDatabase } from './setup';
@@ -37,6 +38,8 @@ interface Sample {
 
 interface InstanceResult {
   ms: number;
+  /** CPU time (user + system) the instance's process used while it swept. */
+  cpuMs: number;
   limits: BoundedLimits;
   samples: Sample[];
   summary: { due: number; approved: number; declined: number; error: number; pending: number; skipped: number };
@@ -48,6 +51,8 @@ interface Run {
   results: InstanceResult[];
   maxConnections: number;
   charged: { plans: number; once: number; twiceOrMore: number; transactions: number; approved: number };
+  /** CPU time while the instances swept: PostgreSQL's backends of the scratch database, and this process (the Wompi double). */
+  cpuMs: { postgres: number; double: number };
   loadAtStart: number;
   loadAtEnd: number;
 }
@@ -64,8 +69,8 @@ function startWorker(env: Record<string, string>): { child: ChildProcess; ready:
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
       if (line === 'READY') return readyResolve();
       if (!line.startsWith('{')) return;
-      const message = JSON.parse(line) as Sample & { done?: boolean; ms: number; limits: BoundedLimits; summary: InstanceResult['summary'] };
-      if (message.done) resolve({ ms: message.ms, limits: message.limits, samples, summary: message.summary });
+      const message = JSON.parse(line) as Sample & { done?: boolean; ms: number; cpuMs: number; limits: BoundedLimits; summary: InstanceResult['summary'] };
+      if (message.done) resolve({ ms: message.ms, cpuMs: message.cpuMs, limits: message.limits, samples, summary: message.summary });
       else samples.push({ t: message.t, rss: message.rss, charged: message.charged });
     });
     child.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`a worker exited with ${code}`))));
@@ -99,17 +104,33 @@ async function run(instances: number): Promise<Run> {
     await Promise.all(workers.map((w) => w.ready));
     const loadAtStart = os.loadavg()[0]!;
     let maxConnections = 0;
+    // Each backend of the scratch database: its CPU time when first and last seen, from 0 for one
+    // born after the poll before the sweep (one that ends between two polls loses its last half second).
+    const backends = new Map<number, { first: number; last: number }>();
+    let polled = false;
     const countConnections = async () => {
-      const [row] = await admin<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = ${scratch.name} and pid <> pg_backend_pid()`;
+      const rows = await admin<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${scratch.name} and pid <> pg_backend_pid()`;
       // The bench's own two connections are not the instances'.
-      maxConnections = Math.max(maxConnections, row!.n - 1);
+      maxConnections = Math.max(maxConnections, rows.length - 1);
+      for (const { pid } of rows) {
+        const used = processCpuMs(pid);
+        if (used === undefined) continue;
+        const seen = backends.get(pid);
+        if (seen) seen.last = used;
+        else backends.set(pid, { first: polled ? 0 : used, last: used });
+      }
     };
+    await countConnections();
+    polled = true;
     const poll = setInterval(() => void countConnections().catch(() => {}), 500);
     const started = Date.now();
+    const doubleAtGo = process.cpuUsage();
     for (const w of workers) w.child.stdin!.write('go\n');
     const results = await Promise.all(workers.map((w) => w.result));
     const wallMs = Date.now() - started;
+    const doubleCpu = process.cpuUsage(doubleAtGo);
     clearInterval(poll);
+    await countConnections();
     const [counts] = await admin<{ plans: number; once: number; twice: number; transactions: number; approved: number }[]>`
       with per_plan as (
         select p.id, count(t.id) filter (where t.kind = 'RENEWAL') as n
@@ -126,6 +147,7 @@ async function run(instances: number): Promise<Run> {
       results,
       maxConnections,
       charged: { plans: counts!.plans, once: counts!.once, twiceOrMore: counts!.twice, transactions: counts!.transactions, approved: counts!.approved },
+      cpuMs: { postgres: [...backends.values()].reduce((sum, b) => sum + b.last - b.first, 0), double: (doubleCpu.user + doubleCpu.system) / 1000 },
       loadAtStart,
       loadAtEnd: os.loadavg()[0]!,
     };
@@ -184,7 +206,11 @@ function describe(r: Run): string {
       `${r.charged.once.toLocaleString('en-US')} plans with exactly one renewal, ${r.charged.twiceOrMore} with more, ${r.charged.approved.toLocaleString('en-US')} APPROVED of ${r.charged.transactions.toLocaleString('en-US')} renewal transactions; ` +
       `at most ${r.maxConnections} PostgreSQL connections open at once (pools: ${r.instances} × 10); load average ${r.loadAtStart.toFixed(1)} at the start, ${r.loadAtEnd.toFixed(1)} at the end.`,
     ...perInstance.map((line) => `- ${line}`),
+    `- CPU per renewal: ${perRenewal(r.results.reduce((sum, x) => sum + x.cpuMs, 0))} ms in the instance${r.instances > 1 ? 's' : ''}, ${perRenewal(r.cpuMs.postgres)} ms in PostgreSQL, ${perRenewal(r.cpuMs.double)} ms in the Wompi double and the bench's polling.`,
   ].join('\n');
+  function perRenewal(ms: number) {
+    return (ms / Math.max(1, r.charged.approved)).toFixed(2);
+  }
 }
 
 async function main() {
