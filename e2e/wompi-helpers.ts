@@ -20,6 +20,23 @@ export async function useWompi(request: APIRequestContext, admin: APIRequestCont
   return keys;
 }
 
+/**
+ * What a request sends as values: its query's, and its body's (the names and leaves of JSON, or the
+ * names and values of a form). A CVC is three digits, which a random token or a timestamp in a body
+ * holds by chance now and then; it is looked for as a value, never as part of one.
+ */
+export function sentValues(req: Request): string[] {
+  const query = [...new URL(req.url()).searchParams].flat();
+  const body = req.postData();
+  if (!body) return query;
+  const leaves = (x: unknown): string[] => (x !== null && typeof x === 'object' ? Object.entries(x).flatMap(([k, v]) => [k, ...leaves(v)]) : [String(x)]);
+  try {
+    return [...query, ...leaves(JSON.parse(body))];
+  } catch {
+    return [...query, ...[...new URLSearchParams(body)].flat()];
+  }
+}
+
 /** Every request the page makes, split by where it goes. */
 export function watchRequests(page: Page) {
   const ours: Request[] = [];
