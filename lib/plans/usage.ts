@@ -98,8 +98,9 @@ export async function reportUsageBatch(
 ): Promise<{ reports: UsageReportView[]; created: number }> {
   const firstOfKey = new Map<string, number>();
   for (const [i, r] of reports.entries()) {
-    const first = firstOfKey.get(keyOfReport(r));
-    if (first === undefined) firstOfKey.set(keyOfReport(r), i);
+    const key = keyOfReport(r);
+    const first = firstOfKey.get(key);
+    if (first === undefined) firstOfKey.set(key, i);
     else if (reports[first]!.quantity !== r.quantity) throw refuse(`reports.${i}.idempotencyKey`, `repeats the key of reports.${first} with another quantity`);
   }
   await checkBatchPlans(db, merchantId, reports);
